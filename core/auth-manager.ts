@@ -1,0 +1,175 @@
+/**
+ * The AuthManager: credential → principal with permissions (service-spec.md, "Authentication").
+ *
+ * Credentials are extracted case-insensitively from `Authorization: Bearer`, `X-AES-API-KEY`, `X-API-Key` and
+ * the `apiKey` query parameter. Providers (the static key, OIDC JWTs, a team's own) are asked in order; the
+ * first that recognises the credential decides. Two different credentials in one request are refused rather
+ * than "any one matches", so a weak credential cannot ride along a strong one.
+ *
+ * The class is made per app by `createAuthManagerClass()` so that plugin `overrides` (pluggable.js, calling
+ * the original through `this.__super__`) change only the app they were loaded into. Overrides of
+ * `permissionsFromClaims` are how custom claim mappings (a `groups` claim, say) are added.
+ */
+import { sha256 } from '@noble/hashes/sha2.js';
+import { Problem } from './problems.ts';
+import { permissionsOfRole } from './permissions.ts';
+
+/** Where a credential was found. */
+export type CredentialSource = 'authorization' | 'x-aes-api-key' | 'x-api-key' | 'query';
+
+export interface Credential {
+  source: CredentialSource;
+  value: string;
+}
+
+/** Who is calling and what they may do. */
+export interface Principal {
+  /** Stable identity for audit and rate limits (`static-key`, or the JWT's `iss|sub`). Never a credential. */
+  id: string;
+  /** The provider that authenticated it. */
+  provider: string;
+  permissions: string[];
+  claims?: Record<string, unknown>;
+}
+
+/**
+ * A way to authenticate. Returns a principal when the credential is its own and valid, `null` when the
+ * credential is not its kind (the next provider is asked), and throws a 401/503 `Problem` when it is its kind
+ * but invalid.
+ */
+export interface AuthProvider {
+  name: string;
+  authenticate(credential: Credential, manager: AuthManagerInstance): Promise<Principal | null>;
+  /** Start-up warnings and health, for the log and the doctor. */
+  health?(): Promise<{ status: 'ok' | 'warn' | 'fail'; message: string; hint?: string }>;
+}
+
+export interface AuthManagerOptions {
+  /** Accept the `apiKey` query parameter (spec); operators may turn it off. */
+  allowQueryKey: boolean;
+}
+
+export interface AuthManagerInstance {
+  readonly providers: AuthProvider[];
+  readonly options: AuthManagerOptions;
+  addProvider(provider: AuthProvider): void;
+  extractCredentials(request: Request): Credential[];
+  authenticate(request: Request): Promise<Principal | null>;
+  /** Maps token claims to permission nodes; override to add mappings. */
+  permissionsFromClaims(claims: Record<string, unknown>): string[];
+  /** Permission nodes of a role name, `undefined` for an unknown role. */
+  permissionsOfRole(role: string): readonly string[] | undefined;
+}
+
+export type AuthManagerClass = new (options: AuthManagerOptions) => AuthManagerInstance;
+
+const BEARER = /^bearer\s+(.+)$/i;
+
+/** Compares two secrets in time independent of where they differ (both are hashed to equal length first). */
+export function constantTimeEqual(a: string, b: string): boolean {
+  const encoder = new TextEncoder();
+  const left = sha256(encoder.encode(a));
+  const right = sha256(encoder.encode(b));
+  let difference = 0;
+  for (let index = 0; index < left.length; index++) difference |= left[index] ^ right[index];
+  return difference === 0;
+}
+
+function asStrings(value: unknown): string[] {
+  if (typeof value === 'string') return value.split(/[\s,]+/).filter(Boolean);
+  if (Array.isArray(value)) return value.filter((item): item is string => typeof item === 'string');
+  return [];
+}
+
+/** The query parameter holding a key, found case-insensitively. */
+function queryKey(request: Request): string | undefined {
+  const url = new URL(request.url);
+  for (const [name, value] of url.searchParams) if (name.toLowerCase() === 'apikey') return value;
+  return undefined;
+}
+
+/** Builds a fresh AuthManager class for one app. */
+export function createAuthManagerClass(): AuthManagerClass {
+  return class AuthManager implements AuthManagerInstance {
+    readonly providers: AuthProvider[] = [];
+    constructor(readonly options: AuthManagerOptions) {}
+
+    addProvider(provider: AuthProvider): void {
+      if (this.providers.some((existing) => existing.name === provider.name)) {
+        throw new Error(`auth provider "${provider.name}" is registered twice`);
+      }
+      this.providers.push(provider);
+    }
+
+    extractCredentials(request: Request): Credential[] {
+      const found: Credential[] = [];
+      const authorization = request.headers.get('authorization');
+      if (authorization !== null) {
+        const match = BEARER.exec(authorization.trim());
+        // A non-Bearer Authorization header is still a credential, and an unusable one.
+        found.push({ source: 'authorization', value: match ? match[1].trim() : '' });
+      }
+      const aes = request.headers.get('x-aes-api-key');
+      if (aes !== null) found.push({ source: 'x-aes-api-key', value: aes.trim() });
+      const api = request.headers.get('x-api-key');
+      if (api !== null) found.push({ source: 'x-api-key', value: api.trim() });
+      const query = queryKey(request);
+      if (query !== undefined) {
+        if (!this.options.allowQueryKey) {
+          throw new Problem('unauthorized', {
+            detail: 'the apiKey query parameter is disabled on this service (AEH_ALLOW_QUERY_KEY=0); send the key in X-API-Key',
+            headers: { 'WWW-Authenticate': 'Bearer realm="aeh"' },
+          });
+        }
+        found.push({ source: 'query', value: query.trim() });
+      }
+      return found;
+    }
+
+    async authenticate(request: Request): Promise<Principal | null> {
+      const credentials = this.extractCredentials(request);
+      if (credentials.length === 0) return null;
+      const distinct = new Set(credentials.map((credential) => credential.value));
+      if (distinct.size > 1) {
+        throw new Problem('unauthorized', {
+          detail: `conflicting credentials in ${credentials.map((c) => c.source).join(', ')}; send exactly one`,
+          headers: { 'WWW-Authenticate': 'Bearer realm="aeh", error="invalid_request"' },
+        });
+      }
+      const credential = credentials[0];
+      if (!credential.value) {
+        throw new Problem('unauthorized', {
+          detail: `empty or malformed credential in ${credential.source}`,
+          headers: { 'WWW-Authenticate': 'Bearer realm="aeh", error="invalid_request"' },
+        });
+      }
+      for (const provider of this.providers) {
+        const principal = await provider.authenticate(credential, this);
+        if (principal) return principal;
+      }
+      throw new Problem('unauthorized', {
+        detail: 'the credential is not valid',
+        headers: { 'WWW-Authenticate': 'Bearer realm="aeh", error="invalid_token"' },
+      });
+    }
+
+    permissionsFromClaims(claims: Record<string, unknown>): string[] {
+      const granted = new Set<string>();
+      const addRole = (role: string) => {
+        const nodes = this.permissionsOfRole(role);
+        nodes?.forEach((node) => granted.add(node));
+        return nodes !== undefined;
+      };
+      for (const node of asStrings(claims.permissions)) granted.add(node.toLowerCase());
+      for (const item of asStrings(claims.scope)) {
+        if (!addRole(item)) granted.add(item.toLowerCase());
+      }
+      for (const role of asStrings(claims.roles)) addRole(role);
+      return [...granted];
+    }
+
+    permissionsOfRole(role: string): readonly string[] | undefined {
+      return permissionsOfRole(role);
+    }
+  };
+}

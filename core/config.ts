@@ -1,0 +1,122 @@
+/**
+ * Service configuration (api-contract.md, "Start-up and configuration").
+ * The core never reads the environment: a runtime entry passes a plain record and `parseConfig` turns it into
+ * a typed, validated `Config`, failing the start with a message that names the variable and the fix.
+ */
+
+export interface Config {
+  host: string;
+  port: number;
+  /** Static API key; `undefined` only in the instant before the runtime generates one. */
+  apiKey?: string;
+  projectRoot: string;
+  strictJail: boolean;
+  /** `fs`, `memory` or a `redis://` URL. */
+  storage: string;
+  dataDir: string;
+  allowHosts: string[];
+  oidc: { jwksUrl?: string; issuer?: string; audience?: string; cacheTtlSeconds: number };
+  llm: { baseUrl?: string; apiKey?: string; model?: string };
+  maxBodyBytes: number;
+  catalogDirs: string[];
+  concurrency: number;
+  /** `apiKey` query parameter accepted (spec) unless an operator turns it off (`AEH_ALLOW_QUERY_KEY=0`). */
+  allowQueryKey: boolean;
+  /** Days before a certificate expires (`AEH_GOVERNANCE_TTL_DAYS`). */
+  governanceTtlDays: number;
+  /** Extra plugin modules (`AEH_PLUGINS`, comma list of paths or package names). */
+  plugins: string[];
+  /** Requests per minute per principal on protected routes, per client address on public ones. */
+  rateLimit: { protectedPerMinute: number; publicPerMinute: number; authFailuresPerMinute: number };
+  /** Free-form environment for plugins that read their own variables (key services, signer keys). */
+  env: Record<string, string | undefined>;
+}
+
+/** Raised when the environment cannot start the service; the message says what to change. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/** The shortest static key accepted (the spec recommends 64 hex characters). */
+export const MIN_API_KEY_LENGTH = 32;
+
+function integer(env: Record<string, string | undefined>, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+function list(raw: string | undefined): string[] {
+  return (raw ?? '').split(',').map((item) => item.trim()).filter(Boolean);
+}
+
+function joinPath(root: string, child: string): string {
+  return root.endsWith('/') ? root + child : `${root}/${child}`;
+}
+
+/**
+ * Builds the configuration from an environment record.
+ * @param env variables as the runtime read them (process environment merged over `.env`)
+ * @param cwd the working directory, the default `PROJECT_ROOT`
+ */
+export function parseConfig(env: Record<string, string | undefined>, cwd = '/'): Config {
+  const apiKey = env.DASHBOARD_API_KEY?.trim() || undefined;
+  if (apiKey !== undefined && apiKey.length < MIN_API_KEY_LENGTH) {
+    throw new ConfigError(
+      `DASHBOARD_API_KEY is ${apiKey.length} characters; at least ${MIN_API_KEY_LENGTH} are required. ` +
+        'Use 32 random bytes as 64 hex characters (for example: openssl rand -hex 32), or remove it to have one generated.',
+    );
+  }
+  const projectRoot = env.PROJECT_ROOT?.trim() || cwd;
+  const storage = env.AEH_STORAGE?.trim() || 'fs';
+  if (!['fs', 'memory'].includes(storage) && !/^rediss?:\/\//.test(storage)) {
+    throw new ConfigError(`AEH_STORAGE must be "fs", "memory" or a redis:// URL, got "${storage}"`);
+  }
+  const flag = (name: string, fallback: boolean) => {
+    const raw = env[name]?.trim().toLowerCase();
+    if (raw === undefined || raw === '') return fallback;
+    if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+    if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+    throw new ConfigError(`${name} must be 1 or 0, got "${env[name]}"`);
+  };
+  return {
+    host: env.HOST?.trim() || '127.0.0.1',
+    port: integer(env, 'PORT', 8787, 0, 65535),
+    apiKey,
+    projectRoot,
+    strictJail: flag('AEH_STRICT_JAIL', false),
+    storage,
+    dataDir: env.AEH_DATA_DIR?.trim() || joinPath(projectRoot, '.aeh'),
+    allowHosts: list(env.AEH_ALLOW_HOSTS).map((host) => host.toLowerCase()),
+    oidc: {
+      jwksUrl: env.OIDC_JWKS_URL?.trim() || undefined,
+      issuer: env.OIDC_ISSUER?.trim() || undefined,
+      audience: env.OIDC_AUDIENCE?.trim() || undefined,
+      cacheTtlSeconds: integer(env, 'OIDC_JWKS_CACHE_TTL', 3600, 1),
+    },
+    llm: {
+      baseUrl: env.AEH_LLM_BASE_URL?.trim() || undefined,
+      apiKey: env.AEH_LLM_API_KEY?.trim() || undefined,
+      model: env.AEH_LLM_MODEL?.trim() || undefined,
+    },
+    maxBodyBytes: integer(env, 'AEH_MAX_BODY_BYTES', 1_048_576, 1),
+    catalogDirs: list(env.AEH_CATALOG_DIRS),
+    concurrency: integer(env, 'AEH_CONCURRENCY', 4, 1, 1024),
+    allowQueryKey: flag('AEH_ALLOW_QUERY_KEY', true),
+    governanceTtlDays: integer(env, 'AEH_GOVERNANCE_TTL_DAYS', 90, 1),
+    plugins: list(env.AEH_PLUGINS),
+    rateLimit: {
+      protectedPerMinute: integer(env, 'AEH_RATE_LIMIT_PER_MINUTE', 6000, 1),
+      publicPerMinute: integer(env, 'AEH_PUBLIC_RATE_LIMIT_PER_MINUTE', 600, 1),
+      authFailuresPerMinute: integer(env, 'AEH_AUTH_FAILURES_PER_MINUTE', 30, 1),
+    },
+    env,
+  };
+}

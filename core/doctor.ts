@@ -1,0 +1,37 @@
+/**
+ * Doctor checks: environment health (`GET /api/v1/doctor`, `aeh doctor`). Plugins contribute checks; each
+ * answers ok, warn or fail with a hint that says how to fix it, and the overall status is the worst one.
+ */
+import type { Services } from './services.ts';
+
+export type CheckStatus = 'ok' | 'warn' | 'fail';
+
+export interface CheckResult {
+  id: string;
+  status: CheckStatus;
+  message: string;
+  hint?: string;
+  details?: Record<string, unknown>;
+}
+
+export interface DoctorCheck {
+  id: string;
+  run(services: Services): Promise<Omit<CheckResult, 'id'>>;
+}
+
+const RANK: Record<CheckStatus, number> = { ok: 0, warn: 1, fail: 2 };
+
+/** Runs every check; a check that throws fails with its message. */
+export async function runDoctor(services: Services): Promise<{ status: CheckStatus; checks: CheckResult[] }> {
+  const checks = await Promise.all(
+    services.doctorChecks.list().map(async (check): Promise<CheckResult> => {
+      try {
+        return { id: check.id, ...(await check.run(services)) };
+      } catch (error) {
+        return { id: check.id, status: 'fail', message: `check crashed: ${(error as Error).message}`, hint: 'report this as a bug' };
+      }
+    }),
+  );
+  const status = checks.reduce<CheckStatus>((worst, check) => (RANK[check.status] > RANK[worst] ? check.status : worst), 'ok');
+  return { status, checks };
+}

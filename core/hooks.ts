@@ -1,0 +1,32 @@
+/**
+ * Lifecycle hooks: how plugins react to what other plugins do without importing each other.
+ * Handlers run in registration order and are awaited; a throwing handler is logged, not fatal.
+ */
+import type { Services } from './services.ts';
+
+/** Events and their payloads. */
+export interface HookEvents {
+  /** A run's trace and sidecars are final; certification signs it here. */
+  'run.finished': { run_id: string };
+  /** An authenticated mutation or a refused request, for the audit log. */
+  'audit': AuditEntry;
+}
+
+export interface AuditEntry {
+  at: string;
+  request_id: string;
+  principal?: string;
+  method: string;
+  path: string;
+  action: string;
+  outcome: 'ok' | 'refused' | 'error';
+  status: number;
+  detail?: string;
+}
+
+export type HookHandler<E extends keyof HookEvents> = (payload: HookEvents[E], services: Services) => void | Promise<void>;
+
+export interface Hooks {
+  on<E extends keyof HookEvents>(event: E, handler: HookHandler<E>): void;
+  emit<E extends keyof HookEvents>(event: E, payload: HookEvents[E]): Promise<void>;
+}

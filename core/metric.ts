@@ -1,0 +1,85 @@
+/**
+ * The metric extension point: a metric scores one task's outcome in [0, 1] for one dimension and reports
+ * failures with a taxonomy code, a severity, the trace event it points to and evidence.
+ */
+import type { Dimension, MetricRef, Scenario, ScenarioTask } from './scenario.ts';
+import type { TraceEvent } from './trace.ts';
+import type { LlmClient } from './llm.ts';
+
+export type Severity = 'low' | 'medium' | 'high' | 'critical';
+
+export interface MetricFailure {
+  /** A code from the failure taxonomy (`GET /api/v1/taxonomy`). */
+  code: string;
+  severity: Severity;
+  message: string;
+  /** Sequence number of the trace event the failure points to. */
+  event_index?: number;
+  evidence?: unknown;
+}
+
+/** A score in [0, 1], or `null` when the metric could not measure (never guessed). */
+export interface MetricResult {
+  score: number | null;
+  failures: MetricFailure[];
+  /** Why the score is `null`, or other notes for the trace. */
+  note?: string;
+}
+
+/** Everything a metric may look at for one task. */
+export interface MetricContext {
+  scenario: Scenario;
+  task: ScenarioTask;
+  ref: MetricRef;
+  params: Record<string, unknown>;
+  /** The agent's final output for the task. */
+  output: string;
+  /** Sequence number of the event holding `output`. */
+  outputEvent: number;
+  /** This task's trace events so far (inputs, outputs, tool calls, handoffs). */
+  events: TraceEvent[];
+  latencyMs: number;
+  /** Outcomes of the same task in mutated variants (robustness), keyed by variant id. */
+  variants?: Array<{ variant: string; output: string; passed: boolean; scores: Record<string, number | null> }>;
+  /** The configured LLM provider, when there is one. */
+  llm?: LlmClient;
+  signal?: AbortSignal;
+}
+
+export interface Metric {
+  id: string;
+  dimension: Dimension;
+  description: string;
+  version: string;
+  /** JSON Schema of `params`. */
+  params?: Record<string, unknown>;
+  score(context: MetricContext): MetricResult | Promise<MetricResult>;
+}
+
+const METRIC_ID = /^[a-z][a-z0-9_]{1,63}$/;
+
+/** Checks a metric definition (id form, dimension, description) and returns it frozen. */
+export function defineMetric(metric: Metric): Metric {
+  if (!METRIC_ID.test(metric.id)) throw new Error(`metric id "${metric.id}" must be snake_case (${METRIC_ID})`);
+  if (!metric.description) throw new Error(`metric "${metric.id}" needs a description`);
+  if (typeof metric.score !== 'function') throw new Error(`metric "${metric.id}" needs a score function`);
+  return Object.freeze({ ...metric, version: metric.version || '1.0.0' });
+}
+
+/** A passing result. */
+export function pass(score = 1): MetricResult {
+  return { score, failures: [] };
+}
+
+/** A failing result with one failure. */
+export function fail(code: string, message: string, options: { severity?: Severity; evidence?: unknown; event_index?: number; score?: number } = {}): MetricResult {
+  return {
+    score: options.score ?? 0,
+    failures: [{ code, severity: options.severity ?? 'high', message, evidence: options.evidence, event_index: options.event_index }],
+  };
+}
+
+/** An unmeasured result: the metric could not decide and says why. */
+export function unmeasured(note: string): MetricResult {
+  return { score: null, failures: [], note };
+}

@@ -1,0 +1,42 @@
+/**
+ * Permission nodes, the four roles and wildcard matching (api-contract.md, "Authentication and permissions").
+ */
+
+/** Every permission node the service knows, grouped as in the contract's role table. */
+export const PERMISSION_NODES = [
+  'scenarios:read', 'runs:read', 'runs:export', 'metrics:read', 'taxonomy:read', 'system:read',
+  'certificates:verify', 'runs:sign', 'audit:read',
+  'evaluations:launch', 'scenarios:mutate', 'specs:convert', 'shims:manage', 'catalog:refresh', 'doctor:read',
+  'registry:admin', 'identity:manage', 'pbac:configure',
+] as const;
+
+export type PermissionNode = (typeof PERMISSION_NODES)[number];
+
+const READ_NODES = ['scenarios:read', 'runs:read', 'runs:export', 'metrics:read', 'taxonomy:read', 'system:read'];
+
+/** The contract's role table; role names are matched case-insensitively. */
+export const ROLE_PERMISSIONS: Readonly<Record<string, readonly string[]>> = Object.freeze({
+  viewer: READ_NODES,
+  auditor: [...READ_NODES, 'certificates:verify', 'runs:sign', 'audit:read'],
+  operator: [...READ_NODES, 'evaluations:launch', 'scenarios:mutate', 'specs:convert', 'shims:manage', 'catalog:refresh', 'doctor:read'],
+  supervisor: ['*'],
+});
+
+/** The permissions a role name grants, or `undefined` for an unknown role. */
+export function permissionsOfRole(role: string): readonly string[] | undefined {
+  return ROLE_PERMISSIONS[role.trim().toLowerCase()];
+}
+
+/**
+ * True when `granted` covers `required`: an exact node, `*`, or an `area:*` wildcard.
+ * Matching is case-insensitive because claims come from identity providers with their own conventions.
+ */
+export function hasPermission(granted: Iterable<string>, required: string): boolean {
+  const wanted = required.toLowerCase();
+  const area = wanted.split(':')[0];
+  for (const node of granted) {
+    const have = node.toLowerCase();
+    if (have === '*' || have === wanted || have === `${area}:*`) return true;
+  }
+  return false;
+}

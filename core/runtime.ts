@@ -1,0 +1,91 @@
+/**
+ * Runtime capabilities: what differs between Node, Deno, Bun and workerd is passed in by the runtime entry,
+ * never sniffed inside the core.
+ */
+
+/** An incremental hash (native or @noble/hashes), as used by `core/hash.ts`. */
+export interface IncrementalHash {
+  update(chunk: Uint8Array): IncrementalHash;
+  digest(): Uint8Array;
+}
+
+/** Metadata of a file, after symlinks are followed. */
+export interface FileStat {
+  isFile: boolean;
+  size: number;
+}
+
+/**
+ * File system access for the jail (`core/jail.ts`). Absent on runtimes without a file system (workerd),
+ * where path-based requests answer 501.
+ */
+export interface FileAccess {
+  /** Resolves symlinks; rejects with `code: 'ENOENT'` when the path does not exist. */
+  realpath(path: string): Promise<string>;
+  stat(path: string): Promise<FileStat>;
+  readFile(path: string): Promise<Uint8Array>;
+  readStream(path: string): ReadableStream<Uint8Array>;
+  writeFile(path: string, bytes: Uint8Array): Promise<void>;
+  /** Lists files below a folder, recursively, as absolute paths. */
+  listFiles(dir: string, extension: string): Promise<string[]>;
+  /** The system temporary directories the default jail also allows (already realpath'd). */
+  tempDirs: string[];
+}
+
+/** An address a host name resolved to. */
+export interface ResolvedAddress {
+  address: string;
+  family: 4 | 6;
+}
+
+/**
+ * Network primitives the SSRF guard builds on: name resolution, and a fetch whose connection is pinned to
+ * an address the guard has already checked (so DNS cannot change its answer in between).
+ */
+export interface NetAccess {
+  resolve(hostname: string): Promise<ResolvedAddress[]>;
+  fetchPinned(url: URL, init: RequestInit, address: ResolvedAddress): Promise<Response>;
+}
+
+/** Outbound fetch through the SSRF guard (`core/ssrf.ts`). */
+export type GuardedFetch = (url: string | URL, init?: RequestInit & { timeoutMs?: number; maxBytes?: number }) => Promise<Response>;
+
+export interface Logger {
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+export interface RuntimeCapabilities {
+  runtime: { name: string; version: string };
+  /** The platform's native SHA3-256 (node:crypto), when it has one. */
+  nativeSha3?: () => IncrementalHash;
+  files?: FileAccess;
+  net?: NetAccess;
+  /** Plain fetch for operator-trusted URLs (JWKS, LLM provider, key services); defaults to global fetch. */
+  fetch?: typeof fetch;
+  logger?: Logger;
+  /** Loads a user plugin module by path or package name (`AEH_PLUGINS`, `aeh.config.*`). */
+  importModule?(specifier: string): Promise<unknown>;
+  /** Folder of the bundled scenario catalog. */
+  catalogDir?: string;
+  /** Clock, injectable for tests. */
+  now?: () => number;
+}
+
+/** A logger that writes JSON lines to the console. */
+export function consoleLogger(): Logger {
+  const write = (level: string, message: string, fields?: Record<string, unknown>) => {
+    const line = JSON.stringify({ level, time: new Date().toISOString(), message, ...fields });
+    if (level === 'error') console.error(line);
+    else console.log(line);
+  };
+  return {
+    info: (message, fields) => write('info', message, fields),
+    warn: (message, fields) => write('warn', message, fields),
+    error: (message, fields) => write('error', message, fields),
+  };
+}
+
+/** A logger that discards everything (tests). */
+export const silentLogger: Logger = { info() {}, warn() {}, error() {} };

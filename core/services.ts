@@ -1,0 +1,56 @@
+/**
+ * Services: what a running app hands to route handlers, hooks and jobs. Everything a plugin may reach at run
+ * time is here; plugins never import each other.
+ */
+import type { Config } from './config.ts';
+import type { Store } from './storage.ts';
+import type { GuardedFetch, Logger, RuntimeCapabilities } from './runtime.ts';
+import type { Registry } from './registry.ts';
+import type { Metric } from './metric.ts';
+import type { Mutator } from './mutator.ts';
+import type { AgentAdapter } from './agent-adapter.ts';
+import type { Signer } from './signer.ts';
+import type { ScheduledJob } from './jobs.ts';
+import type { AuthManagerInstance } from './auth-manager.ts';
+import type { Hooks } from './hooks.ts';
+import type { LlmClient } from './llm.ts';
+import type { DoctorCheck } from './doctor.ts';
+import type { Telemetry } from './telemetry.ts';
+
+/** One loaded plugin, as `GET /api/info` and the doctor report it. */
+export interface PluginInfo {
+  name: string;
+  version?: string;
+  source: 'bundled' | 'user';
+}
+
+/** A value one plugin offers and others use by name (the evaluation queue, the catalog, ...). */
+export interface ServiceSlots {
+  [name: string]: unknown;
+}
+
+export interface Services {
+  config: Config;
+  store: Store;
+  logger: Logger;
+  capabilities: RuntimeCapabilities;
+  metrics: Registry<Metric>;
+  mutators: Registry<Mutator>;
+  agents: Registry<AgentAdapter>;
+  signers: Registry<Signer>;
+  jobs: Registry<ScheduledJob>;
+  doctorChecks: Registry<DoctorCheck>;
+  auth: AuthManagerInstance;
+  hooks: Hooks;
+  /** Outbound fetch for URLs that come from a request or a scenario: through the SSRF guard. */
+  fetch: GuardedFetch;
+  /** Fetch for URLs the operator configured (JWKS, LLM provider, key services): trusted, not guarded. */
+  trustedFetch: typeof fetch;
+  /** The configured LLM provider, if any. */
+  llm?: LlmClient;
+  plugins: PluginInfo[];
+  telemetry: Telemetry;
+  /** Milliseconds since the epoch when the app was created. */
+  startedAt: number;
+  now(): number;
+}

@@ -1,0 +1,189 @@
+/**
+ * The storage extension point. State lives in unstorage; a driver plugin builds a `Store` for one scheme
+ * (`fs`, `memory`, `redis`). Keys are slash paths (`runs/<run_id>/certificate.json`), mapped onto unstorage's
+ * colon keys, so the `fs` driver lays files out exactly as the contract's "Data on disk" section says.
+ *
+ * unstorage has no append, no streams and no atomic writes; drivers that can do better supply them as
+ * `StoreCapabilities`, and the core falls back to read-modify-write where they cannot.
+ */
+import type { Storage as Unstorage } from 'unstorage';
+import type { Config } from './config.ts';
+
+/** Optional, driver-specific abilities that unstorage does not offer. */
+export interface StoreCapabilities {
+  /** Replaces a value so that readers see the old or the new bytes, never a mix (temp file, then rename). */
+  writeAtomic?(key: string, bytes: Uint8Array): Promise<void>;
+  /** Appends bytes without reading the value back. */
+  append?(key: string, bytes: Uint8Array): Promise<void>;
+  /** Streams a value in chunks, for values too large to hold in memory (traces). */
+  stream?(key: string): Promise<ReadableStream<Uint8Array> | null>;
+  /** Size in bytes without reading the value. */
+  size?(key: string): Promise<number | null>;
+  /** Atomically adds `by` to an integer counter and returns the new value. */
+  increment?(key: string, by: number, ttlSeconds?: number): Promise<number>;
+  /** Sets a value only if the key is absent; true when this caller won. */
+  setIfAbsent?(key: string, value: string, ttlSeconds?: number): Promise<boolean>;
+  /** Free bytes on the medium, for the doctor. */
+  freeBytes?(): Promise<number | null>;
+  /** Closes connections (Redis) at shutdown. */
+  close?(): Promise<void>;
+}
+
+/** What the service stores and reads; every plugin reaches storage through this. */
+export interface Store {
+  /** `fs`, `memory`, `redis` or a plugin's own name. */
+  readonly driver: string;
+  /** The unstorage instance, for plugins that want its full API. */
+  readonly raw: Unstorage;
+  getJson<T>(key: string): Promise<T | null>;
+  /** Writes JSON atomically. */
+  setJson(key: string, value: unknown): Promise<void>;
+  getBytes(key: string): Promise<Uint8Array | null>;
+  /** Writes bytes atomically. */
+  setBytes(key: string, bytes: Uint8Array): Promise<void>;
+  append(key: string, bytes: Uint8Array): Promise<void>;
+  stream(key: string): Promise<ReadableStream<Uint8Array> | null>;
+  size(key: string): Promise<number | null>;
+  has(key: string): Promise<boolean>;
+  remove(key: string): Promise<void>;
+  /** Keys below a prefix, as slash paths. */
+  keys(prefix: string): Promise<string[]>;
+  increment(key: string, by?: number, ttlSeconds?: number): Promise<number>;
+  setIfAbsent(key: string, value: string, ttlSeconds?: number): Promise<boolean>;
+  freeBytes(): Promise<number | null>;
+  close(): Promise<void>;
+}
+
+/** A storage driver plugin: builds the store for the schemes it claims. */
+export interface StorageDriver {
+  /** Unique name (`fs`, `memory`, `redis`). */
+  name: string;
+  /** True when this driver serves the `AEH_STORAGE` value. */
+  accepts(storage: string): boolean;
+  create(config: Config): Store | Promise<Store>;
+}
+
+/** Maps a slash path to an unstorage key, refusing segments that could escape a folder. */
+export function storageKey(path: string): string {
+  const segments = path.split('/').filter((segment) => segment.length > 0);
+  for (const segment of segments) {
+    if (segment === '.' || segment === '..' || segment.includes(':') || segment.includes('?') || segment.includes('\\') || segment.includes('\0')) {
+      throw new Error(`invalid storage key segment "${segment}"`);
+    }
+  }
+  return segments.join(':');
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+function toBytes(value: unknown): Uint8Array | null {
+  if (value === null || value === undefined) return null;
+  if (value instanceof Uint8Array) return value;
+  if (value instanceof ArrayBuffer) return new Uint8Array(value);
+  if (typeof value === 'string') return encoder.encode(value);
+  // Some drivers hand back Node Buffers as JSON ({type:'Buffer',data:[…]}) after a round trip.
+  if (typeof value === 'object' && Array.isArray((value as { data?: unknown }).data)) return Uint8Array.from((value as { data: number[] }).data);
+  return encoder.encode(JSON.stringify(value));
+}
+
+/**
+ * Builds a `Store` over an unstorage instance, using the driver's capabilities where given and safe
+ * read-modify-write fallbacks otherwise (serialised per key within this process).
+ */
+export function createStore(driver: string, raw: Unstorage, capabilities: StoreCapabilities = {}): Store {
+  const locks = new Map<string, Promise<unknown>>();
+  function serialised<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const previous = locks.get(key) ?? Promise.resolve();
+    const next = previous.then(work, work);
+    const settled = next.catch(() => undefined);
+    locks.set(key, settled);
+    void settled.then(() => { if (locks.get(key) === settled) locks.delete(key); });
+    return next;
+  }
+
+  async function getBytes(key: string): Promise<Uint8Array | null> {
+    return toBytes(await raw.getItemRaw(storageKey(key)));
+  }
+  async function setBytes(key: string, bytes: Uint8Array): Promise<void> {
+    if (capabilities.writeAtomic) return capabilities.writeAtomic(key, bytes);
+    await raw.setItemRaw(storageKey(key), bytes);
+  }
+
+  const store: Store = {
+    driver,
+    raw,
+    async getJson<T>(key: string): Promise<T | null> {
+      const bytes = await getBytes(key);
+      return bytes ? (JSON.parse(decoder.decode(bytes)) as T) : null;
+    },
+    setJson(key, value) {
+      return setBytes(key, encoder.encode(JSON.stringify(value)));
+    },
+    getBytes,
+    setBytes,
+    append(key, bytes) {
+      if (capabilities.append) return capabilities.append(key, bytes);
+      return serialised(key, async () => {
+        const existing = (await getBytes(key)) ?? new Uint8Array();
+        const joined = new Uint8Array(existing.length + bytes.length);
+        joined.set(existing);
+        joined.set(bytes, existing.length);
+        await setBytes(key, joined);
+      });
+    },
+    async stream(key) {
+      if (capabilities.stream) return capabilities.stream(key);
+      const bytes = await getBytes(key);
+      if (!bytes) return null;
+      return new ReadableStream<Uint8Array>({
+        start(controller) {
+          const chunk = 64 * 1024;
+          for (let offset = 0; offset < bytes.length; offset += chunk) controller.enqueue(bytes.subarray(offset, offset + chunk));
+          controller.close();
+        },
+      });
+    },
+    async size(key) {
+      if (capabilities.size) return capabilities.size(key);
+      const bytes = await getBytes(key);
+      return bytes ? bytes.length : null;
+    },
+    has(key) {
+      return raw.hasItem(storageKey(key));
+    },
+    async remove(key) {
+      await raw.removeItem(storageKey(key));
+    },
+    async keys(prefix) {
+      const base = storageKey(prefix);
+      const found = await raw.getKeys(base);
+      return found.map((key) => key.split(':').join('/'));
+    },
+    increment(key, by = 1, ttlSeconds) {
+      if (capabilities.increment) return capabilities.increment(key, by, ttlSeconds);
+      return serialised(key, async () => {
+        const current = Number((await store.getJson<number>(key)) ?? 0);
+        const next = current + by;
+        await store.setJson(key, next);
+        return next;
+      });
+    },
+    setIfAbsent(key, value, ttlSeconds) {
+      if (capabilities.setIfAbsent) return capabilities.setIfAbsent(key, value, ttlSeconds);
+      return serialised(key, async () => {
+        if (await store.has(key)) return false;
+        await setBytes(key, encoder.encode(value));
+        return true;
+      });
+    },
+    async freeBytes() {
+      return capabilities.freeBytes ? capabilities.freeBytes() : null;
+    },
+    async close() {
+      await capabilities.close?.();
+      await raw.dispose();
+    },
+  };
+  return store;
+}

@@ -1,0 +1,12 @@
+/**
+ * The bundled plugins that run on every runtime, in load order. Runtime entries add their platform's own
+ * (the `fs` store on Node, Deno and Bun) and the user's plugins after these.
+ */
+import type { Plugin } from '../core/plugin.ts';
+import storageMemory from './storage/memory.ts';
+import authStaticKey from './auth/static-key.ts';
+import system from './system/index.ts';
+
+export function portablePlugins(): Plugin[] {
+  return [storageMemory, authStaticKey, system];
+}

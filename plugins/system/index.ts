@@ -1,0 +1,95 @@
+/**
+ * System routes: `GET /healthz` (public liveness), `GET /api/info` (engine version, runtime, storage, plugins,
+ * counts and telemetry) and `GET /api/openapi.json` (public, generated from the route definitions).
+ */
+import type { Plugin } from '../../core/plugin.ts';
+import type { PluginHost } from '../../core/host.ts';
+import { buildOpenApi } from '../../core/openapi.ts';
+import { HARNESS_VERSION, PRODUCT_NAME } from '../../core/version.ts';
+
+const INFO_SCHEMA = {
+  type: 'object',
+  required: ['name', 'version', 'harness_version', 'runtime', 'uptime_s', 'storage', 'plugins', 'counts', 'telemetry'],
+  properties: {
+    name: { type: 'string' },
+    version: { type: 'string' },
+    harness_version: { type: 'string' },
+    runtime: { type: 'object', properties: { name: { type: 'string' }, version: { type: 'string' } } },
+    uptime_s: { type: 'number' },
+    storage: { type: 'object', properties: { driver: { type: 'string' } } },
+    plugins: { type: 'array', items: { type: 'object' } },
+    counts: { type: 'object', additionalProperties: { type: 'integer' } },
+    telemetry: { type: 'object', additionalProperties: { type: 'number' } },
+  },
+};
+
+function registerRoutes(host: PluginHost): void {
+  let openApiDocument: string | undefined;
+
+  host.routes.register({
+    method: 'GET',
+    path: '/healthz',
+    permission: null,
+    summary: 'Liveness probe',
+    tags: ['system'],
+    rateClass: 'none',
+    responses: { 200: { description: 'The service is up', schema: { type: 'object', properties: { status: { const: 'ok' } } } } },
+    handler: (c) => c.json({ status: 'ok' }),
+  }, 'system');
+
+  host.routes.register({
+    method: 'GET',
+    path: '/api/info',
+    permission: 'system:read',
+    summary: 'Engine version, runtime, storage, plugins, counts and telemetry',
+    tags: ['system'],
+    responses: { 200: { description: 'System information', schema: INFO_SCHEMA } },
+    async handler(c) {
+      const services = c.var.services;
+      const runs = (await services.store.getJson<number>('stats/runs')) ?? 0;
+      return c.json({
+        name: PRODUCT_NAME,
+        version: HARNESS_VERSION,
+        harness_version: HARNESS_VERSION,
+        runtime: services.capabilities.runtime,
+        uptime_s: Math.round((services.now() - services.startedAt) / 100) / 10,
+        storage: { driver: services.store.driver },
+        plugins: services.plugins,
+        counts: {
+          plugins: services.plugins.length,
+          metrics: services.metrics.names().length,
+          mutators: services.mutators.names().length,
+          agent_adapters: services.agents.names().length,
+          signers: services.signers.names().length,
+          runs,
+        },
+        telemetry: services.telemetry.snapshot(),
+      });
+    },
+  }, 'system');
+
+  host.routes.register({
+    method: 'GET',
+    path: '/api/openapi.json',
+    permission: null,
+    summary: 'OpenAPI 3.1 description of this service',
+    tags: ['system'],
+    responses: { 200: { description: 'The OpenAPI document', schema: { type: 'object' } } },
+    handler(c) {
+      // Routes are frozen after start, so the document is built once.
+      openApiDocument ??= JSON.stringify(
+        buildOpenApi(
+          host.routes.list(),
+          { title: PRODUCT_NAME, version: HARNESS_VERSION, description: 'Evaluation harness service for AI agents.' },
+          Object.fromEntries(host.schemas.list().map((named) => [named.name, named.schema])),
+        ),
+      );
+      return c.body(openApiDocument, 200, { 'content-type': 'application/json' });
+    },
+  }, 'system');
+}
+
+export default {
+  name: 'system',
+  setup: registerRoutes,
+} satisfies Plugin;

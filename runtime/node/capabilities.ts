@@ -1,0 +1,86 @@
+/**
+ * What Node offers the core: the file system (for the jail), native SHA3-256 (OpenSSL), module loading for
+ * users' plugins, and the bundled catalog's location.
+ */
+import { promises as fsp, createReadStream, realpathSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join, resolve, isAbsolute } from 'node:path';
+import { Readable } from 'node:stream';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { FileAccess, IncrementalHash, Logger, RuntimeCapabilities } from '../../core/runtime.ts';
+import { writeFileAtomic } from '../../plugins/storage/fs.ts';
+import { createNodeNet } from './net.ts';
+
+function realTempDirs(): string[] {
+  const dirs = new Set<string>();
+  for (const dir of [tmpdir(), '/tmp', '/var/tmp']) {
+    try {
+      dirs.add(realpathSync(dir));
+    } catch {
+      // a temp dir that does not exist allows nothing
+    }
+  }
+  return [...dirs];
+}
+
+async function listFiles(dir: string, extension: string): Promise<string[]> {
+  const found: string[] = [];
+  const entries = await fsp.readdir(dir, { withFileTypes: true, recursive: true });
+  for (const entry of entries) {
+    if (entry.isFile() && entry.name.endsWith(extension)) found.push(join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name));
+  }
+  return found.sort();
+}
+
+export function nodeFiles(): FileAccess {
+  return {
+    realpath: (path) => fsp.realpath(path),
+    async stat(path) {
+      const stat = await fsp.stat(path);
+      return { isFile: stat.isFile(), size: stat.size };
+    },
+    async readFile(path) {
+      return new Uint8Array(await fsp.readFile(path));
+    },
+    readStream: (path) => Readable.toWeb(createReadStream(path, { highWaterMark: 1 << 20 })) as unknown as ReadableStream<Uint8Array>,
+    writeFile: (path, bytes) => writeFileAtomic(path, bytes),
+    listFiles,
+    tempDirs: realTempDirs(),
+  };
+}
+
+export function nodeSha3(): IncrementalHash {
+  const hash = createHash('sha3-256');
+  const incremental: IncrementalHash = {
+    update(chunk) {
+      hash.update(chunk);
+      return incremental;
+    },
+    digest: () => new Uint8Array(hash.digest()),
+  };
+  return incremental;
+}
+
+const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..', ...(import.meta.url.includes('/dist/') ? ['..'] : []));
+
+/** Node's capabilities for a service rooted at `projectRoot`. */
+export function nodeCapabilities(projectRoot: string, logger?: Logger): RuntimeCapabilities {
+  return {
+    runtime: { name: 'node', version: process.versions.node },
+    nativeSha3: nodeSha3,
+    files: nodeFiles(),
+    net: createNodeNet(),
+    logger,
+    catalogDir: join(repoRoot, 'catalog'),
+    async importModule(specifier) {
+      const local = specifier.startsWith('.') || isAbsolute(specifier);
+      const target = local ? pathToFileURL(resolve(projectRoot, specifier)).href : specifier;
+      if (/\.(c|m)?ts$/.test(specifier)) {
+        const { tsImport } = await import('tsx/esm/api');
+        return tsImport(target, import.meta.url);
+      }
+      return import(target);
+    },
+  };
+}

@@ -1,0 +1,8 @@
+/** The bundled plugins on Node: the portable set plus Node's own (the `fs` store). */
+import type { Plugin } from '../../core/plugin.ts';
+import { portablePlugins } from '../../plugins/bundled.ts';
+import storageFs from '../../plugins/storage/fs.ts';
+
+export function nodePlugins(): Plugin[] {
+  return [storageFs, ...portablePlugins()];
+}

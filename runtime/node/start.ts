@@ -1,0 +1,61 @@
+/**
+ * Starts the service on Node: configuration from the environment and `.env`, first-start key generation,
+ * users' plugins, then `app.fetch` served by @hono/node-server. Used by `runtime/node.ts`, the CLI and tests.
+ */
+import { serve, type ServerType } from '@hono/node-server';
+import { parseConfig, type Config } from '../../core/config.ts';
+import { createApp, type AehApp } from '../../core/app.ts';
+import { consoleLogger, type Logger } from '../../core/runtime.ts';
+import { nodeCapabilities } from './capabilities.ts';
+import { generateApiKey, readEnvFile } from './env-file.ts';
+import { loadUserPlugins } from './user-plugins.ts';
+import { nodePlugins } from './plugins.ts';
+
+export interface NodeService {
+  app: AehApp;
+  config: Config;
+  server: ServerType;
+  /** The address actually listened on (port 0 picks a free one). */
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Builds the app for an environment (no listening); generates the key on first start. */
+export async function buildNodeApp(processEnv: Record<string, string | undefined>, cwd: string, logger: Logger = consoleLogger()): Promise<{ app: AehApp; config: Config }> {
+  const root = processEnv.PROJECT_ROOT?.trim() || cwd;
+  const env = { ...readEnvFile(root), ...processEnv };
+  let config = parseConfig(env, cwd);
+  if (!config.apiKey) {
+    const { key, path } = generateApiKey(config.projectRoot);
+    logger.warn(`no DASHBOARD_API_KEY was set: generated one and wrote it to ${path} (mode 0600); read it from there`);
+    config = parseConfig({ ...env, DASHBOARD_API_KEY: key }, cwd);
+  }
+  const capabilities = nodeCapabilities(config.projectRoot, logger);
+  const userPlugins = await loadUserPlugins(config.projectRoot, config.plugins, capabilities);
+  const app = createApp(config, [...nodePlugins(), ...userPlugins], capabilities, { userPlugins: userPlugins.map((plugin) => plugin.name) });
+  await app.ready;
+  return { app, config };
+}
+
+/** Builds the app and listens on `HOST`/`PORT`. */
+export async function startNodeService(processEnv: Record<string, string | undefined>, cwd: string, logger: Logger = consoleLogger()): Promise<NodeService> {
+  const { app, config } = await buildNodeApp(processEnv, cwd, logger);
+  const server = await new Promise<ServerType>((resolve, reject) => {
+    const listening = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, () => resolve(listening));
+    listening.once('error', reject);
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  logger.info(`listening on ${url}`, { storage: config.storage, project_root: config.projectRoot });
+  return {
+    app,
+    config,
+    server,
+    url,
+    async stop() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await app.close();
+    },
+  };
+}

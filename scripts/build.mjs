@@ -1,0 +1,39 @@
+#!/usr/bin/env node
+// Compiles the service to dist/ with tsc (tsconfig.build.json).
+// `--if-stale` (used by `prestart`) skips the compile when dist/ is newer than every source file, so
+// `npm start` on an unchanged checkout goes straight to `node dist/runtime/node.js`.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const stamp = join(root, 'dist', '.build-stamp');
+const SOURCES = ['core', 'plugins', 'runtime', 'types', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
+
+function newestSource(path) {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of readdirSync(path)) newest = Math.max(newest, newestSource(join(path, entry)));
+  return newest;
+}
+
+if (process.argv.includes('--if-stale') && existsSync(stamp)) {
+  const built = statSync(stamp).mtimeMs;
+  if (SOURCES.every((source) => newestSource(join(root, source)) <= built)) process.exit(0);
+}
+
+const require = createRequire(import.meta.url);
+let tsc;
+try {
+  tsc = join(dirname(require.resolve('typescript/package.json')), 'bin', 'tsc');
+} catch {
+  console.error('build: typescript is not installed; run `npm install` first');
+  process.exit(1);
+}
+const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit', cwd: root });
+if (result.status !== 0) process.exit(result.status ?? 1);
+writeFileSync(stamp, new Date().toISOString());
