@@ -19,6 +19,7 @@ import { authorize } from './middleware/authorize.ts';
 import { createTelemetry } from './telemetry.ts';
 import { createLlmClient } from './llm-client.ts';
 import { createGuardedFetch } from './ssrf.ts';
+import { createCatalog } from './catalog.ts';
 
 export interface CreateAppOptions extends LoadPluginsOptions {
   /** Names of plugins that came from the user (config file, `AEH_PLUGINS`) rather than the bundle. */
@@ -61,10 +62,19 @@ async function openServices(host: HostInternals, plugins: PluginInfo[]): Promise
   const auth = new host.AuthManager({ allowQueryKey: config.allowQueryKey });
   for (const provider of host.authProviders.list()) auth.addProvider(provider);
   const now = capabilities.now ?? Date.now;
+  const logger = capabilities.logger ?? consoleLogger();
+  const catalog = createCatalog({
+    files: capabilities.files,
+    dirs: [
+      ...(capabilities.catalogDir ? [{ path: capabilities.catalogDir, source: 'bundled' }] : []),
+      ...config.catalogDirs.map((dir) => ({ path: dir.startsWith('/') ? dir : `${config.projectRoot}/${dir}`, source: dir })),
+    ],
+    logger,
+  });
   const services: Services = {
     config,
     store,
-    logger: capabilities.logger ?? consoleLogger(),
+    logger,
     capabilities,
     metrics: host.metrics,
     mutators: host.mutators,
@@ -79,6 +89,7 @@ async function openServices(host: HostInternals, plugins: PluginInfo[]): Promise
     llm: config.llm.baseUrl && config.llm.model
       ? createLlmClient({ baseUrl: config.llm.baseUrl, apiKey: config.llm.apiKey, model: config.llm.model, fetch: trustedFetch })
       : undefined,
+    catalog,
     plugins,
     telemetry: createTelemetry(),
     startedAt: now(),

@@ -16,17 +16,13 @@ import type { Hooks } from './hooks.ts';
 import type { LlmClient } from './llm.ts';
 import type { DoctorCheck } from './doctor.ts';
 import type { Telemetry } from './telemetry.ts';
+import type { Catalog } from './catalog.ts';
 
 /** One loaded plugin, as `GET /api/info` and the doctor report it. */
 export interface PluginInfo {
   name: string;
   version?: string;
   source: 'bundled' | 'user';
-}
-
-/** A value one plugin offers and others use by name (the evaluation queue, the catalog, ...). */
-export interface ServiceSlots {
-  [name: string]: unknown;
 }
 
 export interface Services {
@@ -48,6 +44,8 @@ export interface Services {
   trustedFetch: typeof fetch;
   /** The configured LLM provider, if any. */
   llm?: LlmClient;
+  /** The scenario catalog (bundled and mounted folders). */
+  catalog: Catalog;
   plugins: PluginInfo[];
   telemetry: Telemetry;
   /** Milliseconds since the epoch when the app was created. */

@@ -1,0 +1,93 @@
+/**
+ * JSON Schema (2020-12) of the contract's scenario. Served in the OpenAPI document as `Scenario`.
+ */
+import { DIMENSIONS } from '../scenario.ts';
+
+const ID = { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$' };
+const NAME = { type: 'string', minLength: 1, maxLength: 200 };
+
+export const expectedSchema = {
+  type: 'object',
+  minProperties: 1,
+  additionalProperties: false,
+  properties: {
+    equals: { type: 'string' },
+    contains: { type: 'string' },
+    regex: { type: 'string', maxLength: 2000 },
+    json_schema: { type: 'object' },
+    rubric: { type: 'string' },
+  },
+} as const;
+
+export const scenarioSchema = {
+  $id: 'https://aeh.dev/schemas/scenario.json',
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  title: 'Scenario',
+  type: 'object',
+  required: ['id', 'title', 'industry', 'use_case', 'tags', 'policy_ref', 'agent', 'topology', 'tasks'],
+  additionalProperties: false,
+  properties: {
+    id: ID,
+    title: { type: 'string', minLength: 1, maxLength: 500 },
+    description: { type: 'string', maxLength: 20000 },
+    industry: NAME,
+    use_case: NAME,
+    tags: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 100 }, maxItems: 100 },
+    policy_ref: { type: 'string', minLength: 1, maxLength: 500 },
+    agent: {
+      type: 'object',
+      required: ['adapter'],
+      properties: { adapter: { type: 'string', pattern: '^[a-z][a-z0-9_-]{0,63}$' } },
+      additionalProperties: true,
+    },
+    topology: {
+      type: 'array',
+      maxItems: 100,
+      items: {
+        type: 'object',
+        required: ['agent', 'writes', 'reads'],
+        additionalProperties: false,
+        properties: {
+          agent: NAME,
+          writes: { type: 'array', items: NAME },
+          reads: { type: 'array', items: NAME },
+        },
+      },
+    },
+    tasks: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 10000,
+      items: {
+        type: 'object',
+        required: ['id', 'input', 'metrics'],
+        additionalProperties: false,
+        properties: {
+          id: ID,
+          input: { type: 'string', maxLength: 1_000_000 },
+          expected: expectedSchema,
+          metrics: {
+            type: 'array',
+            minItems: 1,
+            items: {
+              type: 'object',
+              required: ['id'],
+              additionalProperties: false,
+              properties: {
+                id: { type: 'string', pattern: '^[a-z][a-z0-9_]{1,63}$' },
+                params: { type: 'object' },
+                weight: { type: 'number', exclusiveMinimum: 0 },
+              },
+            },
+          },
+          agent: NAME,
+          tools: { type: 'array', items: NAME },
+        },
+      },
+    },
+    source: { type: 'string' },
+  },
+} as const;
+
+/** The dimension names, for schemas of other records. */
+export const dimensionEnum = { type: 'string', enum: [...DIMENSIONS] } as const;
