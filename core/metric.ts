@@ -41,6 +41,11 @@ export interface MetricContext {
   latencyMs: number;
   /** Outcomes of the same task in mutated variants (robustness), keyed by variant id. */
   variants?: Array<{ variant: string; output: string; passed: boolean; scores: Record<string, number | null> }>;
+  /**
+   * Asks the same agent another input (a counterfactual, a follow-up) and records the exchange in the trace.
+   * Supplied by the engine; absent when the run replays a recorded trace.
+   */
+  probe?(input: string): Promise<{ output: string; event_index: number }>;
   /** The configured LLM provider, when there is one. */
   llm?: LlmClient;
   signal?: AbortSignal;
