@@ -6,7 +6,8 @@ import type { Plugin } from '../core/plugin.ts';
 import storageMemory from './storage/memory.ts';
 import authStaticKey from './auth/static-key.ts';
 import system from './system/index.ts';
+import doctor from './doctor/index.ts';
 
 export function portablePlugins(): Plugin[] {
-  return [storageMemory, authStaticKey, system];
+  return [storageMemory, authStaticKey, system, doctor];
 }
