@@ -7,7 +7,8 @@ import storageMemory from './storage/memory.ts';
 import authStaticKey from './auth/static-key.ts';
 import system from './system/index.ts';
 import doctor from './doctor/index.ts';
+import explain from './explain/index.ts';
 
 export function portablePlugins(): Plugin[] {
-  return [storageMemory, authStaticKey, system, doctor];
+  return [storageMemory, authStaticKey, system, doctor, explain];
 }

@@ -1,0 +1,113 @@
+/**
+ * Walks back from the failing trace event through the scenario topology: the failing task's own events
+ * (input, tool calls, output), then every event by which an upstream agent could have influenced the
+ * failing agent — handoffs to it, and outputs of agents that write a channel it reads, transitively.
+ */
+import type { TraceEvent } from '../../core/trace.ts';
+import type { TopologyNode } from '../../core/scenario.ts';
+
+export interface ChainLink {
+  event_index: number;
+  type: string;
+  task_id?: string;
+  agent?: string;
+  variant?: string;
+  /** One line saying what happened. */
+  summary: string;
+  /** Why the event is on the chain. */
+  reason: string;
+}
+
+const MAX_SUMMARY = 160;
+
+function text(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === undefined || value === null) return '';
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return String(value);
+  }
+}
+
+function clip(value: string): string {
+  const single = value.replace(/\s+/g, ' ').trim();
+  return single.length > MAX_SUMMARY ? `${single.slice(0, MAX_SUMMARY - 1)}…` : single;
+}
+
+/** A one-line summary of an event, whatever fields its producer used. */
+export function summarise(event: TraceEvent): string {
+  const data = event.data ?? {};
+  const who = event.agent ? `${event.agent}` : 'agent';
+  switch (event.type) {
+    case 'input':
+      return clip(`input to ${who}${event.task_id ? ` (task ${event.task_id})` : ''}: ${text(data.input ?? data.content ?? data.text)}`);
+    case 'agent_output':
+      return clip(`${who} answered: ${text(data.output ?? data.content ?? data.text)}`);
+    case 'tool_call':
+      return clip(`${who} called tool ${text(data.name ?? data.tool)}(${text(data.arguments ?? data.args)})`);
+    case 'handoff':
+      return clip(`handoff ${text(data.from ?? event.agent)} → ${text(data.to)}${data.channel ? ` via ${text(data.channel)}` : ''}: ${text(data.content ?? data.message)}`);
+    case 'metric_result':
+      return clip(`metric ${text(data.metric ?? data.id)} scored ${text(data.score)}`);
+    case 'error':
+      return clip(`error: ${text(data.message ?? data.code)}`);
+    default:
+      return clip(`${event.type}${event.task_id ? ` (task ${event.task_id})` : ''}`);
+  }
+}
+
+/** Upstream agents of `agent`: those writing a channel it reads, with the channel. */
+function writersInto(agent: string, topology: TopologyNode[]): Array<{ agent: string; channel: string }> {
+  const reader = topology.find((node) => node.agent === agent);
+  if (!reader) return [];
+  const found: Array<{ agent: string; channel: string }> = [];
+  for (const node of topology) {
+    if (node.agent === agent) continue;
+    for (const channel of node.writes) if (reader.reads.includes(channel)) found.push({ agent: node.agent, channel });
+  }
+  return found;
+}
+
+/**
+ * Builds the causal chain ending at `trigger`, in trace order.
+ * @param events the run's trace, sorted by seq
+ * @param trigger the failing event
+ */
+export function causalChain(events: TraceEvent[], trigger: TraceEvent, topology: TopologyNode[]): ChainLink[] {
+  const links = new Map<number, ChainLink>();
+  const add = (event: TraceEvent, reason: string) => {
+    if (!links.has(event.seq)) links.set(event.seq, { event_index: event.seq, type: event.type, task_id: event.task_id, agent: event.agent, variant: event.variant, summary: summarise(event), reason });
+  };
+  const before = events.filter((event) => event.seq <= trigger.seq && event.variant === trigger.variant);
+
+  add(trigger, 'the failing event');
+  for (const event of before) {
+    if (event.task_id !== trigger.task_id || event.seq === trigger.seq) continue;
+    if (event.type === 'input') add(event, 'the input of the failing task');
+    else if (event.type === 'tool_call') add(event, 'a tool call the failing agent made in this task');
+    else if (event.type === 'handoff') add(event, 'a handoff within the failing task');
+  }
+
+  const failingAgent = trigger.agent;
+  if (failingAgent) {
+    const visited = new Set<string>([failingAgent]);
+    const queue: Array<{ agent: string; limit: number }> = [{ agent: failingAgent, limit: trigger.seq }];
+    while (queue.length) {
+      const { agent, limit } = queue.shift()!;
+      for (const event of before) {
+        if (event.seq >= limit || event.type !== 'handoff') continue;
+        if (String(event.data?.to ?? '') === agent) add(event, `a handoff into ${agent}`);
+      }
+      for (const { agent: writer, channel } of writersInto(agent, topology)) {
+        const outputs = before.filter((event) => event.seq < limit && event.agent === writer && (event.type === 'agent_output' || event.type === 'tool_call' || event.type === 'handoff'));
+        for (const event of outputs) add(event, `${writer} writes to [${channel}], which ${agent} reads`);
+        if (!visited.has(writer) && outputs.length) {
+          visited.add(writer);
+          queue.push({ agent: writer, limit: outputs[outputs.length - 1].seq });
+        }
+      }
+    }
+  }
+  return [...links.values()].sort((a, b) => a.event_index - b.event_index);
+}

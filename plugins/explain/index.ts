@@ -1,0 +1,100 @@
+/**
+ * Forensic root-cause analysis: `GET /api/v1/explain/:run_id` answers the primary failure trigger, the causal
+ * chain of trace events that led to it (walked back through the scenario topology) and concrete
+ * recommendations per failure code. Deterministic; an LLM narrative is added only on request
+ * (`?narrative=true`) when a provider is configured, and marked as such.
+ */
+import type { Plugin } from '../../core/plugin.ts';
+import type { Services } from '../../core/services.ts';
+import { Problem, notFound } from '../../core/problems.ts';
+import { keys, readRun, SIDECARS, type RunFailure } from '../../core/runs.ts';
+import type { Scenario } from '../../core/scenario.ts';
+import type { TraceEvent } from '../../core/trace.ts';
+import { readTraceEvents } from './trace-reader.ts';
+import { dimensionOf, rankFailures } from './primary-trigger.ts';
+import { causalChain, summarise, type ChainLink } from './causal-chain.ts';
+import { recommendationFor } from './recommendations.ts';
+
+/** Builds the explanation of a stored run. */
+export async function explainRun(services: Services, runId: string) {
+  const run = await readRun(services.store, runId);
+  if (!run) throw notFound(`run ${runId}`);
+  const failures = (await services.store.getJson<RunFailure[]>(keys.sidecar(runId, SIDECARS.failures))) ?? run.failures ?? [];
+  const metricDimension = (metric: string) => services.metrics.get(metric)?.dimension;
+  const ranked = rankFailures(failures, metricDimension);
+  const base = { run_id: runId, status: run.status, compliance: run.compliance, failure_count: failures.length };
+  if (ranked.length === 0) {
+    return { ...base, primary_trigger: null, causal_chain: [] as ChainLink[], recommendations: [] as Array<{ code: string; action: string }> };
+  }
+  const primary = ranked[0];
+  const scenario = await services.store.getJson<Scenario>(keys.sidecar(runId, SIDECARS.scenario));
+  const events = await readTraceEvents(services.store, keys.trace(runId));
+  const triggerEvent: TraceEvent | undefined =
+    (primary.event_index !== null ? events.find((event) => event.seq === primary.event_index) : undefined) ??
+    [...events].reverse().find((event) => event.task_id === primary.task_id && (event.variant ?? undefined) === (primary.variant ?? undefined));
+  const chain = triggerEvent ? causalChain(events, triggerEvent, scenario?.topology ?? []) : [];
+  const codes = [...new Set(ranked.map((failure) => failure.code))];
+  return {
+    ...base,
+    primary_trigger: {
+      code: primary.code,
+      metric: primary.metric,
+      task_id: primary.task_id,
+      variant: primary.variant,
+      severity: primary.severity,
+      dimension: dimensionOf(primary, metricDimension),
+      message: primary.message,
+      evidence: primary.evidence,
+      event_index: triggerEvent?.seq ?? primary.event_index,
+      event: triggerEvent ? { seq: triggerEvent.seq, type: triggerEvent.type, agent: triggerEvent.agent, task_id: triggerEvent.task_id, ts: triggerEvent.ts, summary: summarise(triggerEvent) } : null,
+    },
+    causal_chain: chain,
+    recommendations: codes.map((code) => ({ code, action: recommendationFor(code), occurrences: ranked.filter((failure) => failure.code === code).length })),
+  };
+}
+
+async function narrativeFor(services: Services, explanation: Awaited<ReturnType<typeof explainRun>>) {
+  if (!services.llm) return { source: 'none', text: null, note: 'no language-model provider is configured (AEH_LLM_BASE_URL, AEH_LLM_MODEL)' };
+  try {
+    const text = await services.llm.complete({
+      messages: [
+        { role: 'system', content: 'You explain AI-agent evaluation failures to engineers in at most five sentences. Use only the facts given.' },
+        { role: 'user', content: JSON.stringify({ primary_trigger: explanation.primary_trigger, causal_chain: explanation.causal_chain, recommendations: explanation.recommendations }) },
+      ],
+    });
+    return { source: 'llm', model: services.llm.model, generated: true, text };
+  } catch (error) {
+    return { source: 'llm', model: services.llm.model, text: null, note: `the provider failed: ${(error as Error).message}` };
+  }
+}
+
+export default {
+  name: 'explain',
+  setup(host) {
+    host.routes.register({
+      method: 'GET',
+      path: '/api/v1/explain/:run_id',
+      permission: 'runs:read',
+      summary: 'Forensic root-cause analysis of a run: primary failure trigger, causal chain, recommendations',
+      tags: ['triage'],
+      parameters: [{ name: 'narrative', in: 'query', schema: { type: 'string', enum: ['true', 'false'] }, description: 'add an LLM-written narrative (only with a configured provider; marked source "llm")' }],
+      responses: {
+        200: {
+          description: 'The explanation; primary_trigger is null for a clean run',
+          schema: { type: 'object', required: ['run_id', 'status', 'primary_trigger', 'causal_chain', 'recommendations'], properties: { run_id: { type: 'string' }, status: { type: 'string' }, primary_trigger: { type: ['object', 'null'] }, causal_chain: { type: 'array' }, recommendations: { type: 'array' } } },
+        },
+      },
+      async handler(c) {
+        const narrative = c.req.query('narrative');
+        if (narrative !== undefined && narrative !== 'true' && narrative !== 'false') {
+          throw new Problem('validation_failed', { detail: 'narrative must be true or false', errors: [{ path: '/narrative', message: 'must be true or false' }] });
+        }
+        const explanation = await explainRun(c.var.services, c.req.param('run_id') ?? '');
+        if (narrative === 'true' && explanation.primary_trigger) {
+          return c.json({ ...explanation, narrative: await narrativeFor(c.var.services, explanation) });
+        }
+        return c.json(explanation);
+      },
+    }, 'explain');
+  },
+} satisfies Plugin;
