@@ -53,7 +53,7 @@ function createHooks(host: HostInternals, services: () => Services): Hooks {
   };
 }
 
-async function openServices(host: HostInternals, plugins: PluginInfo[]): Promise<Services> {
+async function openServices(host: HostInternals, plugins: PluginInfo[], dispatch: (request: Request) => Promise<Response>): Promise<Services> {
   const { config, capabilities } = host;
   const driver = host.storageDrivers.list().find((candidate) => candidate.accepts(config.storage));
   if (!driver) throw new Error(`no storage driver accepts AEH_STORAGE="${config.storage}" (loaded: ${host.storageDrivers.names().join(', ') || 'none'})`);
@@ -94,6 +94,7 @@ async function openServices(host: HostInternals, plugins: PluginInfo[]): Promise
     telemetry: createTelemetry(),
     startedAt: now(),
     now,
+    dispatch,
   };
   for (const hook of host.startHooks) await hook(services);
   return services;
@@ -131,7 +132,8 @@ export function createApp(config: Config, plugins: Plugin[], capabilities: Runti
     .filter((plugin) => loaded.includes(plugin.name))
     .map((plugin) => ({ name: plugin.name, version: plugin.version, source: userPlugins.has(plugin.name) ? 'user' : 'bundled' }));
 
-  const ready = openServices(host, pluginInfo);
+  // The app is created below; dispatch is only called after start, when it exists.
+  const ready = openServices(host, pluginInfo, async (request) => app.fetch(request));
   ready.catch(() => undefined); // surfaced per request and by the runtime entry
   const app = new Hono<AppEnv>() as AehApp;
 

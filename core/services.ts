@@ -48,6 +48,11 @@ export interface Services {
   catalog: Catalog;
   plugins: PluginInfo[];
   telemetry: Telemetry;
+  /**
+   * Sends a request to this same app in-process (no socket), for plugins that build on the public API
+   * (the console renders from it, so it shows exactly what the API answers).
+   */
+  dispatch(request: Request): Promise<Response>;
   /** Milliseconds since the epoch when the app was created. */
   startedAt: number;
   now(): number;
