@@ -13,7 +13,7 @@
  * it receives (we hand it copies, so a module's plugin can be loaded into many apps).
  */
 import pluggable from 'pluggable.js';
-import type { PluginHost } from './host.ts';
+import type { PluginHost, StartHook } from './host.ts';
 
 export interface Plugin {
   /** Unique name; duplicates fail the start. */
@@ -47,21 +47,36 @@ export class PluginError extends Error {
 
 const PLUGIN_NAME = /^[a-z0-9@][a-z0-9@/._-]{0,127}$/i;
 
+/** `this` inside a method override: the instance, plus `__super__` holding the methods it replaced. */
+export type OverrideThis<T> = T & { __super__: T };
+
+/** Throws a `PluginError` when a definition is not a usable plugin. */
+function checkDefinition(plugin: Plugin): void {
+  if (!plugin || typeof plugin !== 'object' || typeof plugin.name !== 'string') {
+    throw new Error(`a plugin must be an object with a name, got ${JSON.stringify(plugin)?.slice(0, 80)}`);
+  }
+  if (!PLUGIN_NAME.test(plugin.name)) throw new PluginError(plugin.name, 'the name must be 1-128 letters, digits or @/._-');
+  if (plugin.setup !== undefined && typeof plugin.setup !== 'function') throw new PluginError(plugin.name, 'setup must be a function');
+  // pluggable.js 3.0.1 crashes on a boolean `enabled`, so only functions are accepted.
+  if (plugin.enabled !== undefined && typeof plugin.enabled !== 'function') throw new PluginError(plugin.name, 'enabled must be a function');
+  if (plugin.dependencies !== undefined && (!Array.isArray(plugin.dependencies) || plugin.dependencies.some((name) => typeof name !== 'string'))) {
+    throw new PluginError(plugin.name, 'dependencies must be an array of plugin names');
+  }
+  if (plugin.overrides !== undefined && (typeof plugin.overrides !== 'object' || plugin.overrides === null)) {
+    throw new PluginError(plugin.name, 'overrides must be an object');
+  }
+}
+
 /** Checks a plugin definition and returns it frozen. */
 export function definePlugin(plugin: Plugin): Plugin {
-  if (!plugin || typeof plugin !== 'object') throw new Error('a plugin must be an object');
-  if (!PLUGIN_NAME.test(plugin.name ?? '')) throw new Error(`plugin name "${plugin.name}" is not valid`);
-  if (plugin.setup !== undefined && typeof plugin.setup !== 'function') throw new PluginError(plugin.name, 'setup must be a function');
-  if (plugin.enabled !== undefined && typeof plugin.enabled !== 'function') throw new PluginError(plugin.name, 'enabled must be a function');
+  checkDefinition(plugin);
   return Object.freeze({ ...plugin });
 }
 
 function checkGraph(plugins: Plugin[]): void {
   const byName = new Map<string, Plugin>();
   for (const plugin of plugins) {
-    if (!plugin || typeof plugin !== 'object' || typeof plugin.name !== 'string') {
-      throw new Error(`a plugin must be an object with a name, got ${JSON.stringify(plugin)?.slice(0, 80)}`);
-    }
+    checkDefinition(plugin);
     if (byName.has(plugin.name)) throw new PluginError(plugin.name, 'the name is used by two plugins; rename one');
     byName.set(plugin.name, plugin);
   }
@@ -81,6 +96,42 @@ function checkGraph(plugins: Plugin[]): void {
   for (const plugin of plugins) visit(plugin.name, []);
 }
 
+/** pluggable.js only warns (or throws a bare string) for overrides of unknown members; we name the fix. */
+function checkOverrides(host: PluginHost, plugin: Plugin): void {
+  for (const [key, override] of Object.entries(plugin.overrides ?? {})) {
+    const target = (host as unknown as Record<string, unknown>)[key];
+    if (target === undefined) throw new PluginError(plugin.name, `overrides "${key}", which the host does not have`);
+    if (typeof override === 'object' && override !== null && typeof target !== 'function') {
+      throw new PluginError(plugin.name, `overrides "${key}" with methods, but it is not a class`);
+    }
+  }
+}
+
+function named(plugin: string, what: string, error: unknown): PluginError {
+  if (error instanceof PluginError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new PluginError(plugin, `${what}: ${message}`, { cause: error });
+}
+
+/**
+ * The host as one plugin's `setup` sees it: start and stop hooks are tagged with the plugin, so a hook that
+ * fails the start names the plugin it came from.
+ */
+function scopedHost(host: PluginHost, plugin: string): PluginHost {
+  return Object.create(host, {
+    onStart: {
+      value: (hook: StartHook) =>
+        host.onStart(async function namedStartHook(services) {
+          try {
+            await hook(services);
+          } catch (error) {
+            throw named(plugin, 'start hook failed', error);
+          }
+        }),
+    },
+  }) as PluginHost;
+}
+
 /**
  * Initialises plugins into the host in dependency order (registration order otherwise).
  * Returns the names initialised, in order. Throws `PluginError` naming the plugin that failed.
@@ -95,19 +146,37 @@ export function loadPlugins(host: PluginHost, plugins: Plugin[], options: LoadPl
     socket.registerPlugin(plugin.name, {
       dependencies: plugin.dependencies ? [...plugin.dependencies] : undefined,
       overrides: plugin.overrides ? { ...plugin.overrides } : undefined,
-      enabled: () => (plugin.enabled ? plugin.enabled(host) : true),
+      enabled: () => {
+        current = plugin.name;
+        try {
+          if (!(plugin.enabled ? plugin.enabled(host) : true)) return false;
+        } catch (error) {
+          throw named(plugin.name, 'enabled() failed', error);
+        }
+        checkOverrides(host, plugin);
+        return true;
+      },
       initialize() {
         current = plugin.name;
-        plugin.setup?.(host);
+        try {
+          plugin.setup?.(scopedHost(host, plugin.name));
+        } catch (error) {
+          throw named(plugin.name, 'setup failed', error);
+        }
       },
     });
   }
   try {
     socket.initializePlugins({}, options.allow ?? [], options.deny ?? []);
   } catch (error) {
-    const name = current || 'unknown';
-    if (error instanceof PluginError) throw error;
-    throw new PluginError(name, error instanceof Error ? error.message : String(error), { cause: error });
+    throw named(current || 'unknown', 'could not be initialised', error);
   }
-  return [...socket.initialized_plugins];
+  const initialized = [...socket.initialized_plugins];
+  // pluggable.js silently skips a dependency that is denied or disabled and initialises the dependant anyway.
+  for (const name of initialized) {
+    const plugin = plugins.find((candidate) => candidate.name === name)!;
+    const absent = (plugin.dependencies ?? []).filter((dependency) => !initialized.includes(dependency));
+    if (absent.length) throw new PluginError(name, `depends on ${absent.map((d) => `"${d}"`).join(', ')}, which is disabled or denied`);
+  }
+  return initialized;
 }

@@ -2,6 +2,7 @@
  * Starts the service on Node: configuration from the environment and `.env`, first-start key generation,
  * users' plugins, then `app.fetch` served by @hono/node-server. Used by `runtime/node.ts`, the CLI and tests.
  */
+import { resolve } from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
 import { parseConfig, type Config } from '../../core/config.ts';
 import { createApp, type AehApp } from '../../core/app.ts';
@@ -22,8 +23,11 @@ export interface NodeService {
 
 /** Builds the app for an environment (no listening); generates the key on first start. */
 export async function buildNodeApp(processEnv: Record<string, string | undefined>, cwd: string, logger: Logger = consoleLogger()): Promise<{ app: AehApp; config: Config }> {
-  const root = processEnv.PROJECT_ROOT?.trim() || cwd;
-  const env = { ...readEnvFile(root), ...processEnv };
+  const root = resolve(cwd, processEnv.PROJECT_ROOT?.trim() || '.');
+  // An empty variable in the shell (`DASHBOARD_API_KEY=`) means "not set": it must not hide the key in .env,
+  // or every start would generate a new one.
+  const setInProcess = Object.fromEntries(Object.entries(processEnv).filter(([, value]) => value !== undefined && value !== ''));
+  const env: Record<string, string | undefined> = { ...readEnvFile(root), ...setInProcess, PROJECT_ROOT: root };
   let config = parseConfig(env, cwd);
   if (!config.apiKey) {
     const { key, path } = generateApiKey(config.projectRoot);
