@@ -2,9 +2,11 @@
  * The metric extension point: a metric scores one task's outcome in [0, 1] for one dimension and reports
  * failures with a taxonomy code, a severity, the trace event it points to and evidence.
  */
-import type { Dimension, MetricRef, Scenario, ScenarioTask } from './scenario.ts';
+import { DIMENSIONS, type Dimension, type MetricRef, type Scenario, type ScenarioTask } from './scenario.ts';
 import type { TraceEvent } from './trace.ts';
 import type { LlmClient } from './llm.ts';
+import type { FieldError } from './problems.ts';
+import { check, validatorOf } from './validate.ts';
 
 export type Severity = 'low' | 'medium' | 'high' | 'critical';
 
@@ -40,7 +42,19 @@ export interface MetricContext {
   events: TraceEvent[];
   latencyMs: number;
   /** Outcomes of the same task in mutated variants (robustness), keyed by variant id. */
-  variants?: Array<{ variant: string; output: string; passed: boolean; scores: Record<string, number | null> }>;
+  variants?: Array<{
+    variant: string;
+    output: string;
+    passed: boolean;
+    scores: Record<string, number | null>;
+    /** Sequence number of the variant's output event, when known. */
+    event_index?: number;
+  }>;
+  /**
+   * The original task's own outcome over its other metrics (`passed`: no failures), set by the engine
+   * together with `variants` so `robustness` compares like with like.
+   */
+  outcome?: { passed: boolean; scores: Record<string, number | null> };
   /**
    * Asks the same agent another input (a counterfactual, a follow-up) and records the exchange in the trace.
    * Supplied by the engine; absent when the run replays a recorded trace.
@@ -61,14 +75,37 @@ export interface Metric {
   score(context: MetricContext): MetricResult | Promise<MetricResult>;
 }
 
-const METRIC_ID = /^[a-z][a-z0-9_]{1,63}$/;
+/** The form of a metric id (the scenario schema's `metrics[].id` pattern). */
+export const METRIC_ID = /^[a-z][a-z0-9_]{1,63}$/;
 
-/** Checks a metric definition (id form, dimension, description) and returns it frozen. */
+/**
+ * Checks a metric definition (id form, dimension, description, params schema compiles) and returns it frozen.
+ * A params schema that cannot compile because the runtime forbids code generation (workerd) is checked by the
+ * build's precompiled validators instead, so only real schema errors fail here.
+ */
 export function defineMetric(metric: Metric): Metric {
   if (!METRIC_ID.test(metric.id)) throw new Error(`metric id "${metric.id}" must be snake_case (${METRIC_ID})`);
+  if (!(DIMENSIONS as readonly string[]).includes(metric.dimension)) {
+    throw new Error(`metric "${metric.id}" has dimension "${metric.dimension}"; use one of ${DIMENSIONS.join(', ')}`);
+  }
   if (!metric.description) throw new Error(`metric "${metric.id}" needs a description`);
   if (typeof metric.score !== 'function') throw new Error(`metric "${metric.id}" needs a score function`);
+  if (metric.params !== undefined) {
+    if (typeof metric.params !== 'object' || metric.params === null || metric.params.type !== 'object') {
+      throw new Error(`metric "${metric.id}": params must be a JSON Schema of type "object"`);
+    }
+    try {
+      validatorOf(metric.params);
+    } catch (error) {
+      if (!(error instanceof EvalError)) throw new Error(`metric "${metric.id}": params schema does not compile: ${(error as Error).message}`);
+    }
+  }
   return Object.freeze({ ...metric, version: metric.version || '1.0.0' });
+}
+
+/** Validates a scenario's `params` for a metric against its schema; empty when valid (or when it has none). */
+export function checkMetricParams(metric: Metric, params: unknown, prefix = '/params'): FieldError[] {
+  return metric.params ? check(metric.params, params ?? {}, prefix) : [];
 }
 
 /** A passing result. */
