@@ -71,7 +71,9 @@ export class Problem extends Error {
 
   /** The problem body, with the request id of the response that carries it. */
   toJSON(requestId?: string): Record<string, unknown> {
+    // Extra members come first so they can never replace the standard ones (a `status` or `code` in `extra`).
     return {
+      ...this.extra,
       type: `https://aeh.dev/problems/${this.code}`,
       title: this.title,
       status: this.status,
@@ -79,7 +81,6 @@ export class Problem extends Error {
       code: this.code,
       request_id: requestId,
       ...(this.errors ? { errors: this.errors } : {}),
-      ...this.extra,
     };
   }
 
