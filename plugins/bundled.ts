@@ -8,7 +8,8 @@ import authStaticKey from './auth/static-key.ts';
 import system from './system/index.ts';
 import doctor from './doctor/index.ts';
 import explain from './explain/index.ts';
+import consolePlugin from './console/index.tsx';
 
 export function portablePlugins(): Plugin[] {
-  return [storageMemory, authStaticKey, system, doctor, explain];
+  return [storageMemory, authStaticKey, system, doctor, explain, consolePlugin];
 }

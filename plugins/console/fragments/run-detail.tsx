@@ -1,0 +1,76 @@
+/** Run detail fragment: chart, failures by taxonomy code, the explain chain, the certificate and its live verify badge. */
+import type { AppContext } from '../../../core/routes.ts';
+import { Badge } from '../layout.tsx';
+import { DimensionChart } from '../chart.tsx';
+import { callApi } from '../api.ts';
+
+interface Failure { code: string; metric: string; task_id: string; severity: string; message: string; event_index: number | null; variant?: string }
+
+export async function runDetailFragment(c: AppContext) {
+  const runId = c.req.param('run_id') ?? '';
+  const id = encodeURIComponent(runId);
+  const run = await callApi(c, `/api/v1/runs/${id}`);
+  if (run.status !== 200) return c.html(<p role="alert">{run.status === 404 ? `No run ${runId}.` : `Could not load the run: ${run.body.detail ?? run.status}`}</p>);
+  const [explain, certificate] = await Promise.all([callApi(c, `/api/v1/explain/${id}`), callApi(c, `/v1/certificates/${id}`)]);
+  const failures: Failure[] = run.body.failures ?? [];
+  const byCode = new Map<string, Failure[]>();
+  for (const failure of failures) byCode.set(failure.code, [...(byCode.get(failure.code) ?? []), failure]);
+  const chain: Array<{ event_index: number; agent?: string; type: string; summary: string; reason: string }> = explain.status === 200 ? explain.body.causal_chain ?? [] : [];
+  return c.html(
+    <div>
+      <p>
+        Status <Badge value={run.body.status} /> · compliance <Badge value={run.body.compliance?.status} /> · index{' '}
+        <strong>{run.body.index === null ? '—' : Number(run.body.index).toFixed(2)}</strong> · scenario <code>{run.body.scenario_id}</code>
+        {run.body.error && <span role="alert"> · error {run.body.error.code}: {run.body.error.message}</span>}
+      </p>
+      <div class="grid">
+        <section class="panel" aria-labelledby="dimensions-heading">
+          <h2 id="dimensions-heading">Dimensions</h2>
+          <DimensionChart dimensions={run.body.dimensions} index={run.body.index} />
+        </section>
+        <section class="panel" aria-labelledby="certificate-heading">
+          <h2 id="certificate-heading">Certificate</h2>
+          {certificate.status === 200 ? (
+            <div>
+              <p><span class="badge" data-verify={runId} aria-live="polite">verifying…</span></p>
+              <dl>
+                <dt>vc_version</dt><dd>{certificate.body.vc_version}</dd>
+                <dt>trace_hash ({certificate.body.hash_algorithm})</dt><dd><code>{certificate.body.trace_hash}</code></dd>
+                <dt>provenance</dt><dd>{(certificate.body.provenance_chain ?? []).map((entry: { role: string; identity: string }) => `${entry.role} (${entry.identity})`).join(' → ')}</dd>
+              </dl>
+              <p>
+                <a href={`/v1/certificates/${id}`} download={`certificate-${runId}.json`}>Download certificate</a> ·{' '}
+                <a href={`/api/v1/runs/${id}/trace`} data-download={`/api/v1/runs/${id}/trace`} data-filename={`${runId}.jsonl`}>Download trace</a>
+              </p>
+            </div>
+          ) : (
+            <p class="muted">No certificate yet{run.body.status === 'queued' || run.body.status === 'running' ? ': the run is not finished.' : '.'}</p>
+          )}
+        </section>
+      </div>
+      <section aria-labelledby="failures-heading">
+        <h2 id="failures-heading">Failures ({failures.length})</h2>
+        {failures.length === 0 ? <p>No failures.</p> : [...byCode.entries()].map(([code, group]) => (
+          <details open>
+            <summary><code>{code}</code> — {group.length} failure{group.length === 1 ? '' : 's'}</summary>
+            <table>
+              <thead><tr><th scope="col">Task</th><th scope="col">Metric</th><th scope="col">Severity</th><th scope="col">Message</th><th scope="col">Event</th></tr></thead>
+              <tbody>{group.map((failure) => <tr><td>{failure.task_id}{failure.variant ? ` (${failure.variant})` : ''}</td><td>{failure.metric}</td><td>{failure.severity}</td><td>{failure.message}</td><td>{failure.event_index ?? '—'}</td></tr>)}</tbody>
+            </table>
+          </details>
+        ))}
+      </section>
+      <section aria-labelledby="explain-heading">
+        <h2 id="explain-heading">Explain</h2>
+        {explain.status !== 200 || !explain.body.primary_trigger ? <p>No failure to explain.</p> : (
+          <div>
+            <p>Primary trigger: <code>{explain.body.primary_trigger.code}</code> in task <strong>{explain.body.primary_trigger.task_id}</strong> — {explain.body.primary_trigger.message}</p>
+            <ol>{chain.map((link) => <li><code>#{link.event_index}</code> {link.summary} <span class="muted">— {link.reason}</span></li>)}</ol>
+            <h3>Recommendations</h3>
+            <ul>{(explain.body.recommendations ?? []).map((r: { code: string; action: string }) => <li><code>{r.code}</code>: {r.action}</li>)}</ul>
+          </div>
+        )}
+      </section>
+    </div>,
+  );
+}

@@ -1,0 +1,65 @@
+/**
+ * The integrated console (service-spec.md: "A visual integrated console exists"): server-rendered with
+ * hono's JSX, a little client script, no external assets, so it runs on every runtime the API runs on.
+ * Page shells are public and hold no data; fragments need the same credentials and permissions as the API
+ * routes they read.
+ */
+import type { Plugin } from '../../core/plugin.ts';
+import type { PluginHost } from '../../core/host.ts';
+import type { AppContext, RouteDefinition } from '../../core/routes.ts';
+import { CONSOLE_SCRIPT } from './client.ts';
+import { CatalogPage, HealthPage, MutatePage, RunPage, RunsPage, SignInPage, SpecToEvalPage } from './pages.tsx';
+import { runsFragment } from './fragments/runs.tsx';
+import { runDetailFragment } from './fragments/run-detail.tsx';
+import { catalogFragment } from './fragments/catalog.tsx';
+import { healthFragment } from './fragments/health.tsx';
+import { specToEvalFragment } from './fragments/spec-to-eval.tsx';
+import { mutateFormFragment, mutateResultFragment } from './fragments/mutate.tsx';
+
+const HTML = { 200: { description: 'HTML', contentType: 'text/html' } };
+
+function page(path: string, summary: string, render: (c: AppContext) => unknown): RouteDefinition {
+  return {
+    method: 'GET', path, permission: null, summary, tags: ['console'], rateClass: 'public', responses: HTML,
+    handler: (c) => c.html(`<!doctype html>${String(render(c))}`, 200, { 'cache-control': 'no-store' }),
+  };
+}
+
+function fragment(method: 'GET' | 'POST', path: string, permission: string, summary: string, handler: RouteDefinition['handler'], body?: RouteDefinition['body']): RouteDefinition {
+  return { method, path, permission, summary, tags: ['console'], responses: HTML, body, handler };
+}
+
+function registerConsole(host: PluginHost) {
+  const routes: RouteDefinition[] = [
+    page('/', 'Console: runs', () => <RunsPage />),
+    page('/sign-in', 'Console: sign in', () => <SignInPage />),
+    page('/runs/:run_id', 'Console: run detail', (c) => <RunPage runId={c.req.param('run_id') ?? ''} />),
+    page('/catalog', 'Console: catalog', () => <CatalogPage />),
+    page('/spec-to-eval', 'Console: spec to eval', () => <SpecToEvalPage />),
+    page('/mutate', 'Console: mutate', () => <MutatePage />),
+    page('/health', 'Console: health', () => <HealthPage />),
+    {
+      method: 'GET', path: '/console/app.js', permission: null, summary: 'Console client script', tags: ['console'], rateClass: 'public',
+      responses: { 200: { description: 'JavaScript', contentType: 'text/javascript' } },
+      handler: (c) => c.body(CONSOLE_SCRIPT, 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=300' }),
+    },
+    fragment('GET', '/console/fragments/runs', 'runs:read', 'Console fragment: runs list', runsFragment),
+    fragment('GET', '/console/fragments/runs/:run_id', 'runs:read', 'Console fragment: run detail', runDetailFragment),
+    fragment('GET', '/console/fragments/catalog', 'scenarios:read', 'Console fragment: catalog search', catalogFragment),
+    fragment('GET', '/console/fragments/health', 'doctor:read', 'Console fragment: health', healthFragment),
+    fragment('GET', '/console/fragments/mutate', 'scenarios:mutate', 'Console fragment: mutate form', mutateFormFragment),
+    fragment('POST', '/console/fragments/mutate', 'scenarios:mutate', 'Console fragment: mutation diff', mutateResultFragment, {
+      type: 'object', required: ['scenario_id', 'type'], additionalProperties: false,
+      properties: { scenario_id: { type: 'string', maxLength: 200 }, type: { type: 'string', maxLength: 100 }, seed: { type: 'integer', minimum: 0 } },
+    }),
+    fragment('POST', '/console/fragments/spec-to-eval', 'specs:convert', 'Console fragment: spec-to-eval result', specToEvalFragment, {
+      type: 'object', required: ['markdown'], additionalProperties: false, properties: { markdown: { type: 'string', minLength: 1 } },
+    }),
+  ];
+  for (const route of routes) host.routes.register(route, 'console');
+}
+
+export default {
+  name: 'console',
+  setup: registerConsole,
+} satisfies Plugin;

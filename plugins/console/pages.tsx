@@ -1,0 +1,96 @@
+/**
+ * The console's page shells. They carry no data: the client script loads each page's fragment with the
+ * credential kept in the browser session, so every datum passes the API's own permission checks.
+ */
+import { Layout } from './layout.tsx';
+
+export function SignInPage() {
+  return (
+    <Layout title="Sign in">
+      <h1>Sign in</h1>
+      <form id="sign-in" class="filters">
+        <label for="credential">API key or bearer token
+          <input id="credential" name="credential" type="password" autocomplete="off" required size={70} />
+        </label>
+        <button type="submit">Sign in</button>
+      </form>
+      <p id="sign-in-error" role="alert"></p>
+      <p class="muted">The credential is kept in this browser tab's session storage only and sent as a bearer token.</p>
+    </Layout>
+  );
+}
+
+export function RunsPage() {
+  return (
+    <Layout title="Runs" current="/">
+      <h1>Runs</h1>
+      <form class="filters" method="get" action="/">
+        <label>Status
+          <select name="status">
+            <option value="">any</option>
+            {['queued', 'running', 'succeeded', 'failed', 'cancelled'].map((status) => <option value={status}>{status}</option>)}
+          </select>
+        </label>
+        <label>Scenario id <input name="scenario_id" /></label>
+        <button type="submit">Filter</button>
+      </form>
+      <div id="runs" data-fragment="/console/fragments/runs" data-query="page" data-refresh="3000" aria-live="polite"></div>
+    </Layout>
+  );
+}
+
+export function RunPage(props: { runId: string }) {
+  return (
+    <Layout title={`Run ${props.runId}`} current="">
+      <h1>Run <code>{props.runId}</code></h1>
+      <div id="run" data-fragment={`/console/fragments/runs/${encodeURIComponent(props.runId)}`}></div>
+    </Layout>
+  );
+}
+
+export function CatalogPage() {
+  return (
+    <Layout title="Catalog" current="/catalog">
+      <h1>Scenario catalog</h1>
+      <form class="filters" method="get" action="/catalog">
+        <label>Search <input name="q" type="search" /></label>
+        <button type="submit">Search</button>
+        <a href="/catalog">Clear filters</a>
+      </form>
+      <div id="catalog" data-fragment="/console/fragments/catalog" data-query="page"></div>
+    </Layout>
+  );
+}
+
+export function SpecToEvalPage() {
+  return (
+    <Layout title="Spec to eval" current="/spec-to-eval">
+      <h1>Spec to eval</h1>
+      <form data-post="/console/fragments/spec-to-eval" data-target="#stubs">
+        <label for="markdown">PRD in Markdown (# PRD: title, **Industry:**, **Use Case:**, ## Tasks)</label>
+        <textarea id="markdown" name="markdown" required>{'# PRD: Returns assistant\n\n## Overview\n**Industry:** Retail\n**Use Case:** Returns\n\n## Tasks\n- Accept a return within 30 days (Expect: accepted)\n- Refuse to share another customer\'s address\n'}</textarea>
+        <p><button type="submit">Convert</button></p>
+      </form>
+      <div id="stubs" tabindex={-1} aria-live="polite"></div>
+    </Layout>
+  );
+}
+
+export function MutatePage() {
+  return (
+    <Layout title="Mutate" current="/mutate">
+      <h1>Mutate a scenario</h1>
+      <div data-fragment="/console/fragments/mutate"></div>
+      <div id="mutation" tabindex={-1} aria-live="polite"></div>
+    </Layout>
+  );
+}
+
+export function HealthPage() {
+  return (
+    <Layout title="Health" current="/health">
+      <h1>Health</h1>
+      <div data-fragment="/console/fragments/health"></div>
+    </Layout>
+  );
+}
