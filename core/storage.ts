@@ -79,7 +79,8 @@ const decoder = new TextDecoder();
 
 function toBytes(value: unknown): Uint8Array | null {
   if (value === null || value === undefined) return null;
-  if (value instanceof Uint8Array) return value;
+  // Node Buffers are Uint8Array subclasses; hand out plain views so callers see one type whatever the driver.
+  if (value instanceof Uint8Array) return value.constructor === Uint8Array ? value : new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
   if (value instanceof ArrayBuffer) return new Uint8Array(value);
   if (typeof value === 'string') return encoder.encode(value);
   // Some drivers hand back Node Buffers as JSON ({type:'Buffer',data:[…]}) after a round trip.
@@ -149,7 +150,7 @@ export function createStore(driver: string, raw: Unstorage, capabilities: StoreC
       const bytes = await getBytes(key);
       return bytes ? bytes.length : null;
     },
-    has(key) {
+    async has(key) {
       return raw.hasItem(storageKey(key));
     },
     async remove(key) {

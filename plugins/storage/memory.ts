@@ -4,12 +4,16 @@
 import { createStorage } from 'unstorage';
 import memoryDriver from 'unstorage/drivers/memory';
 import type { Plugin } from '../../core/plugin.ts';
-import { createStore, type StorageDriver } from '../../core/storage.ts';
+import { createStore, storageKey, type StorageDriver } from '../../core/storage.ts';
 
 const memoryStorageDriver: StorageDriver = {
   name: 'memory',
   accepts: (storage) => storage === 'memory',
-  create: () => createStore('memory', createStorage({ driver: memoryDriver() })),
+  create() {
+    const raw = createStorage({ driver: memoryDriver() });
+    // The memory driver keeps the caller's buffer itself; a copy makes later changes to it invisible, as on disk.
+    return createStore('memory', raw, { writeAtomic: (key, bytes) => raw.setItemRaw(storageKey(key), bytes.slice()) });
+  },
 };
 
 export default {
