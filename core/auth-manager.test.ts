@@ -102,7 +102,7 @@ describe('core: AuthManager.authenticate', () => {
   });
 
   it('refuses empty credentials', async () => {
-    for (const headers of [{ 'X-API-Key': '' }, { Authorization: 'Bearer ' }, { Authorization: 'Token abc' }]) {
+    for (const headers of [{ 'X-API-Key': '' }, { Authorization: 'Bearer ' }, { Authorization: 'Token abc' }] as Record<string, string>[]) {
       const problem = await refusal(manager([staticKey]).authenticate(request(headers)));
       expect(problem.detail).toMatch(/^empty or malformed credential in/);
     }
