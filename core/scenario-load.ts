@@ -8,19 +8,30 @@ import type { Services } from './services.ts';
 import { scenarioSchema } from './schemas/scenario.ts';
 import { assertValid } from './validate.ts';
 import { readJailedFile } from './jail.ts';
+import { aesSchema } from './schemas/aes.ts';
+import { aesToScenario, type AesDocument } from './aes.ts';
 
 /** True when a document looks like an AES v1.4 scenario. */
 export function isAesDocument(document: unknown): boolean {
   return typeof document === 'object' && document !== null && 'aes_version' in document;
 }
 
+export interface NormalizeOptions {
+  /** Recorded as `source` when the document does not say (`native`, `spec-to-eval`...). */
+  source?: string;
+  /** Where the document was read from; AES documents take their industry and use case from its folders. */
+  path?: string;
+}
+
 /**
- * Validates a native scenario or normalises an AES v1.4 one; throws `validation_failed` listing every
- * failing path.
+ * Validates a native scenario or normalises an AES v1.4 one (`core/aes.ts`); throws `validation_failed`
+ * listing every failing path (paths into the AES document when that is what is broken).
  */
-export function normalizeScenario(document: unknown, options: { source?: string } = {}): Scenario {
+export function normalizeScenario(document: unknown, options: NormalizeOptions = {}): Scenario {
   if (isAesDocument(document)) {
-    throw new Problem('validation_failed', { detail: 'AES v1.4 documents are not supported yet', errors: [{ path: '/aes_version', message: 'not supported yet' }] });
+    const aes = assertValid<AesDocument>(aesSchema, document, 'AES v1.4 scenario');
+    // The conversion always yields a valid scenario for a valid AES document; checking again guards that promise.
+    return assertValid<Scenario>(scenarioSchema, aesToScenario(aes, { path: options.path }).scenario, 'normalised AES scenario');
   }
   const scenario = assertValid<Scenario>(scenarioSchema, document, 'scenario');
   return options.source && !scenario.source ? { ...scenario, source: options.source } : scenario;
@@ -35,5 +46,5 @@ export async function loadScenarioFile(services: Pick<Services, 'config' | 'capa
   } catch (error) {
     throw new Problem('validation_failed', { detail: `the scenario file is not valid JSON: ${(error as Error).message}`, errors: [{ path: '/', message: 'not valid JSON' }] });
   }
-  return normalizeScenario(document);
+  return normalizeScenario(document, { path });
 }

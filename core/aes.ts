@@ -1,0 +1,228 @@
+/**
+ * AES v1.4 → scenario (api-contract.md, "AES v1.4 scenarios"): the reference implementation's documents
+ * (`{aes_version: 1.4, metadata, industry, workflow: {nodes, edges}}`) become native scenarios on load.
+ * - `workflow.nodes` become tasks in edge order: a stable topological sort (ties keep document order);
+ *   nodes on a cycle follow in document order, edges naming unknown nodes are ignored; both are reported.
+ * - `expected_outcome` becomes `expected` (`core/aes-expected.ts`): prose becomes a `rubric` scored by
+ *   `llm_judge`, which reports unmeasured when no LLM provider is configured; real patterns stay checkable.
+ * - `metadata.id` → `id` (sanitised to the id pattern), `metadata.name` → `title`, industry and use case from
+ *   the catalog folder (`industries/<industry>/scenarios/<use_case>/x.json`) or the document,
+ *   `policy_ref` from `standards_registry` and `compliance_level`, and a scripted agent so it runs offline.
+ */
+import type { AgentSpec, Scenario, ScenarioTask, TopologyNode } from './scenario.ts';
+import { outcomesToExpected, type AesOutcome } from './aes-expected.ts';
+
+/** The `source`/`format` name of normalised AES documents. */
+export const AES_FORMAT = 'aes-1.4';
+
+/** The parts of an AES v1.4 document the normalisation reads (checked first against `core/schemas/aes.ts`). */
+export interface AesDocument {
+  aes_version: number | string;
+  description?: string;
+  industry?: string;
+  use_case?: string;
+  metadata: {
+    id: string;
+    name: string;
+    compliance_level?: string;
+    standards_registry?: string[];
+    tags?: string[];
+    industry?: string;
+    use_case?: string;
+    description?: string;
+    agent_topology?: Record<string, { writes?: string[]; reads?: string[] }>;
+  };
+  workflow: {
+    nodes: Array<{ id: string; task_description: string; required_tools?: string[]; expected_outcome?: AesOutcome[] }>;
+    edges?: Array<{ from: string; to: string; condition?: string }>;
+  };
+  policies?: Record<string, unknown>;
+}
+
+export interface AesNormalizeOptions {
+  /** Where the document was read from: its folders give the industry and use case. */
+  path?: string;
+}
+
+/** The scenario built from an AES document, and what the conversion had to work around. */
+export interface AesConversion {
+  scenario: Scenario;
+  warnings: string[];
+}
+
+const ID_LIMIT = 128;
+
+/** Turns any string into an id matching `^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`, or `fallback` when nothing is left. */
+export function sanitizeId(raw: string, fallback: string): string {
+  const cleaned = raw
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/-{2,}/g, '-')
+    .replace(/^[^A-Za-z0-9]+/, '')
+    .slice(0, ID_LIMIT)
+    .replace(/[-.]+$/, '');
+  return cleaned || fallback;
+}
+
+/** `"Marketing and Advertising"` → `"marketing_and_advertising"`: the form of the catalog's industry folders. */
+export function slugify(text: string | undefined): string {
+  return (text ?? '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '_')
+    .replace(/^_+|_+$/g, '')
+    .slice(0, 200);
+}
+
+/** Industry and use case from a path shaped like the AES catalog: `…/<industry>/scenarios/[<use_case>/]<file>`. */
+export function locateInCatalog(path: string | undefined): { industry?: string; use_case?: string } {
+  if (!path) return {};
+  const parts = path.split(/[\\/]+/).filter(Boolean);
+  const at = parts.lastIndexOf('scenarios');
+  if (at < 1) return {};
+  const industry = slugify(parts[at - 1]) || undefined;
+  // A use-case folder exists when the file sits two levels below `scenarios/`.
+  const use_case = at + 2 < parts.length ? slugify(parts[at + 1]) || undefined : undefined;
+  return { industry, use_case };
+}
+
+function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/**
+ * Indices of `nodeIds` in edge order: Kahn's algorithm, always taking the ready node that comes first in the
+ * document, so a chain keeps its order and parallel branches keep the author's order.
+ */
+export function orderWorkflow(nodeIds: string[], edges: Array<{ from: string; to: string }>): { order: number[]; warnings: string[] } {
+  const warnings: string[] = [];
+  const indexOf = new Map<string, number>();
+  nodeIds.forEach((id, index) => {
+    if (!indexOf.has(id)) indexOf.set(id, index);
+  });
+  const successors: number[][] = nodeIds.map(() => []);
+  const inDegree = nodeIds.map(() => 0);
+  const seen = new Set<string>();
+  let dangling = 0;
+  for (const edge of edges) {
+    const from = indexOf.get(edge.from);
+    const to = indexOf.get(edge.to);
+    if (from === undefined || to === undefined) {
+      dangling += 1;
+      continue;
+    }
+    const key = `${from}>${to}`;
+    if (from === to || seen.has(key)) continue;
+    seen.add(key);
+    successors[from].push(to);
+    inDegree[to] += 1;
+  }
+  if (dangling) warnings.push(`${dangling} edge(s) name nodes that do not exist and were ignored`);
+
+  const ready = inDegree.flatMap((degree, index) => (degree === 0 ? [index] : []));
+  const order: number[] = [];
+  while (ready.length) {
+    const next = ready.shift()!;
+    order.push(next);
+    for (const successor of successors[next]) {
+      inDegree[successor] -= 1;
+      if (inDegree[successor] === 0) {
+        // Keep `ready` sorted by document position (binary insertion).
+        let low = 0;
+        let high = ready.length;
+        while (low < high) {
+          const mid = (low + high) >> 1;
+          if (ready[mid] < successor) low = mid + 1;
+          else high = mid;
+        }
+        ready.splice(low, 0, successor);
+      }
+    }
+  }
+  if (order.length < nodeIds.length) {
+    const placed = new Set(order);
+    const cyclic = nodeIds.flatMap((_, index) => (placed.has(index) ? [] : [index]));
+    warnings.push(`the workflow has a cycle through ${cyclic.map((index) => nodeIds[index]).join(', ')}; those nodes run once, in document order`);
+    order.push(...cyclic);
+  }
+  return { order, warnings };
+}
+
+function stringList(values: unknown, max = 100): string[] {
+  if (!Array.isArray(values)) return [];
+  return values.filter((value): value is string => typeof value === 'string' && value.trim().length > 0).map((value) => value.trim().slice(0, max));
+}
+
+function topologyOf(document: AesDocument): TopologyNode[] {
+  const topology = document.metadata.agent_topology;
+  if (!topology || typeof topology !== 'object') return [];
+  return Object.entries(topology)
+    .filter(([agent]) => agent.trim().length > 0)
+    .slice(0, 100)
+    .map(([agent, channels]) => ({ agent: agent.trim().slice(0, 200), writes: stringList(channels?.writes, 200), reads: stringList(channels?.reads, 200) }));
+}
+
+function tagsOf(document: AesDocument): string[] {
+  const policyTags = Object.entries(document.policies ?? {}).flatMap(([name, value]) => (value === true ? [name] : []));
+  const all = [...stringList(document.metadata.tags), ...stringList(document.metadata.standards_registry), ...policyTags];
+  return [...new Set(all)].slice(0, 100);
+}
+
+/** The agent of a scenario that names none: scripted, so the scenario runs offline until an agent is given. */
+function defaultAgent(): AgentSpec {
+  return {
+    adapter: 'scripted',
+    replies: { '*': 'This AES scenario names no agent of its own: evaluate it with "agent" set to the agent under test.' },
+  };
+}
+
+function buildTasks(document: AesDocument, title: string, warnings: string[]): ScenarioTask[] {
+  const nodes = document.workflow.nodes;
+  if (nodes.length === 0) {
+    // Two published files have an empty workflow; the scenario's own description is then the one task.
+    warnings.push('the workflow has no nodes; the scenario description became its only task');
+    const input = document.description || document.metadata.description || title;
+    return [{ id: 'task-1', input, expected: { rubric: `The response handles the scenario as described: ${input}` }, metrics: [{ id: 'llm_judge' }] }];
+  }
+  const { order, warnings: orderWarnings } = orderWorkflow(nodes.map((node) => node.id), document.workflow.edges ?? []);
+  warnings.push(...orderWarnings);
+  const used = new Set<string>();
+  return order.map((index, position) => {
+    const node = nodes[index];
+    let id = sanitizeId(node.id, `task-${position + 1}`);
+    for (let suffix = 2; used.has(id); suffix += 1) id = `${sanitizeId(node.id, 'task').slice(0, ID_LIMIT - 6)}-${suffix}`;
+    used.add(id);
+    const expected = outcomesToExpected(node.expected_outcome) ?? { rubric: `The response accomplishes the task: ${node.task_description}` };
+    const metrics = [];
+    if (expected.equals !== undefined || expected.contains !== undefined || expected.regex !== undefined || expected.json_schema !== undefined) metrics.push({ id: 'task_success' });
+    if (expected.rubric !== undefined) metrics.push({ id: 'llm_judge' });
+    const task: ScenarioTask = { id, input: node.task_description, expected, metrics };
+    const tools = stringList(node.required_tools, 200);
+    if (tools.length) task.tools = tools;
+    return task;
+  });
+}
+
+/** Converts a structurally valid AES v1.4 document (see `aesSchema`) into a scenario candidate. */
+export function aesToScenario(document: AesDocument, options: AesNormalizeOptions = {}): AesConversion {
+  const warnings: string[] = [];
+  const { metadata } = document;
+  const location = locateInCatalog(options.path);
+  const title = truncate(metadata.name.trim() || metadata.id, 500);
+  const standards = stringList(metadata.standards_registry);
+  const level = metadata.compliance_level?.trim() || 'Standard';
+  const description = document.description ?? metadata.description;
+  const scenario: Scenario = {
+    id: sanitizeId(metadata.id, 'aes-scenario'),
+    title,
+    ...(description ? { description: truncate(description, 20000) } : {}),
+    industry: location.industry ?? (slugify(document.industry ?? metadata.industry) || 'general'),
+    use_case: location.use_case ?? (slugify(metadata.use_case ?? document.use_case) || 'general'),
+    tags: tagsOf(document),
+    policy_ref: truncate(`${standards.length ? standards.join(', ') : 'NIST AI 100-1'} (AES ${level})`, 500),
+    agent: defaultAgent(),
+    topology: topologyOf(document),
+    tasks: buildTasks(document, title, warnings),
+    source: AES_FORMAT,
+  };
+  if (scenario.id !== metadata.id) warnings.push(`the id "${metadata.id.slice(0, 200)}" became "${scenario.id}"`);
+  return { scenario, warnings };
+}
