@@ -70,6 +70,8 @@ async function openServices(host: HostInternals, plugins: PluginInfo[], dispatch
       ...config.catalogDirs.map((dir) => ({ path: dir.startsWith('/') ? dir : `${config.projectRoot}/${dir}`, source: dir })),
     ],
     logger,
+    metricDimension: (id) => host.metrics.get(id)?.dimension,
+    now,
   });
   const services: Services = {
     config,

@@ -6,11 +6,12 @@ import type { Plugin } from '../core/plugin.ts';
 import storageMemory from './storage/memory.ts';
 import authStaticKey from './auth/static-key.ts';
 import system from './system/index.ts';
+import catalog from './catalog/index.ts';
 import mutators from './mutators/index.ts';
 import doctor from './doctor/index.ts';
 import explain from './explain/index.ts';
 import consolePlugin from './console/index.tsx';
 
 export function portablePlugins(): Plugin[] {
-  return [storageMemory, authStaticKey, system, doctor, explain, consolePlugin, mutators];
+  return [storageMemory, authStaticKey, system, catalog, doctor, explain, consolePlugin, mutators];
 }
