@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['core/**/*.test.ts', 'plugins/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts', 'runtime/**/*.test.ts'],
+    include: ['core/**/*.test.ts', 'cli/**/*.test.ts', 'plugins/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts', 'runtime/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const stamp = join(root, 'dist', '.build-stamp');
-const SOURCES = ['core', 'plugins', 'runtime', 'types', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
+const SOURCES = ['core', 'plugins', 'runtime', 'cli', 'types', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
 
 function newestSource(path) {
   if (!existsSync(path)) return 0;

@@ -1,0 +1,65 @@
+/**
+ * How a command reaches the service: in-process with the embedded store (the default: nothing else needs to
+ * run), or over HTTP against `--url` with `--key` (or AEH_API_KEY / DASHBOARD_API_KEY).
+ */
+import { buildNodeApp } from '../runtime/node/start.ts';
+import { silentLogger } from '../core/runtime.ts';
+
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  text: string;
+}
+
+export interface ApiClient {
+  /** Where requests go: `in-process` or the base URL. */
+  readonly target: string;
+  request<T = any>(method: string, path: string, body?: unknown): Promise<ApiResponse<T>>;
+  close(): Promise<void>;
+}
+
+export interface ClientOptions {
+  url?: string;
+  key?: string;
+  env: Record<string, string | undefined>;
+  cwd: string;
+}
+
+async function parse<T>(response: Response): Promise<ApiResponse<T>> {
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON
+  }
+  return { status: response.status, body: body as T, text };
+}
+
+/** Opens a client; in-process mode builds the app from the same environment `npm start` would use. */
+export async function openClient({ url, key, env, cwd }: ClientOptions): Promise<ApiClient> {
+  if (url) {
+    const base = url.replace(/\/+$/, '');
+    const credential = key ?? env.AEH_API_KEY ?? env.DASHBOARD_API_KEY;
+    return {
+      target: base,
+      async request(method, path, body) {
+        const headers: Record<string, string> = {};
+        if (credential) headers.authorization = `Bearer ${credential}`;
+        if (body !== undefined) headers['content-type'] = 'application/json';
+        return parse(await fetch(base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
+      },
+      close: async () => undefined,
+    };
+  }
+  const { app, config } = await buildNodeApp(env, cwd, silentLogger);
+  return {
+    target: 'in-process',
+    async request(method, path, body) {
+      const headers: Record<string, string> = { 'x-api-key': config.apiKey! };
+      if (body !== undefined) headers['content-type'] = 'application/json';
+      return parse(await app.request(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
+    },
+    close: () => app.close(),
+  };
+}

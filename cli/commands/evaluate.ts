@@ -1,0 +1,115 @@
+/**
+ * `aeh evaluate <path|scenario-id>`: runs one evaluation (in-process, or against `--url`), follows its
+ * progress, and reports the run as text, JSON, JUnit XML or Markdown. Exit 0 pass, 1 fail, 2 warning
+ * (0 with `--allow-warning`), 3 error.
+ */
+import { parseArgs } from 'node:util';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { EXIT, line, printProblem, type Io } from '../io.ts';
+import { openClient, type ApiClient } from '../client.ts';
+import { createProgress } from '../progress.ts';
+import { buildResults } from '../report/model.ts';
+import { toJunit } from '../report/junit.ts';
+import { toMarkdown } from '../report/markdown.ts';
+import { normalizeScenario } from '../../core/scenario-load.ts';
+import type { RunRecord } from '../../core/runs.ts';
+import type { Scenario } from '../../core/scenario.ts';
+
+export const EVALUATE_USAGE = `aeh evaluate <path|scenario-id> [--url URL] [--key KEY] [--format text|json|junit|markdown]
+             [--output FILE] [--allow-warning] [--json] [--timeout SECONDS]`;
+
+const TERMINAL = new Set(['succeeded', 'failed', 'cancelled']);
+
+async function scenarioFor(client: ApiClient, target: string, cwd: string): Promise<{ body: Record<string, unknown>; scenario?: Scenario }> {
+  const path = resolve(cwd, target);
+  if (existsSync(path)) {
+    const document = JSON.parse(readFileSync(path, 'utf8'));
+    let scenario: Scenario | undefined;
+    try {
+      scenario = normalizeScenario(document);
+    } catch {
+      // the service names what is wrong
+    }
+    return { body: { scenario: document }, scenario };
+  }
+  const found = await client.request(`GET`, `/api/scenarios/${encodeURIComponent(target)}`);
+  const scenario = found.status === 200 ? ((found.body.scenario ?? found.body) as Scenario) : undefined;
+  return { body: { scenario_id: target }, scenario };
+}
+
+function exitFor(run: RunRecord, allowWarning: boolean): number {
+  if (run.status !== 'succeeded') return EXIT.error;
+  switch (run.compliance?.status) {
+    case 'pass': return EXIT.pass;
+    case 'warning': return allowWarning ? EXIT.pass : EXIT.warning;
+    case 'fail': return EXIT.fail;
+    default: return EXIT.error;
+  }
+}
+
+export async function evaluateCommand(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      url: { type: 'string' }, key: { type: 'string' }, format: { type: 'string', default: 'text' }, output: { type: 'string' },
+      'allow-warning': { type: 'boolean', default: false }, json: { type: 'boolean', default: false }, timeout: { type: 'string', default: '600' },
+    },
+  });
+  const format = values.json ? 'json' : values.format!;
+  if (positionals.length !== 1 || !['text', 'json', 'junit', 'markdown'].includes(format)) {
+    line(io.stderr, `usage: ${EVALUATE_USAGE}`);
+    return EXIT.error;
+  }
+  const client = await openClient({ url: values.url, key: values.key, env: io.env, cwd: io.cwd });
+  try {
+    const { body, scenario } = await scenarioFor(client, positionals[0], io.cwd);
+    const accepted = await client.request('POST', '/api/evaluate', body);
+    if (accepted.status !== 202) {
+      printProblem(io, 'evaluate', accepted);
+      return EXIT.error;
+    }
+    const progress = createProgress(io, format !== 'text' && !values.output);
+    const deadline = Date.now() + Number(values.timeout) * 1000;
+    let task = accepted.body;
+    while (!TERMINAL.has(task.status)) {
+      if (Date.now() > deadline) {
+        progress.finish();
+        line(io.stderr, `evaluate: timed out after ${values.timeout} s; the run continues as ${accepted.body.run_id}`);
+        return EXIT.error;
+      }
+      await new Promise((done) => setTimeout(done, 150));
+      const polled = await client.request('GET', accepted.body.status_url);
+      if (polled.status !== 200) {
+        printProblem(io, 'task status', polled);
+        return EXIT.error;
+      }
+      task = polled.body;
+      progress.update(task.status, task.progress?.done ?? 0, task.progress?.total ?? 0);
+    }
+    progress.finish();
+    const fetched = await client.request<RunRecord & { task_scores?: Record<string, Record<string, number | null>> }>('GET', `/api/v1/runs/${encodeURIComponent(task.run_id)}`);
+    if (fetched.status !== 200) {
+      printProblem(io, 'run', fetched);
+      return EXIT.error;
+    }
+    const run = fetched.body;
+    const report = { run, scenarioTitle: scenario?.title ?? run.scenario_title ?? run.scenario_id, results: buildResults(run, scenario?.tasks ?? [], run.task_scores) };
+    const rendered =
+      format === 'json' ? `${JSON.stringify(run, null, 2)}\n`
+      : format === 'junit' ? toJunit(report)
+      : format === 'markdown' ? toMarkdown(report)
+      : `${run.compliance?.status ?? 'error'} ${report.scenarioTitle}: index ${run.index ?? '—'}, ${run.failures.length} failure(s), run ${run.run_id}\n` +
+        run.failures.map((failure) => `  ${failure.code} ${failure.task_id}/${failure.metric}: ${failure.message}\n`).join('');
+    if (values.output) {
+      writeFileSync(resolve(io.cwd, values.output), rendered);
+      line(io.stderr, `wrote ${values.output} (${run.compliance?.status ?? run.status})`);
+    } else {
+      io.stdout.write(rendered);
+    }
+    return exitFor(run, values['allow-warning']!);
+  } finally {
+    await client.close();
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * JUnit XML for CI dashboards: one test suite per run, one test case per task and metric; failures carry
+ * their taxonomy codes, unmeasured metrics are skipped (never counted as passed).
+ */
+import type { ReportInput } from './model.ts';
+
+function xml(text: unknown): string {
+  return String(text ?? '')
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '')
+    .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+}
+
+export function toJunit({ run, scenarioTitle, results }: ReportInput): string {
+  const failures = results.filter((result) => result.failures.length > 0).length;
+  const skipped = results.filter((result) => result.score === null && result.failures.length === 0).length;
+  const errored = run.status === 'failed' ? 1 : 0;
+  const seconds = run.started_at && run.finished_at ? (Date.parse(run.finished_at) - Date.parse(run.started_at)) / 1000 : 0;
+  const cases = results.map((result) => {
+    const name = `${result.task_id} · ${result.metric}`;
+    const open = `    <testcase classname="${xml(run.scenario_id)}" name="${xml(name)}">`;
+    if (result.failures.length) {
+      const body = result.failures.map((failure) => `${failure.code} [${failure.severity}] ${failure.message}${failure.event_index !== null ? ` (trace event ${failure.event_index})` : ''}`).join('\n');
+      return `${open}\n      <failure type="${xml(result.failures[0].code)}" message="${xml(result.failures[0].message)}">${xml(body)}</failure>\n    </testcase>`;
+    }
+    if (result.score === null) return `${open}\n      <skipped message="not measured"/>\n    </testcase>`;
+    return `${open}</testcase>`;
+  });
+  const properties = [
+    ['run_id', run.run_id], ['compliance', run.compliance?.status], ['index', run.index], ['certificate_url', run.certificate_url],
+  ].map(([name, value]) => `      <property name="${xml(name)}" value="${xml(value)}"/>`).join('\n');
+  const errorCase = errored ? `\n    <testcase classname="${xml(run.scenario_id)}" name="run"><error type="${xml(run.error?.code ?? 'error')}" message="${xml(run.error?.message ?? 'the run could not complete')}"/></testcase>` : '';
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="aeh" tests="${results.length + errored}" failures="${failures}" errors="${errored}" skipped="${skipped}" time="${seconds}">`,
+    `  <testsuite name="${xml(scenarioTitle)}" tests="${results.length + errored}" failures="${failures}" errors="${errored}" skipped="${skipped}" time="${seconds}" timestamp="${xml(run.started_at ?? '')}">`,
+    '    <properties>',
+    properties,
+    '    </properties>',
+    ...cases,
+  ].join('\n') + errorCase + '\n  </testsuite>\n</testsuites>\n';
+}

@@ -1,0 +1,28 @@
+/** A Markdown summary of a run for pull-request comments. */
+import type { ReportInput } from './model.ts';
+
+const ICON: Record<string, string> = { pass: '✅', warning: '⚠️', fail: '❌', error: '💥' };
+
+function cell(text: unknown): string {
+  return String(text ?? '').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+}
+
+export function toMarkdown({ run, scenarioTitle, results }: ReportInput): string {
+  const status = run.compliance?.status ?? 'error';
+  const lines = [
+    `### ${ICON[status] ?? ''} ${cell(scenarioTitle)}: **${status}** (index ${run.index === null ? '—' : run.index.toFixed(2)})`,
+    '',
+    `Run \`${run.run_id}\` · ${results.length} checks · ${run.failures.length} failures · [certificate](${run.certificate_url}) · [verify](${run.verify_url})`,
+    '',
+  ];
+  if (run.dimensions) {
+    const measured = Object.entries(run.dimensions);
+    lines.push(`| ${measured.map(([name]) => name).join(' | ')} |`, `|${measured.map(() => '---').join('|')}|`, `| ${measured.map(([, value]) => (value === null ? '—' : value.toFixed(2))).join(' | ')} |`, '');
+  }
+  if (run.error) lines.push(`> The run could not complete: \`${cell(run.error.code)}\` ${cell(run.error.message)}`, '');
+  if (run.failures.length) {
+    lines.push('| task | metric | code | severity | message |', '|---|---|---|---|---|');
+    for (const failure of run.failures) lines.push(`| ${cell(failure.task_id)} | ${cell(failure.metric)} | \`${cell(failure.code)}\` | ${cell(failure.severity)} | ${cell(failure.message)} |`);
+  }
+  return `${lines.join('\n')}\n`;
+}
