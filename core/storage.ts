@@ -13,6 +13,8 @@ import type { Config } from './config.ts';
 export interface StoreCapabilities {
   /** Replaces a value so that readers see the old or the new bytes, never a mix (temp file, then rename). */
   writeAtomic?(key: string, bytes: Uint8Array): Promise<void>;
+  /** Reads a value's exact bytes (for drivers whose unstorage driver has no raw read). */
+  read?(key: string): Promise<Uint8Array | null>;
   /** Appends bytes without reading the value back. */
   append?(key: string, bytes: Uint8Array): Promise<void>;
   /** Streams a value in chunks, for values too large to hold in memory (traces). */
@@ -104,6 +106,7 @@ export function createStore(driver: string, raw: Unstorage, capabilities: StoreC
   }
 
   async function getBytes(key: string): Promise<Uint8Array | null> {
+    if (capabilities.read) return capabilities.read(key);
     return toBytes(await raw.getItemRaw(storageKey(key)));
   }
   async function setBytes(key: string, bytes: Uint8Array): Promise<void> {

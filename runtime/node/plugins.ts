@@ -1,8 +1,9 @@
-/** The bundled plugins on Node: the portable set plus Node's own (the `fs` store). */
+/** The bundled plugins on Node: the portable set plus Node's own (the `fs` and `redis` stores). */
 import type { Plugin } from '../../core/plugin.ts';
 import { portablePlugins } from '../../plugins/bundled.ts';
 import storageFs from '../../plugins/storage/fs.ts';
+import storageRedis from '../../plugins/storage/redis.ts';
 
 export function nodePlugins(): Plugin[] {
-  return [storageFs, ...portablePlugins()];
+  return [storageFs, storageRedis, ...portablePlugins()];
 }
