@@ -5,13 +5,21 @@
 import type { Plugin } from '../core/plugin.ts';
 import storageMemory from './storage/memory.ts';
 import authStaticKey from './auth/static-key.ts';
+import authOidc from './auth/oidc.ts';
+import audit from './audit/index.ts';
 import system from './system/index.ts';
 import catalog from './catalog/index.ts';
 import mutators from './mutators/index.ts';
 import doctor from './doctor/index.ts';
 import explain from './explain/index.ts';
 import consolePlugin from './console/index.tsx';
+import schedules from './schedules/index.ts';
+import signerLocal from './signers/local.ts';
+import signerAwsKms from './signers/aws-kms.ts';
+import signerGcpKms from './signers/gcp-kms.ts';
+import signerAzureKeyVault from './signers/azure-keyvault.ts';
+import certification from './certification/index.ts';
 
 export function portablePlugins(): Plugin[] {
-  return [storageMemory, authStaticKey, system, catalog, doctor, explain, consolePlugin, mutators];
+  return [storageMemory, authStaticKey, authOidc, audit, system, catalog, doctor, explain, consolePlugin, mutators, schedules, signerLocal, signerAwsKms, signerGcpKms, signerAzureKeyVault, certification];
 }

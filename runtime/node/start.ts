@@ -11,6 +11,7 @@ import { nodeCapabilities } from './capabilities.ts';
 import { generateApiKey, readEnvFile } from './env-file.ts';
 import { loadUserPlugins } from './user-plugins.ts';
 import { nodePlugins } from './plugins.ts';
+import { startScheduler } from '../../core/scheduler.ts';
 
 export interface NodeService {
   app: AehApp;
@@ -48,6 +49,7 @@ export async function startNodeService(processEnv: Record<string, string | undef
     const listening = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, () => resolve(listening));
     listening.once('error', reject);
   });
+  const stopScheduler = startScheduler(await app.ready);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
@@ -58,6 +60,7 @@ export async function startNodeService(processEnv: Record<string, string | undef
     server,
     url,
     async stop() {
+      stopScheduler();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await app.close();
     },

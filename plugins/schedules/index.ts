@@ -1,0 +1,90 @@
+/**
+ * Recurring evaluations: `POST /api/v1/schedules {cron, scenario_id|path, timezone}`, `GET /api/v1/schedules`,
+ * `DELETE /api/v1/schedules/:schedule_id` (permission evaluations:launch), fired by the `schedules.tick` job;
+ * plus the daily certificate expiry sweep.
+ */
+import { Cron } from 'croner';
+import type { Plugin } from '../../core/plugin.ts';
+import { Problem, notFound } from '../../core/problems.ts';
+import { jailedPath } from '../../core/jail.ts';
+import { listSchedules, scheduleKey, type ScheduleRecord } from './store.ts';
+import { schedulesTick } from './tick.ts';
+import { expirySweep } from './expiry-sweep.ts';
+
+const SCHEDULE_BODY = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['cron'],
+  properties: {
+    cron: { type: 'string', minLength: 9, maxLength: 100, description: 'five-field cron pattern (minute hour day month weekday)' },
+    timezone: { type: 'string', maxLength: 64, description: 'IANA time zone, default UTC' },
+    scenario_id: { type: 'string', minLength: 1, maxLength: 200 },
+    path: { type: 'string', minLength: 1, maxLength: 4096 },
+  },
+  oneOf: [{ required: ['scenario_id'] }, { required: ['path'] }],
+};
+
+function validTimezone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function nextRun(record: ScheduleRecord): string | null {
+  return new Cron(record.cron, { paused: true, timezone: record.timezone }).nextRun()?.toISOString() ?? null;
+}
+
+export default {
+  name: 'schedules',
+  setup(host) {
+    host.jobs.register(schedulesTick, 'schedules');
+    host.jobs.register(expirySweep, 'schedules');
+
+    host.routes.register({
+      method: 'POST', path: '/api/v1/schedules', permission: 'evaluations:launch', summary: 'Schedule a recurring evaluation', tags: ['evaluation'], audit: 'schedule', body: SCHEDULE_BODY,
+      responses: { 201: { description: 'The schedule, with its next run' } },
+      async handler(c) {
+        const body = c.var.body as { cron: string; timezone?: string; scenario_id?: string; path?: string };
+        const services = c.var.services;
+        const timezone = body.timezone ?? 'UTC';
+        if (body.cron.trim().split(/\s+/).length !== 5) throw new Problem('validation_failed', { detail: 'cron must have five fields: minute hour day-of-month month day-of-week', errors: [{ path: '/cron', message: 'must have five fields' }] });
+        if (!validTimezone(timezone)) throw new Problem('validation_failed', { detail: `unknown time zone "${timezone}"`, errors: [{ path: '/timezone', message: 'must be an IANA time zone' }] });
+        try {
+          new Cron(body.cron, { paused: true, timezone });
+        } catch (error) {
+          throw new Problem('validation_failed', { detail: `invalid cron pattern: ${(error as Error).message}`, errors: [{ path: '/cron', message: (error as Error).message }] });
+        }
+        if (body.scenario_id && !(await services.catalog.get(body.scenario_id))) throw notFound(`scenario ${body.scenario_id}`);
+        if (body.path) await jailedPath(services, body.path);
+        const record: ScheduleRecord = {
+          schedule_id: crypto.randomUUID(), cron: body.cron.trim(), timezone, scenario_id: body.scenario_id, path: body.path,
+          created_at: new Date(services.now()).toISOString(), created_by: c.var.principal?.id,
+        };
+        await services.store.setJson(scheduleKey(record.schedule_id), record);
+        return c.json({ ...record, next_run: nextRun(record) }, 201, { Location: `/api/v1/schedules/${record.schedule_id}` });
+      },
+    }, 'schedules');
+
+    host.routes.register({
+      method: 'GET', path: '/api/v1/schedules', permission: 'evaluations:launch', summary: 'List scheduled evaluations', tags: ['evaluation'],
+      async handler(c) {
+        const records = await listSchedules(c.var.services.store);
+        return c.json({ items: records.map((record) => ({ ...record, next_run: nextRun(record) })) });
+      },
+    }, 'schedules');
+
+    host.routes.register({
+      method: 'DELETE', path: '/api/v1/schedules/:schedule_id', permission: 'evaluations:launch', summary: 'Delete a scheduled evaluation', tags: ['evaluation'], audit: 'unschedule',
+      responses: { 204: { description: 'Deleted' } },
+      async handler(c) {
+        const id = c.req.param('schedule_id') ?? '';
+        if (!/^[0-9a-f-]{36}$/.test(id) || !(await c.var.services.store.has(scheduleKey(id)))) throw notFound(`schedule ${id}`);
+        await c.var.services.store.remove(scheduleKey(id));
+        return c.body(null, 204);
+      },
+    }, 'schedules');
+  },
+} satisfies Plugin;

@@ -1,0 +1,125 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { testApp, TEST_KEY } from './helpers.ts';
+import type { Plugin } from '../core/plugin.ts';
+import storageMemory from '../plugins/storage/memory.ts';
+import storageRedis from '../plugins/storage/redis.ts';
+import authStaticKey from '../plugins/auth/static-key.ts';
+import schedules from '../plugins/schedules/index.ts';
+import { runDueJobs } from '../core/scheduler.ts';
+import { startRedis, SKIP_REDIS, type RedisServer } from './redis-server.ts';
+
+/** Stands in for the evaluation engine: counts launches. */
+function fakeEvaluate(launched: unknown[]): Plugin {
+  return {
+    name: 'fake-evaluate',
+    setup(host) {
+      host.routes.register({
+        method: 'POST', path: '/api/evaluate', permission: 'evaluations:launch', summary: 'fake', body: { type: 'object' },
+        handler: (c) => {
+          launched.push(c.var.body);
+          return c.json({ task_id: `t${launched.length}`, run_id: `r${launched.length}`, status: 'queued', status_url: '/x' }, 202);
+        },
+      });
+    },
+  };
+}
+
+const MONDAY_0900_UTC = Date.parse('2026-11-23T09:00:20Z');
+
+async function appWith(launched: unknown[], env: Record<string, string> = {}, now = () => MONDAY_0900_UTC) {
+  return testApp({ only: [storageMemory, storageRedis, authStaticKey, schedules, fakeEvaluate(launched)], env, capabilities: { now } });
+}
+
+describe('schedules: CRUD', () => {
+  it('creates, lists and deletes a schedule with its next run', async () => {
+    const t = await appWith([]);
+    await t.request('GET', '/healthz');
+    const scenarioPath = `${t.root}/s.json`;
+    (await import('node:fs')).writeFileSync(scenarioPath, '{}');
+    const created = await t.json('POST', '/api/v1/schedules', { body: { cron: '0 9 * * 1', path: 's.json', timezone: 'Europe/Paris' } });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('location')).toBe(`/api/v1/schedules/${created.body.schedule_id}`);
+    expect(created.body.next_run).toMatch(/T08:00:00\.000Z$/); // 09:00 in Paris in winter
+    const list = await t.json('GET', '/api/v1/schedules');
+    expect(list.body.items.map((item: { schedule_id: string }) => item.schedule_id)).toEqual([created.body.schedule_id]);
+    expect((await t.request('DELETE', `/api/v1/schedules/${created.body.schedule_id}`)).status).toBe(204);
+    expect((await t.request('DELETE', `/api/v1/schedules/${created.body.schedule_id}`)).status).toBe(404);
+    expect((await t.json('GET', '/api/v1/schedules')).body.items).toEqual([]);
+  });
+
+  it('refuses bad patterns, zones, both or neither target, unknown scenarios and paths outside the jail', async () => {
+    const t = await appWith([]);
+    const cases: Array<[unknown, number]> = [
+      [{ cron: 'every monday', scenario_id: 'x' }, 400],
+      [{ cron: '61 9 * * 1', scenario_id: 'x' }, 400],
+      [{ cron: '0 0 9 * * 1', scenario_id: 'x' }, 400],
+      [{ cron: '0 9 * * 1', scenario_id: 'x', timezone: 'Mars/Olympus' }, 400],
+      [{ cron: '0 9 * * 1' }, 400],
+      [{ cron: '0 9 * * 1', scenario_id: 'x', path: 'y' }, 400],
+      [{ cron: '0 9 * * 1', scenario_id: 'no-such-scenario' }, 404],
+      [{ cron: '0 9 * * 1', path: '/etc/passwd' }, 403],
+    ];
+    for (const [body, status] of cases) expect((await t.json('POST', '/api/v1/schedules', { body })).status, JSON.stringify(body)).toBe(status);
+  });
+
+  it('needs evaluations:launch', async () => {
+    const t = await appWith([]);
+    expect((await t.json('GET', '/api/v1/schedules', { key: null })).status).toBe(401);
+  });
+});
+
+describe('schedules: firing', () => {
+  it('launches a due schedule once per firing and records the last run', async () => {
+    const launched: unknown[] = [];
+    const t = await appWith(launched);
+    (await import('node:fs')).writeFileSync(`${t.root}/s.json`, '{}');
+    const due = await t.json('POST', '/api/v1/schedules', { body: { cron: '0 9 * * 1', path: 's.json' } });
+    await t.json('POST', '/api/v1/schedules', { body: { cron: '30 9 * * 1', path: 's.json' } });
+    const services = await t.app.ready;
+    expect(await runDueJobs(services, new Date(MONDAY_0900_UTC))).toContain('schedules.tick');
+    expect(await runDueJobs(services, new Date(MONDAY_0900_UTC))).toEqual([]); // the same minute again: already fired
+    expect(launched).toEqual([{ path: 's.json' }]);
+    const record = (await t.json('GET', '/api/v1/schedules')).body.items.find((item: { schedule_id: string }) => item.schedule_id === due.body.schedule_id);
+    expect(record.last_run).toMatchObject({ at: '2026-11-23T09:00:00.000Z', task_id: 't1', status: 202 });
+  });
+});
+
+describe.skipIf(SKIP_REDIS)('schedules: several instances on one Redis', () => {
+  let redis: RedisServer;
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterAll(async () => {
+    await redis.stop();
+  });
+
+  it('fires a schedule on exactly one instance', async () => {
+    const launchedA: unknown[] = [];
+    const launchedB: unknown[] = [];
+    const a = await appWith(launchedA, { AEH_STORAGE: redis.url });
+    const b = await appWith(launchedB, { AEH_STORAGE: redis.url });
+    (await import('node:fs')).writeFileSync(`${a.root}/s.json`, '{}');
+    expect((await a.json('POST', '/api/v1/schedules', { body: { cron: '* * * * *', path: `${a.root}/s.json` } })).status).toBe(201);
+    const [servicesA, servicesB] = await Promise.all([a.app.ready, b.app.ready]);
+    await Promise.all([runDueJobs(servicesA, new Date(MONDAY_0900_UTC)), runDueJobs(servicesB, new Date(MONDAY_0900_UTC))]);
+    expect(launchedA.length + launchedB.length).toBe(1);
+    await a.app.close();
+    await b.app.close();
+  });
+});
+
+describe('schedules: certificate expiry sweep', () => {
+  it('marks certificates past governance_ttl expired and deletes nothing', async () => {
+    const t = await appWith([]);
+    const services = await t.app.ready;
+    const day = 24 * 3600 * 1000;
+    for (const [runId, issuedDaysAgo] of [['old', 3], ['fresh', 0.5]] as const) {
+      await services.store.setJson(`runs/${runId}/run.json`, { run_id: runId, status: 'succeeded' });
+      await services.store.setJson(`runs/${runId}/certificate.json`, { run_id: runId, governance_ttl: 1, provenance_chain: [{ role: 'Evaluator', timestamp: new Date(MONDAY_0900_UTC - issuedDaysAgo * day).toISOString() }] });
+    }
+    await services.jobs.get('certificates.expiry-sweep')!.run(services);
+    expect(await services.store.getJson('runs/old/run.json')).toMatchObject({ certificate_status: 'expired' });
+    expect(await services.store.getJson<Record<string, unknown>>('runs/fresh/run.json')).not.toHaveProperty('certificate_status');
+    expect(await services.store.has('runs/old/certificate.json')).toBe(true);
+  });
+});
