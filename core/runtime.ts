@@ -25,7 +25,8 @@ export interface FileAccess {
   stat(path: string): Promise<FileStat>;
   readFile(path: string): Promise<Uint8Array>;
   readStream(path: string): ReadableStream<Uint8Array>;
-  writeFile(path: string, bytes: Uint8Array): Promise<void>;
+  /** Writes atomically (temp file, then rename); `mode` sets the permission bits of a new file (0o600 for keys). */
+  writeFile(path: string, bytes: Uint8Array, options?: { mode?: number }): Promise<void>;
   /** Lists files below a folder, recursively, as absolute paths. */
   listFiles(dir: string, extension: string): Promise<string[]>;
   /** The system temporary directories the default jail also allows (already realpath'd). */

@@ -44,7 +44,7 @@ export function nodeFiles(): FileAccess {
       return new Uint8Array(await fsp.readFile(path));
     },
     readStream: (path) => Readable.toWeb(createReadStream(path, { highWaterMark: 1 << 20 })) as unknown as ReadableStream<Uint8Array>,
-    writeFile: (path, bytes) => writeFileAtomic(path, bytes),
+    writeFile: (path, bytes, options) => writeFileAtomic(path, bytes, options?.mode),
     listFiles,
     tempDirs: realTempDirs(),
   };

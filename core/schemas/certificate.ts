@@ -1,0 +1,66 @@
+/**
+ * JSON Schema (2020-12) of the Verification Certificate, version 3.0.0, field for field as the tables of
+ * service-spec.md ("Verification Certificate (version 3.0.0)"). Served in the OpenAPI document as `Certificate`.
+ *
+ * Where a table rule is prose ("Basename of the trace file", "sidecar filename") it is written as a pattern
+ * that admits a single path segment, so a certificate can never point a verifier outside its run folder.
+ * Unknown members are refused: every field of a certificate is covered by its signatures, and a field the
+ * spec does not define would be an unsigned claim.
+ */
+
+const HEX_DIGEST = { type: 'string', pattern: '^[a-fA-F0-9]{64}$' } as const;
+/** One path segment: no slash, backslash or NUL, and not `.` or `..`. */
+const BASENAME = { type: 'string', minLength: 1, maxLength: 255, pattern: '^(?!\\.\\.?$)[^/\\\\\\u0000]+$' } as const;
+
+/** The `role` values of `provenance_chain` entries. */
+export const PROVENANCE_ROLES = ['Agent', 'Evaluator', 'Auditor'] as const;
+
+/** The `compliance.status` values. */
+export const COMPLIANCE_STATUSES = ['pass', 'fail', 'warning', 'error'] as const;
+
+export const provenanceEntrySchema = {
+  type: 'object',
+  required: ['identity', 'timestamp', 'signature', 'role'],
+  additionalProperties: false,
+  properties: {
+    identity: { type: 'string', description: 'Identity of the signer.' },
+    timestamp: { type: 'string', format: 'date-time', description: 'ISO 8601.' },
+    signature: { type: 'string', description: 'Compact JWS over the run (docs/certificates.md, "Signed bytes").' },
+    role: { type: 'string', enum: [...PROVENANCE_ROLES] },
+  },
+} as const;
+
+export const certificateSchema = {
+  $id: 'https://aeh.dev/schemas/certificate-3.0.0.json',
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  title: 'Verification Certificate 3.0.0',
+  type: 'object',
+  required: ['vc_version', 'run_id', 'trace_hash', 'hash_algorithm', 'trace_file', 'compliance', 'evidence_ledger', 'provenance_chain'],
+  additionalProperties: false,
+  properties: {
+    vc_version: { type: 'string', const: '3.0.0' },
+    harness_version: { type: 'string', description: 'Version of the engine that produced the run.' },
+    run_id: { type: 'string', description: 'Unique identifier of the evaluation run.' },
+    trace_hash: { ...HEX_DIGEST, description: 'SHA3-256 hash of the trace .jsonl file.' },
+    hash_algorithm: { type: 'string', enum: ['sha3_256'], description: 'Applies to trace_hash and to evidence_ledger.' },
+    trace_file: { ...BASENAME, description: 'Basename of the trace file.' },
+    compliance: {
+      type: 'object',
+      required: ['status', 'score', 'policy_ref'],
+      additionalProperties: false,
+      properties: {
+        status: { type: 'string', enum: [...COMPLIANCE_STATUSES] },
+        score: { type: 'number', minimum: 0, maximum: 1 },
+        policy_ref: { type: 'string', description: 'Reference to the NIST/ISO policy audited.' },
+      },
+    },
+    evidence_ledger: {
+      type: 'object',
+      description: 'Map from sidecar filename to its SHA3-256 hash.',
+      propertyNames: BASENAME,
+      additionalProperties: HEX_DIGEST,
+    },
+    provenance_chain: { type: 'array', items: provenanceEntrySchema },
+    governance_ttl: { type: 'integer', description: 'Number of days before the certificate expires.' },
+  },
+} as const;

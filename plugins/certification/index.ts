@@ -1,0 +1,57 @@
+/**
+ * Certification: every finished run gets a signed Verification Certificate 3.0.0 (`runs/<run_id>/certificate.json`)
+ * that anyone can verify through `GET /api/v1/verify/:run_id` or offline with `aeh verify`.
+ * See docs/certificates.md for the certificate, the exact signed bytes and the verification API.
+ */
+import type { Plugin } from '../../core/plugin.ts';
+import { certificateSchema } from '../../core/schemas/certificate.ts';
+import { selectSigner } from '../../core/signer.ts';
+import { issueCertificate } from './issue.ts';
+import { publishedKeySet } from './keyset.ts';
+import { registerCertificationRoutes } from './routes.ts';
+import { createTraceDigestCache } from './verify-run.ts';
+
+function verifyCacheMs(env: Record<string, string | undefined>): number {
+  const raw = env.AEH_VERIFY_CACHE_MS?.trim();
+  if (!raw) return 1000;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0 || value > 3_600_000) throw new Error(`AEH_VERIFY_CACHE_MS must be an integer from 0 to 3600000, got "${raw}"`);
+  return value;
+}
+
+export default {
+  name: 'certification',
+  dependencies: ['signer-local'],
+  setup(host) {
+    const cache = createTraceDigestCache(verifyCacheMs(host.config.env));
+    host.schemas.register({ name: 'Certificate', schema: certificateSchema as unknown as Record<string, unknown> }, 'certification');
+    host.on('run.finished', async ({ run_id }, services) => {
+      // Errors propagate to the hook runner, which logs them: a run is never failed by its certificate.
+      await issueCertificate(services, run_id);
+    });
+    registerCertificationRoutes(host, cache);
+    host.doctorChecks.register({
+      id: 'certification.signer',
+      async run(services) {
+        let signer;
+        try {
+          signer = selectSigner(services.signers, services.config.env);
+        } catch (error) {
+          return { status: 'fail', message: (error as Error).message, hint: 'set AEH_SIGNER to one of the configured signers, or unset it' };
+        }
+        const health = (await signer.health?.()) ?? { ok: true, message: `${signer.name} signer` };
+        if (!health.ok) return { status: 'fail', message: health.message, hint: 'check the signer configuration (docs/certificates.md, "Signers")' };
+        const key = await signer.currentKey();
+        const published = await publishedKeySet(services).catch(() => []);
+        if (!published.some((jwk) => jwk.kid === key.kid)) {
+          return { status: 'fail', message: `the ${signer.name} key ${key.kid} is not in /.well-known/jwks.json`, hint: 'a signer must publish its current key' };
+        }
+        return { status: 'ok', message: `${signer.name} signs with ${key.alg} key ${key.kid}; ${published.length} key(s) published`, details: { signer: signer.name, kid: key.kid, alg: key.alg, published: published.length } };
+      },
+    }, 'certification');
+    host.onStart((services) => {
+      // Fail the start, naming the fix, when AEH_SIGNER names no configured signer.
+      selectSigner(services.signers, services.config.env);
+    });
+  },
+} satisfies Plugin;

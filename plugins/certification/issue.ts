@@ -1,0 +1,121 @@
+/**
+ * Issuing certificates: on `run.finished` the trace and the four sidecars are hashed (streamed), the body is
+ * built from the run record, the Evaluator entry (and one Agent entry per agent identity that signed its
+ * output) is signed, and `runs/<run_id>/certificate.json` is written atomically. `appendAuditor` adds an
+ * Auditor entry later (`POST /api/v1/runs/:run_id/sign`).
+ */
+import { buildCertificateBody, certificateDigest, validateCertificate, type Certificate, type ProvenanceRole } from '../../core/certificate.ts';
+import { sha3Factory, sha3Stream, type HexDigest } from '../../core/hash.ts';
+import { appendProvenance, signatureDigest } from '../../core/provenance.ts';
+import { keys, readRun, SIDECARS, TRACE_FILE, type RunRecord } from '../../core/runs.ts';
+import { selectSigner } from '../../core/signer.ts';
+import type { Services } from '../../core/services.ts';
+import { HARNESS_VERSION, PRODUCT_NAME } from '../../core/version.ts';
+
+/** The identity of Evaluator entries (`AEH_EVALUATOR_IDENTITY`, default the product name). */
+export function evaluatorIdentity(services: Services): string {
+  return services.config.env.AEH_EVALUATOR_IDENTITY?.trim() || PRODUCT_NAME;
+}
+
+/** Storage key of the chain anchor: how many entries the chain held and the digest of the last signature. */
+export const anchorKey = (runId: string) => `runs/${runId}/certificate.anchor.json`;
+
+/** The chain anchor, written after each certificate write (see docs/certificates.md "Dropped entries"). */
+export interface ChainAnchor {
+  entries: number;
+  head: HexDigest;
+}
+
+interface RunSummary {
+  compliance?: { status?: string; score?: number; policy_ref?: string };
+  agent_signatures?: Array<{ identity?: unknown; jws?: unknown; task_id?: unknown }>;
+}
+
+async function hashKey(services: Services, key: string): Promise<HexDigest | null> {
+  const stream = await services.store.stream(key);
+  return stream ? (await sha3Stream(stream, sha3Factory(services.capabilities))).hex : null;
+}
+
+function complianceOf(run: RunRecord | null, summary: RunSummary | null): Certificate['compliance'] {
+  const recorded = run?.compliance ?? summary?.compliance;
+  if (recorded && typeof recorded.status === 'string' && typeof recorded.score === 'number') {
+    return { status: recorded.status as Certificate['compliance']['status'], score: recorded.score, policy_ref: String(recorded.policy_ref ?? 'NIST AI 100-1') };
+  }
+  // A run that could not complete has no score; the certificate still records that outcome.
+  return { status: 'error', score: 0, policy_ref: String(recorded?.policy_ref ?? 'NIST AI 100-1') };
+}
+
+async function writeCertificate(services: Services, certificate: Certificate): Promise<void> {
+  await services.store.setJson(keys.certificate(certificate.run_id), certificate);
+  const last = certificate.provenance_chain[certificate.provenance_chain.length - 1]!;
+  const anchor: ChainAnchor = { entries: certificate.provenance_chain.length, head: signatureDigest(last.signature, sha3Factory(services.capabilities)) };
+  await services.store.setJson(anchorKey(certificate.run_id), anchor);
+}
+
+/**
+ * Builds, signs and writes the certificate of a finished run. Returns it, or `null` when the run is not one to
+ * certify (unknown, cancelled, no trace). Idempotent: a second call for unchanged artefacts keeps the
+ * certificate already written (with any Auditor entries).
+ */
+export async function issueCertificate(services: Services, runId: string): Promise<Certificate | null> {
+  const run = await readRun(services.store, runId);
+  if (run?.status === 'cancelled') return null;
+  const traceFile = run?.trace_file || TRACE_FILE;
+  const traceHash = await hashKey(services, keys.sidecar(runId, traceFile));
+  if (traceHash === null) {
+    services.logger.error('certification: the run has no trace; no certificate issued', { run_id: runId });
+    return null;
+  }
+  const ledger: Record<string, HexDigest> = {};
+  for (const file of Object.values(SIDECARS)) {
+    const digest = await hashKey(services, keys.sidecar(runId, file));
+    if (digest === null) services.logger.warn(`certification: sidecar ${file} is missing; it is left out of the evidence ledger`, { run_id: runId });
+    else ledger[file] = digest;
+  }
+  const summary = await services.store.getJson<RunSummary>(keys.sidecar(runId, SIDECARS.summary)).catch(() => null);
+  const body = buildCertificateBody({
+    runId,
+    harnessVersion: HARNESS_VERSION,
+    traceHash,
+    traceFile,
+    compliance: complianceOf(run, summary),
+    evidenceLedger: ledger,
+    governanceTtlDays: services.config.governanceTtlDays,
+  });
+  const existing = await services.store.getJson<Certificate>(keys.certificate(runId)).catch(() => null);
+  const factory = sha3Factory(services.capabilities);
+  if (existing && certificateDigest(existing, factory) === certificateDigest(body, factory)) return existing;
+
+  const agentIdentities = [...new Set((summary?.agent_signatures ?? []).filter((entry) => typeof entry?.identity === 'string' && typeof entry.jws === 'string').map((entry) => String(entry.identity)))];
+  const required: ProvenanceRole[] = ['Evaluator', ...agentIdentities.map((): ProvenanceRole => 'Agent')];
+  const signer = selectSigner(services.signers, services.config.env);
+  const timestamp = new Date(services.now()).toISOString();
+  let certificate = await appendProvenance(body, { signer, identity: evaluatorIdentity(services), role: 'Evaluator', timestamp, requiredRoles: required, factory });
+  // The agents' own JWSs are in summary.json, which the ledger covers; the Agent entries record, under our key,
+  // which identities signed their output.
+  for (const identity of agentIdentities) {
+    certificate = await appendProvenance(certificate, { signer, identity, role: 'Agent', timestamp, requiredRoles: required, factory });
+  }
+  const errors = validateCertificate(certificate);
+  if (errors.length) throw new Error(`certificate of run ${runId} would not validate: ${errors.map((error) => `${error.path} ${error.message}`).join('; ')}`);
+  await writeCertificate(services, certificate);
+  services.telemetry.increment('certificates.issued');
+  return certificate;
+}
+
+/** Appends an Auditor entry signed now by the active signer, writes the certificate and returns it. */
+export async function appendAuditor(services: Services, certificate: Certificate, identity: string): Promise<Certificate> {
+  const signer = selectSigner(services.signers, services.config.env);
+  const required = [...certificate.provenance_chain.map((entry) => entry.role), 'Auditor' as const];
+  const signed = await appendProvenance(certificate, {
+    signer,
+    identity,
+    role: 'Auditor',
+    timestamp: new Date(services.now()).toISOString(),
+    requiredRoles: required,
+    factory: sha3Factory(services.capabilities),
+  });
+  await writeCertificate(services, signed);
+  services.telemetry.increment('certificates.audited');
+  return signed;
+}

@@ -1,0 +1,153 @@
+/**
+ * Certification routes (api-contract.md): public verify, public certificate with ETag, public key set, and
+ * the Auditor's countersignature.
+ */
+import type { PluginHost } from '../../core/host.ts';
+import type { Certificate } from '../../core/certificate.ts';
+import { certificateSchema } from '../../core/schemas/certificate.ts';
+import { sha3Factory, sha3Hex } from '../../core/hash.ts';
+import { keys, isValidRunId } from '../../core/runs.ts';
+import { Problem, notFound } from '../../core/problems.ts';
+import type { AppContext } from '../../core/routes.ts';
+import { appendAuditor } from './issue.ts';
+import { publishedKeySet } from './keyset.ts';
+import { verifyStoredRun, type TraceDigestCache } from './verify-run.ts';
+
+const RUN_ID_PARAMETER = { name: 'run_id', in: 'path' as const, required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,128}$' } };
+
+const CHECK_SCHEMA = { type: 'object', required: ['id', 'ok', 'detail'], properties: { id: { type: 'string' }, ok: { type: 'boolean' }, detail: { type: 'string' } } };
+
+const VERIFY_SCHEMA = {
+  type: 'object',
+  required: ['run_id', 'valid', 'status', 'checks', 'certificate'],
+  properties: {
+    run_id: { type: 'string' },
+    valid: { type: 'boolean' },
+    status: { enum: ['valid', 'invalid', 'expired'] },
+    checks: { type: 'array', items: CHECK_SCHEMA, description: 'At least schema, trace_hash, evidence_ledger, signatures, chain_anchor, expiry.' },
+    certificate: { description: 'The stored certificate, as verified (whatever it holds).' },
+    expires_at: { type: ['string', 'null'], format: 'date-time' },
+    checked_at: { type: 'string', format: 'date-time' },
+  },
+};
+
+const JWKS_SCHEMA = { type: 'object', required: ['keys'], properties: { keys: { type: 'array', items: { type: 'object', required: ['kty', 'kid'], properties: { kty: { type: 'string' }, kid: { type: 'string' }, alg: { type: 'string' }, use: { type: 'string' } } } } } };
+
+function runIdOf(c: AppContext): string {
+  const runId = c.req.param('run_id') ?? '';
+  if (!isValidRunId(runId)) throw notFound(`run "${runId.slice(0, 64)}"`);
+  return runId;
+}
+
+function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  // Weak comparison (RFC 9110 §13.1.2): W/"x" matches "x".
+  return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag);
+}
+
+// Serialises Auditor signatures per run within this instance, so two concurrent signs never drop one another.
+const signing = new Map<string, Promise<unknown>>();
+function serialised<T>(runId: string, work: () => Promise<T>): Promise<T> {
+  const previous = signing.get(runId) ?? Promise.resolve();
+  const next = previous.then(work, work);
+  const settled = next.catch(() => undefined);
+  signing.set(runId, settled);
+  void settled.then(() => {
+    if (signing.get(runId) === settled) signing.delete(runId);
+  });
+  return next;
+}
+
+/** Registers the certification routes. */
+export function registerCertificationRoutes(host: PluginHost, cache: TraceDigestCache): void {
+  const owner = 'certification';
+  host.routes.register({
+    method: 'GET',
+    path: '/api/v1/verify/:run_id',
+    permission: null,
+    summary: 'Public integrity audit of a signed run: re-hashes the trace and sidecars, checks the schema, every signature and expiry',
+    tags: ['certification'],
+    parameters: [RUN_ID_PARAMETER],
+    responses: { 200: { description: 'The verification report (also for invalid or expired certificates)', schema: VERIFY_SCHEMA } },
+    async handler(c) {
+      const runId = runIdOf(c);
+      const services = c.var.services;
+      const verified = await verifyStoredRun(services, runId, cache);
+      if (!verified) throw notFound(`a certificate for run "${runId}"`);
+      services.telemetry.increment(`certificates.verified.${verified.result.status}`);
+      return c.json(
+        { run_id: runId, valid: verified.result.valid, status: verified.result.status, checks: verified.result.checks, certificate: verified.certificate, expires_at: verified.result.expires_at, checked_at: new Date(services.now()).toISOString() },
+        200,
+        { 'cache-control': 'no-store' },
+      );
+    },
+  }, owner);
+
+  host.routes.register({
+    method: 'GET',
+    path: '/v1/certificates/:run_id',
+    permission: null,
+    summary: 'The verification certificate (3.0.0) of a run, with an ETag: the public trust anchor for CI/CD gates',
+    tags: ['certification'],
+    parameters: [RUN_ID_PARAMETER],
+    responses: { 200: { description: 'The certificate', schema: certificateSchema as unknown as Record<string, unknown> }, 304: { description: 'Unchanged since the ETag sent in If-None-Match' } },
+    async handler(c) {
+      const runId = runIdOf(c);
+      const services = c.var.services;
+      const bytes = await services.store.getBytes(keys.certificate(runId));
+      if (!bytes) throw notFound(`a certificate for run "${runId}"`);
+      const etag = `"${sha3Hex(bytes, sha3Factory(services.capabilities))}"`;
+      // An Auditor signature changes the certificate, so caches must revalidate; the ETag makes that cheap.
+      const headers = { etag, 'cache-control': 'public, no-cache' };
+      if (etagMatches(c.req.header('if-none-match'), etag)) return c.body(null, 304, headers);
+      return c.body(bytes as Uint8Array<ArrayBuffer>, 200, { ...headers, 'content-type': 'application/json' });
+    },
+  }, owner);
+
+  host.routes.register({
+    method: 'GET',
+    path: '/.well-known/jwks.json',
+    permission: null,
+    summary: 'Public keys of every signer (current and retired), with the kid used in signatures',
+    tags: ['certification'],
+    responses: { 200: { description: 'JSON Web Key Set (RFC 7517)', schema: JWKS_SCHEMA } },
+    async handler(c) {
+      const published = await publishedKeySet(c.var.services);
+      return c.json({ keys: published }, 200, { 'cache-control': 'public, max-age=300' });
+    },
+  }, owner);
+
+  host.routes.register({
+    method: 'POST',
+    path: '/api/v1/runs/:run_id/sign',
+    permission: 'runs:sign',
+    summary: 'Countersigns a run as Auditor: verifies it, appends an Auditor entry to provenance_chain and returns the certificate',
+    tags: ['certification'],
+    parameters: [RUN_ID_PARAMETER],
+    audit: 'sign',
+    responses: { 200: { description: 'The certificate with the new Auditor entry', schema: certificateSchema as unknown as Record<string, unknown> } },
+    async handler(c) {
+      const runId = runIdOf(c);
+      const services = c.var.services;
+      const identity = c.var.principal?.id ?? 'unknown';
+      const certificate = await serialised(runId, async () => {
+        const verified = await verifyStoredRun(services, runId, cache);
+        if (!verified) throw notFound(`a certificate for run "${runId}"`);
+        if (!verified.result.valid) {
+          // An Auditor must never countersign evidence that no longer matches its certificate.
+          throw new Problem('conflict', {
+            detail: `the run's certificate is ${verified.result.status}; it cannot be countersigned (${verified.result.checks.filter((check) => !check.ok).map((check) => check.id).join(', ')})`,
+            extra: { status: verified.result.status, checks: verified.result.checks },
+          });
+        }
+        try {
+          return await appendAuditor(services, verified.certificate as Certificate, identity);
+        } catch (error) {
+          throw new Problem('unavailable', { detail: 'the signer could not sign; retry later', cause: error });
+        }
+      });
+      return c.json(certificate);
+    },
+  }, owner);
+}
