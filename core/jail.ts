@@ -1,45 +1,151 @@
 /**
- * The file jail (service-spec.md "Network and file protection"): every request that names a file goes
- * through here. Paths resolve against `PROJECT_ROOT`, symlinks are followed, and only `PROJECT_ROOT` and the
- * system temp directories (only `PROJECT_ROOT` under `AEH_STRICT_JAIL=1`) are allowed.
- * (Foundation version; the identity-and-guards work hardens it against every hostile spelling.)
+ * The file jail (service-spec.md, "Network and file protection"; OWASP Path Traversal, CWE-22/59/176):
+ * every request that names a file (`path`, `input_path`, `trace_path`) goes through here.
+ *
+ * Order of checks, each before any file is touched:
+ * 1. malformed input is 400 `bad_request`: not a string, empty, over 4096 characters, NUL or other control
+ *    characters, ill-formed Unicode;
+ * 2. suspicious spellings are 403 `path_outside_jail` whatever they would resolve to: backslashes, drive
+ *    letters, percent-encoded sequences (never decoded here, so refused rather than guessed at), and input
+ *    that NFKC normalisation changes (full-width `．．／`, one-dot leaders, ligatures);
+ * 3. the path is made absolute against `PROJECT_ROOT`, `.` and `..` are collapsed lexically, symlinks are
+ *    resolved (realpath), and the result must lie inside `PROJECT_ROOT` or a system temp directory (only
+ *    `PROJECT_ROOT` under `AEH_STRICT_JAIL=1`), compared segment-wise so `/srv/app-evil` is not inside
+ *    `/srv/app`. A path that does not exist is 404 only when it would be inside the jail (403 otherwise, so
+ *    the jail does not reveal what exists outside it);
+ * 4. only regular files are served: directories, FIFOs, sockets and devices are 403.
+ *
+ * The returned path is the realpath that was checked; callers open that and nothing else. Contents of a
+ * refused file are never read, so never echoed.
  */
 import { Problem } from './problems.ts';
 import type { Services } from './services.ts';
 
-function within(path: string, root: string): boolean {
-  const base = root.endsWith('/') ? root : `${root}/`;
-  return path === root || path.startsWith(base);
+/** Longest path accepted, in UTF-16 code units (PATH_MAX on Linux). */
+export const MAX_PATH_LENGTH = 4096;
+
+type JailServices = Pick<Services, 'config' | 'capabilities'>;
+
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+const PERCENT_ENCODED = /%[0-9a-f]{2}/i;
+const DRIVE_LETTER = /^[a-z]:/i;
+const LONE_SURROGATE = /[\ud800-\udfff]/u;
+/** Kernel pseudo file systems: never evaluation inputs, even when PROJECT_ROOT is `/`. */
+const PSEUDO_ROOTS = ['/proc', '/sys', '/dev'];
+
+function malformed(detail: string): Problem {
+  return new Problem('bad_request', { detail: `the path is malformed: ${detail}` });
 }
 
-/** Resolves a requested path to a real, allowed, regular file; throws 400/403/404/501 problems. */
-export async function jailedPath(services: Pick<Services, 'config' | 'capabilities'>, requested: string): Promise<string> {
+function outside(detail: string): Problem {
+  return new Problem('path_outside_jail', { detail });
+}
+
+/** True when `path` is `root` or below it, segment-wise. */
+function within(path: string, root: string): boolean {
+  if (root === '/') return path.startsWith('/');
+  return path === root || path.startsWith(`${root}/`);
+}
+
+/** Collapses `.`, `..` and repeated slashes of an absolute POSIX path without touching the file system. */
+export function normalizeAbsolute(path: string): string {
+  const segments: string[] = [];
+  for (const segment of path.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') segments.pop();
+    else segments.push(segment);
+  }
+  return `/${segments.join('/')}`;
+}
+
+function checkSpelling(requested: unknown): string {
+  if (typeof requested !== 'string') throw malformed('it must be a string');
+  if (requested.length === 0) throw malformed('it is empty');
+  if (requested.length > MAX_PATH_LENGTH) throw malformed(`it is longer than ${MAX_PATH_LENGTH} characters`);
+  if (CONTROL.test(requested)) throw malformed('it contains a NUL byte or another control character');
+  if (LONE_SURROGATE.test(requested)) throw malformed('it contains ill-formed Unicode (a lone surrogate)');
+  if (requested.includes('\\')) throw outside('backslashes are not path separators here; use /');
+  if (DRIVE_LETTER.test(requested)) throw outside('drive letters are not paths on this service');
+  if (PERCENT_ENCODED.test(requested)) throw outside('percent-encoded sequences are refused in paths; send the path decoded');
+  if (requested.normalize('NFKC') !== requested) throw outside('the path changes under Unicode NFKC normalisation (full-width or compatibility characters)');
+  return requested;
+}
+
+function errorCode(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null ? (error as { code?: string }).code : undefined;
+}
+
+/**
+ * Resolves symlinks of the longest existing prefix of `path` and appends the rest: where the path is, or
+ * would be if it were created. `exists` tells which.
+ */
+async function locate(services: JailServices, path: string): Promise<{ real: string; exists: boolean }> {
+  const files = services.capabilities.files!;
+  const missing: string[] = [];
+  let current = path;
+  for (;;) {
+    try {
+      const real = await files.realpath(current);
+      const joined = missing.length ? `${real === '/' ? '' : real}/${missing.reverse().join('/')}` : real;
+      return { real: joined, exists: missing.length === 0 };
+    } catch (error) {
+      const code = errorCode(error);
+      if (code === 'ELOOP') throw outside('the path is a symlink loop');
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw outside('the path cannot be resolved');
+      if (current === '/') throw outside('the path cannot be resolved');
+      const slash = current.lastIndexOf('/');
+      missing.push(current.slice(slash + 1));
+      current = slash === 0 ? '/' : current.slice(0, slash);
+    }
+  }
+}
+
+/** The directories a path may resolve into: `PROJECT_ROOT` (real) and, unless strict, the temp dirs. */
+async function allowedRoots(services: JailServices): Promise<string[]> {
+  const files = services.capabilities.files!;
+  let root: string;
+  try {
+    root = await files.realpath(services.config.projectRoot);
+  } catch (error) {
+    throw new Problem('unavailable', { detail: 'PROJECT_ROOT does not exist or cannot be read', cause: error });
+  }
+  return [root, ...(services.config.strictJail ? [] : files.tempDirs)];
+}
+
+/**
+ * Resolves a requested path to the real path of an allowed, existing, regular file.
+ * Throws 400 `bad_request` (malformed), 403 `path_outside_jail`, 404 `not_found`, or 501 `not_implemented`
+ * on runtimes without a file system.
+ */
+export async function jailedPath(services: JailServices, requested: string): Promise<string> {
   const files = services.capabilities.files;
   if (!files) throw new Problem('not_implemented', { detail: 'this runtime has no file system; send the content inline instead of a path' });
-  if (typeof requested !== 'string' || requested.length === 0 || requested.length > 4096 || requested.includes('\0')) {
-    throw new Problem('bad_request', { detail: 'the path is empty, too long or contains a NUL byte' });
+  const spelled = checkSpelling(requested);
+  const roots = await allowedRoots(services);
+  const absolute = normalizeAbsolute(spelled.startsWith('/') ? spelled : `${roots[0]}/${spelled}`);
+  const { real, exists } = await locate(services, absolute);
+  if (!roots.some((root) => within(real, root))) {
+    throw outside(services.config.strictJail
+      ? 'the path resolves outside PROJECT_ROOT (AEH_STRICT_JAIL=1 allows nothing else)'
+      : 'the path resolves outside PROJECT_ROOT and the system temp directories');
   }
-  const root = await files.realpath(services.config.projectRoot);
-  const joined = requested.startsWith('/') ? requested : `${root}/${requested}`;
-  let real: string;
-  try {
-    real = await files.realpath(joined);
-  } catch {
-    throw new Problem('not_found', { detail: 'no such file' });
-  }
-  const allowed = [root, ...(services.config.strictJail ? [] : files.tempDirs)];
-  if (!allowed.some((dir) => within(real, dir))) {
-    throw new Problem('path_outside_jail', { detail: 'the path resolves outside PROJECT_ROOT and the allowed directories' });
-  }
-  const stat = await files.stat(real);
-  if (!stat.isFile) throw new Problem('path_outside_jail', { detail: 'the path is not a regular file' });
+  if (PSEUDO_ROOTS.some((root) => within(real, root))) throw outside('kernel pseudo-files (/proc, /sys, /dev) are never served');
+  if (!exists) throw new Problem('not_found', { detail: 'no such file' });
+  const stat = await files.stat(real).catch(() => null);
+  if (!stat) throw new Problem('not_found', { detail: 'no such file' });
+  if (!stat.isFile) throw outside('the path is not a regular file (a directory, FIFO, socket or device)');
   return real;
 }
 
-/** Reads a jailed file, refusing files over `maxBytes`. */
-export async function readJailedFile(services: Pick<Services, 'config' | 'capabilities'>, requested: string, maxBytes = 64 * 1024 * 1024): Promise<Uint8Array> {
+/** Reads a jailed file, refusing files over `maxBytes` with 413 before reading them. */
+export async function readJailedFile(services: JailServices, requested: string, maxBytes = 64 * 1024 * 1024): Promise<Uint8Array> {
   const path = await jailedPath(services, requested);
-  const stat = await services.capabilities.files!.stat(path);
+  const files = services.capabilities.files!;
+  const stat = await files.stat(path);
   if (stat.size > maxBytes) throw new Problem('payload_too_large', { detail: `the file is larger than ${maxBytes} bytes` });
-  return services.capabilities.files!.readFile(path);
+  const bytes = await files.readFile(path);
+  // The file may have grown between stat and read.
+  if (bytes.byteLength > maxBytes) throw new Problem('payload_too_large', { detail: `the file is larger than ${maxBytes} bytes` });
+  return bytes;
 }

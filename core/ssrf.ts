@@ -1,23 +1,170 @@
 /**
- * SSRF guard for outbound fetches whose URL comes from a request or a scenario.
- * (Foundation version: scheme check only; the identity-and-guards work replaces it with address
- * classification, pinned connections and hand-followed redirects.)
+ * The SSRF guard (service-spec.md, "Network and file protection"; OWASP SSRF Prevention Cheat Sheet):
+ * `services.fetch` for every outbound URL that comes from a request or a scenario.
+ *
+ * A DNS-lookup hook alone is not enough: IP-literal hosts never reach it and `redirect: 'follow'` walks past
+ * it. So the guard checks the WHATWG-parsed host itself, resolves names through the runtime's `net`
+ * capability, refuses the URL when ANY resolved address is forbidden (`core/address.ts`), connects to the
+ * address it checked (`net.fetchPinned`, no second lookup, no DNS-rebinding window), follows redirects by
+ * hand (at most 5, every hop checked again, credentials dropped when the origin changes) and caps the
+ * response's size and time.
+ *
+ * Without `net` (workerd, or tests that mock HTTP with msw) names cannot be resolved safely, so only IP
+ * literals (classified directly) and hosts listed in `AEH_ALLOW_HOSTS` are reachable. Listed hosts are
+ * exempt from classification and are fetched with the plain fetch (which is what msw intercepts).
  */
 import { Problem } from './problems.ts';
-import type { GuardedFetch, NetAccess } from './runtime.ts';
+import { classifyAddress, createHostAllowList, deniedHostname, normalizeHostname, parseIp, type HostAllowList } from './address.ts';
+import type { GuardedFetch, NetAccess, ResolvedAddress } from './runtime.ts';
 
 export interface GuardedFetchOptions {
+  /** Resolution and pinned connections; without it host names must be allow-listed. */
   net?: NetAccess;
-  allowHosts: string[];
+  /** `AEH_ALLOW_HOSTS` entries (names, `*.suffix`, IPs, CIDR blocks). */
+  allowHosts: readonly string[];
+  /** Plain fetch, used for allow-listed hosts and, without `net`, for IP literals. */
   fallbackFetch: typeof fetch;
+  /** Whole-exchange deadline, body included, unless a call passes `timeoutMs`. Default 30 s. */
+  timeoutMs?: number;
+  /** Largest response body, unless a call passes `maxBytes`. Default 10 MiB. */
+  maxBytes?: number;
+  /** Redirects followed before giving up. Default 5. */
+  maxRedirects?: number;
 }
 
-export function createGuardedFetch({ fallbackFetch }: GuardedFetchOptions): GuardedFetch {
-  return async function guardedFetch(url, init = {}) {
-    const target = new URL(url);
-    if (target.protocol !== 'http:' && target.protocol !== 'https:') {
-      throw new Problem('ssrf_blocked', { detail: `scheme ${target.protocol} is not allowed` });
+/** Where one hop goes: the pinned address, or `null` for an allow-listed host fetched plainly. */
+type Route = { pinned: ResolvedAddress | null };
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
+/** Headers that carry no credential and survive a cross-origin redirect; all others are dropped. */
+const CROSS_ORIGIN_SAFE_HEADERS = new Set(['accept', 'accept-language', 'content-language', 'content-type', 'user-agent', 'cache-control', 'pragma']);
+
+function blocked(detail: string): Problem {
+  return new Problem('ssrf_blocked', { detail, extra: { reason: detail } });
+}
+
+/** Throws `ssrf_blocked` unless the URL may be fetched; returns how to connect. */
+async function route(url: URL, allowList: HostAllowList, net: NetAccess | undefined): Promise<Route> {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw blocked(`scheme "${url.protocol.slice(0, -1)}" is not allowed; only http and https are`);
+  const host = normalizeHostname(url.hostname);
+  if (!host) throw blocked('the URL has no host');
+  if (allowList.allowsHost(host)) return { pinned: null };
+  const literal = parseIp(host);
+  if (literal) {
+    const verdict = classifyAddress(host);
+    if (!verdict.allowed) throw blocked(`${url.hostname} is a ${verdict.reason}`);
+    return { pinned: { address: verdict.address, family: verdict.family } };
+  }
+  const denied = deniedHostname(host);
+  if (denied) throw blocked(`${host} is ${denied}`);
+  if (!net) throw blocked(`${host} cannot be resolved safely on this runtime; list it in AEH_ALLOW_HOSTS or use an IP address`);
+  let addresses: ResolvedAddress[];
+  try {
+    addresses = await net.resolve(host);
+  } catch (error) {
+    // Not a policy refusal: the name does not resolve, which callers see as a network error, like fetch's.
+    throw new TypeError(`fetch failed: could not resolve ${host}`, { cause: error });
+  }
+  if (addresses.length === 0) throw new TypeError(`fetch failed: ${host} has no addresses`);
+  // Every answer is checked: a resolver returning one public and one private address must not win a race.
+  for (const { address } of addresses) {
+    if (allowList.allowsAddress(address)) continue;
+    const verdict = classifyAddress(address);
+    if (!verdict.allowed) throw blocked(`${host} resolves to a ${verdict.reason}`);
+  }
+  return { pinned: addresses[0] };
+}
+
+/** Wraps a body so that reading past `maxBytes` fails, whatever Content-Length claimed. */
+function limitBody(response: Response, maxBytes: number, origin: string): Response {
+  const tooLarge = () => new Problem('payload_too_large', { detail: `the response from ${origin} is larger than ${maxBytes} bytes` });
+  const declared = Number(response.headers.get('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    void response.body?.cancel().catch(() => undefined);
+    throw tooLarge();
+  }
+  if (!response.body || NULL_BODY_STATUSES.has(response.status)) {
+    return new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers });
+  }
+  let seen = 0;
+  const counted = response.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        seen += chunk.byteLength;
+        if (seen > maxBytes) controller.error(tooLarge());
+        else controller.enqueue(chunk);
+      },
+    }),
+  );
+  return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+function replayable(body: RequestInit['body']): boolean {
+  return body === undefined || body === null || typeof body === 'string' || body instanceof Uint8Array || body instanceof ArrayBuffer
+    || body instanceof URLSearchParams || body instanceof Blob || ArrayBuffer.isView(body);
+}
+
+/**
+ * Builds `services.fetch`. Refusals throw `Problem('ssrf_blocked')` (400, `detail` names the reason);
+ * a name that does not resolve throws `TypeError` like fetch; the deadline rejects with a DOMException named
+ * `TimeoutError`; an oversized body throws (or errors the stream with) `Problem('payload_too_large')`.
+ * `redirect: 'manual'` returns the 3xx as is and `redirect: 'error'` rejects on one.
+ */
+export function createGuardedFetch(options: GuardedFetchOptions): GuardedFetch {
+  const { net, fallbackFetch, timeoutMs: defaultTimeout = 30_000, maxBytes: defaultMaxBytes = 10 * 1024 * 1024, maxRedirects = 5 } = options;
+  const allowList = createHostAllowList(options.allowHosts);
+
+  return async function guardedFetch(input, init = {}) {
+    const { timeoutMs = defaultTimeout, maxBytes = defaultMaxBytes, redirect = 'follow', ...requestInit } = init;
+    let url: URL;
+    try {
+      url = new URL(String(input));
+    } catch {
+      throw blocked('the outbound URL is not an absolute URL');
     }
-    return fallbackFetch(target, init);
+    if (url.username || url.password) throw blocked('URLs with embedded credentials are refused; send credentials in headers');
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const signal = requestInit.signal ? AbortSignal.any([requestInit.signal, deadline]) : deadline;
+    let method = (requestInit.method ?? 'GET').toUpperCase();
+    let body = requestInit.body;
+    let headers = new Headers(requestInit.headers);
+
+    for (let hop = 0; ; hop++) {
+      const { pinned } = await route(url, allowList, net);
+      const hopInit: RequestInit = { ...requestInit, method, headers, body, signal, redirect: 'manual' };
+      const response = pinned && net ? await net.fetchPinned(url, hopInit, pinned) : await fallbackFetch(url, hopInit);
+      const location = response.headers.get('location');
+      if (!REDIRECT_STATUSES.has(response.status) || redirect === 'manual' || location === null) return limitBody(response, maxBytes, url.origin);
+      await response.body?.cancel().catch(() => undefined);
+      if (redirect === 'error') throw new TypeError(`fetch failed: ${url.origin} redirected and redirect is "error"`);
+      if (hop >= maxRedirects) throw blocked(`more than ${maxRedirects} redirects`);
+      let next: URL;
+      try {
+        next = new URL(location, url);
+      } catch {
+        throw blocked('a redirect named an invalid URL');
+      }
+      next.username = '';
+      next.password = '';
+      if (next.origin !== url.origin) {
+        // Credentials can sit in any header (Authorization, X-Api-Key, Cookie...): only neutral ones travel on.
+        const kept = new Headers();
+        headers.forEach((value, name) => {
+          if (CROSS_ORIGIN_SAFE_HEADERS.has(name)) kept.set(name, value);
+        });
+        headers = kept;
+      }
+      // Fetch standard, "HTTP-redirect fetch": 303 (and 301/302 after POST) become a GET without a body.
+      if ((response.status === 303 && method !== 'HEAD') || ((response.status === 301 || response.status === 302) && method === 'POST')) {
+        method = 'GET';
+        body = undefined;
+        headers.delete('content-type');
+        headers.delete('content-length');
+      } else if (!replayable(body)) {
+        throw new TypeError('fetch failed: cannot resend a streamed body after a 307/308 redirect');
+      }
+      url = next;
+    }
   };
 }
