@@ -26,6 +26,8 @@ export interface AgentReply {
   handoffs?: Array<{ from: string; to: string; channel?: string; content: string }>;
   /** The agent's own signature over its output (becomes an `Agent` provenance entry). */
   signature?: { identity: string; jws: string };
+  /** Latency the adapter knows better than the engine's clock (a replayed trace's recorded latency). */
+  latency_ms?: number;
 }
 
 /** Everything an adapter may use for one call. */
@@ -43,6 +45,16 @@ export interface AgentCallContext {
   env: Record<string, string | undefined>;
   /** Aborts at the per-call timeout or when the task is cancelled. */
   signal: AbortSignal;
+  /** Reads a file named by the scenario through the file jail (`core/jail.ts`). */
+  readFile(path: string): Promise<Uint8Array>;
+  /** The mutated variant this call belongs to, when not the original scenario. */
+  variant?: string;
+}
+
+/** What `AgentAdapter.check` may use to refuse a spec at submission (before a run is queued). */
+export interface AgentCheckContext {
+  readFile(path: string): Promise<Uint8Array>;
+  env: Record<string, string | undefined>;
 }
 
 export interface AgentAdapter {
@@ -51,5 +63,53 @@ export interface AgentAdapter {
   description: string;
   /** JSON Schema of the adapter's options in `agent`. */
   options?: Record<string, unknown>;
+  /**
+   * In-process, deterministic and side-effect free: calling it again after a crash changes nothing, so the
+   * engine may checkpoint after a batch of tasks instead of after every call.
+   */
+  idempotent?: boolean;
+  /** Answers from a recording rather than a live agent: the engine offers metrics no `probe`. */
+  recorded?: boolean;
+  /** Refuses a spec at submission with a `Problem` (a missing file, an unset key variable). */
+  check?(spec: AgentSpec, context: AgentCheckContext): Promise<void>;
   call(input: string, context: AgentCallContext): Promise<AgentReply>;
+}
+
+/** An agent that answered, but not usefully (an error status, a body that is not the expected JSON). */
+export class AgentError extends Error {
+  constructor(message: string, readonly status?: number) {
+    super(message);
+    this.name = 'AgentError';
+  }
+}
+
+/**
+ * Reads an agent's JSON answer, refusing error statuses and bodies over `maxBytes` (a hostile agent cannot
+ * exhaust memory). Throws `AgentError`.
+ */
+export async function readAgentJson(response: Response, what: string, maxBytes = 4 * 1024 * 1024): Promise<unknown> {
+  if (!response.ok) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new AgentError(`${what} answered HTTP ${response.status}`, response.status);
+  }
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  if (response.body) {
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      total += chunk.length;
+      if (total > maxBytes) throw new AgentError(`${what} answered more than ${maxBytes} bytes`);
+      chunks.push(chunk);
+    }
+  }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.length;
+  }
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    throw new AgentError(`${what} answered with a body that is not JSON`);
+  }
 }

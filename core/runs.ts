@@ -41,6 +41,16 @@ export interface RunRecord {
   verify_url: string;
   /** Present when the run ended in `error`: the problem code and a message. */
   error?: { code: string; message: string };
+  /** Per-metric spread across the original and its mutated variants (runs with `mutations`). */
+  robustness?: RobustnessStats | null;
+  /** Scenario tasks in the run (original and variants) and how many were done. */
+  tasks?: { total: number; done: number };
+}
+
+/** Per-metric `{mean, min, stddev}` of scores across the original and its variants (integration.md item 3). */
+export interface RobustnessStats {
+  variants: number;
+  metrics: Record<string, { mean: number; min: number; stddev: number; count: number }>;
 }
 
 /** An asynchronous evaluation task (`GET /api/v1/tasks/:task_id`). */
@@ -76,6 +86,14 @@ export const keys = {
   sidecar: (runId: string, file: string) => `runs/${runId}/${file}`,
   certificate: (runId: string) => `runs/${runId}/certificate.json`,
   task: (taskId: string) => `tasks/${taskId}.json`,
+  /** Marker of a task still queued or running, so a starting instance finds what to resume without a scan. */
+  activeTask: (taskId: string) => `tasks-active/${taskId}`,
+  /** Marker asking whichever instance runs the task to cancel it. */
+  cancelRequest: (taskId: string) => `tasks-cancel/${taskId}`,
+  /** Counter of runs ever created; also the sequence number of the run index. */
+  runCounter: 'stats/runs',
+  /** One page of the run index (`<seq> <run_id>` lines), for newest-first listing without a scan. */
+  runIndexPage: (page: number) => `index/runs/${String(page).padStart(8, '0')}.txt`,
 };
 
 const RUN_ID = /^[A-Za-z0-9_-]{1,128}$/;

@@ -7,6 +7,8 @@
 export interface IncrementalHash {
   update(chunk: Uint8Array): IncrementalHash;
   digest(): Uint8Array;
+  /** An independent copy of the state so far, to take a digest mid-stream (handoff tokens) and keep going. */
+  copy?(): IncrementalHash;
 }
 
 /** Metadata of a file, after symlinks are followed. */

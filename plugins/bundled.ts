@@ -19,7 +19,12 @@ import signerAwsKms from './signers/aws-kms.ts';
 import signerGcpKms from './signers/gcp-kms.ts';
 import signerAzureKeyVault from './signers/azure-keyvault.ts';
 import certification from './certification/index.ts';
+import agentScripted from './agents/scripted.ts';
+import agentHttp from './agents/http.ts';
+import agentOpenai from './agents/openai.ts';
+import agentReplay from './agents/replay.ts';
+import evaluation from './evaluation/index.ts';
 
 export function portablePlugins(): Plugin[] {
-  return [storageMemory, authStaticKey, authOidc, audit, system, catalog, doctor, explain, consolePlugin, mutators, schedules, signerLocal, signerAwsKms, signerGcpKms, signerAzureKeyVault, certification];
+  return [storageMemory, authStaticKey, authOidc, audit, system, catalog, doctor, explain, consolePlugin, mutators, schedules, signerLocal, signerAwsKms, signerGcpKms, signerAzureKeyVault, certification, agentScripted, agentHttp, agentOpenai, agentReplay, evaluation];
 }

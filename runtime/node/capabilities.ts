@@ -50,14 +50,14 @@ export function nodeFiles(): FileAccess {
   };
 }
 
-export function nodeSha3(): IncrementalHash {
-  const hash = createHash('sha3-256');
+export function nodeSha3(hash = createHash('sha3-256')): IncrementalHash {
   const incremental: IncrementalHash = {
     update(chunk) {
       hash.update(chunk);
       return incremental;
     },
     digest: () => new Uint8Array(hash.digest()),
+    copy: () => nodeSha3(hash.copy()),
   };
   return incremental;
 }

@@ -1,0 +1,82 @@
+/**
+ * The task queue: where accepted evaluations wait for a worker (service-spec.md design rule 2, asynchronous
+ * evaluations; `AEH_CONCURRENCY`). The queue only orders task ids and bounds how many run at once; every task's
+ * state lives in storage, so a queue can be swapped (in-process here, Redis/BullMQ for scale-out) without the
+ * engine changing, and a restarted instance refills it from storage.
+ */
+
+/** Runs one task to its end; the queue never runs more than `concurrency` of these at once. */
+export type TaskWorker = (taskId: string) => Promise<void>;
+
+export interface TaskQueue {
+  /** `memory`, `bullmq`, … for `GET /api/info` and the doctor. */
+  readonly kind: string;
+  readonly concurrency: number;
+  /** Starts handing tasks to `worker`. */
+  start(worker: TaskWorker): void;
+  /** Adds a task at the end; never drops one, whatever the backlog. Duplicate ids are ignored. */
+  enqueue(taskId: string): void | Promise<void>;
+  /** Takes a task that is still waiting off the queue; true when it was waiting here. */
+  remove(taskId: string): boolean | Promise<boolean>;
+  /** True while the task is waiting or running in this queue. */
+  has(taskId: string): boolean;
+  stats(): { waiting: number; active: number };
+  /** Stops handing out tasks and resolves when the running ones returned. */
+  close(): Promise<void>;
+}
+
+export interface MemoryQueueOptions {
+  /** Tasks run at once (`AEH_CONCURRENCY`). */
+  concurrency: number;
+  /** Told about a worker that threw (the worker is expected to record failures itself). */
+  onError?(taskId: string, error: unknown): void;
+}
+
+/**
+ * A bounded in-process FIFO: a burst of any size waits in order (ids only, a few bytes each) while at most
+ * `concurrency` tasks run.
+ */
+export function createMemoryQueue({ concurrency, onError }: MemoryQueueOptions): TaskQueue {
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`queue concurrency must be a positive integer, got ${concurrency}`);
+  // A Set keeps insertion order and removes in O(1): the FIFO and the index of waiting ids in one.
+  const waiting = new Set<string>();
+  const active = new Map<string, Promise<void>>();
+  let worker: TaskWorker | undefined;
+  let closed = false;
+
+  function pump(): void {
+    while (worker && !closed && active.size < concurrency && waiting.size > 0) {
+      const taskId = waiting.values().next().value as string;
+      waiting.delete(taskId);
+      const running = worker(taskId)
+        .catch((error) => onError?.(taskId, error))
+        .finally(() => {
+          active.delete(taskId);
+          pump();
+        });
+      active.set(taskId, running);
+    }
+  }
+
+  return {
+    kind: 'memory',
+    concurrency,
+    start(taskWorker) {
+      worker = taskWorker;
+      pump();
+    },
+    enqueue(taskId) {
+      if (closed) throw new Error('the task queue is closed');
+      if (waiting.has(taskId) || active.has(taskId)) return;
+      waiting.add(taskId);
+      pump();
+    },
+    remove: (taskId) => waiting.delete(taskId),
+    has: (taskId) => waiting.has(taskId) || active.has(taskId),
+    stats: () => ({ waiting: waiting.size, active: active.size }),
+    async close() {
+      closed = true;
+      await Promise.allSettled([...active.values()]);
+    },
+  };
+}

@@ -1,0 +1,117 @@
+/**
+ * The `openai` agent adapter (api-contract.md "Built-in agent adapters"): any OpenAI-compatible
+ * chat-completions endpoint (`POST {base_url}/chat/completions`), tool calls included. The key is read from the
+ * environment variable named by `api_key_env`, never from the scenario. Tool calls the model makes are
+ * recorded; when the agent spec scripts a result for the tool (`tool_results`), the result is sent back and the
+ * conversation continues for up to `max_tool_rounds` rounds.
+ */
+import type { Plugin } from '../../core/plugin.ts';
+import { Problem } from '../../core/problems.ts';
+import { AgentError, readAgentJson, type AgentAdapter, type AgentCheckContext, type ToolCall } from '../../core/agent-adapter.ts';
+import type { AgentSpec } from '../../core/scenario.ts';
+
+const ENV_NAME = '^[A-Z][A-Z0-9_]{0,127}$';
+
+const OPTIONS = {
+  type: 'object',
+  required: ['base_url', 'model'],
+  properties: {
+    base_url: { type: 'string', pattern: '^https?://', maxLength: 2048 },
+    model: { type: 'string', minLength: 1, maxLength: 200 },
+    api_key_env: { type: 'string', pattern: ENV_NAME },
+    system: { type: 'string', maxLength: 100_000 },
+    temperature: { type: 'number', minimum: 0, maximum: 2 },
+    tools: { type: 'array', maxItems: 128, items: { type: 'object' } },
+    tool_results: { type: 'object' },
+    max_tool_rounds: { type: 'integer', minimum: 0, maximum: 16 },
+    timeout_ms: { type: 'integer', minimum: 1, maximum: 3_600_000 },
+    max_response_bytes: { type: 'integer', minimum: 1, maximum: 64 * 1024 * 1024 },
+  },
+};
+
+// The service's own credentials must never be sent to a URL a scenario chose.
+const RESERVED = /^(DASHBOARD_API_KEY$|AEH_|OIDC_)/;
+
+/** Refuses `api_key_env` names the operator did not allow, or that name the service's own secrets. */
+function allowedKeyVariable(name: string, env: Record<string, string | undefined>): string | null {
+  const allowList = (env.AEH_AGENT_KEY_ENVS ?? '').split(',').map((item) => item.trim()).filter(Boolean);
+  if (allowList.length > 0) return allowList.includes(name) ? null : `is not listed in AEH_AGENT_KEY_ENVS`;
+  return RESERVED.test(name) ? 'names one of the service\'s own credentials' : null;
+}
+
+async function checkSpec(spec: AgentSpec, { env }: AgentCheckContext): Promise<void> {
+  const name = spec.api_key_env;
+  if (typeof name !== 'string') return;
+  const refusal = allowedKeyVariable(name, env);
+  const missing = refusal ?? (env[name] ? null : 'is not set in the service\'s environment');
+  if (missing) throw new Problem('validation_failed', { detail: `agent.api_key_env "${name}" ${missing}`, errors: [{ path: '/agent/api_key_env', message: missing }] });
+}
+
+interface ChatMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: string | null;
+  tool_calls?: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }>;
+  tool_call_id?: string;
+}
+
+function parseArguments(raw: unknown): unknown {
+  if (typeof raw !== 'string') return raw;
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+}
+
+/** The openai adapter. */
+export const openaiAdapter: AgentAdapter = {
+  name: 'openai',
+  description: 'Any OpenAI-compatible chat-completions endpoint, tool calls included.',
+  options: OPTIONS,
+  check: checkSpec,
+  async call(input, { spec, history, fetch, env, signal }) {
+    const endpoint = `${String(spec.base_url).replace(/\/+$/, '')}/chat/completions`;
+    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+    if (typeof spec.api_key_env === 'string') {
+      if (allowedKeyVariable(spec.api_key_env, env)) throw new AgentError(`agent.api_key_env "${spec.api_key_env}" is not allowed`);
+      const key = env[spec.api_key_env];
+      if (key) headers.authorization = `Bearer ${key}`;
+    }
+    const messages: ChatMessage[] = [];
+    if (typeof spec.system === 'string') messages.push({ role: 'system', content: spec.system });
+    for (const turn of history) if (turn.role !== 'tool') messages.push({ role: turn.role, content: turn.content });
+    messages.push({ role: 'user', content: input });
+    const toolResults = (spec.tool_results ?? {}) as Record<string, unknown>;
+    const maxRounds = typeof spec.max_tool_rounds === 'number' ? spec.max_tool_rounds : 4;
+    const toolCalls: ToolCall[] = [];
+    for (let round = 0; ; round++) {
+      const body: Record<string, unknown> = { model: spec.model, messages };
+      if (typeof spec.temperature === 'number') body.temperature = spec.temperature;
+      if (Array.isArray(spec.tools) && spec.tools.length > 0) body.tools = spec.tools;
+      const response = await fetch(endpoint, { method: 'POST', headers, body: JSON.stringify(body), signal });
+      const payload = (await readAgentJson(response, 'the chat-completions endpoint', typeof spec.max_response_bytes === 'number' ? spec.max_response_bytes : undefined)) as {
+        choices?: Array<{ message?: ChatMessage }>;
+      };
+      const message = payload?.choices?.[0]?.message;
+      if (!message || typeof message !== 'object') throw new AgentError('the chat-completions endpoint answered without choices[0].message');
+      const calls = Array.isArray(message.tool_calls) ? message.tool_calls : [];
+      const answered = calls.map((call) => {
+        const name = String(call?.function?.name ?? '');
+        const known = Object.hasOwn(toolResults, name);
+        toolCalls.push({ name, arguments: parseArguments(call?.function?.arguments), ...(known ? { result: toolResults[name] } : {}) });
+        return known;
+      });
+      const canContinue = calls.length > 0 && answered.every(Boolean) && round < maxRounds;
+      if (!canContinue) return { output: typeof message.content === 'string' ? message.content : '', ...(toolCalls.length ? { tool_calls: toolCalls } : {}) };
+      messages.push({ role: 'assistant', content: message.content ?? null, tool_calls: calls });
+      for (const call of calls) messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify(toolResults[call.function.name]) });
+    }
+  },
+};
+
+export default {
+  name: 'agent-openai',
+  setup(host) {
+    host.agents.register(openaiAdapter, 'agent-openai');
+  },
+} satisfies Plugin;

@@ -1,0 +1,95 @@
+/**
+ * The `replay` agent adapter (api-contract.md "Built-in agent adapters"): scores a recorded `.jsonl` trace
+ * without calling any agent. `trace_path` is read through the file jail. Each task gets the first recorded
+ * `agent_output` of the same task id (and variant), with its tool calls and recorded latency. Lines of the
+ * plain form `{"task_id", "output"}` are accepted too, for recordings made by other tools.
+ */
+import type { Plugin } from '../../core/plugin.ts';
+import { Problem } from '../../core/problems.ts';
+import { AgentError, type AgentAdapter, type AgentReply, type ToolCall } from '../../core/agent-adapter.ts';
+import type { TraceEvent } from '../../core/trace.ts';
+
+const OPTIONS = {
+  type: 'object',
+  required: ['trace_path'],
+  properties: { trace_path: { type: 'string', minLength: 1, maxLength: 4096 } },
+};
+
+type Recording = Map<string, AgentReply>;
+
+const MAX_CACHED = 32;
+const cache = new Map<string, Promise<Recording>>();
+
+const keyOf = (taskId: string, variant?: string) => `${variant ?? ''}\u0000${taskId}`;
+
+/** Indexes a recorded trace by task id and variant. */
+export function indexRecording(bytes: Uint8Array): Recording {
+  const recording: Recording = new Map();
+  const tools = new Map<string, ToolCall[]>();
+  for (const line of new TextDecoder().decode(bytes).split('\n')) {
+    if (!line.trim()) continue;
+    let event: Partial<TraceEvent> & { output?: unknown; latency_ms?: unknown };
+    try {
+      event = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (!event || typeof event !== 'object' || typeof event.task_id !== 'string') continue;
+    const key = keyOf(event.task_id, event.variant);
+    const data = (event.data ?? {}) as Record<string, unknown>;
+    if (event.type === 'tool_call') {
+      if (!recording.has(key)) tools.set(key, [...(tools.get(key) ?? []), { name: String(data.name ?? ''), arguments: data.arguments, result: data.result }]);
+      continue;
+    }
+    const plain = event.type === undefined && typeof event.output === 'string';
+    const output = event.type === 'agent_output' && !data.probe ? data.output : plain ? event.output : undefined;
+    if (typeof output !== 'string' || recording.has(key)) continue;
+    const latency = plain ? event.latency_ms : data.latency_ms;
+    recording.set(key, {
+      output,
+      ...(tools.has(key) ? { tool_calls: tools.get(key) } : {}),
+      ...(typeof latency === 'number' && latency >= 0 ? { latency_ms: latency } : {}),
+    });
+  }
+  return recording;
+}
+
+async function load(path: string, readFile: (path: string) => Promise<Uint8Array>, cacheKey: string): Promise<Recording> {
+  let recording = cache.get(cacheKey);
+  if (!recording) {
+    recording = readFile(path).then(indexRecording);
+    recording.catch(() => cache.delete(cacheKey));
+    if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value as string);
+    cache.set(cacheKey, recording);
+  }
+  return recording;
+}
+
+/** The replay adapter. */
+export const replayAdapter: AgentAdapter = {
+  name: 'replay',
+  description: 'Scores a recorded .jsonl trace without calling any agent.',
+  options: OPTIONS,
+  idempotent: true,
+  recorded: true,
+  async check(spec, { readFile }) {
+    const recording = indexRecording(await readFile(String(spec.trace_path)));
+    if (recording.size === 0) {
+      throw new Problem('validation_failed', { detail: 'the recorded trace holds no agent output', errors: [{ path: '/agent/trace_path', message: 'holds no agent_output events' }] });
+    }
+  },
+  async call(_input, { run_id, spec, task, readFile, variant }) {
+    const path = String(spec.trace_path);
+    const recording = await load(path, readFile, `${run_id}\u0000${path}`);
+    const reply = recording.get(keyOf(task.id, variant)) ?? (variant ? recording.get(keyOf(task.id)) : undefined);
+    if (!reply) throw new AgentError(`the recorded trace has no output for task "${task.id}"${variant ? ` (variant ${variant})` : ''}`);
+    return reply;
+  },
+};
+
+export default {
+  name: 'agent-replay',
+  setup(host) {
+    host.agents.register(replayAdapter, 'agent-replay');
+  },
+} satisfies Plugin;

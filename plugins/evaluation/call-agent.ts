@@ -1,0 +1,80 @@
+/**
+ * One call to the agent under evaluation, bounded by the per-call timeout (`agent.timeout_ms`, default 30 s)
+ * and by the task's own signal (cancellation, shutdown). Failures become the engine's failure codes
+ * (integration.md item 2): `INFRA.AGENT_TIMEOUT`, `INFRA.SSRF_BLOCKED`, `INFRA.AGENT_ERROR`.
+ */
+import type { AgentAdapter, AgentCallContext, AgentReply } from '../../core/agent-adapter.ts';
+import { isProblem } from '../../core/problems.ts';
+
+/** Default per-call timeout. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** Why an agent call failed, as the trace's `error` event records it. */
+export interface CallFailure {
+  code: 'agent_timeout' | 'ssrf_blocked' | 'agent_error';
+  failure_code: 'INFRA.AGENT_TIMEOUT' | 'INFRA.SSRF_BLOCKED' | 'INFRA.AGENT_ERROR';
+  message: string;
+}
+
+export type CallResult = { reply: AgentReply; latency_ms: number } | { failure: CallFailure; latency_ms: number };
+
+class CallTimeout extends Error {
+  constructor(readonly ms: number) {
+    super(`the agent did not answer within ${ms} ms`);
+    this.name = 'TimeoutError';
+  }
+}
+
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return 'the agent call failed';
+  if (error.name === 'AgentError') return error.message;
+  // fetch failures hide the useful part (ECONNREFUSED, ENOTFOUND) in `cause`.
+  const cause = (error as Error & { cause?: { code?: unknown } }).cause;
+  const code = cause && typeof cause === 'object' && typeof cause.code === 'string' ? ` (${cause.code})` : '';
+  return `the agent call failed: ${error.message.slice(0, 300)}${code}`;
+}
+
+/**
+ * Calls the adapter. Resolves with the reply or a classified failure; rejects only when `parent` aborted
+ * (cancellation or shutdown), with the parent's reason.
+ */
+export async function callAgent(
+  adapter: AgentAdapter,
+  input: string,
+  context: Omit<AgentCallContext, 'signal'>,
+  { timeoutMs, parent }: { timeoutMs: number; parent: AbortSignal },
+): Promise<CallResult> {
+  if (parent.aborted) throw parent.reason;
+  const controller = new AbortController();
+  const timeout = new CallTimeout(timeoutMs);
+  let rejectOnAbort!: (reason: unknown) => void;
+  const aborted = new Promise<never>((_, reject) => (rejectOnAbort = reject));
+  const onAbort = () => rejectOnAbort(controller.signal.reason);
+  const onParentAbort = () => controller.abort(parent.reason);
+  controller.signal.addEventListener('abort', onAbort, { once: true });
+  parent.addEventListener('abort', onParentAbort, { once: true });
+  const timer = setTimeout(() => controller.abort(timeout), timeoutMs);
+  const started = performance.now();
+  try {
+    // The race stops waiting for an adapter that ignores its signal.
+    const reply = await Promise.race([adapter.call(input, { ...context, signal: controller.signal }), aborted]);
+    const latency = performance.now() - started;
+    if (!reply || typeof reply.output !== 'string') {
+      return { failure: { code: 'agent_error', failure_code: 'INFRA.AGENT_ERROR', message: 'the adapter returned no string output' }, latency_ms: latency };
+    }
+    return { reply, latency_ms: typeof reply.latency_ms === 'number' ? reply.latency_ms : latency };
+  } catch (error) {
+    const latency = performance.now() - started;
+    if (parent.aborted) throw parent.reason;
+    if (controller.signal.reason === timeout) return { failure: { code: 'agent_timeout', failure_code: 'INFRA.AGENT_TIMEOUT', message: timeout.message }, latency_ms: latency };
+    if (isProblem(error) && error.code === 'ssrf_blocked') {
+      return { failure: { code: 'ssrf_blocked', failure_code: 'INFRA.SSRF_BLOCKED', message: `the agent address was refused: ${error.detail}` }, latency_ms: latency };
+    }
+    return { failure: { code: 'agent_error', failure_code: 'INFRA.AGENT_ERROR', message: describe(error) }, latency_ms: latency };
+  } finally {
+    clearTimeout(timer);
+    controller.signal.removeEventListener('abort', onAbort);
+    parent.removeEventListener('abort', onParentAbort);
+    aborted.catch(() => undefined);
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * How a run ends (integration.md item 1). Completed or failed: the sidecars and `run.json` with the results,
+ * then `await hooks.emit('run.finished')` (certification signs here), and only then the final status, so a
+ * client that sees the final status finds the certificate. Cancelled: no sidecars, no certificate.
+ */
+import type { HandoffError } from '../../core/handoff.ts';
+import { keys, SIDECARS, type RunRecord, type RunStatus, type TaskRecord } from '../../core/runs.ts';
+import { scoreDimensions } from '../../core/scoring.ts';
+import type { Engine } from './engine.ts';
+import type { RunContext } from './runner.ts';
+
+/** The run record every stage of a run writes (`GET /api/v1/runs/:run_id`). */
+export function baseRunRecord(task: TaskRecord, scenario: { id: string; title: string }, total: number): RunRecord {
+  return {
+    run_id: task.run_id,
+    task_id: task.task_id,
+    scenario_id: scenario.id,
+    scenario_title: scenario.title,
+    status: 'queued',
+    created_at: task.created_at,
+    started_at: null,
+    finished_at: null,
+    dimensions: null,
+    index: null,
+    compliance: null,
+    failures: [],
+    trace_file: 'trace.jsonl',
+    certificate_url: `/v1/certificates/${task.run_id}`,
+    verify_url: `/api/v1/verify/${task.run_id}`,
+    robustness: null,
+    tasks: { total, done: 0 },
+  };
+}
+
+/** Writes results and sidecars, lets certification run, then sets the final status. */
+export async function finishRun(run: RunContext): Promise<void> {
+  const { engine, task, plan, state } = run;
+  const { store, hooks } = engine.services;
+  const error = state.error();
+  const status: RunStatus = error ? 'failed' : 'succeeded';
+  const scored = scoreDimensions(state.dimensions(), { completed: !error });
+  const compliance = { status: scored.status, score: scored.index, policy_ref: plan.scenario.policy_ref };
+  const startedAt = state.startedAt() ?? task.started_at;
+  const finishedAt = state.finishedAt() ?? new Date(engine.services.now()).toISOString();
+  const robustness = state.robustness(plan.variants.length);
+  const failures = state.failures();
+  const done = task.progress.done;
+  const record: RunRecord = {
+    ...baseRunRecord(task, plan.scenario, run.total),
+    status: 'running',
+    started_at: startedAt,
+    finished_at: finishedAt,
+    dimensions: scored.dimensions,
+    index: scored.index,
+    compliance,
+    failures,
+    robustness,
+    tasks: { total: run.total, done },
+    ...(error ? { error } : {}),
+  };
+  const scores = {
+    run_id: task.run_id,
+    dimensions: scored.dimensions,
+    index: scored.index,
+    compliance,
+    floor_applied: scored.floor_applied,
+    measured: scored.measured,
+    per_metric: state.perMetric(),
+    per_task: state.perTask().map(({ task_id, variant, scores: taskScores, passed, latency_ms }) => ({ task_id, ...(variant ? { variant } : {}), scores: taskScores, passed, latency_ms })),
+    robustness,
+  };
+  const summary = {
+    run_id: task.run_id,
+    task_id: task.task_id,
+    scenario_id: plan.scenario.id,
+    status,
+    compliance,
+    started_at: startedAt,
+    finished_at: finishedAt,
+    tasks: { total: run.total, done, failures: failures.length },
+    agent_signatures: state.signatures(),
+    robustness,
+    ...(error ? { error } : {}),
+  };
+  await Promise.all([
+    store.setJson(keys.sidecar(task.run_id, SIDECARS.scores), scores),
+    store.setJson(keys.sidecar(task.run_id, SIDECARS.failures), failures),
+    store.setJson(keys.sidecar(task.run_id, SIDECARS.summary), summary),
+    store.setJson(keys.run(task.run_id), record),
+  ]);
+  await hooks.emit('run.finished', { run_id: task.run_id });
+  record.status = status;
+  Object.assign(task, { status, finished_at: finishedAt, ...(error ? { error } : {}) });
+  delete task.handoff;
+  await Promise.all([store.setJson(keys.run(task.run_id), record), store.setJson(keys.task(task.task_id), task)]);
+  await store.remove(keys.activeTask(task.task_id));
+}
+
+async function endWithoutResults(engine: Engine, task: TaskRecord, status: RunStatus, error?: { code: string; message: string }): Promise<void> {
+  const { store } = engine.services;
+  const finishedAt = new Date(engine.services.now()).toISOString();
+  const stored = await store.getJson<RunRecord>(keys.run(task.run_id));
+  const record: RunRecord = {
+    ...(stored ?? baseRunRecord(task, { id: 'unknown', title: 'unknown' }, task.progress.total)),
+    status,
+    started_at: stored?.started_at ?? task.started_at,
+    finished_at: finishedAt,
+    tasks: { total: task.progress.total, done: task.progress.done },
+    ...(error ? { error, compliance: { status: 'error' as const, score: 0, policy_ref: stored?.compliance?.policy_ref ?? 'unknown' } } : {}),
+  };
+  Object.assign(task, { status, finished_at: finishedAt, ...(error ? { error } : {}) });
+  delete task.handoff;
+  await Promise.all([store.setJson(keys.run(task.run_id), record), store.setJson(keys.task(task.task_id), task)]);
+  await Promise.all([store.remove(keys.activeTask(task.task_id)), store.remove(keys.cancelRequest(task.task_id))]);
+}
+
+/** Ends a cancelled task: the trace gets its `run_end`, the run and task become `cancelled`. */
+export async function cancelRun(engine: Engine, task: TaskRecord, run?: RunContext): Promise<void> {
+  if (run && run.writer.cursor().seq + run.writer.buffered() > 0) {
+    run.writer.emit('run_end', { data: { status: 'cancelled', units: run.total, done: task.progress.done } });
+    await run.writer.flush();
+  }
+  await endWithoutResults(engine, task, 'cancelled');
+}
+
+/** Ends a task whose handoff token or stored state failed verification: it is never trusted, never certified. */
+export async function abandonRun(engine: Engine, task: TaskRecord, error: HandoffError): Promise<void> {
+  engine.services.logger.warn('refused a handoff token; the run is marked failed', { task_id: task.task_id, run_id: task.run_id, reason: error.reason });
+  await endWithoutResults(engine, task, 'failed', { code: 'handoff_invalid', message: error.message });
+}

@@ -1,0 +1,77 @@
+/**
+ * The plan of a run, stored as the `scenario.json` sidecar at submission: the scenario as run (agent override
+ * applied) and its mutated variants. The units of work are derived from it, so any instance holding the plan
+ * and a handoff token knows exactly what `next` means.
+ */
+import type { Scenario, ScenarioTask } from '../../core/scenario.ts';
+import type { MutationChange } from '../../core/mutation.ts';
+
+export interface PlannedVariant {
+  variant_id: string;
+  types: string[];
+  seed: number;
+  changes: MutationChange[];
+  scenario: Scenario;
+}
+
+/** The `scenario.json` sidecar. */
+export interface RunPlan {
+  run_id: string;
+  task_id: string;
+  seed: number | null;
+  scenario: Scenario;
+  variants: PlannedVariant[];
+}
+
+/**
+ * One agent call and its metrics. For every task, the variants run first and the original last, so the
+ * original's metrics (robustness) see every variant's outcome of the same task.
+ */
+export interface Unit {
+  taskIndex: number;
+  /** Index into `plan.variants`, or -1 for the original. */
+  variantIndex: number;
+}
+
+/** Units in the run. */
+export function unitCount(plan: RunPlan): number {
+  return plan.scenario.tasks.length * (plan.variants.length + 1);
+}
+
+/** The unit at position `index` (0 ≤ index < unitCount). */
+export function unitAt(plan: RunPlan, index: number): Unit {
+  const group = plan.variants.length + 1;
+  const within = index % group;
+  return { taskIndex: Math.floor(index / group), variantIndex: within === group - 1 ? -1 : within };
+}
+
+/** The task a unit runs (the variant's mutated copy for variants). */
+export function taskOf(plan: RunPlan, unit: Unit): ScenarioTask {
+  const scenario = unit.variantIndex < 0 ? plan.scenario : plan.variants[unit.variantIndex]!.scenario;
+  return scenario.tasks[unit.taskIndex]!;
+}
+
+/** The variant id of a unit, or `undefined` for the original. */
+export function variantOf(plan: RunPlan, unit: Unit): string | undefined {
+  return unit.variantIndex < 0 ? undefined : plan.variants[unit.variantIndex]!.variant_id;
+}
+
+/** The topology agent that performs a task: the task's own, else the first of the topology, else none. */
+export function agentOf(scenario: Scenario, task: ScenarioTask): string | null {
+  return task.agent ?? scenario.topology[0]?.agent ?? null;
+}
+
+/** The topology position of the unit at `index` (for the handoff token); past the end, none. */
+export function positionAt(plan: RunPlan, index: number): { agent: string | null; index: number | null } {
+  if (index >= unitCount(plan)) return { agent: null, index: null };
+  const agent = agentOf(plan.scenario, taskOf(plan, unitAt(plan, index)));
+  const position = agent === null ? -1 : plan.scenario.topology.findIndex((node) => node.agent === agent);
+  return { agent, index: position < 0 ? null : position };
+}
+
+/** The channel one topology agent writes and the other reads, if the topology declares one. */
+export function channelBetween(scenario: Scenario, from: string, to: string): string | undefined {
+  const writer = scenario.topology.find((node) => node.agent === from);
+  const reader = scenario.topology.find((node) => node.agent === to);
+  return writer?.writes.find((channel) => reader?.reads.includes(channel));
+}

@@ -1,0 +1,137 @@
+/**
+ * The evaluation API (api-contract.md "Endpoints"): `POST /api/evaluate` (202 + `Location`), task status and
+ * cancellation, the newest-first run list, run records and the raw trace, byte for byte.
+ */
+import type { PluginHost } from '../../core/host.ts';
+import { Problem, notFound } from '../../core/problems.ts';
+import { isValidRunId, keys, readRun, readTask } from '../../core/runs.ts';
+import { engineOf, type EngineHolder } from './engine.ts';
+import { submitEvaluation, type EvaluateBody } from './submit.ts';
+import { cancelTask } from './cancel.ts';
+import { decodeCursor, listRunIds } from './run-index.ts';
+import { liveRun, runOr404, runSummary, taskView } from './views.ts';
+import { EVALUATE_BODY, ACCEPTED, RUN, RUN_LIST, TASK } from './schemas.ts';
+
+const PLUGIN = 'evaluation';
+const RUN_ID_PARAM = { name: 'run_id', in: 'path' as const, required: true, schema: { type: 'string' } };
+const TASK_ID_PARAM = { name: 'task_id', in: 'path' as const, required: true, schema: { type: 'string' } };
+
+function limitOf(raw: string | undefined): number {
+  if (raw === undefined) return 20;
+  const limit = Number(raw);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
+    throw new Problem('validation_failed', { detail: 'limit must be an integer from 1 to 100', errors: [{ path: '/limit', message: 'must be an integer from 1 to 100' }] });
+  }
+  return limit;
+}
+
+/** Registers the evaluation routes. */
+export function registerEvaluationRoutes(host: PluginHost, holder: EngineHolder): void {
+  host.routes.register({
+    method: 'POST',
+    path: '/api/evaluate',
+    permission: 'evaluations:launch',
+    summary: 'Queue an evaluation of a scenario (by path, inline, or catalog id)',
+    tags: ['evaluation'],
+    body: EVALUATE_BODY,
+    audit: 'evaluate',
+    responses: { 202: { description: 'Accepted; poll status_url', schema: ACCEPTED } },
+    async handler(c) {
+      const ids = await submitEvaluation(engineOf(holder), c.var.body as EvaluateBody);
+      const statusUrl = `/api/v1/tasks/${ids.task_id}`;
+      return c.json({ ...ids, status: 'queued', status_url: statusUrl }, 202, { Location: statusUrl });
+    },
+  }, PLUGIN);
+
+  host.routes.register({
+    method: 'GET',
+    path: '/api/v1/tasks/:task_id',
+    permission: 'runs:read',
+    summary: 'Status and progress of an evaluation task',
+    tags: ['evaluation'],
+    parameters: [TASK_ID_PARAM],
+    responses: { 200: { description: 'The task', schema: TASK } },
+    async handler(c) {
+      const task = await readTask(c.var.services.store, (c.req.param('task_id') ?? ''));
+      if (!task) throw notFound(`task ${(c.req.param('task_id') ?? '')}`);
+      return c.json(taskView(task));
+    },
+  }, PLUGIN);
+
+  host.routes.register({
+    method: 'DELETE',
+    path: '/api/v1/tasks/:task_id',
+    permission: 'evaluations:launch',
+    summary: 'Cancel an evaluation task',
+    tags: ['evaluation'],
+    audit: 'cancel',
+    parameters: [TASK_ID_PARAM],
+    responses: {
+      200: { description: 'Cancelled', schema: TASK },
+      202: { description: 'Running on another instance; cancellation requested', schema: TASK },
+      409: { description: 'The task has already ended' },
+    },
+    async handler(c) {
+      const taskId = (c.req.param('task_id') ?? '');
+      if (!isValidRunId(taskId)) throw notFound(`task ${taskId}`);
+      const { status, task } = await cancelTask(engineOf(holder), taskId);
+      return c.json({ ...taskView(task), ...(status === 202 ? { cancel_requested: true } : {}) }, status);
+    },
+  }, PLUGIN);
+
+  host.routes.register({
+    method: 'GET',
+    path: '/api/v1/runs',
+    permission: 'runs:read',
+    summary: 'Runs, newest first, with cursor paging',
+    tags: ['evaluation'],
+    parameters: [
+      { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
+      { name: 'cursor', in: 'query', schema: { type: 'string' }, description: 'next_cursor of the previous page' },
+    ],
+    responses: { 200: { description: 'A page of runs', schema: RUN_LIST } },
+    async handler(c) {
+      const store = c.var.services.store;
+      const cursor = c.req.query('cursor');
+      const page = await listRunIds(store, { limit: limitOf(c.req.query('limit')), before: cursor ? decodeCursor(cursor) : undefined });
+      const runs = await Promise.all(page.ids.map(async (id) => {
+        const run = await readRun(store, id);
+        return run ? runSummary(await liveRun(store, run)) : null;
+      }));
+      return c.json({ items: runs.filter((run) => run !== null), next_cursor: page.next_cursor });
+    },
+  }, PLUGIN);
+
+  host.routes.register({
+    method: 'GET',
+    path: '/api/v1/runs/:run_id',
+    permission: 'runs:read',
+    summary: 'A run: status, dimension scores, index, compliance and failures',
+    tags: ['evaluation'],
+    parameters: [RUN_ID_PARAM],
+    responses: { 200: { description: 'The run', schema: RUN } },
+    async handler(c) {
+      return c.json(await runOr404(c.var.services.store, (c.req.param('run_id') ?? '')));
+    },
+  }, PLUGIN);
+
+  host.routes.register({
+    method: 'GET',
+    path: '/api/v1/runs/:run_id/trace',
+    permission: 'runs:export',
+    summary: 'The raw .jsonl trace, byte for byte what trace_hash covers',
+    tags: ['evaluation'],
+    parameters: [RUN_ID_PARAM],
+    responses: { 200: { description: 'One JSON event per line', contentType: 'application/x-ndjson', schema: { type: 'string' } } },
+    async handler(c) {
+      const store = c.var.services.store;
+      const runId = (c.req.param('run_id') ?? '');
+      if (!(await readRun(store, runId))) throw notFound(`run ${runId}`);
+      const stream = await store.stream(keys.trace(runId));
+      return new Response(stream ?? '', {
+        status: 200,
+        headers: { 'content-type': 'application/x-ndjson', 'cache-control': 'no-store', 'content-disposition': `attachment; filename="${runId}.jsonl"` },
+      });
+    },
+  }, PLUGIN);
+}

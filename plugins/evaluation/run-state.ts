@@ -1,0 +1,202 @@
+/**
+ * What a run has established so far, derived from its trace events only. The live runner feeds every event it
+ * writes; a resuming instance feeds the verified trace prefix. Both reach the same state, so results never
+ * depend on which instance ran which step.
+ */
+import type { AgentTurn } from '../../core/agent-adapter.ts';
+import type { MetricFailure } from '../../core/metric.ts';
+import type { RobustnessStats, RunFailure } from '../../core/runs.ts';
+import type { Dimension } from '../../core/scenario.ts';
+import { DIMENSIONS } from '../../core/scenario.ts';
+import type { TraceEvent } from '../../core/trace.ts';
+
+/** The outcome of one task of the original or of a variant. */
+export interface UnitOutcome {
+  task_id: string;
+  variant?: string;
+  output: string;
+  outputEvent: number;
+  latency_ms: number;
+  scores: Record<string, number | null>;
+  passed: boolean;
+}
+
+/** What `metric_result` events carry in `data`. */
+export interface MetricResultData {
+  metric: string;
+  dimension: Dimension;
+  score: number | null;
+  weight: number;
+  failures: Array<MetricFailure & { event_index: number }>;
+  note?: string;
+}
+
+export interface RunError {
+  code: string;
+  message: string;
+}
+
+interface Spread {
+  sum: number;
+  sumSquares: number;
+  min: number;
+  count: number;
+}
+
+const keyOf = (taskId: string, variant?: string) => (variant ? `${variant}\u0000${taskId}` : taskId);
+
+/** Creates the state of one run. */
+export function createRunState() {
+  const dimensionSums = new Map<Dimension, { weighted: number; weights: number }>();
+  const metricMeans = new Map<string, { dimension: Dimension; sum: number; count: number }>();
+  const spreads = new Map<string, Spread>();
+  const outcomes = new Map<string, UnitOutcome>();
+  const histories = new Map<string, AgentTurn[]>();
+  const lastAgents = new Map<string, string | null>();
+  const failures: RunFailure[] = [];
+  const signatures: Array<{ identity: string; jws: string; task_id: string }> = [];
+  let error: RunError | undefined;
+  let startedAt: string | undefined;
+  let finishedAt: string | undefined;
+  let endStatus: string | undefined;
+
+  function outcomeOf(event: TraceEvent): UnitOutcome {
+    const key = keyOf(event.task_id ?? '', event.variant);
+    let outcome = outcomes.get(key);
+    if (!outcome) {
+      outcome = { task_id: event.task_id ?? '', ...(event.variant ? { variant: event.variant } : {}), output: '', outputEvent: -1, latency_ms: 0, scores: {}, passed: true };
+      outcomes.set(key, outcome);
+    }
+    return outcome;
+  }
+
+  function historyOf(variant?: string): AgentTurn[] {
+    const key = variant ?? '';
+    let history = histories.get(key);
+    if (!history) histories.set(key, (history = []));
+    return history;
+  }
+
+  function addMetric(event: TraceEvent, data: MetricResultData): void {
+    const outcome = outcomeOf(event);
+    outcome.scores[data.metric] = data.score;
+    if (data.failures.length > 0) outcome.passed = false;
+    for (const failure of data.failures) {
+      failures.push({
+        code: failure.code,
+        metric: data.metric,
+        task_id: event.task_id ?? '',
+        event_index: failure.event_index ?? null,
+        severity: failure.severity,
+        message: failure.message,
+        ...(failure.evidence !== undefined ? { evidence: failure.evidence } : {}),
+        ...(event.variant ? { variant: event.variant } : {}),
+      });
+    }
+    if (data.score === null) return;
+    let spread = spreads.get(data.metric);
+    if (!spread) spreads.set(data.metric, (spread = { sum: 0, sumSquares: 0, min: Infinity, count: 0 }));
+    spread.sum += data.score;
+    spread.sumSquares += data.score * data.score;
+    spread.min = Math.min(spread.min, data.score);
+    spread.count++;
+    // Dimensions are scored on the original only; variants feed robustness.
+    if (event.variant) return;
+    const sums = dimensionSums.get(data.dimension) ?? { weighted: 0, weights: 0 };
+    sums.weighted += data.score * data.weight;
+    sums.weights += data.weight;
+    dimensionSums.set(data.dimension, sums);
+    const mean = metricMeans.get(data.metric) ?? { dimension: data.dimension, sum: 0, count: 0 };
+    mean.sum += data.score;
+    mean.count++;
+    metricMeans.set(data.metric, mean);
+  }
+
+  return {
+    /** Takes one trace event into account. */
+    observe(event: TraceEvent): void {
+      const data = event.data;
+      switch (event.type) {
+        case 'run_start':
+          startedAt = event.ts;
+          break;
+        case 'input':
+          if (data.probe) break;
+          historyOf(event.variant).push({ role: 'user', content: String(data.input ?? ''), task_id: event.task_id ?? undefined });
+          lastAgents.set(event.variant ?? '', event.agent ?? null);
+          break;
+        case 'agent_output': {
+          if (data.probe) break;
+          const outcome = outcomeOf(event);
+          outcome.output = String(data.output ?? '');
+          outcome.outputEvent = event.seq;
+          outcome.latency_ms = Number(data.latency_ms ?? 0);
+          historyOf(event.variant).push({ role: 'assistant', content: outcome.output, task_id: event.task_id ?? undefined });
+          const signature = data.signature as { identity?: string; jws?: string } | undefined;
+          if (signature?.identity && signature.jws && !event.variant) signatures.push({ identity: signature.identity, jws: signature.jws, task_id: event.task_id ?? '' });
+          break;
+        }
+        case 'metric_result':
+          addMetric(event, data as unknown as MetricResultData);
+          break;
+        case 'error':
+          error = { code: String(data.code ?? 'agent_error'), message: String(data.message ?? '') };
+          failures.push({
+            code: String(data.failure_code ?? 'INFRA.AGENT_ERROR'),
+            metric: 'engine',
+            task_id: event.task_id ?? '',
+            event_index: event.seq,
+            severity: 'critical',
+            message: error.message,
+            ...(event.variant ? { variant: event.variant } : {}),
+          });
+          break;
+        case 'run_end':
+          finishedAt = event.ts;
+          endStatus = String(data.status ?? '');
+          break;
+        default:
+          break;
+      }
+    },
+    outcome: (taskId: string, variant?: string) => outcomes.get(keyOf(taskId, variant)),
+    history: historyOf,
+    lastAgent: (variant?: string) => lastAgents.get(variant ?? ''),
+    error: () => error,
+    startedAt: () => startedAt,
+    finishedAt: () => finishedAt,
+    endStatus: () => endStatus,
+    failures: () => failures,
+    signatures: () => signatures,
+    /** Dimension scores: the weighted mean of the measured metric scores of each dimension (originals only). */
+    dimensions(): Partial<Record<Dimension, number | null>> {
+      return Object.fromEntries(DIMENSIONS.map((dimension) => {
+        const sums = dimensionSums.get(dimension);
+        return [dimension, sums && sums.weights > 0 ? sums.weighted / sums.weights : null];
+      }));
+    },
+    perMetric(): Record<string, { dimension: Dimension; mean: number; count: number }> {
+      return Object.fromEntries([...metricMeans].map(([id, mean]) => [id, { dimension: mean.dimension, mean: round(mean.sum / mean.count), count: mean.count }]));
+    },
+    perTask(): UnitOutcome[] {
+      return [...outcomes.values()];
+    },
+    /** `{mean, min, stddev}` per metric across the original and its variants. */
+    robustness(variants: number): RobustnessStats | null {
+      if (variants === 0) return null;
+      const metrics: RobustnessStats['metrics'] = {};
+      for (const [id, spread] of spreads) {
+        const mean = spread.sum / spread.count;
+        const variance = Math.max(0, spread.sumSquares / spread.count - mean * mean);
+        metrics[id] = { mean: round(mean), min: round(spread.min), stddev: round(Math.sqrt(variance)), count: spread.count };
+      }
+      return { variants, metrics };
+    },
+  };
+}
+
+function round(value: number): number {
+  return Math.round(value * 10_000) / 10_000;
+}
+
+export type RunState = ReturnType<typeof createRunState>;

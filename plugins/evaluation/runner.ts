@@ -1,0 +1,158 @@
+/**
+ * Runs one evaluation task from its handoff token: verify the token and the trace it continues, rebuild the
+ * run's state from that trace, run the remaining units (agent call, tool calls, handoffs, metrics), checkpoint
+ * with a new token after each step, and finish. Nothing is held only in memory between checkpoints: a crash
+ * loses at most the step in flight, whose partial trace is cut off when the run resumes.
+ */
+import type { AgentAdapter } from '../../core/agent-adapter.ts';
+import { assertDigest, HandoffError, signHandoff, verifyHandoff, type HandoffState } from '../../core/handoff.ts';
+import { sha3Hex } from '../../core/hash.ts';
+import { keys, readTask, SIDECARS, type TaskRecord } from '../../core/runs.ts';
+import { createTraceWriter, parseTrace, runningSha3, type TraceWriter } from '../../core/trace.ts';
+import { FINAL_STATUSES, StopRequest, type Engine } from './engine.ts';
+import { positionAt, unitCount, type RunPlan } from './plan.ts';
+import { createRunState, type RunState } from './run-state.ts';
+import { runUnit } from './unit.ts';
+import { finishRun, abandonRun, cancelRun } from './finish.ts';
+
+/** Checkpoint batching for idempotent in-process adapters (scripted, replay): redoing them costs nothing. */
+const BATCH_UNITS = 64;
+const BATCH_MS = 250;
+
+/** Everything one run needs while it executes. */
+export interface RunContext {
+  engine: Engine;
+  task: TaskRecord;
+  plan: RunPlan;
+  adapter: AgentAdapter;
+  state: RunState;
+  writer: TraceWriter;
+  signal: AbortSignal;
+  scenarioDigest: string;
+  total: number;
+  step: number;
+  /** The unit the token says runs next, and whether units remain (`running`) or only results (`finishing`). */
+  from: number;
+  phase: HandoffState['phase'];
+}
+
+/** Signs the state after `next` units, stores it with the task and sees whether a cancellation was asked for. */
+export async function checkpoint(run: RunContext, next: number, phase: HandoffState['phase']): Promise<void> {
+  const { engine, task, writer } = run;
+  await writer.flush();
+  const state: HandoffState = {
+    run_id: task.run_id,
+    task_id: task.task_id,
+    next,
+    total: run.total,
+    step: run.step++,
+    phase,
+    position: positionAt(run.plan, next),
+    trace: { ...writer.cursor(), digest: writer.digest() },
+    scenario_digest: run.scenarioDigest,
+  };
+  task.handoff = await signHandoff(state, engine.handoffKey, { now: engine.services.now(), ttlSeconds: engine.handoffTtlSeconds });
+  task.progress = { done: next, total: run.total };
+  await engine.services.store.setJson(keys.task(task.task_id), task);
+  if (phase === 'running' && (await engine.services.store.has(keys.cancelRequest(task.task_id)))) throw new StopRequest('cancel');
+}
+
+/** Reads the stored trace, checks the prefix the token covers and cuts off anything written after it. */
+async function verifiedTrace(engine: Engine, state: HandoffState): Promise<Uint8Array> {
+  const store = engine.services.store;
+  const key = keys.trace(state.run_id);
+  const stored = (await store.getBytes(key)) ?? new Uint8Array();
+  if (stored.length < state.trace.bytes) throw new HandoffError('digest', 'the stored trace is shorter than the handoff token says');
+  const prefix = stored.subarray(0, state.trace.bytes);
+  assertDigest('trace', state.trace.digest, sha3Hex(prefix, engine.sha3));
+  // Events of the step in flight when the last instance stopped: that step runs again.
+  if (stored.length > prefix.length) await store.setBytes(key, prefix);
+  return prefix;
+}
+
+async function prepare(engine: Engine, task: TaskRecord, signal: AbortSignal): Promise<RunContext> {
+  const { services } = engine;
+  const state = await verifyHandoff(task.handoff ?? '', engine.handoffKey, { now: services.now(), runId: task.run_id, taskId: task.task_id });
+  const planBytes = await services.store.getBytes(keys.sidecar(task.run_id, SIDECARS.scenario));
+  if (!planBytes) throw new HandoffError('digest', 'the run plan (scenario.json) is missing');
+  assertDigest('run plan (scenario.json)', state.scenario_digest, sha3Hex(planBytes, engine.sha3));
+  const plan = JSON.parse(new TextDecoder().decode(planBytes)) as RunPlan;
+  const adapter = services.agents.get(plan.scenario.agent.adapter);
+  if (!adapter) throw new HandoffError('claims', `agent adapter "${plan.scenario.agent.adapter}" is no longer loaded`);
+  const prefix = await verifiedTrace(engine, state);
+  const digest = runningSha3(services.capabilities.nativeSha3);
+  digest.update(prefix);
+  const runState = createRunState();
+  for (const event of parseTrace(prefix)) runState.observe(event);
+  const writer = createTraceWriter({
+    runId: task.run_id,
+    append: (bytes) => services.store.append(keys.trace(task.run_id), bytes),
+    now: services.now,
+    digest,
+    start: { seq: state.trace.seq, bytes: state.trace.bytes },
+  });
+  return { engine, task, plan, adapter, state: runState, writer, signal, scenarioDigest: state.scenario_digest, total: unitCount(plan), step: state.step + 1, from: state.next, phase: state.phase };
+}
+
+/** Runs (or resumes) one task to its end. Rejects only on storage failures. */
+export async function runTask(engine: Engine, taskId: string, signal: AbortSignal): Promise<void> {
+  const { services } = engine;
+  const task = await readTask(services.store, taskId);
+  if (!task || FINAL_STATUSES.has(task.status)) {
+    await services.store.remove(keys.activeTask(taskId));
+    return;
+  }
+  let run: RunContext | undefined;
+  try {
+    if (await services.store.has(keys.cancelRequest(taskId))) throw new StopRequest('cancel');
+    try {
+      run = await prepare(engine, task, signal);
+    } catch (error) {
+      if (error instanceof HandoffError) return abandonRun(engine, task, error);
+      throw error;
+    }
+    if (task.status !== 'running') {
+      task.status = 'running';
+      task.started_at = new Date(services.now()).toISOString();
+      await services.store.setJson(keys.task(taskId), task);
+    }
+    if (run.phase === 'running') await execute(run);
+    return await finishRun(run);
+  } catch (error) {
+    if (error instanceof StopRequest || signal.aborted) {
+      const reason = signal.aborted ? signal.reason : error;
+      if (reason instanceof StopRequest && reason.kind === 'shutdown') return;
+      return cancelRun(engine, task, run);
+    }
+    throw error;
+  }
+}
+
+async function execute(run: RunContext): Promise<void> {
+  const { writer, state, plan, task, adapter } = run;
+  if (writer.cursor().seq === 0 && writer.buffered() === 0) {
+    writer.emit('run_start', {
+      data: { task_id: task.task_id, scenario_id: plan.scenario.id, adapter: plan.scenario.agent.adapter, units: run.total, variants: plan.variants.map((variant) => variant.variant_id), seed: plan.seed },
+    });
+    state.observe(writer.last()!);
+  }
+  let sinceCheckpoint = 0;
+  let lastCheckpoint = run.engine.services.now();
+  let done = run.from;
+  for (let index = run.from; index < run.total; index++) {
+    if (run.signal.aborted) throw run.signal.reason;
+    if (!(await runUnit(run, index))) break;
+    done = index + 1;
+    sinceCheckpoint++;
+    const due = !adapter.idempotent || sinceCheckpoint >= BATCH_UNITS || run.engine.services.now() - lastCheckpoint >= BATCH_MS;
+    if (due && index + 1 < run.total) {
+      await checkpoint(run, index + 1, 'running');
+      sinceCheckpoint = 0;
+      lastCheckpoint = run.engine.services.now();
+    }
+  }
+  const error = state.error();
+  writer.emit('run_end', { data: { status: error ? 'failed' : 'succeeded', units: run.total, ...(error ? { error } : {}) } });
+  state.observe(writer.last()!);
+  await checkpoint(run, done, 'finishing');
+}

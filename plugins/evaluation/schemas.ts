@@ -1,0 +1,84 @@
+/**
+ * JSON Schemas (2020-12) of the evaluation API's bodies and records, for validation and the OpenAPI document.
+ */
+const SEED = { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER };
+const STATUS = { type: 'string', enum: ['queued', 'running', 'succeeded', 'failed', 'cancelled'] };
+const TIME = { type: ['string', 'null'], format: 'date-time' };
+const ERROR = { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' } } };
+
+/** `POST /api/evaluate` body: exactly one of `path`, `scenario`, `scenario_id` (checked by the handler, to name the fields). */
+export const EVALUATE_BODY = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    path: { type: 'string', minLength: 1, maxLength: 4096, description: 'scenario JSON file, relative to PROJECT_ROOT (through the file jail)' },
+    scenario: { type: 'object', description: 'a native or AES v1.4 scenario, inline' },
+    scenario_id: { type: 'string', minLength: 1, maxLength: 256, description: 'a catalog scenario id' },
+    seed: SEED,
+    mutations: {
+      type: 'array',
+      maxItems: 16,
+      items: {
+        type: 'object',
+        required: ['type'],
+        additionalProperties: false,
+        properties: {
+          type: { oneOf: [{ type: 'string', minLength: 1 }, { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 } }] },
+          count: { type: 'integer', minimum: 1, maximum: 100 },
+          seed: SEED,
+          options: { type: 'object' },
+        },
+      },
+    },
+    agent: { type: 'object', required: ['adapter'], properties: { adapter: { type: 'string', pattern: '^[a-z][a-z0-9_-]{0,63}$' } }, description: 'overrides the scenario\'s agent' },
+  },
+};
+
+export const ACCEPTED = {
+  type: 'object',
+  required: ['task_id', 'run_id', 'status', 'status_url'],
+  properties: { task_id: { type: 'string' }, run_id: { type: 'string' }, status: { const: 'queued' }, status_url: { type: 'string' } },
+};
+
+export const TASK = {
+  type: 'object',
+  required: ['task_id', 'run_id', 'status', 'progress', 'created_at', 'started_at', 'finished_at'],
+  properties: {
+    task_id: { type: 'string' },
+    run_id: { type: 'string' },
+    status: STATUS,
+    progress: { type: 'object', required: ['done', 'total'], properties: { done: { type: 'integer' }, total: { type: 'integer' } } },
+    created_at: { type: 'string', format: 'date-time' },
+    started_at: TIME,
+    finished_at: TIME,
+    error: ERROR,
+  },
+};
+
+export const RUN = {
+  type: 'object',
+  required: ['run_id', 'task_id', 'scenario_id', 'status', 'started_at', 'finished_at', 'dimensions', 'index', 'compliance', 'failures', 'trace_file', 'certificate_url', 'verify_url'],
+  properties: {
+    run_id: { type: 'string' },
+    task_id: { type: 'string' },
+    scenario_id: { type: 'string' },
+    status: STATUS,
+    started_at: TIME,
+    finished_at: TIME,
+    dimensions: { type: ['object', 'null'], additionalProperties: { type: ['number', 'null'] } },
+    index: { type: ['number', 'null'] },
+    compliance: { type: ['object', 'null'], properties: { status: { enum: ['pass', 'warning', 'fail', 'error'] }, score: { type: 'number' }, policy_ref: { type: 'string' } } },
+    failures: { type: 'array', items: { type: 'object', required: ['code', 'metric', 'task_id', 'event_index', 'severity', 'message'] } },
+    trace_file: { type: 'string' },
+    certificate_url: { type: 'string' },
+    verify_url: { type: 'string' },
+    robustness: { type: ['object', 'null'] },
+    error: ERROR,
+  },
+};
+
+export const RUN_LIST = {
+  type: 'object',
+  required: ['items', 'next_cursor'],
+  properties: { items: { type: 'array', items: { type: 'object' } }, next_cursor: { type: ['string', 'null'] } },
+};

@@ -1,0 +1,131 @@
+/**
+ * `POST /api/evaluate`: resolve the scenario (`path` through the jail, inline `scenario`, or catalog
+ * `scenario_id` — exactly one), apply the agent override, refuse what cannot run (unknown adapter or metric,
+ * bad options, unknown mutator) with 4xx before anything is queued, build the variants, then persist the
+ * plan, the run, the task with its first handoff token, and queue it.
+ */
+import { Problem, type FieldError } from '../../core/problems.ts';
+import { loadScenarioFile, normalizeScenario } from '../../core/scenario-load.ts';
+import { readJailedFile } from '../../core/jail.ts';
+import { check } from '../../core/validate.ts';
+import { mutateScenario, normalizeTypes, DEFAULT_SEED } from '../../core/mutation.ts';
+import { sha3Hex } from '../../core/hash.ts';
+import { signHandoff } from '../../core/handoff.ts';
+import { keys, SIDECARS, type TaskRecord } from '../../core/runs.ts';
+import type { AgentSpec, Scenario } from '../../core/scenario.ts';
+import type { Engine } from './engine.ts';
+import { positionAt, unitCount, type PlannedVariant, type RunPlan } from './plan.ts';
+import { baseRunRecord } from './finish.ts';
+import { indexRun } from './run-index.ts';
+
+export interface EvaluateBody {
+  path?: string;
+  scenario?: Record<string, unknown>;
+  scenario_id?: string;
+  seed?: number;
+  mutations?: Array<{ type: string | string[]; count?: number; seed?: number; options?: Record<string, unknown> }>;
+  agent?: AgentSpec;
+}
+
+/** The most units (tasks × (1 + variants)) one run may have. */
+export const MAX_UNITS = 100_000;
+const EMPTY_SHA3 = 'a7ffc6f8bf1ed76651c14756a061d662f580ff4de43b49fa82d80a4b80f8434a';
+const encoder = new TextEncoder();
+
+async function resolveScenario(engine: Engine, body: EvaluateBody): Promise<Scenario> {
+  const given = (['path', 'scenario', 'scenario_id'] as const).filter((field) => body[field] !== undefined);
+  if (given.length !== 1) {
+    const message = given.length === 0 ? 'one of path, scenario or scenario_id is required' : `give exactly one of path, scenario or scenario_id, not ${given.join(' and ')}`;
+    throw new Problem('validation_failed', { detail: message, errors: [{ path: given.length ? `/${given[1]}` : '/', message }] });
+  }
+  if (body.path !== undefined) return loadScenarioFile(engine.services, body.path);
+  if (body.scenario !== undefined) return normalizeScenario(body.scenario);
+  const found = await engine.services.catalog.get(body.scenario_id!);
+  if (!found) throw new Problem('not_found', { detail: `no catalog scenario has id "${body.scenario_id}"` });
+  return found;
+}
+
+/** Every reason the scenario cannot run here: unknown adapter, adapter options, unknown metrics, metric params. */
+function refusals(engine: Engine, scenario: Scenario): FieldError[] {
+  const { agents, metrics } = engine.services;
+  const errors: FieldError[] = [];
+  const adapter = agents.get(scenario.agent.adapter);
+  if (!adapter) errors.push({ path: '/agent/adapter', message: `unknown agent adapter "${scenario.agent.adapter}"; known: ${agents.names().join(', ')}` });
+  else if (adapter.options) errors.push(...check(adapter.options, scenario.agent, '/agent'));
+  scenario.tasks.forEach((task, taskIndex) => {
+    task.metrics.forEach((ref, refIndex) => {
+      const metric = metrics.get(ref.id);
+      const path = `/tasks/${taskIndex}/metrics/${refIndex}`;
+      if (!metric) errors.push({ path: `${path}/id`, message: `unknown metric "${ref.id}"; known: ${metrics.names().join(', ') || 'none'}` });
+      else if (metric.params) errors.push(...check(metric.params, ref.params ?? {}, `${path}/params`));
+    });
+  });
+  return errors;
+}
+
+async function buildVariants(engine: Engine, scenario: Scenario, body: EvaluateBody): Promise<PlannedVariant[]> {
+  const variants: PlannedVariant[] = [];
+  const seen = new Set<string>();
+  for (const [index, mutation] of (body.mutations ?? []).entries()) {
+    const made = await mutateScenario(scenario, normalizeTypes(mutation.type), {
+      seed: mutation.seed ?? body.seed ?? DEFAULT_SEED,
+      count: mutation.count ?? 1,
+      mutators: engine.services.mutators,
+      llm: engine.services.llm,
+      options: mutation.options,
+    }).catch((error) => {
+      // The mutation module names `/type`; here it is `/mutations/<i>/type`.
+      if (error instanceof Problem && error.errors) throw new Problem(error.code, { detail: error.detail, errors: error.errors.map((e) => ({ ...e, path: `/mutations/${index}${e.path}` })), extra: error.extra });
+      throw error;
+    });
+    for (const variant of made) {
+      const id = seen.has(variant.variant_id) ? `${variant.variant_id}/${index}` : variant.variant_id;
+      seen.add(id);
+      variants.push({ variant_id: id, types: variant.types, seed: variant.seed, changes: variant.changes, scenario: { ...variant.scenario, agent: scenario.agent } });
+    }
+  }
+  return variants;
+}
+
+function newId(prefix: string, now: number): string {
+  // Time first so ids sort roughly by creation; 80 random bits make them unguessable.
+  const random = crypto.getRandomValues(new Uint8Array(10));
+  let suffix = '';
+  for (const byte of random) suffix += byte.toString(36).padStart(2, '0');
+  return `${prefix}_${now.toString(36)}${suffix}`;
+}
+
+/** Validates, persists and queues an evaluation; returns its ids. */
+export async function submitEvaluation(engine: Engine, body: EvaluateBody): Promise<{ task_id: string; run_id: string }> {
+  const { services } = engine;
+  let scenario = await resolveScenario(engine, body);
+  if (body.agent) scenario = { ...scenario, agent: body.agent };
+  const errors = refusals(engine, scenario);
+  if (errors.length) throw new Problem('validation_failed', { detail: `the scenario cannot run: ${errors.slice(0, 3).map((e) => `${e.path} ${e.message}`).join('; ')}`, errors });
+  await services.agents.get(scenario.agent.adapter)!.check?.(scenario.agent, { readFile: (path) => readJailedFile(services, path), env: services.config.env });
+  const variants = await buildVariants(engine, scenario, body);
+  const now = services.now();
+  const runId = newId('run', now);
+  const taskId = newId('task', now);
+  const plan: RunPlan = { run_id: runId, task_id: taskId, seed: body.seed ?? null, scenario, variants };
+  const total = unitCount(plan);
+  if (total > MAX_UNITS) throw new Problem('validation_failed', { detail: `the run would have ${total} tasks with its variants; the limit is ${MAX_UNITS}`, errors: [{ path: '/mutations', message: 'too many variants for this scenario' }] });
+  const planBytes = encoder.encode(JSON.stringify(plan));
+  const scenarioDigest = sha3Hex(planBytes, engine.sha3);
+  const createdAt = new Date(now).toISOString();
+  const task: TaskRecord = { task_id: taskId, run_id: runId, status: 'queued', progress: { done: 0, total }, created_at: createdAt, started_at: null, finished_at: null };
+  task.handoff = await signHandoff({
+    run_id: runId, task_id: taskId, next: 0, total, step: 0, phase: 'running', position: positionAt(plan, 0),
+    trace: { seq: 0, bytes: 0, digest: EMPTY_SHA3 }, scenario_digest: scenarioDigest,
+  }, engine.handoffKey, { now, ttlSeconds: engine.handoffTtlSeconds });
+  await Promise.all([
+    services.store.setBytes(keys.sidecar(runId, SIDECARS.scenario), planBytes),
+    services.store.setJson(keys.run(runId), baseRunRecord(task, scenario, total)),
+    services.store.setJson(keys.task(taskId), task),
+    services.store.setBytes(keys.activeTask(taskId), encoder.encode(createdAt)),
+  ]);
+  await indexRun(services.store, runId);
+  await engine.queue.enqueue(taskId);
+  services.telemetry.increment('evaluations.accepted');
+  return { task_id: taskId, run_id: runId };
+}

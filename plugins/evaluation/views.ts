@@ -1,0 +1,46 @@
+/**
+ * Records as the API shows them: tasks without their handoff token, runs with the live status of their task
+ * while they are queued or running (the run record itself is only rewritten when the run ends).
+ */
+import { readRun, readTask, type RunRecord, type TaskRecord } from '../../core/runs.ts';
+import type { Store } from '../../core/storage.ts';
+import { notFound } from '../../core/problems.ts';
+import { FINAL_STATUSES } from './engine.ts';
+
+/** `GET /api/v1/tasks/:task_id`: the task record minus its handoff token (internal state, not a credential to share). */
+export function taskView(task: TaskRecord): Omit<TaskRecord, 'handoff'> {
+  const { handoff: _handoff, ...view } = task;
+  return view;
+}
+
+/** A run with its task's live status folded in. */
+export async function liveRun(store: Store, run: RunRecord): Promise<RunRecord> {
+  if (FINAL_STATUSES.has(run.status)) return run;
+  const task = await readTask(store, run.task_id);
+  if (!task) return run;
+  return { ...run, status: task.status === 'running' || task.status === 'queued' ? task.status : run.status, started_at: task.started_at, tasks: { total: task.progress.total, done: task.progress.done } };
+}
+
+/** Reads a run for the API or throws 404. */
+export async function runOr404(store: Store, runId: string): Promise<RunRecord> {
+  const run = await readRun(store, runId);
+  if (!run) throw notFound(`run ${runId}`);
+  return liveRun(store, run);
+}
+
+/** One item of `GET /api/v1/runs`. */
+export function runSummary(run: RunRecord) {
+  return {
+    run_id: run.run_id,
+    task_id: run.task_id,
+    scenario_id: run.scenario_id,
+    scenario_title: run.scenario_title,
+    status: run.status,
+    created_at: run.created_at,
+    started_at: run.started_at,
+    finished_at: run.finished_at,
+    index: run.index,
+    compliance: run.compliance,
+    url: `/api/v1/runs/${run.run_id}`,
+  };
+}
