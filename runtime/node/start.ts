@@ -23,7 +23,7 @@ export interface NodeService {
 }
 
 /** Builds the app for an environment (no listening); generates the key on first start. */
-export async function buildNodeApp(processEnv: Record<string, string | undefined>, cwd: string, logger: Logger = consoleLogger()): Promise<{ app: AehApp; config: Config }> {
+export async function buildNodeApp(processEnv: Record<string, string | undefined>, cwd: string, logger: Logger = consoleLogger(), runtime?: { name: string; version: string }): Promise<{ app: AehApp; config: Config }> {
   const root = resolve(cwd, processEnv.PROJECT_ROOT?.trim() || '.');
   // An empty variable in the shell (`DASHBOARD_API_KEY=`) means "not set": it must not hide the key in .env,
   // or every start would generate a new one.
@@ -35,7 +35,8 @@ export async function buildNodeApp(processEnv: Record<string, string | undefined
     logger.warn(`no DASHBOARD_API_KEY was set: generated one and wrote it to ${path} (mode 0600); read it from there`);
     config = parseConfig({ ...env, DASHBOARD_API_KEY: key }, cwd);
   }
-  const capabilities = nodeCapabilities(config.projectRoot, logger);
+  // Deno and Bun run this same builder through their Node compatibility; they only name themselves.
+  const capabilities = { ...nodeCapabilities(config.projectRoot, logger), ...(runtime ? { runtime } : {}) };
   const userPlugins = await loadUserPlugins(config.projectRoot, config.plugins, capabilities);
   const app = createApp(config, [...nodePlugins(), ...userPlugins], capabilities, { userPlugins: userPlugins.map((plugin) => plugin.name) });
   await app.ready;
