@@ -5,6 +5,7 @@
  * never match, so prose becomes `expected.rubric`, scored by an LLM judge, and only real patterns become
  * `regex`. Values an output can be checked against mechanically become `equals`/`contains`/`regex`/`json_schema`.
  */
+import { RE2JS } from 're2js';
 import type { Expected } from './scenario.ts';
 
 /** One entry of an AES node's `expected_outcome`. */
@@ -17,7 +18,7 @@ export interface AesOutcome {
 }
 
 // Constructs only regex authors write; prose never contains them.
-const REGEX_ONLY = /\\[dDwWsSbB]|\(\?[:=!<]|\.\*|\.\+|\[\^?[A-Za-z0-9]-[A-Za-z0-9]\]|\{\d+(,\d*)?\}|^\^|\$$/;
+const REGEX_ONLY = /\\[dDwWsSbB]|\(\?[:=!<]|\([^()]*\|[^()]*\)|\.\*|\.\+|\[\^?[A-Za-z0-9]-[A-Za-z0-9]\]|\{\d+(,\d*)?\}|^\^|\$$/;
 const MAX_REGEX = 2000;
 
 /** Runs of at least two letters, counted up to `limit`: the measure of "is this a sentence". */
@@ -47,11 +48,11 @@ export function looksLikeProse(text: string): boolean {
   return words >= 3 || (words >= 2 && /[.!?]$/.test(trimmed));
 }
 
-/** The pattern, when `text` compiles as a JavaScript regex and is short enough for the schema. */
+/** True when `text` compiles as RE2 (what `task_success` matches with: linear time, no lookaround). */
 function compiles(text: string): boolean {
   if (text.length === 0 || text.length > MAX_REGEX) return false;
   try {
-    new RegExp(text);
+    RE2JS.compile(text);
     return true;
   } catch {
     return false;
@@ -59,7 +60,12 @@ function compiles(text: string): boolean {
 }
 
 function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** The number as a whole token (`129.99` but not `1129.99`); RE2 has no lookbehind, so the borders are groups. */
+function numberPattern(number: string): string {
+  return `(^|[^0-9.])${escapeRegex(number)}($|[^0-9])`;
 }
 
 function describe(value: unknown): string {
@@ -105,14 +111,14 @@ export function outcomesToExpected(outcomes: AesOutcome[] | undefined): Expected
       continue;
     }
     if (typeof value !== 'string') {
-      if (mode === 'numerical_tolerance' && typeof value === 'number') patterns.push(`(?<![\\d.])${escapeRegex(String(value))}(?![\\d])`);
+      if (mode === 'numerical_tolerance' && typeof value === 'number') patterns.push(numberPattern(String(value)));
       else schemas.push({ const: value });
       continue;
     }
     if (looksLikeProse(value)) rubric.push(value.trim());
     else if (mode === 'regex' && compiles(value)) patterns.push(value);
     else if (mode === 'regex') rubric.push(value.trim());
-    else if (mode === 'numerical_tolerance') patterns.push(`(?<![\\d.])${escapeRegex(value.trim())}(?![\\d])`);
+    else if (mode === 'numerical_tolerance') patterns.push(numberPattern(value.trim()));
     else equals.push(value);
   }
 
@@ -120,13 +126,9 @@ export function outcomesToExpected(outcomes: AesOutcome[] | undefined): Expected
   // Two different exact answers cannot both hold; the first is checked, the rest are left to the judge.
   if (equals.length) expected.equals = equals[0];
   for (const extra of equals.slice(1)) if (extra !== equals[0]) rubric.push(`The answer is exactly: ${extra}`);
-  if (patterns.length === 1) expected.regex = patterns[0];
-  // Several patterns must all match somewhere: one lookahead each.
-  else if (patterns.length > 1) {
-    const combined = patterns.map((pattern) => `(?=[\\s\\S]*?(?:${pattern}))`).join('');
-    if (compiles(combined)) expected.regex = combined;
-    else rubric.push(...patterns.map((pattern) => `The output matches /${pattern}/`));
-  }
+  // RE2 cannot require several patterns at once (no lookahead): the first is checked, the rest go to the judge.
+  if (patterns.length) expected.regex = patterns[0];
+  for (const pattern of patterns.slice(1)) rubric.push(`The output matches the pattern /${pattern}/`);
   if (schemas.length === 1) expected.json_schema = schemas[0];
   else if (schemas.length > 1) expected.json_schema = { allOf: schemas };
   if (rubric.length === 1) expected.rubric = rubric[0];
