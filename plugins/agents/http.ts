@@ -48,6 +48,7 @@ export const httpAdapter: AgentAdapter = {
       headers,
       body: JSON.stringify({ run_id, task_id: task.id, input, history, ...(variant ? { variant } : {}) }),
       signal,
+      ...(typeof spec.timeout_ms === 'number' ? { timeoutMs: spec.timeout_ms } : {}),
     });
     const body = await readAgentJson(response, 'the agent', typeof spec.max_response_bytes === 'number' ? spec.max_response_bytes : undefined);
     return replyFromBody(body, 'the agent');

@@ -88,7 +88,7 @@ export const openaiAdapter: AgentAdapter = {
       const body: Record<string, unknown> = { model: spec.model, messages };
       if (typeof spec.temperature === 'number') body.temperature = spec.temperature;
       if (Array.isArray(spec.tools) && spec.tools.length > 0) body.tools = spec.tools;
-      const response = await fetch(endpoint, { method: 'POST', headers, body: JSON.stringify(body), signal });
+      const response = await fetch(endpoint, { method: 'POST', headers, body: JSON.stringify(body), signal, ...(typeof spec.timeout_ms === 'number' ? { timeoutMs: spec.timeout_ms } : {}) });
       const payload = (await readAgentJson(response, 'the chat-completions endpoint', typeof spec.max_response_bytes === 'number' ? spec.max_response_bytes : undefined)) as {
         choices?: Array<{ message?: ChatMessage }>;
       };

@@ -66,7 +66,8 @@ export async function callAgent(
   } catch (error) {
     const latency = performance.now() - started;
     if (parent.aborted) throw parent.reason;
-    if (controller.signal.reason === timeout) return { failure: { code: 'agent_timeout', failure_code: 'INFRA.AGENT_TIMEOUT', message: timeout.message }, latency_ms: latency };
+    // The SSRF guard has its own deadline (the adapter passes the same `timeout_ms`): a TimeoutError either way.
+    if (controller.signal.reason === timeout || (error as Error)?.name === 'TimeoutError') return { failure: { code: 'agent_timeout', failure_code: 'INFRA.AGENT_TIMEOUT', message: timeout.message }, latency_ms: latency };
     if (isProblem(error) && error.code === 'ssrf_blocked') {
       return { failure: { code: 'ssrf_blocked', failure_code: 'INFRA.SSRF_BLOCKED', message: `the agent address was refused: ${error.detail}` }, latency_ms: latency };
     }
