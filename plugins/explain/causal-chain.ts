@@ -9,8 +9,8 @@ import type { TopologyNode } from '../../core/scenario.ts';
 export interface ChainLink {
   event_index: number;
   type: string;
-  task_id?: string;
-  agent?: string;
+  task_id?: string | null;
+  agent?: string | null;
   variant?: string;
   /** One line saying what happened. */
   summary: string;
