@@ -20,6 +20,9 @@ import { createTelemetry } from './telemetry.ts';
 import { createLlmClient } from './llm-client.ts';
 import { createGuardedFetch } from './ssrf.ts';
 import { createCatalog } from './catalog.ts';
+import { redactingLogger } from './redact.ts';
+import { createRateLimits, type RateLimits } from './rate-limit.ts';
+import { limitAuthFailures, limitRequests } from './middleware/rate-limit.ts';
 
 export interface CreateAppOptions extends LoadPluginsOptions {
   /** Names of plugins that came from the user (config file, `AEH_PLUGINS`) rather than the bundle. */
@@ -62,7 +65,8 @@ async function openServices(host: HostInternals, plugins: PluginInfo[], dispatch
   const auth = new host.AuthManager({ allowQueryKey: config.allowQueryKey });
   for (const provider of host.authProviders.list()) auth.addProvider(provider);
   const now = capabilities.now ?? Date.now;
-  const logger = capabilities.logger ?? consoleLogger();
+  // Every log line passes the redactor: no `apiKey` query value, bearer token or configured secret gets out.
+  const logger = redactingLogger(capabilities.logger ?? consoleLogger(), [config.apiKey, config.llm.apiKey]);
   const catalog = createCatalog({
     files: capabilities.files,
     dirs: [
@@ -102,13 +106,22 @@ async function openServices(host: HostInternals, plugins: PluginInfo[], dispatch
   return services;
 }
 
-function auditTrail(action: string): MiddlewareHandler<AppEnv> {
+/** What route mounting needs besides the route: the limiters, and the requests already audited as refused. */
+interface MountContext {
+  maxBodyBytes: number;
+  limits: RateLimits;
+  audited: WeakSet<Request>;
+}
+
+function auditTrail(action: string, mount: MountContext): MiddlewareHandler<AppEnv> {
   return async function auditTrailMiddleware(c, next) {
     await next();
+    if (mount.audited.has(c.req.raw)) return; // onError already wrote the refusal
     const entry: AuditEntry = {
       at: new Date(c.var.services.now()).toISOString(),
       request_id: c.var.requestId,
       principal: c.var.principal?.id,
+      client: mount.limits.clientKey(c.req.raw, c.env),
       method: c.req.method,
       path: new URL(c.req.url).pathname,
       action,
@@ -152,18 +165,21 @@ export function createApp(config: Config, plugins: Plugin[], capabilities: Runti
     await next();
   });
 
-  for (const route of host.routes.list()) mountRoute(app, route, config.maxBodyBytes);
+  const mount: MountContext = { maxBodyBytes: config.maxBodyBytes, limits: createRateLimits(config, capabilities), audited: new WeakSet() };
+  for (const route of host.routes.list()) mountRoute(app, route, mount);
 
   app.notFound((c) => new Problem('not_found', { detail: `no route for ${c.req.method} ${new URL(c.req.url).pathname}` }).toResponse(c.var.requestId));
   app.onError((error, c) => {
     const services = c.var.services;
     if (isProblem(error)) {
-      if (error.status === 401 || error.status === 403) {
-        services?.telemetry.increment('http.refused');
-        void services?.hooks.emit('audit', {
+      if ((error.status === 401 || error.status === 403 || error.code === 'ssrf_blocked') && services) {
+        services.telemetry.increment('http.refused');
+        mount.audited.add(c.req.raw);
+        void services.hooks.emit('audit', {
           at: new Date(services.now()).toISOString(),
           request_id: c.var.requestId,
           principal: c.var.principal?.id,
+          client: mount.limits.clientKey(c.req.raw, c.env),
           method: c.req.method,
           path: new URL(c.req.url).pathname,
           action: 'request',
@@ -195,10 +211,15 @@ export function createApp(config: Config, plugins: Plugin[], capabilities: Runti
   return app;
 }
 
-function mountRoute(app: Hono<AppEnv>, route: RouteDefinition, maxBodyBytes: number): void {
+function mountRoute(app: Hono<AppEnv>, route: RouteDefinition, mount: MountContext): void {
   const chain: MiddlewareHandler<AppEnv>[] = [];
-  if (route.permission) chain.push(authorize(route.permission));
-  if (route.body) chain.push(jsonBody(route.body, maxBodyBytes));
-  if (route.audit) chain.push(auditTrail(route.audit));
+  const rateClass = route.rateClass ?? (route.permission ? 'protected' : 'public');
+  if (route.permission) chain.push(limitAuthFailures(mount.limits), authorize(route.permission));
+  chain.push(limitRequests(mount.limits, rateClass));
+  // Every authenticated mutation is audited, named or not; the entry is written before the body is parsed
+  // so that refused and malformed attempts are on record too.
+  const action = route.audit ?? (route.permission && route.method !== 'GET' ? `${route.method} ${route.path}` : undefined);
+  if (action) chain.push(auditTrail(action, mount));
+  if (route.body) chain.push(jsonBody(route.body, mount.maxBodyBytes));
   app.on([route.method], [route.path], ...chain, (c) => route.handler(c));
 }

@@ -16,6 +16,8 @@ export interface AuditEntry {
   at: string;
   request_id: string;
   principal?: string;
+  /** Rate-limit key of the client address (IPv6 by /64), when the runtime reports one; never a credential. */
+  client?: string;
   method: string;
   path: string;
   action: string;

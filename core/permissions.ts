@@ -24,7 +24,9 @@ export const ROLE_PERMISSIONS: Readonly<Record<string, readonly string[]>> = Obj
 
 /** The permissions a role name grants, or `undefined` for an unknown role. */
 export function permissionsOfRole(role: string): readonly string[] | undefined {
-  return ROLE_PERMISSIONS[role.trim().toLowerCase()];
+  const name = role.trim().toLowerCase();
+  // Own properties only: a role claim of "constructor" or "__proto__" must not reach Object.prototype.
+  return Object.hasOwn(ROLE_PERMISSIONS, name) ? ROLE_PERMISSIONS[name] : undefined;
 }
 
 /**

@@ -72,6 +72,11 @@ export interface RuntimeCapabilities {
   importModule?(specifier: string): Promise<unknown>;
   /** Folder of the bundled scenario catalog. */
   catalogDir?: string;
+  /**
+   * The calling client's IP address, for per-address rate limits and the audit log. `bindings` is what the
+   * server passed to `app.fetch` as its second argument (`{ incoming }` on @hono/node-server).
+   */
+  clientAddress?(request: Request, bindings: unknown): string | undefined;
   /** Clock, injectable for tests. */
   now?: () => number;
 }

@@ -48,7 +48,7 @@ describe('core: trace writer', () => {
     await first.writer.flush();
     const digest = runningSha3(nodeSha3);
     digest.update(first.stored());
-    let tail = new Uint8Array();
+    let tail: Uint8Array = new Uint8Array();
     const resumed = createTraceWriter({ runId: 'run_1', now: Date.now, digest, start: first.writer.cursor(), append: async (bytes) => void (tail = bytes) });
     expect(resumed.emit('input', { task_id: 't1', data: {} })).toBe(1);
     await resumed.flush();

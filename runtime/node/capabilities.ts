@@ -71,6 +71,8 @@ export function nodeCapabilities(projectRoot: string, logger?: Logger): RuntimeC
     nativeSha3: nodeSha3,
     files: nodeFiles(),
     net: createNodeNet(),
+    // @hono/node-server passes { incoming, outgoing } as the bindings of app.fetch (its getConnInfo reads the same).
+    clientAddress: (_request, bindings) => (bindings as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress,
     logger,
     catalogDir: join(repoRoot, 'catalog'),
     async importModule(specifier) {

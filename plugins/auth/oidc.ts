@@ -1,0 +1,216 @@
+/**
+ * OAuth2/OIDC JWT bearer tokens (service-spec.md, "OAuth2/OIDC JWT bearer tokens"; RFC 7519, RFC 8725 JWT
+ * BCP, RFC 6750): a second AuthManager provider, next to the static key, built on jose.
+ *
+ * - One remote key set per app (`OIDC_JWKS_URL`), cached for `OIDC_JWKS_CACHE_TTL` seconds (jose's own default
+ *   is 10 minutes); an unknown `kid` triggers at most one refresh per 30 s cooldown; while the key server is
+ *   failing, refreshes back off for 5 s so a flood of tokens cannot become a flood of key fetches.
+ * - RS256/384/512 and ES256/384/512 only; `exp` required; 10 s clock-skew leeway; `OIDC_ISSUER` and
+ *   `OIDC_AUDIENCE` checked when set (a warning at start and in the doctor when they are not).
+ * - Refused before any cryptography: tokens over 8 KiB, anything but a three-part compact JWS, other
+ *   algorithms (`none`, HS*, PS*), and headers that name or embed keys (`jwk`, `jku`, `x5u`, `x5c`): keys come
+ *   from the configured set only, never from a location a token names.
+ * - The key server being down does not take the service down: cached keys keep working until their TTL, then
+ *   401; when no key was ever fetched the answer is 503 `unavailable`.
+ * - The principal is `iss|sub`, never the token: ECDSA signatures and base64 padding let one token be
+ *   written several ways, so nothing is keyed on the token string.
+ */
+import { createRemoteJWKSet, customFetch, decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
+import type { Plugin } from '../../core/plugin.ts';
+import type { PluginHost } from '../../core/host.ts';
+import { Problem } from '../../core/problems.ts';
+import type { AuthProvider, Credential, Principal } from '../../core/auth-manager.ts';
+import type { CheckResult } from '../../core/doctor.ts';
+
+/** Algorithms accepted (service-spec.md, "Validation rules" 3). */
+export const OIDC_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'ES256', 'ES384', 'ES512'];
+/** Largest bearer token looked at. */
+export const MAX_TOKEN_BYTES = 8 * 1024;
+/** Leeway for `exp`, `nbf` and `iat` (service-spec.md, "Limits"). */
+export const CLOCK_TOLERANCE_SECONDS = 10;
+/** Header parameters that carry or point at keys (RFC 7515 §4.1.3–4.1.6); never trusted. */
+const KEY_BEARING_HEADERS = ['jwk', 'jku', 'x5u', 'x5c'];
+const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+const UNKNOWN_KID_COOLDOWN_MS = 30_000;
+const OUTAGE_BACKOFF_MS = 5_000;
+const JWKS_TIMEOUT_MS = 5_000;
+/** jose codes that mean "this token is not valid", as opposed to "the keys could not be fetched". */
+const TOKEN_ERROR_CODES = new Set([
+  'ERR_JWT_CLAIM_VALIDATION_FAILED', 'ERR_JWT_EXPIRED', 'ERR_JOSE_ALG_NOT_ALLOWED', 'ERR_JOSE_NOT_SUPPORTED', 'ERR_JWS_INVALID',
+  'ERR_JWT_INVALID', 'ERR_JWKS_NO_MATCHING_KEY', 'ERR_JWKS_MULTIPLE_MATCHING_KEYS', 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED', 'ERR_JWK_INVALID',
+]);
+
+export interface OidcVerifierOptions {
+  jwksUrl: URL;
+  issuer?: string;
+  /** One audience or several (comma list in `OIDC_AUDIENCE`). */
+  audience?: string[];
+  cacheTtlSeconds: number;
+  /** Fetch for the key set (an operator-trusted URL: not SSRF-guarded). Looked up per call. */
+  fetch: () => typeof fetch;
+}
+
+/** A key-set client and the token checks built on it. */
+export interface OidcVerifier {
+  verify(token: string): Promise<JWTPayload>;
+  /** True once a key set was fetched successfully (it may have expired since). */
+  everFetched(): boolean;
+  /** Doctor view: configuration warnings and whether the key server answers. */
+  health(): Promise<Omit<CheckResult, 'id'>>;
+}
+
+function unauthorized(detail: string): Problem {
+  const description = detail.replace(/["\\]/g, "'").slice(0, 200);
+  return new Problem('unauthorized', {
+    detail,
+    headers: { 'WWW-Authenticate': `Bearer realm="aeh", error="invalid_token", error_description="${description}"` },
+  });
+}
+
+function isTokenError(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && TOKEN_ERROR_CODES.has((error as { code?: string }).code ?? '');
+}
+
+/** Builds the verifier; the key server is contacted on first use, not here. */
+export function createOidcVerifier(options: OidcVerifierOptions): OidcVerifier {
+  let failedAt = Number.NEGATIVE_INFINITY;
+  let lastFailure = '';
+  let fetchedAt = Number.NEGATIVE_INFINITY;
+
+  // Wraps the key-set fetch to remember outages and back off while they last.
+  const keySetFetch = async (url: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    if (Date.now() - failedAt < OUTAGE_BACKOFF_MS) throw new Error(`key server failing, backing off: ${lastFailure}`);
+    try {
+      const response = await options.fetch()(url, init);
+      const text = response.status === 200 ? await response.text() : '';
+      const keys = text ? (JSON.parse(text) as { keys?: unknown }).keys : undefined;
+      if (!Array.isArray(keys)) throw new Error(response.status === 200 ? 'the key set is not a JWKS document' : `HTTP ${response.status}`);
+      fetchedAt = Date.now();
+      return new Response(text, { status: 200, headers: { 'content-type': 'application/json' } });
+    } catch (error) {
+      failedAt = Date.now();
+      lastFailure = (error as Error).message?.slice(0, 200) ?? String(error);
+      throw error;
+    }
+  };
+  const jwks = createRemoteJWKSet(options.jwksUrl, {
+    cacheMaxAge: options.cacheTtlSeconds * 1000,
+    cooldownDuration: UNKNOWN_KID_COOLDOWN_MS,
+    timeoutDuration: JWKS_TIMEOUT_MS,
+    [customFetch]: keySetFetch,
+  });
+
+  return {
+    everFetched: () => jwks.jwks() !== undefined,
+    async verify(token) {
+      if (token.length > MAX_TOKEN_BYTES) throw unauthorized(`the bearer token is larger than ${MAX_TOKEN_BYTES} bytes`);
+      if (!COMPACT_JWS.test(token)) throw unauthorized('the bearer token is neither the API key nor a compact JWS (header.payload.signature)');
+      let header: Record<string, unknown>;
+      try {
+        header = decodeProtectedHeader(token) as Record<string, unknown>;
+      } catch {
+        throw unauthorized('the token header is not valid base64url JSON');
+      }
+      const embedded = KEY_BEARING_HEADERS.filter((name) => name in header);
+      if (embedded.length) throw unauthorized(`keys named or embedded in the token header (${embedded.join(', ')}) are refused`);
+      if (typeof header.alg !== 'string' || !OIDC_ALGORITHMS.includes(header.alg)) {
+        throw unauthorized(`algorithm ${JSON.stringify(String(header.alg)).slice(0, 40)} is not accepted; use one of ${OIDC_ALGORITHMS.join(', ')}`);
+      }
+      try {
+        const { payload } = await jwtVerify(token, jwks, {
+          algorithms: OIDC_ALGORITHMS,
+          issuer: options.issuer,
+          audience: options.audience,
+          clockTolerance: CLOCK_TOLERANCE_SECONDS,
+          requiredClaims: ['exp'],
+        });
+        return payload;
+      } catch (error) {
+        if (isTokenError(error)) throw unauthorized(`invalid bearer token: ${(error as Error).message}`);
+        if (!jwks.jwks()) {
+          throw new Problem('unavailable', {
+            detail: 'the OIDC key set (OIDC_JWKS_URL) could not be fetched; retry later',
+            headers: { 'Retry-After': String(Math.ceil(OUTAGE_BACKOFF_MS / 1000)) },
+            cause: error,
+          });
+        }
+        throw unauthorized('the token cannot be verified: the cached signing keys expired and the key server does not answer');
+      }
+    },
+    async health() {
+      const warnings: string[] = [];
+      if (!options.issuer) warnings.push('OIDC_ISSUER is unset: tokens from any issuer signed by these keys are accepted');
+      if (!options.audience?.length) warnings.push('OIDC_AUDIENCE is unset: tokens minted for any other service sharing these keys are accepted');
+      if (options.jwksUrl.protocol !== 'https:') warnings.push('OIDC_JWKS_URL is not https');
+      const hint = 'set OIDC_ISSUER and OIDC_AUDIENCE to your identity provider\'s issuer and this service\'s audience';
+      try {
+        await jwks.reload();
+      } catch {
+        const cachedFor = Math.max(0, Math.round((fetchedAt + options.cacheTtlSeconds * 1000 - Date.now()) / 1000));
+        return jwks.fresh
+          ? { status: 'warn', message: `the key server does not answer (${lastFailure}); cached keys stay valid for ${cachedFor} s`, hint: 'check OIDC_JWKS_URL and the identity provider' }
+          : { status: 'fail', message: `the key server does not answer (${lastFailure}) and no valid keys are cached: bearer tokens are refused`, hint: 'check OIDC_JWKS_URL and the identity provider' };
+      }
+      const count = (jwks.jwks()?.keys ?? []).length;
+      if (warnings.length) return { status: 'warn', message: `${count} signing key(s) fetched; ${warnings.join('; ')}`, hint };
+      return { status: 'ok', message: `${count} signing key(s) fetched from ${options.jwksUrl.origin}; issuer and audience are checked` };
+    },
+  };
+}
+
+/** The principal of a verified token: `iss|sub`, permissions from its claims. */
+function principalOf(payload: JWTPayload, permissions: string[]): Principal {
+  const claims = payload as Record<string, unknown>;
+  const subject = [payload.sub, claims.client_id, claims.azp].find((value): value is string => typeof value === 'string' && value.length > 0) ?? 'anonymous';
+  return { id: `${payload.iss ?? ''}|${subject}`, provider: 'oidc', permissions, claims };
+}
+
+function jwksUrlOf(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`OIDC_JWKS_URL "${raw.slice(0, 100)}" is not a URL; set it to your identity provider's jwks_uri`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('OIDC_JWKS_URL must be an https URL');
+  return url;
+}
+
+function setup(host: PluginHost): void {
+  const { oidc } = host.config;
+  if (!oidc.jwksUrl) {
+    host.doctorChecks.register({ id: 'oidc', run: async () => ({ status: 'ok', message: 'OIDC is not configured (OIDC_JWKS_URL unset): only the static key is accepted' }) }, 'auth-oidc');
+    return;
+  }
+  const verifier = createOidcVerifier({
+    jwksUrl: jwksUrlOf(oidc.jwksUrl),
+    issuer: oidc.issuer,
+    audience: oidc.audience?.split(',').map((item) => item.trim()).filter(Boolean),
+    cacheTtlSeconds: oidc.cacheTtlSeconds,
+    fetch: () => host.capabilities.fetch ?? globalThis.fetch,
+  });
+  const provider: AuthProvider = {
+    name: 'oidc',
+    async authenticate(credential: Credential, manager) {
+      // Only `Authorization: Bearer` carries JWTs; a token in X-API-Key or ?apiKey= is not looked at.
+      if (credential.source !== 'authorization') return null;
+      const payload = await verifier.verify(credential.value);
+      return principalOf(payload, manager.permissionsFromClaims(payload as Record<string, unknown>));
+    },
+    health: () => verifier.health(),
+  };
+  host.authProviders.register(provider, 'auth-oidc');
+  host.doctorChecks.register({ id: 'oidc', run: () => verifier.health() }, 'auth-oidc');
+  host.onStart((services) => {
+    const unset = [oidc.issuer ? '' : 'OIDC_ISSUER', oidc.audience ? '' : 'OIDC_AUDIENCE'].filter(Boolean);
+    if (unset.length) {
+      services.logger.warn(`SECURITY: ${unset.join(' and ')} ${unset.length > 1 ? 'are' : 'is'} unset. With a key set shared by several tenants or applications, any of their tokens would be accepted here. Set ${unset.join(' and ')}.`, { plugin: 'auth-oidc' });
+    }
+  });
+}
+
+export default {
+  name: 'auth-oidc',
+  dependencies: ['auth-static-key'],
+  setup,
+} satisfies Plugin;
