@@ -51,12 +51,14 @@ export interface AesConversion {
 }
 
 const ID_LIMIT = 128;
+const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
 /** Turns any string into an id matching `^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`, or `fallback` when nothing is left. */
 export function sanitizeId(raw: string, fallback: string): string {
+  if (ID_PATTERN.test(raw)) return raw;
   const cleaned = raw
-    .replace(/[^A-Za-z0-9._-]+/g, '-')
-    .replace(/-{2,}/g, '-')
+    // Hyphens next to a replaced run are absorbed: `child-(amber` → `child-amber`.
+    .replace(/-*[^A-Za-z0-9._-]+-*/g, '-')
     .replace(/^[^A-Za-z0-9]+/, '')
     .slice(0, ID_LIMIT)
     .replace(/[-.]+$/, '');
@@ -78,9 +80,11 @@ export function locateInCatalog(path: string | undefined): { industry?: string; 
   const parts = path.split(/[\\/]+/).filter(Boolean);
   const at = parts.lastIndexOf('scenarios');
   if (at < 1) return {};
-  const industry = slugify(parts[at - 1]) || undefined;
+  // Folder names are kept as they are on disk when already slug-like (`e-commerce_order_management`).
+  const folder = (name: string) => (/^[a-z0-9][a-z0-9_-]{0,199}$/.test(name) ? name : slugify(name) || undefined);
+  const industry = folder(parts[at - 1]);
   // A use-case folder exists when the file sits two levels below `scenarios/`.
-  const use_case = at + 2 < parts.length ? slugify(parts[at + 1]) || undefined : undefined;
+  const use_case = at + 2 < parts.length ? folder(parts[at + 1]) : undefined;
   return { industry, use_case };
 }
 
