@@ -2,8 +2,9 @@
  * AWS KMS signer, over the KMS JSON API with `fetch` (no SDK, so edge runtimes work). Requests are signed with
  * AWS Signature Version 4, built on @noble/hashes HMAC-SHA-256 (request authentication, not a crypto primitive).
  *
- * Keys: `ECC_NIST_EDWARDS25519` (EdDSA, `ED25519_SHA_512` over the raw signing input) or `ECC_NIST_P256`
- * (ES256, `ECDSA_SHA_256` over its SHA-256 digest; the DER signature is converted to JOSE form).
+ * Keys: `ECC_NIST_EDWARDS25519` (EdDSA, `ED25519_SHA_512`) or `ECC_NIST_P256` (ES256, `ECDSA_SHA_256`, the DER
+ * signature converted to JOSE form). Either way the JWS signing input is sent as a `RAW` message (at most
+ * 4096 bytes; ours is well under 1 KiB) and KMS does any hashing itself.
  * Enabled when `AEH_AWS_KMS_KEY_ID` is set; needs `AWS_REGION`, `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`
  * (and `AWS_SESSION_TOKEN` for temporary credentials). `AEH_AWS_KMS_RETIRED_KEY_IDS` (comma list) keeps
  * retired keys published; `AEH_AWS_KMS_ENDPOINT` overrides the endpoint (VPC endpoints, LocalStack).
@@ -151,13 +152,11 @@ export function awsKmsKey(config: AwsKmsConfig, keyId: string, fetcher: () => ty
     },
     async sign(signingInput, alg) {
       const known = spec ? await spec : Object.values(KEY_SPECS).find((entry) => entry.alg === alg)!;
-      // Ed25519 signs the message itself (KMS takes up to 4096 bytes); ECDSA signs our SHA-256 digest of it.
-      const message = alg === 'EdDSA' ? signingInput : sha256(signingInput);
-      if (message.length > 4096) throw new Error(`AWS KMS signs at most 4096 bytes; the signing input is ${message.length}`);
+      if (signingInput.length > 4096) throw new Error(`AWS KMS signs RAW messages of at most 4096 bytes; the signing input is ${signingInput.length}`);
       const answer = await call<{ Signature?: string }>('Sign', {
         KeyId: keyId,
-        Message: toBase64(message),
-        MessageType: alg === 'EdDSA' ? 'RAW' : 'DIGEST',
+        Message: toBase64(signingInput),
+        MessageType: 'RAW',
         SigningAlgorithm: known.signingAlgorithm,
       });
       if (!answer.Signature) throw new Error(`AWS KMS returned no Signature for ${keyId}`);

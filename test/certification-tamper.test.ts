@@ -1,0 +1,296 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setupServer } from 'msw/node';
+import { http, HttpResponse } from 'msw';
+import { CompactSign, exportJWK, generateKeyPair, importJWK, base64url, type JWK } from 'jose';
+import { testApp, type TestApp } from './helpers.ts';
+import { finishFixtureRun } from './certification-fixtures.ts';
+import { keys, SIDECARS } from '../core/runs.ts';
+import type { Certificate } from '../core/certificate.ts';
+import type { Services } from '../core/services.ts';
+
+type Verify = { valid: boolean; status: string; checks: Array<{ id: string; ok: boolean; detail: string }> };
+
+const encoder = new TextEncoder();
+const outbound: string[] = [];
+const server = setupServer(http.all('*', ({ request }) => {
+  outbound.push(request.url);
+  return HttpResponse.json({ keys: [] });
+}));
+
+let t: TestApp;
+let services: Services;
+
+beforeAll(async () => {
+  server.listen({ onUnhandledRequest: 'bypass' });
+  t = await testApp({ env: { AEH_VERIFY_CACHE_MS: '0' } });
+  services = await t.app.ready;
+});
+afterAll(() => server.close());
+
+/** A run certified with the chain Evaluator, Agent, Agent, Auditor. */
+async function certifiedRun(): Promise<{ runId: string; cert: Certificate }> {
+  const runId = await finishFixtureRun(t, {
+    agentSignatures: [
+      { identity: 'agent:router', jws: 'eyJhbGciOiJFZERTQSJ9.eyJ0IjoxfQ.c2ln', task_id: 't1' },
+      { identity: 'agent:support', jws: 'eyJhbGciOiJFZERTQSJ9.eyJ0IjoyfQ.c2ln', task_id: 't1' },
+    ],
+  });
+  const signed = await t.json<Certificate>('POST', `/api/v1/runs/${runId}/sign`);
+  expect(signed.status).toBe(200);
+  return { runId, cert: signed.body };
+}
+
+async function verify(runId: string): Promise<Verify> {
+  const res = await t.json<Verify>('GET', `/api/v1/verify/${runId}`, { key: null });
+  expect(res.status).toBe(200);
+  return res.body;
+}
+
+const failing = (report: Verify) => report.checks.filter((check) => !check.ok).map((check) => check.id).sort();
+const detailOf = (report: Verify, id: string) => report.checks.find((check) => check.id === id)?.detail ?? '';
+
+async function flipByte(key: string, at = 5): Promise<void> {
+  const bytes = new Uint8Array((await services.store.getBytes(key))!);
+  bytes[at] = bytes[at]! ^ 0x01;
+  await services.store.setBytes(key, bytes);
+}
+
+async function writeCertificate(runId: string, edit: (cert: Certificate) => unknown): Promise<void> {
+  const cert = (await services.store.getJson<Certificate>(keys.certificate(runId)))!;
+  await services.store.setJson(keys.certificate(runId), edit(structuredClone(cert)));
+}
+
+/** The local signer's private key, read from its key file: lets tests sign well-formed forgeries. */
+function ourPrivateKey(): JWK {
+  return JSON.parse(readFileSync(join(t.config.dataDir, 'keys', 'local-signer.json'), 'utf8')).current as JWK;
+}
+
+describe('certification: tamper matrix (each artefact × each check)', () => {
+  it('an untouched run verifies with every check passing', async () => {
+    const { runId, cert } = await certifiedRun();
+    expect(cert.provenance_chain.map((entry) => entry.role)).toEqual(['Evaluator', 'Agent', 'Agent', 'Auditor']);
+    const report = await verify(runId);
+    expect(failing(report)).toEqual([]);
+    expect(report).toMatchObject({ valid: true, status: 'valid' });
+  });
+
+  describe('artefacts', () => {
+    it('one byte of the trace changed → trace_hash', async () => {
+      const { runId } = await certifiedRun();
+      await flipByte(keys.trace(runId));
+      const report = await verify(runId);
+      expect(failing(report)).toEqual(['trace_hash']);
+      expect(report.status).toBe('invalid');
+      expect(detailOf(report, 'trace_hash')).toContain('trace.jsonl hashes to');
+    });
+
+    it('a byte appended to the trace → trace_hash', async () => {
+      const { runId } = await certifiedRun();
+      const bytes = (await services.store.getBytes(keys.trace(runId)))!;
+      await services.store.setBytes(keys.trace(runId), new Uint8Array([...bytes, 0x0a]));
+      expect(failing(await verify(runId))).toEqual(['trace_hash']);
+    });
+
+    it('the trace deleted → trace_hash names it missing', async () => {
+      const { runId } = await certifiedRun();
+      await services.store.remove(keys.trace(runId));
+      const report = await verify(runId);
+      expect(failing(report)).toEqual(['trace_hash']);
+      expect(detailOf(report, 'trace_hash')).toContain('missing');
+    });
+
+    for (const file of Object.values(SIDECARS)) {
+      it(`one byte of ${file} changed → evidence_ledger names ${file}`, async () => {
+        const { runId } = await certifiedRun();
+        await flipByte(keys.sidecar(runId, file), 1);
+        const report = await verify(runId);
+        expect(failing(report)).toEqual(['evidence_ledger']);
+        expect(detailOf(report, 'evidence_ledger')).toContain(`${file} hashes to`);
+      });
+
+      it(`${file} deleted → evidence_ledger names it missing`, async () => {
+        const { runId } = await certifiedRun();
+        await services.store.remove(keys.sidecar(runId, file));
+        const report = await verify(runId);
+        expect(failing(report)).toEqual(['evidence_ledger']);
+        expect(detailOf(report, 'evidence_ledger')).toContain(`${file} is missing`);
+      });
+    }
+  });
+
+  describe('certificate fields', () => {
+    const edits: Array<[string, (cert: Certificate) => unknown, string[]]> = [
+      ['compliance.score raised', (cert) => ({ ...cert, compliance: { ...cert.compliance, score: 1 } }), ['signatures']],
+      ['compliance.status changed', (cert) => ({ ...cert, compliance: { ...cert.compliance, status: 'warning' } }), ['signatures']],
+      ['policy_ref changed', (cert) => ({ ...cert, compliance: { ...cert.compliance, policy_ref: 'ISO 42001' } }), ['signatures']],
+      ['governance_ttl extended', (cert) => ({ ...cert, governance_ttl: 36500 }), ['signatures']],
+      ['harness_version changed', (cert) => ({ ...cert, harness_version: '9.9.9' }), ['signatures']],
+      ['a ledger entry removed', (cert) => ({ ...cert, evidence_ledger: Object.fromEntries(Object.entries(cert.evidence_ledger).slice(1)) }), ['signatures']],
+      ['an unknown field added', (cert) => ({ ...cert, note: 'approved' }), ['schema', 'signatures']],
+      ['vc_version changed', (cert) => ({ ...cert, vc_version: '2.0.0' }), ['schema', 'signatures']],
+      ['trace_hash malformed', (cert) => ({ ...cert, trace_hash: 'zz' }), ['schema', 'signatures', 'trace_hash']],
+      ['trace_file pointed outside the run', (cert) => ({ ...cert, trace_file: '../other/trace.jsonl' }), ['schema', 'signatures', 'trace_hash']],
+      ['a ledger name pointed outside the run', (cert) => ({ ...cert, evidence_ledger: { ...cert.evidence_ledger, '../../run.json': 'a'.repeat(64) } }), ['evidence_ledger', 'schema', 'signatures']],
+      ['run_id changed', (cert) => ({ ...cert, run_id: 'someone_else' }), ['run_id', 'signatures']],
+    ];
+    for (const [name, edit, expected] of edits) {
+      it(`${name} → ${expected.join(', ')}`, async () => {
+        const { runId } = await certifiedRun();
+        await writeCertificate(runId, edit);
+        const report = await verify(runId);
+        expect(failing(report)).toEqual(expected);
+        expect(report.status).toBe('invalid');
+      });
+    }
+
+    it('trace replaced and trace_hash rewritten to match → signatures (the hash is signed)', async () => {
+      const { runId } = await certifiedRun();
+      const forged = encoder.encode('{"seq":0,"type":"run_start"}\n');
+      await services.store.setBytes(keys.trace(runId), forged);
+      const { createHash } = await import('node:crypto');
+      await writeCertificate(runId, (cert) => ({ ...cert, trace_hash: createHash('sha3-256').update(forged).digest('hex') }));
+      const report = await verify(runId);
+      expect(failing(report)).toEqual(['signatures']);
+      expect(detailOf(report, 'signatures')).toContain('a field of the certificate was changed');
+    });
+
+    it('a certificate that is not JSON → invalid on every check', async () => {
+      const { runId } = await certifiedRun();
+      await services.store.setBytes(keys.certificate(runId), encoder.encode('{"vc_version": "3.0.0",'));
+      const report = await verify(runId);
+      expect(report.status).toBe('invalid');
+      expect(failing(report)).toEqual(expect.arrayContaining(['schema', 'signatures', 'trace_hash', 'evidence_ledger']));
+    });
+  });
+
+  describe('provenance chain', () => {
+    const chainEdits: Array<[string, (chain: Certificate['provenance_chain']) => Certificate['provenance_chain'], string[], string]> = [
+      ['two entries swapped', (chain) => [chain[0]!, chain[2]!, chain[1]!, chain[3]!], ['signatures'], 'removed or reordered'],
+      ['the Evaluator entry dropped', (chain) => chain.slice(1), ['chain_anchor', 'expiry', 'signatures'], 'starts with the Evaluator'],
+      ['a middle entry dropped', (chain) => [chain[0]!, chain[2]!, chain[3]!], ['chain_anchor', 'signatures'], 'removed or reordered'],
+      ['the last two entries dropped', (chain) => chain.slice(0, 2), ['chain_anchor', 'signatures'], 'entries were dropped'],
+      ['the last entry (Auditor) dropped', (chain) => chain.slice(0, 3), ['chain_anchor'], ''],
+      ['an entry duplicated', (chain) => [...chain, chain[3]!], ['signatures'], 'removed or reordered'],
+      ['a timestamp moved', (chain) => chain.map((entry, index) => (index === 1 ? { ...entry, timestamp: '2020-01-01T00:00:00.000Z' } : entry)), ['signatures'], 'timestamp differs'],
+      ['an identity replaced', (chain) => chain.map((entry, index) => (index === 3 ? { ...entry, identity: 'ceo' } : entry)), ['signatures'], 'identity differs'],
+      ['a role changed', (chain) => chain.map((entry, index) => (index === 3 ? { ...entry, role: 'Agent' as const } : entry)), ['signatures'], 'role differs'],
+      ['a signature byte changed', (chain) => chain.map((entry, index) => (index === 2 ? { ...entry, signature: `${entry.signature.slice(0, -3)}${entry.signature.endsWith('A') ? 'B' : 'A'}${entry.signature.slice(-2)}` } : entry)), ['signatures'], 'does not verify'],
+      ['the chain emptied', () => [], ['chain_anchor', 'expiry', 'signatures'], 'chain is empty'],
+    ];
+    for (const [name, edit, expected, detail] of chainEdits) {
+      it(`${name} → ${expected.join(', ')}`, async () => {
+        const { runId } = await certifiedRun();
+        await writeCertificate(runId, (cert) => ({ ...cert, provenance_chain: edit(cert.provenance_chain) }));
+        const report = await verify(runId);
+        expect(failing(report)).toEqual(expected);
+        expect(report.status).toBe('invalid');
+        if (detail) expect(detailOf(report, 'signatures')).toContain(detail);
+      });
+    }
+
+    it('a signature by a key outside our key set is refused, and the key it names is never fetched', async () => {
+      const { runId, cert } = await certifiedRun();
+      const { privateKey, publicKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
+      const payload = base64url.decode(cert.provenance_chain[3]!.signature.split('.')[1]!);
+      const forged = await new CompactSign(payload)
+        .setProtectedHeader({ alg: 'EdDSA', typ: 'aeh-provenance+jws', kid: 'attacker', jku: 'https://evil.test/jwks.json', jwk: await exportJWK(publicKey) })
+        .sign(privateKey);
+      outbound.length = 0;
+      await writeCertificate(runId, (c) => ({ ...c, provenance_chain: c.provenance_chain.map((entry, index) => (index === 3 ? { ...entry, signature: forged } : entry)) }));
+      const report = await verify(runId);
+      expect(failing(report)).toEqual(['chain_anchor', 'signatures']);
+      expect(detailOf(report, 'signatures')).toContain('kid "attacker" is not in the published key set');
+      expect(outbound).toEqual([]);
+    });
+
+    it('a foreign key that reuses our kid does not verify', async () => {
+      const { runId, cert } = await certifiedRun();
+      const { privateKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519' });
+      const original = cert.provenance_chain[3]!.signature.split('.');
+      const header = JSON.parse(new TextDecoder().decode(base64url.decode(original[0]!)));
+      const forged = await new CompactSign(base64url.decode(original[1]!)).setProtectedHeader(header).sign(privateKey);
+      await writeCertificate(runId, (c) => ({ ...c, provenance_chain: c.provenance_chain.map((entry, index) => (index === 3 ? { ...entry, signature: forged } : entry)) }));
+      const report = await verify(runId);
+      expect(detailOf(report, 'signatures')).toContain('does not verify');
+    });
+
+    it('our own key with the wrong typ, or alg "none", is refused', async () => {
+      const { runId, cert } = await certifiedRun();
+      const key = await importJWK(ourPrivateKey(), 'EdDSA');
+      const original = cert.provenance_chain[3]!.signature.split('.');
+      const header = JSON.parse(new TextDecoder().decode(base64url.decode(original[0]!)));
+      const wrongTyp = await new CompactSign(base64url.decode(original[1]!)).setProtectedHeader({ ...header, typ: 'JWT' }).sign(key);
+      await writeCertificate(runId, (c) => ({ ...c, provenance_chain: c.provenance_chain.map((entry, index) => (index === 3 ? { ...entry, signature: wrongTyp } : entry)) }));
+      expect(detailOf(await verify(runId), 'signatures')).toContain('typ is "JWT"');
+
+      const none = `${base64url.encode(JSON.stringify({ ...header, alg: 'none' }))}.${original[1]}.`;
+      await writeCertificate(runId, (c) => ({ ...c, provenance_chain: c.provenance_chain.map((entry, index) => (index === 3 ? { ...entry, signature: none } : entry)) }));
+      expect(detailOf(await verify(runId), 'signatures')).toContain('alg "none" is not accepted');
+    });
+
+    it('a payload re-serialised (same values, not JCS) is refused', async () => {
+      const { runId, cert } = await certifiedRun();
+      const key = await importJWK(ourPrivateKey(), 'EdDSA');
+      const original = cert.provenance_chain[3]!.signature.split('.');
+      const header = JSON.parse(new TextDecoder().decode(base64url.decode(original[0]!)));
+      const statement = JSON.parse(new TextDecoder().decode(base64url.decode(original[1]!)));
+      const pretty = await new CompactSign(encoder.encode(JSON.stringify(statement, null, 2))).setProtectedHeader(header).sign(key);
+      await writeCertificate(runId, (c) => ({ ...c, provenance_chain: c.provenance_chain.map((entry, index) => (index === 3 ? { ...entry, signature: pretty } : entry)) }));
+      const report = await verify(runId);
+      expect(detailOf(report, 'signatures')).toContain('not the canonical statement');
+    });
+  });
+});
+
+describe('certification: expiry', () => {
+  it('a certificate past governance_ttl is expired (not invalid), and the ttl is configurable', async () => {
+    let clock = Date.parse('2026-04-01T00:00:00.000Z');
+    const app = await testApp({ env: { AEH_VERIFY_CACHE_MS: '0', AEH_GOVERNANCE_TTL_DAYS: '30' }, capabilities: { now: () => clock } });
+    const runId = await finishFixtureRun(app);
+    const cert = (await app.json<Certificate>('GET', `/v1/certificates/${runId}`, { key: null })).body;
+    expect(cert.governance_ttl).toBe(30);
+    clock += 29 * 86_400_000;
+    expect((await app.json<Verify>('GET', `/api/v1/verify/${runId}`, { key: null })).body).toMatchObject({ valid: true, status: 'valid' });
+    clock += 2 * 86_400_000;
+    const report = (await app.json<Verify & { expires_at: string }>('GET', `/api/v1/verify/${runId}`, { key: null })).body;
+    expect(report).toMatchObject({ valid: false, status: 'expired', expires_at: '2026-05-01T00:00:00.000Z' });
+    expect(failing(report)).toEqual(['expiry']);
+    expect(detailOf(report, 'expiry')).toContain('expired at 2026-05-01T00:00:00.000Z');
+    // An expired certificate is not countersigned.
+    expect((await app.json('POST', `/api/v1/runs/${runId}/sign`)).status).toBe(409);
+  });
+
+  it('a tampered and expired certificate is invalid (integrity outranks expiry)', async () => {
+    let clock = Date.parse('2026-04-01T00:00:00.000Z');
+    const app = await testApp({ env: { AEH_VERIFY_CACHE_MS: '0' }, capabilities: { now: () => clock } });
+    const runId = await finishFixtureRun(app);
+    const appServices = await app.app.ready;
+    await appServices.store.setBytes(keys.trace(runId), encoder.encode('x'));
+    clock += 365 * 86_400_000;
+    expect((await app.json<Verify>('GET', `/api/v1/verify/${runId}`, { key: null })).body.status).toBe('invalid');
+  });
+});
+
+describe('certification: verify cache', () => {
+  it('reuses a trace digest for AEH_VERIFY_CACHE_MS only while the size is unchanged', async () => {
+    let clock = Date.parse('2026-04-01T00:00:00.000Z');
+    const app = await testApp({ env: { AEH_VERIFY_CACHE_MS: '1000' }, capabilities: { now: () => clock } });
+    const appServices = await app.app.ready;
+    const runId = await finishFixtureRun(app);
+    expect((await app.json<Verify>('GET', `/api/v1/verify/${runId}`, { key: null })).body.valid).toBe(true);
+    // Same-size edit: visible once the cached digest is older than the bound.
+    const bytes = new Uint8Array((await appServices.store.getBytes(keys.trace(runId)))!);
+    bytes[3] = bytes[3]! ^ 1;
+    await appServices.store.setBytes(keys.trace(runId), bytes);
+    const cached = (await app.json<Verify>('GET', `/api/v1/verify/${runId}`, { key: null })).body;
+    expect(cached.valid).toBe(true);
+    expect(detailOf(cached, 'trace_hash')).toContain('size unchanged');
+    clock += 1000;
+    expect((await app.json<Verify>('GET', `/api/v1/verify/${runId}`, { key: null })).body.status).toBe('invalid');
+    // A size change is seen at once, whatever the cache holds.
+    await appServices.store.setBytes(keys.trace(runId), new Uint8Array([...bytes, 1]));
+    expect(failing((await app.json<Verify>('GET', `/api/v1/verify/${runId}`, { key: null })).body)).toEqual(['trace_hash']);
+  });
+});
