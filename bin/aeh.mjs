@@ -1,0 +1,22 @@
+#!/usr/bin/env node
+// `npx aeh …`: runs the compiled CLI from dist/ (built by `npm install`), rebuilding first when the sources
+// changed; falls back to running the TypeScript sources through tsx when there is no compiler output.
+import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { dirname, join } from 'node:path';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const build = join(root, 'scripts', 'build.mjs');
+if (existsSync(build) && existsSync(join(root, 'node_modules', 'typescript'))) {
+  spawnSync(process.execPath, [build, '--if-stale'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+const compiled = join(root, 'dist', 'cli', 'main.js');
+let main;
+if (existsSync(compiled)) ({ main } = await import(pathToFileURL(compiled).href));
+else {
+  const { tsImport } = await import('tsx/esm/api');
+  ({ main } = await tsImport(pathToFileURL(join(root, 'cli', 'main.ts')).href, import.meta.url));
+}
+const code = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
+process.exitCode = code;

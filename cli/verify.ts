@@ -1,0 +1,121 @@
+/**
+ * `aeh verify <certificate.json> --trace <file> [--sidecars <dir>] --jwks <url-or-file>`: offline verification
+ * for CI/CD gates. Needs no running service: it re-hashes the trace and every sidecar in the evidence ledger,
+ * validates the schema, verifies every provenance signature in order against the given key set only, and
+ * checks expiry (docs/certificates.md). Exit 0 valid, 1 invalid, 2 expired, 3 usage or I/O error.
+ */
+import { createReadStream } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { Readable } from 'node:stream';
+import { parseArgs } from 'node:util';
+import type { JWK } from 'jose';
+import { isSafeBasename } from '../core/certificate.ts';
+import { verifyCertificate, type VerificationResult } from '../core/verify-certificate.ts';
+import { nodeSha3 } from '../runtime/node/capabilities.ts';
+import { line, type Io } from './io.ts';
+
+/** Exit codes of `aeh verify`. */
+export const VERIFY_EXIT = { valid: 0, invalid: 1, expired: 2, error: 3 } as const;
+
+const USAGE = 'usage: aeh verify <certificate.json> --trace <file> [--sidecars <dir>] --jwks <url-or-file> [--require-role <role>]... [--json]';
+
+async function openFile(path: string): Promise<ReadableStream<Uint8Array> | null> {
+  try {
+    if (!(await stat(path)).isFile()) return null;
+  } catch {
+    return null;
+  }
+  return Readable.toWeb(createReadStream(path, { highWaterMark: 1 << 20 })) as unknown as ReadableStream<Uint8Array>;
+}
+
+/** Reads a JWKS from a URL (http/https, fetched once; the gate's own trusted address) or a file. */
+async function loadJwks(source: string, cwd: string): Promise<JWK[]> {
+  let text: string;
+  if (/^https?:\/\//i.test(source)) {
+    const response = await fetch(source, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(15_000) });
+    if (!response.ok) throw new Error(`GET ${source} answered ${response.status}`);
+    text = await response.text();
+  } else {
+    text = await readFile(resolve(cwd, source), 'utf8');
+  }
+  const parsed = JSON.parse(text) as { keys?: unknown };
+  if (!parsed || !Array.isArray(parsed.keys)) throw new Error(`${source} is not a JSON Web Key Set ({"keys": [...]})`);
+  return parsed.keys as JWK[];
+}
+
+function printReport(io: Io, result: VerificationResult): void {
+  const width = Math.max(...result.checks.map((check) => check.id.length));
+  for (const check of result.checks) line(io.stdout, `${check.ok ? 'ok  ' : 'FAIL'} ${check.id.padEnd(width)}  ${check.detail}`);
+  const failed = result.checks.filter((check) => !check.ok).map((check) => check.id);
+  line(io.stdout, `${result.status}${failed.length ? ` (failed: ${failed.join(', ')})` : ''}`);
+}
+
+/** Runs `aeh verify`; returns the exit code. */
+export async function verifyCommand(argv: string[], io: Io): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        trace: { type: 'string' },
+        sidecars: { type: 'string' },
+        jwks: { type: 'string' },
+        'require-role': { type: 'string', multiple: true },
+        now: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (error) {
+    line(io.stderr, `${(error as Error).message}\n${USAGE}`);
+    return VERIFY_EXIT.error;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    line(io.stdout, USAGE);
+    return VERIFY_EXIT.valid;
+  }
+  if (positionals.length !== 1 || !values.trace || !values.jwks) {
+    line(io.stderr, USAGE);
+    return VERIFY_EXIT.error;
+  }
+  const now = values.now ? Date.parse(values.now) : Date.now();
+  if (Number.isNaN(now)) {
+    line(io.stderr, `--now "${values.now}" is not an ISO 8601 date-time`);
+    return VERIFY_EXIT.error;
+  }
+  const certificatePath = resolve(io.cwd, positionals[0]!);
+  const tracePath = resolve(io.cwd, values.trace);
+  const sidecarDir = resolve(io.cwd, values.sidecars ?? dirname(tracePath));
+  let certificate: unknown;
+  let keys: JWK[];
+  try {
+    const text = await readFile(certificatePath, 'utf8');
+    try {
+      certificate = JSON.parse(text);
+    } catch {
+      // Not JSON: verification reports it as invalid on every check, rather than as a usage error.
+      certificate = text;
+    }
+    keys = await loadJwks(values.jwks, io.cwd);
+  } catch (error) {
+    line(io.stderr, `aeh verify: ${(error as Error).message}`);
+    return VERIFY_EXIT.error;
+  }
+  const result = await verifyCertificate(certificate, {
+    keys,
+    now,
+    factory: nodeSha3,
+    requireRoles: values['require-role'],
+    source: {
+      // The trace is the file given, whatever its name; the certificate's trace_file names it for the service.
+      trace: () => openFile(tracePath),
+      sidecar: (name) => (isSafeBasename(name) ? openFile(join(sidecarDir, name)) : Promise.resolve(null)),
+    },
+  });
+  if (values.json) line(io.stdout, JSON.stringify({ valid: result.valid, status: result.status, checks: result.checks, expires_at: result.expires_at }, null, 2));
+  else printReport(io, result);
+  return VERIFY_EXIT[result.status];
+}
