@@ -1,0 +1,51 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { testApp } from './helpers.ts';
+import { evaluate, scriptedScenario, testMetrics } from './evaluation-fixtures.ts';
+import { startLocalAgent, type LocalAgent } from './evaluation-local-agent.ts';
+
+let agent: LocalAgent;
+beforeAll(async () => {
+  agent = await startLocalAgent();
+});
+afterAll(() => agent.close());
+
+const SCENARIO = scriptedScenario('local');
+
+describe('agents against a real HTTP agent on 127.0.0.1', () => {
+  it('http: reaches an allow-listed loopback agent over a real socket', async () => {
+    const t = await testApp({ plugins: [testMetrics], env: { AEH_ALLOW_HOSTS: '127.0.0.1' } });
+    const { run, trace } = await evaluate(t, { scenario: SCENARIO, agent: { adapter: 'http', url: `${agent.url}/agent` } });
+    expect(run.compliance.status).toBe('pass');
+    expect(trace.filter((event: any) => event.type === 'agent_output').map((event: any) => event.data.output)).toEqual(['Your balance is 42 EUR (t1).', "I can't help with that."]);
+    expect(agent.calls.filter((call) => call.path === '/agent' && call.body.run_id === run.run_id)).toHaveLength(2);
+  });
+
+  it('openai: follows a tool call against a local OpenAI-compatible server', async () => {
+    const t = await testApp({ plugins: [testMetrics], env: { AEH_ALLOW_HOSTS: '127.0.0.1', LOCAL_LLM_KEY: 'local-key' } });
+    const scenario = scriptedScenario('local-openai', { tasks: [{ id: 't1', input: 'balance?', expected: { contains: '42 EUR' }, metrics: [{ id: 'probe_contains' }] }] });
+    const { run, trace } = await evaluate(t, { scenario, agent: { adapter: 'openai', base_url: `${agent.url}/v1`, model: 'local', api_key_env: 'LOCAL_LLM_KEY', tool_results: { get_balance: { amount: 42 } } } });
+    expect(run.compliance.status).toBe('pass');
+    expect(trace.filter((event: any) => event.type === 'tool_call')).toHaveLength(1);
+    expect(agent.calls.filter((call) => call.path === '/v1/chat/completions').every((call) => call.authorization === 'Bearer local-key')).toBe(true);
+  });
+
+  it('refuses the same loopback agent when it is not allow-listed (SSRF guard)', async () => {
+    const t = await testApp({ plugins: [testMetrics] });
+    const before = agent.calls.length;
+    const { run } = await evaluate(t, { scenario: SCENARIO, agent: { adapter: 'http', url: `${agent.url}/agent` } });
+    expect(run).toMatchObject({ status: 'failed', error: { code: 'ssrf_blocked' } });
+    expect(run.failures[0].code).toBe('INFRA.SSRF_BLOCKED');
+    expect(agent.calls.length).toBe(before);
+  });
+
+  it('times out a slow local agent per call', async () => {
+    const slow = await startLocalAgent({ delayMs: 2_000 });
+    try {
+      const t = await testApp({ plugins: [testMetrics], env: { AEH_ALLOW_HOSTS: '127.0.0.1' } });
+      const { run } = await evaluate(t, { scenario: SCENARIO, agent: { adapter: 'http', url: `${slow.url}/agent`, timeout_ms: 100 } });
+      expect(run).toMatchObject({ status: 'failed', compliance: { status: 'error' }, error: { code: 'agent_timeout' } });
+    } finally {
+      await slow.close();
+    }
+  });
+});
