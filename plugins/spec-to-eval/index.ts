@@ -1,0 +1,127 @@
+/**
+ * The spec-to-eval plugin: `POST /api/v1/spec-to-eval` (api-contract.md "Endpoints") turns a Markdown PRD,
+ * sent inline (`markdown`) or named by a jailed path (`input_path`), into validated, runnable scenario stubs;
+ * `persist: true` also writes them under `PROJECT_ROOT/scenarios/`. Pitfalls are 422 `spec_parse_failed`.
+ */
+import type { Plugin } from '../../core/plugin.ts';
+import type { PluginHost } from '../../core/host.ts';
+import { Problem } from '../../core/problems.ts';
+import { readJailedFile } from '../../core/jail.ts';
+import type { Services } from '../../core/services.ts';
+import { convertSpec } from './convert.ts';
+import { persistScenarios } from './persist.ts';
+import { DEFAULT_LLM_TIMEOUT_MS } from './llm-fallback.ts';
+import { PITFALL, specParseFailed } from './pitfalls.ts';
+
+/** Largest PRD file read through `input_path` (inline documents are bounded by AEH_MAX_BODY_BYTES). */
+export const MAX_INPUT_FILE_BYTES = 16 * 1024 * 1024;
+
+const BODY_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  description: 'Exactly one of markdown or input_path.',
+  properties: {
+    markdown: { type: 'string', description: 'The PRD as Markdown.' },
+    input_path: { type: 'string', minLength: 1, maxLength: 4096, description: 'Path of a Markdown PRD inside PROJECT_ROOT (or the temp directories unless AEH_STRICT_JAIL=1).' },
+    persist: { type: 'boolean', default: false, description: 'Also write the stubs to PROJECT_ROOT/scenarios/<id>.json (never overwriting: <id>-2.json…).' },
+  },
+};
+
+const FINDING = {
+  type: 'object',
+  required: ['code', 'line', 'message'],
+  properties: { code: { type: 'string' }, line: { type: 'integer', minimum: 1 }, message: { type: 'string' } },
+};
+
+const RESULT_SCHEMA = {
+  type: 'object',
+  required: ['prd', 'scenarios', 'source', 'warnings'],
+  properties: {
+    prd: {
+      type: 'object',
+      required: ['title', 'industry', 'use_case', 'topology'],
+      properties: {
+        title: { type: 'string' },
+        industry: { type: 'string' },
+        use_case: { type: 'string' },
+        topology: { type: 'array', items: { type: 'object', properties: { agent: { type: 'string' }, writes: { type: 'array', items: { type: 'string' } }, reads: { type: 'array', items: { type: 'string' } } } } },
+      },
+    },
+    scenarios: { type: 'array', items: { $ref: '#/components/schemas/Scenario' } },
+    source: { enum: ['structured', 'llm'] },
+    warnings: { type: 'array', items: FINDING },
+    persisted: { type: 'array', items: { type: 'object', properties: { scenario_id: { type: 'string' }, path: { type: 'string' } } } },
+  },
+};
+
+interface SpecToEvalBody {
+  markdown?: string;
+  input_path?: string;
+  persist?: boolean;
+}
+
+/** The 1-based line of the first byte sequence that is not UTF-8. */
+function firstInvalidLine(bytes: Uint8Array): number {
+  const lenient = new TextDecoder('utf-8').decode(bytes);
+  const at = lenient.indexOf('\ufffd');
+  let line = 1;
+  for (let index = 0; index < at; index++) if (lenient.charCodeAt(index) === 10) line++;
+  return line;
+}
+
+async function readSource(services: Services, body: SpecToEvalBody): Promise<string> {
+  const given = (body.markdown !== undefined ? 1 : 0) + (body.input_path !== undefined ? 1 : 0);
+  if (given !== 1) {
+    throw new Problem('validation_failed', {
+      detail: 'send exactly one of "markdown" (the PRD) or "input_path" (a file inside PROJECT_ROOT)',
+      errors: [{ path: given ? '/input_path' : '/markdown', message: given ? 'must not be sent together with markdown' : 'one of markdown or input_path is required' }],
+    });
+  }
+  if (body.markdown !== undefined) return body.markdown;
+  const bytes = await readJailedFile(services, body.input_path!, MAX_INPUT_FILE_BYTES);
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw specParseFailed([{ code: PITFALL.invalidEncoding, line: firstInvalidLine(bytes), message: 'the file is not UTF-8 text' }]);
+  }
+}
+
+function llmTimeoutMs(env: Record<string, string | undefined>): number {
+  const value = Number(env.AEH_SPEC_TO_EVAL_LLM_TIMEOUT_MS);
+  return Number.isInteger(value) && value > 0 ? value : DEFAULT_LLM_TIMEOUT_MS;
+}
+
+function registerRoute(host: PluginHost): void {
+  host.routes.register({
+    method: 'POST',
+    path: '/api/v1/spec-to-eval',
+    permission: 'specs:convert',
+    summary: 'Convert a Markdown PRD into validated scenario stubs',
+    tags: ['scenarios'],
+    audit: 'spec-to-eval',
+    body: BODY_SCHEMA,
+    responses: {
+      200: { description: 'The PRD, its scenario stubs and the warnings', schema: RESULT_SCHEMA },
+      422: { description: 'spec_parse_failed: pitfalls [{code, line, message}]', contentType: 'application/problem+json' },
+      503: { description: 'the language-model provider of the fallback failed; retry later', contentType: 'application/problem+json' },
+    },
+    async handler(c) {
+      const services = c.var.services;
+      const body = c.var.body as SpecToEvalBody;
+      const source = await readSource(services, body);
+      const result = await convertSpec(source, {
+        llm: services.llm,
+        registeredMetrics: services.metrics.names(),
+        llmTimeoutMs: llmTimeoutMs(services.config.env),
+      });
+      if (!body.persist) return c.json(result);
+      const { scenarios, persisted } = await persistScenarios(services, result.scenarios);
+      return c.json({ ...result, scenarios, persisted });
+    },
+  }, 'spec-to-eval');
+}
+
+export default {
+  name: 'spec-to-eval',
+  setup: registerRoute,
+} satisfies Plugin;
