@@ -14,8 +14,14 @@
  *   401; when no key was ever fetched the answer is 503 `unavailable`.
  * - The principal is `iss|sub`, never the token: ECDSA signatures and base64 padding let one token be
  *   written several ways, so nothing is keyed on the token string.
+ * - Verified tokens are remembered (`OIDC_VERIFIED_CACHE_SIZE`, default 10 000, 0 turns it off) under their
+ *   identity claims (`iss|sub|jti|iat|exp`), with the SHA-256 of the exact bytes that verified: a hit needs
+ *   the same bytes, a still-fresh key set of the same generation, and passes the time checks again, so it
+ *   is equivalent to verifying again, without the signature's cost. Another spelling of the same token is
+ *   simply a miss and is verified in full.
  */
-import { createRemoteJWKSet, customFetch, decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
+import { createRemoteJWKSet, customFetch, decodeJwt, decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
+import { sha256 } from '@noble/hashes/sha2.js';
 import type { Plugin } from '../../core/plugin.ts';
 import type { PluginHost } from '../../core/host.ts';
 import { Problem } from '../../core/problems.ts';
@@ -40,12 +46,33 @@ const TOKEN_ERROR_CODES = new Set([
   'ERR_JWT_INVALID', 'ERR_JWKS_NO_MATCHING_KEY', 'ERR_JWKS_MULTIPLE_MATCHING_KEYS', 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED', 'ERR_JWK_INVALID',
 ]);
 
+/** A token that verified: its digest, claims, and the key-set generation that verified it. */
+interface VerifiedToken {
+  digest: Uint8Array;
+  payload: JWTPayload;
+  generation: number;
+}
+
+function sameDigest(left: Uint8Array, right: Uint8Array): boolean {
+  let difference = left.length ^ right.length;
+  for (let index = 0; index < left.length && index < right.length; index++) difference |= left[index] ^ right[index];
+  return difference === 0;
+}
+
+/** exp/nbf checks with the leeway, for a cache hit (iss/aud/alg cannot differ: the bytes are the same). */
+function timely(payload: JWTPayload, nowSeconds: number): boolean {
+  if (typeof payload.exp !== 'number' || payload.exp + CLOCK_TOLERANCE_SECONDS <= nowSeconds) return false;
+  return typeof payload.nbf !== 'number' || payload.nbf - CLOCK_TOLERANCE_SECONDS <= nowSeconds;
+}
+
 export interface OidcVerifierOptions {
   jwksUrl: URL;
   issuer?: string;
   /** One audience or several (comma list in `OIDC_AUDIENCE`). */
   audience?: string[];
   cacheTtlSeconds: number;
+  /** Verified tokens remembered (0: every request verifies its signature). */
+  verifiedCacheSize?: number;
   /** Fetch for the key set (an operator-trusted URL: not SSRF-guarded). Looked up per call. */
   fetch: () => typeof fetch;
 }
@@ -76,6 +103,9 @@ export function createOidcVerifier(options: OidcVerifierOptions): OidcVerifier {
   let failedAt = Number.NEGATIVE_INFINITY;
   let lastFailure = '';
   let fetchedAt = Number.NEGATIVE_INFINITY;
+  let generation = 0;
+  const verified = new Map<string, VerifiedToken>();
+  const verifiedCacheSize = options.verifiedCacheSize ?? 10_000;
 
   // Wraps the key-set fetch to remember outages and back off while they last.
   const keySetFetch = async (url: string | URL | Request, init?: RequestInit): Promise<Response> => {
@@ -86,6 +116,7 @@ export function createOidcVerifier(options: OidcVerifierOptions): OidcVerifier {
       const keys = text ? (JSON.parse(text) as { keys?: unknown }).keys : undefined;
       if (!Array.isArray(keys)) throw new Error(response.status === 200 ? 'the key set is not a JWKS document' : `HTTP ${response.status}`);
       fetchedAt = Date.now();
+      generation += 1; // keys may have been rotated or withdrawn: earlier verifications no longer count
       return new Response(text, { status: 200, headers: { 'content-type': 'application/json' } });
     } catch (error) {
       failedAt = Date.now();
@@ -116,6 +147,22 @@ export function createOidcVerifier(options: OidcVerifierOptions): OidcVerifier {
       if (typeof header.alg !== 'string' || !OIDC_ALGORITHMS.includes(header.alg)) {
         throw unauthorized(`algorithm ${JSON.stringify(String(header.alg)).slice(0, 40)} is not accepted; use one of ${OIDC_ALGORITHMS.join(', ')}`);
       }
+      // Identity claims, unverified, serve only as the lookup key; the digest of the bytes decides a hit.
+      let identity: string | undefined;
+      let digest: Uint8Array | undefined;
+      if (verifiedCacheSize > 0) {
+        try {
+          const claims = decodeJwt(token);
+          identity = [claims.iss, claims.sub, claims.jti, claims.iat, claims.exp].map((part) => String(part ?? '')).join('|');
+          digest = sha256(new TextEncoder().encode(token));
+        } catch {
+          identity = undefined;
+        }
+        const hit = identity ? verified.get(identity) : undefined;
+        if (hit && digest && hit.generation === generation && jwks.fresh && sameDigest(hit.digest, digest) && timely(hit.payload, Math.floor(Date.now() / 1000))) {
+          return hit.payload;
+        }
+      }
       try {
         const { payload } = await jwtVerify(token, jwks, {
           algorithms: OIDC_ALGORITHMS,
@@ -124,6 +171,11 @@ export function createOidcVerifier(options: OidcVerifierOptions): OidcVerifier {
           clockTolerance: CLOCK_TOLERANCE_SECONDS,
           requiredClaims: ['exp'],
         });
+        if (identity && digest) {
+          verified.delete(identity);
+          while (verified.size >= verifiedCacheSize) verified.delete(verified.keys().next().value as string);
+          verified.set(identity, { digest, payload: Object.freeze(payload), generation });
+        }
         return payload;
       } catch (error) {
         if (isTokenError(error)) throw unauthorized(`invalid bearer token: ${(error as Error).message}`);
@@ -176,6 +228,13 @@ function jwksUrlOf(raw: string): URL {
   return url;
 }
 
+function verifiedCacheSizeOf(raw: string | undefined): number {
+  if (raw === undefined || raw.trim() === '') return 10_000;
+  const size = Number(raw);
+  if (!Number.isInteger(size) || size < 0 || size > 1_000_000) throw new Error(`OIDC_VERIFIED_CACHE_SIZE must be an integer from 0 to 1000000, got "${raw}"`);
+  return size;
+}
+
 function setup(host: PluginHost): void {
   const { oidc } = host.config;
   if (!oidc.jwksUrl) {
@@ -187,6 +246,7 @@ function setup(host: PluginHost): void {
     issuer: oidc.issuer,
     audience: oidc.audience?.split(',').map((item) => item.trim()).filter(Boolean),
     cacheTtlSeconds: oidc.cacheTtlSeconds,
+    verifiedCacheSize: verifiedCacheSizeOf(host.config.env.OIDC_VERIFIED_CACHE_SIZE),
     fetch: () => host.capabilities.fetch ?? globalThis.fetch,
   });
   const provider: AuthProvider = {

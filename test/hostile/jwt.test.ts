@@ -24,7 +24,7 @@ afterEach(() => {
 });
 afterAll(() => server.close());
 
-function serveJwks(document: () => unknown = () => jwksOf(keys)) {
+function serveJwks(document: () => { keys: object[] } = () => jwksOf(keys)) {
   jwksFetches = 0;
   jwksUp = true;
   server.use(http.get(JWKS_URL, () => {
@@ -218,6 +218,49 @@ describe('hostile: OIDC bearer tokens', () => {
     const refused = audit.body.items.find((entry: { path: string }) => entry.path === '/test/perm/evaluations/launch');
     expect(refused).toMatchObject({ principal: 'https://idp.test/|user-1', outcome: 'refused', status: 403 });
     expect(JSON.stringify(audit.body)).not.toMatch(/eyJ/);
+  });
+});
+
+describe('hostile: remembered verifications', () => {
+  it('stops accepting a remembered token once its key is withdrawn from the key set', async () => {
+    let published = [rsa, ec];
+    serveJwks(() => jwksOf(published));
+    const t = await app();
+    const token = await mint({ key: ec, claims: viewer });
+    expect((await withToken(t, token)).status).toBe(200);
+    expect((await withToken(t, token)).status).toBe(200);
+    published = [rsa];
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 31_000 });
+    // An unknown kid makes the service refresh the key set: a new generation.
+    await expect401(t, await mint({ key: { ...ec, kid: 'unknown' }, claims: viewer }));
+    await expect401(t, token, /no applicable key|matching key/i);
+  });
+
+  it('re-checks expiry on every use of a remembered token', async () => {
+    serveJwks();
+    const t = await app();
+    const token = await mint({ key: rsa, claims: viewer, expiresIn: 20 });
+    expect((await withToken(t, token)).status).toBe(200);
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 25_000 });
+    expect((await withToken(t, token)).status).toBe(200);
+    vi.setSystemTime(Date.now() + 10_000);
+    await expect401(t, token, /exp/);
+  });
+
+  it('never lets a different spelling or signature ride on a remembered token', async () => {
+    serveJwks();
+    const t = await app();
+    const token = await mint({ key: ec, claims: { ...viewer, jti: 'fixed-jti' } });
+    expect((await withToken(t, token)).status).toBe(200);
+    const [header, payload, signature] = token.split('.');
+    const forged = await mint({ key: { ...(await makeKeys())[1], kid: ec.kid }, claims: { roles: ['SUPERVISOR'], jti: 'fixed-jti' } });
+    await expect401(t, forged, /signature/);
+    const zero = `${header}.${payload}.${b64url(new Uint8Array(64))}`;
+    await expect401(t, zero, /signature/);
+    const padded = `${header}.${payload}.${signature.slice(0, -2)}${signature.slice(-2).split('').reverse().join('')}`;
+    if (padded !== token) await expect401(t, padded);
+    const off = await testApp({ env: oidcEnv({ OIDC_VERIFIED_CACHE_SIZE: '0' }) });
+    expect((await withToken(off, token)).status).toBe(200);
   });
 });
 
