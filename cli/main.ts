@@ -11,7 +11,8 @@ type Command = (argv: string[], io: Io) => Promise<number>;
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
   serve: { summary: 'serve the API and console (same as npm start)', load: async () => (await import('./commands/serve.ts')).serveCommand },
   evaluate: { summary: 'evaluate a scenario file or catalog id; exit 0 pass, 1 fail, 2 warning, 3 error', load: async () => (await import('./commands/evaluate.ts')).evaluateCommand },
-  verify: { summary: 'verify a certificate offline against its trace, sidecars and a JWKS', load: async () => (await import('./commands/verify.ts')).verifyCommand },
+  verify: { summary: 'verify a certificate offline against its trace, sidecars and a JWKS; exit 0 valid, 1 invalid, 2 expired, 3 error', load: async () => (await import('./verify.ts')).verifyCommand },
+  keys: { summary: 'rotate the local signing key (retired keys stay published)', load: async () => (await import('./keys.ts')).keysCommand },
   mutate: { summary: 'produce perturbed variants of a scenario', load: async () => (await import('./commands/mutate.ts')).mutateCommand },
   'spec-to-eval': { summary: 'turn a Markdown PRD into scenario stubs', load: async () => (await import('./commands/spec-to-eval.ts')).specToEvalCommand },
   doctor: { summary: 'check the environment; exit 1 when a check fails', load: async () => (await import('./commands/doctor.ts')).doctorCommand },
