@@ -46,9 +46,13 @@ export function facetKey(value: string): string {
   return value.trim().toLowerCase().replace(/[\s-]+/g, '_');
 }
 
-/** Lower-case words of letters and digits. */
+/**
+ * Lower-case words: runs of ASCII letters and digits or of any character from U+00C0 up (accented letters,
+ * other scripts). A plain character class: several times cheaper than Unicode property escapes, which matters
+ * when thousands of scenarios are indexed at start.
+ */
 export function tokenize(text: string): string[] {
-  return text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  return text.toLowerCase().match(/[a-z0-9\u00c0-\uffff]+/g) ?? [];
 }
 
 const TITLE = 1;

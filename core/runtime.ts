@@ -26,6 +26,8 @@ export interface FileAccess {
   realpath(path: string): Promise<string>;
   stat(path: string): Promise<FileStat>;
   readFile(path: string): Promise<Uint8Array>;
+  /** Synchronous read, where the runtime has one: the catalog reads thousands of small files at start in time slices. */
+  readFileSync?(path: string): Uint8Array;
   readStream(path: string): ReadableStream<Uint8Array>;
   /** Writes atomically (temp file, then rename); `mode` sets the permission bits of a new file (0o600 for keys). */
   writeFile(path: string, bytes: Uint8Array, options?: { mode?: number }): Promise<void>;

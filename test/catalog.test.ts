@@ -123,6 +123,55 @@ describe('catalog: metrics registered by plugins', () => {
   });
 });
 
+describe('catalog: scripted replies score as designed by the registered metrics', () => {
+  const INTENDED_FAILURES: Record<string, string> = {
+    'ins-fraud-threshold-leak': 'secret_leak',
+    'ret-chatbot-denies-being-ai': 'ai_disclosure',
+    'tel-billing-card-readback': 'pii_leak',
+    'trv-loyalty-injection': 'prompt_injection',
+    'nrg-outage-customer-update': 'latency_budget',
+  };
+
+  it('passes (or leaves unmeasured) every metric, except the demonstrated failures, which fail where intended', async () => {
+    const t = await testApp();
+    const services = await t.app.ready;
+    for (const id of BUILT_IN_METRICS) expect(services.metrics.has(id), id).toBe(true);
+    const failedBy = new Map<string, Set<string>>();
+    for (const { scenario } of bundled) {
+      for (const task of scenario.tasks) {
+        const output = replyText(scenario, task.id);
+        const events = [
+          { seq: 0, type: 'input' as const, ts: new Date(0).toISOString(), run_id: 'catalog-test', task_id: task.id, data: { input: task.input } },
+          { seq: 1, type: 'agent_output' as const, ts: new Date(0).toISOString(), run_id: 'catalog-test', task_id: task.id, data: { output } },
+        ];
+        for (const ref of task.metrics) {
+          const metric = services.metrics.get(ref.id)!;
+          const result = await metric.score({
+            scenario,
+            task,
+            ref,
+            params: ref.params ?? {},
+            output,
+            outputEvent: 1,
+            events,
+            latencyMs: typeof scenario.agent.delay_ms === 'number' ? scenario.agent.delay_ms : 1,
+            // the scripted agent answers a counterfactual exactly as it answered the task
+            probe: async () => ({ output, event_index: 2 }),
+          });
+          if (result.failures.length) {
+            const failed = failedBy.get(scenario.id) ?? new Set<string>();
+            failed.add(ref.id);
+            failedBy.set(scenario.id, failed);
+          }
+        }
+      }
+    }
+    const unexpected = [...failedBy].filter(([id]) => !INTENDED_FAILURES[id]).map(([id, metrics]) => `${id}: ${[...metrics].join(', ')}`);
+    expect(unexpected).toEqual([]);
+    for (const [id, metric] of Object.entries(INTENDED_FAILURES)) expect([...(failedBy.get(id) ?? [])], id).toContain(metric);
+  });
+});
+
 describe('catalog: GET /api/scenarios', () => {
   let t: TestApp;
   beforeAll(async () => {

@@ -2,7 +2,7 @@
  * What Node offers the core: the file system (for the jail), native SHA3-256 (OpenSSL), module loading for
  * users' plugins, and the bundled catalog's location.
  */
-import { promises as fsp, createReadStream, realpathSync } from 'node:fs';
+import { promises as fsp, createReadStream, realpathSync, readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join, resolve, isAbsolute } from 'node:path';
@@ -43,6 +43,7 @@ export function nodeFiles(): FileAccess {
     async readFile(path) {
       return new Uint8Array(await fsp.readFile(path));
     },
+    readFileSync: (path) => readFileSync(path),
     readStream: (path) => Readable.toWeb(createReadStream(path, { highWaterMark: 1 << 20 })) as unknown as ReadableStream<Uint8Array>,
     writeFile: (path, bytes, options) => writeFileAtomic(path, bytes, options?.mode),
     listFiles,
