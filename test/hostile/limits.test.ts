@@ -1,5 +1,10 @@
 import { describe, it, expect } from 'vitest';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { testApp, TEST_KEY } from '../helpers.ts';
+import { startNodeService } from '../../runtime/node/start.ts';
+import { silentLogger } from '../../core/runtime.ts';
 import type { RuntimeCapabilities } from '../../core/runtime.ts';
 import { probePlugin } from './kit.ts';
 
@@ -54,6 +59,27 @@ describe('hostile: rate limits', () => {
     expect((await t.json('GET', '/api/info', { key: null, headers: { 'x-forwarded-for': '1.2.3.4, 198.51.100.7' } })).status).toBe(401);
     expect((await t.json('GET', '/api/info', { key: null, headers: { 'x-forwarded-for': '9.9.9.9, 198.51.100.7' } })).status).toBe(429);
     expect((await t.json('GET', '/api/info', { key: null, headers: { 'x-forwarded-for': '198.51.100.8' } })).status).toBe(401);
+  });
+});
+
+describe('hostile: client address on Node', () => {
+  it('takes the socket peer as the client address, for the lockout and the audit log', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'aeh-limits-'));
+    const service = await startNodeService({ PROJECT_ROOT: root, DASHBOARD_API_KEY: TEST_KEY, AEH_STORAGE: 'memory', PORT: '0', AEH_AUTH_FAILURES_PER_MINUTE: '2' }, root, silentLogger);
+    try {
+      const get = (key: string) => fetch(`${service.url}/api/info`, { headers: { 'X-API-Key': key } });
+      expect((await get(`wrong-${'0'.repeat(40)}`)).status).toBe(401);
+      expect((await get(`wrong-${'1'.repeat(40)}`)).status).toBe(401);
+      const locked = await get(TEST_KEY);
+      expect(locked.status).toBe(429);
+      expect(locked.headers.get('retry-after')).toMatch(/^\d+$/);
+      // Reading the log over HTTP would come from the locked-out address too: read it in-process.
+      const services = await service.app.ready;
+      const entries = new TextDecoder().decode((await services.store.getBytes(`audit/${new Date().toISOString().slice(0, 10)}.jsonl`)) ?? new Uint8Array());
+      expect(entries).toContain('"client":"127.0.0.1"');
+    } finally {
+      await service.stop();
+    }
   });
 });
 
