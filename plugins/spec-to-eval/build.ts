@@ -39,7 +39,7 @@ export interface StubContext {
   source: 'spec-to-eval' | 'llm';
   /** Metric ids a `**Criteria:**` line may name (the contract's and the registered ones). */
   knownMetrics: ReadonlySet<string>;
-  /** True when an `llm_judge` metric is registered: rubric expectations then get it too. */
+  /** True when `llm_judge` is registered and a provider is configured: rubric expectations then get it too. */
   judgeAvailable: boolean;
 }
 

@@ -163,7 +163,7 @@ export async function convertSpec(source: string, options: ConvertOptions = {}):
       topology,
       source: origin === 'llm' ? 'llm' : 'spec-to-eval',
       knownMetrics,
-      judgeAvailable: registered.has('llm_judge'),
+      judgeAvailable: registered.has('llm_judge') && options.llm !== undefined,
     }, log);
   });
   return {
