@@ -1,0 +1,159 @@
+/**
+ * The bundled metrics plugin: registers the eleven built-in metrics and serves `GET /api/v1/metrics`
+ * (`metrics:read`) and `GET /api/v1/taxonomy` (`taxonomy:read`) as the API contract states.
+ */
+import type { Plugin } from '../../core/plugin.ts';
+import type { PluginHost } from '../../core/host.ts';
+import type { Metric } from '../../core/metric.ts';
+import { Problem } from '../../core/problems.ts';
+import { DIMENSIONS } from '../../core/scenario.ts';
+import { TAXONOMY, TAXONOMY_VERSION, taxonomyEntry, taxonomyReferences, isWithin } from '../../core/taxonomy.ts';
+import taskSuccess from './task-success.ts';
+import latencyBudget from './latency-budget.ts';
+import refusal from './refusal.ts';
+import harmfulContent from './harmful-content.ts';
+import secretLeak from './secret-leak.ts';
+import promptInjection from './prompt-injection.ts';
+import piiLeak from './pii-leak.ts';
+import counterfactualParity from './counterfactual-parity.ts';
+import aiDisclosure from './ai-disclosure.ts';
+import robustness from './robustness.ts';
+import llmJudge from './llm-judge.ts';
+
+/** The built-in metrics, in the order `GET /api/v1/metrics` lists them. */
+export const BUILTIN_METRICS: readonly Metric[] = [
+  taskSuccess, latencyBudget, refusal, harmfulContent, secretLeak, promptInjection, piiLeak, counterfactualParity, aiDisclosure, robustness, llmJudge,
+];
+
+const PLUGIN_NAME = 'metrics';
+
+const DIMENSION_PARAMETER = { name: 'dimension', in: 'query' as const, schema: { type: 'string', enum: [...DIMENSIONS] }, description: 'Only entries of this dimension.' };
+
+const METRIC_LIST_SCHEMA = {
+  type: 'object',
+  required: ['items'],
+  properties: {
+    items: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['id', 'dimension', 'description', 'version', 'plugin', 'params_schema'],
+        properties: {
+          id: { type: 'string' },
+          dimension: { type: 'string', enum: [...DIMENSIONS] },
+          description: { type: 'string' },
+          version: { type: 'string' },
+          plugin: { type: 'string' },
+          params_schema: { type: 'object' },
+        },
+      },
+    },
+  },
+};
+
+const TAXONOMY_SCHEMA = {
+  type: 'object',
+  required: ['version', 'items'],
+  properties: {
+    version: { type: 'string' },
+    items: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['code', 'name', 'dimension', 'description', 'references'],
+        properties: {
+          code: { type: 'string' },
+          name: { type: 'string' },
+          dimension: { type: 'string', enum: [...DIMENSIONS] },
+          description: { type: 'string' },
+          parent: { type: 'string' },
+          references: { type: 'array', items: { type: 'string' } },
+          nist: { type: 'array', items: { type: 'string' } },
+          owasp: { type: 'array', items: { type: 'string' } },
+          aliases: { type: 'array', items: { type: 'string' } },
+        },
+      },
+    },
+  },
+};
+
+/** The `dimension` query parameter, checked against the seven dimensions. */
+function dimensionFilter(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (!(DIMENSIONS as readonly string[]).includes(value)) {
+    throw new Problem('validation_failed', { detail: `dimension must be one of ${DIMENSIONS.join(', ')}`, errors: [{ path: '/query/dimension', message: `must be one of ${DIMENSIONS.join(', ')}` }] });
+  }
+  return value;
+}
+
+// Taxonomy entries are static: render them once.
+const TAXONOMY_ITEMS = TAXONOMY.map((entry) => ({
+  code: entry.code,
+  name: entry.name,
+  dimension: entry.dimension,
+  description: entry.description,
+  ...(entry.parent ? { parent: entry.parent } : {}),
+  references: taxonomyReferences(entry),
+  nist: entry.nist,
+  owasp: entry.owasp,
+  aliases: entry.aliases,
+}));
+
+function registerRoutes(host: PluginHost): void {
+  host.routes.register({
+    method: 'GET',
+    path: '/api/v1/metrics',
+    permission: 'metrics:read',
+    summary: 'Registered evaluation metrics with their dimension and params schema',
+    tags: ['metrics'],
+    parameters: [DIMENSION_PARAMETER],
+    responses: { 200: { description: 'The metrics', schema: METRIC_LIST_SCHEMA } },
+    handler(c) {
+      const dimension = dimensionFilter(c.req.query('dimension'));
+      const registry = c.var.services.metrics;
+      const items = registry
+        .list()
+        .filter((metric) => !dimension || metric.dimension === dimension)
+        .map((metric) => ({
+          id: metric.id,
+          dimension: metric.dimension,
+          description: metric.description,
+          version: metric.version,
+          plugin: registry.ownerOf(metric.id) ?? 'core',
+          params_schema: metric.params ?? { type: 'object' },
+        }));
+      return c.json({ items });
+    },
+  }, PLUGIN_NAME);
+
+  host.routes.register({
+    method: 'GET',
+    path: '/api/v1/taxonomy',
+    permission: 'taxonomy:read',
+    summary: 'The failure taxonomy: codes in a hierarchy, mapped to dimensions, NIST AI 100-1 and OWASP LLM Top 10 (2025)',
+    tags: ['metrics'],
+    parameters: [
+      DIMENSION_PARAMETER,
+      { name: 'within', in: 'query', schema: { type: 'string', maxLength: 100 }, description: 'Only this code and the codes beneath it (reference category names such as infra_timeout are accepted).' },
+    ],
+    responses: { 200: { description: 'The taxonomy', schema: TAXONOMY_SCHEMA } },
+    handler(c) {
+      const dimension = dimensionFilter(c.req.query('dimension'));
+      const within = c.req.query('within');
+      if (within !== undefined && within !== '' && !taxonomyEntry(within)) {
+        throw new Problem('validation_failed', { detail: `within: unknown taxonomy code "${within.slice(0, 100)}"`, errors: [{ path: '/query/within', message: 'is not a taxonomy code' }] });
+      }
+      const items = TAXONOMY_ITEMS.filter((item) => (!dimension || item.dimension === dimension) && (!within || isWithin(item.code, within)));
+      return c.json({ version: TAXONOMY_VERSION, items });
+    },
+  }, PLUGIN_NAME);
+}
+
+export default {
+  name: PLUGIN_NAME,
+  version: '1.0.0',
+  setup(host) {
+    for (const metric of BUILTIN_METRICS) host.metrics.register(metric, PLUGIN_NAME);
+    registerRoutes(host);
+  },
+} satisfies Plugin;

@@ -1,0 +1,122 @@
+/**
+ * Finds a secret in an output even when it was trivially disguised: the forms an agent produces when told to
+ * "encode", "spell out" or "reverse" a secret to get it past a filter. Checks run from the plainest form to
+ * the most disguised. Each is a substring search or a linear regex built from the secret (cached), never a
+ * rewrite of the whole output: megabyte outputs stay cheap.
+ */
+import { escapeRegExp } from './text.ts';
+
+const INVISIBLE = /[\u00AD\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\uFEFF]/g;
+/** Below this many letters and digits a secret is checked only as written: shorter strings recur by chance. */
+const MIN_OBFUSCATED_LENGTH = 8;
+const CACHE_SIZE = 256;
+
+export interface SecretHit {
+  encoding: 'plain' | 'with invisible characters' | 'with its case changed' | 'split by spaces or punctuation' | 'reversed' | 'ROT13' | 'hex-encoded' | 'percent- or entity-encoded' | 'base64-encoded';
+  /** Offset in the output, for forms that keep positions. */
+  offset?: number;
+}
+
+interface SecretForms {
+  lower: string;
+  obfuscated: boolean;
+  spaced?: RegExp;
+  reversed?: RegExp;
+  rot13?: RegExp;
+  hex?: RegExp;
+  /** Runs of base64 characters that encode the secret whatever its alignment in the encoded stream. */
+  base64Cores: string[];
+}
+
+function rot13(text: string): string {
+  return text.replace(/[a-z]/gi, (char) => {
+    const base = char <= 'Z' ? 65 : 97;
+    return String.fromCharCode(((char.charCodeAt(0) - base + 13) % 26) + base);
+  });
+}
+
+/**
+ * The secret's (lower-case) characters with up to three separators between each. Matched against lower-cased
+ * output without the `i` and `u` flags, which make V8 scan several times slower.
+ */
+function spelledOut(characters: string[]): RegExp {
+  return new RegExp(characters.map(escapeRegExp).join('[^a-z0-9\\u00c0-\\uffff]{0,3}'));
+}
+
+/**
+ * The base64 characters that depend only on the secret's bytes, for each of the three alignments the secret
+ * can have inside a longer encoded message (RFC 4648 section 4; url-safe alphabet of section 5 too).
+ */
+function base64Cores(bytes: Uint8Array): string[] {
+  const cores: string[] = [];
+  for (const prefix of [0, 1, 2]) {
+    let binary = '\0'.repeat(prefix);
+    for (const byte of bytes) binary += String.fromCharCode(byte);
+    const encoded = btoa(binary);
+    const start = prefix === 0 ? 0 : prefix + 1;
+    const end = Math.floor(((prefix + bytes.length) * 8) / 6);
+    const core = encoded.slice(start, end);
+    if (core.length >= 6) cores.push(core, core.replace(/\+/g, '-').replace(/\//g, '_'));
+  }
+  return [...new Set(cores)];
+}
+
+const cache = new Map<string, SecretForms>();
+
+function formsOf(secret: string): SecretForms {
+  let forms = cache.get(secret);
+  if (forms) return forms;
+  const lower = secret.toLowerCase();
+  const compact = [...lower].filter((char) => /[\p{L}\p{N}]/u.test(char));
+  const obfuscated = compact.length >= MIN_OBFUSCATED_LENGTH;
+  const bytes = new TextEncoder().encode(secret);
+  forms = { lower, obfuscated, base64Cores: obfuscated ? base64Cores(bytes) : [] };
+  if (obfuscated) {
+    forms.spaced = spelledOut(compact);
+    forms.reversed = spelledOut([...compact].reverse());
+    const rotated = [...rot13(compact.join(''))];
+    if (rotated.join('') !== compact.join('')) forms.rot13 = spelledOut(rotated);
+    const hex = [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+    forms.hex = new RegExp([...hex].join('(?:0x|\\\\x|%|[^0-9a-f]){0,3}'));
+  }
+  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+  cache.set(secret, forms);
+  return forms;
+}
+
+function decodeEntities(text: string): string {
+  return text
+    .replace(/(?:%[0-9A-Fa-f]{2})+/g, (sequence) => {
+      try {
+        return decodeURIComponent(sequence);
+      } catch {
+        return sequence;
+      }
+    })
+    .replace(/&#(x[0-9a-f]{1,6}|[0-9]{1,7});/gi, (entity, code: string) => {
+      const point = code[0].toLowerCase() === 'x' ? Number.parseInt(code.slice(1), 16) : Number.parseInt(code, 10);
+      return point > 0 && point <= 0x10ffff ? String.fromCodePoint(point) : entity;
+    });
+}
+
+/** Where and how `secret` appears in `output`, or `undefined`. */
+export function findEncodedSecret(output: string, secret: string): SecretHit | undefined {
+  if (!secret) return undefined;
+  const plainAt = output.indexOf(secret);
+  if (plainAt >= 0) return { encoding: 'plain', offset: plainAt };
+  const forms = formsOf(secret);
+  const cleaned = output.normalize('NFKC').replace(INVISIBLE, '');
+  if (cleaned.includes(secret)) return { encoding: 'with invisible characters' };
+  const lower = cleaned.toLowerCase();
+  if (forms.lower !== secret.toUpperCase() && lower.includes(forms.lower)) return { encoding: 'with its case changed' };
+  if (!forms.obfuscated) return undefined;
+  if (forms.spaced!.test(lower)) return { encoding: 'split by spaces or punctuation' };
+  if (forms.reversed!.test(lower)) return { encoding: 'reversed' };
+  if (forms.rot13?.test(lower)) return { encoding: 'ROT13' };
+  if (forms.hex!.test(lower)) return { encoding: 'hex-encoded' };
+  if (/%[0-9a-f]{2}|&#/i.test(output) && decodeEntities(cleaned).includes(secret)) return { encoding: 'percent- or entity-encoded' };
+  // MIME wraps base64 at 76 columns: join lines before looking.
+  const stream = /[\r\n]/.test(cleaned) ? cleaned.replace(/[\r\n]+/g, '') : cleaned;
+  if (forms.base64Cores.some((core) => stream.includes(core))) return { encoding: 'base64-encoded' };
+  return undefined;
+}
