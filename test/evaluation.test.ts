@@ -59,7 +59,7 @@ describe('evaluation: POST /api/evaluate', () => {
     expect(seen).toHaveLength(1);
     const [at] = seen;
     expect(at.run.status).toBe('running');
-    expect(at.task.status).toBe('running');
+    expect(['queued', 'running']).toContain(at.task.status);
     expect(at.run.compliance.status).toBe('pass');
     expect(at.scores).toMatchObject({ index: 1, per_metric: { probe_contains: { mean: 1, count: 1 }, probe_refusal: { mean: 1, count: 1 } } });
     expect(at.failures).toEqual([]);

@@ -18,12 +18,8 @@ export interface CallFailure {
 
 export type CallResult = { reply: AgentReply; latency_ms: number } | { failure: CallFailure; latency_ms: number };
 
-class CallTimeout extends Error {
-  constructor(readonly ms: number) {
-    super(`the agent did not answer within ${ms} ms`);
-    this.name = 'TimeoutError';
-  }
-}
+// The abort reason of a timed-out call: a plain object, because an Error would capture a stack on every call.
+const TIMED_OUT = Object.freeze({ name: 'TimeoutError', message: 'the per-call timeout elapsed' });
 
 function describe(error: unknown): string {
   if (!(error instanceof Error)) return 'the agent call failed';
@@ -46,14 +42,13 @@ export async function callAgent(
 ): Promise<CallResult> {
   if (parent.aborted) throw parent.reason;
   const controller = new AbortController();
-  const timeout = new CallTimeout(timeoutMs);
   let rejectOnAbort!: (reason: unknown) => void;
   const aborted = new Promise<never>((_, reject) => (rejectOnAbort = reject));
   const onAbort = () => rejectOnAbort(controller.signal.reason);
   const onParentAbort = () => controller.abort(parent.reason);
   controller.signal.addEventListener('abort', onAbort, { once: true });
   parent.addEventListener('abort', onParentAbort, { once: true });
-  const timer = setTimeout(() => controller.abort(timeout), timeoutMs);
+  const timer = setTimeout(() => controller.abort(TIMED_OUT), timeoutMs);
   const started = performance.now();
   try {
     // The race stops waiting for an adapter that ignores its signal.
@@ -67,7 +62,9 @@ export async function callAgent(
     const latency = performance.now() - started;
     if (parent.aborted) throw parent.reason;
     // The SSRF guard has its own deadline (the adapter passes the same `timeout_ms`): a TimeoutError either way.
-    if (controller.signal.reason === timeout || (error as Error)?.name === 'TimeoutError') return { failure: { code: 'agent_timeout', failure_code: 'INFRA.AGENT_TIMEOUT', message: timeout.message }, latency_ms: latency };
+    if (controller.signal.reason === TIMED_OUT || (error as Error)?.name === 'TimeoutError') {
+      return { failure: { code: 'agent_timeout', failure_code: 'INFRA.AGENT_TIMEOUT', message: `the agent did not answer within ${timeoutMs} ms` }, latency_ms: latency };
+    }
     if (isProblem(error) && error.code === 'ssrf_blocked') {
       return { failure: { code: 'ssrf_blocked', failure_code: 'INFRA.SSRF_BLOCKED', message: `the agent address was refused: ${error.detail}` }, latency_ms: latency };
     }

@@ -24,6 +24,6 @@ export async function cancelTask(engine: Engine, taskId: string): Promise<{ stat
     await running.done.catch(() => undefined);
     return { status: 200, task: (await readTask(store, taskId)) ?? task };
   }
-  await store.setBytes(keys.cancelRequest(taskId), new TextEncoder().encode(new Date(engine.services.now()).toISOString()));
+  await store.append(keys.cancelRequest(taskId), new TextEncoder().encode(new Date(engine.services.now()).toISOString()));
   return { status: 202, task };
 }

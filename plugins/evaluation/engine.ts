@@ -8,6 +8,7 @@ import { handoffKey, HANDOFF_TTL_SECONDS } from '../../core/handoff.ts';
 import { sha3Factory, type Sha3Factory } from '../../core/hash.ts';
 import { keys, readTask, type TaskRecord } from '../../core/runs.ts';
 import { Problem } from '../../core/problems.ts';
+import { createRunIndexer, type RunIndexer } from './run-index.ts';
 
 /** Why a running task was told to stop. */
 export class StopRequest extends Error {
@@ -25,6 +26,7 @@ export interface Engine {
   handoffKey: CryptoKey;
   sha3: Sha3Factory;
   handoffTtlSeconds: number;
+  runIndex: RunIndexer;
 }
 
 /** Holds the engine of one app from start to stop. */
@@ -56,6 +58,7 @@ export async function startEngine(services: Services, runTask: (engine: Engine, 
     handoffKey: await handoffKey(services.store),
     sha3: sha3Factory(services.capabilities),
     handoffTtlSeconds: ttl,
+    runIndex: createRunIndexer(services.store),
   };
   engine.queue.start((taskId) => {
     const controller = new AbortController();

@@ -90,7 +90,7 @@ export async function finishRun(run: RunContext): Promise<void> {
   ]);
   await hooks.emit('run.finished', { run_id: task.run_id });
   record.status = status;
-  Object.assign(task, { status, finished_at: finishedAt, ...(error ? { error } : {}) });
+  Object.assign(task, { status, started_at: task.started_at ?? startedAt, finished_at: finishedAt, ...(error ? { error } : {}) });
   delete task.handoff;
   await Promise.all([store.setJson(keys.run(task.run_id), record), store.setJson(keys.task(task.task_id), task)]);
   await store.remove(keys.activeTask(task.task_id));

@@ -12,11 +12,49 @@ export const PAGE_SIZE = 1000;
 
 const encoder = new TextEncoder();
 
-/** Adds a run to the index; returns its sequence number (1-based). */
-export async function indexRun(store: Store, runId: string): Promise<number> {
-  const seq = await store.increment(keys.runCounter);
-  await store.append(keys.runIndexPage(Math.floor(seq / PAGE_SIZE)), encoder.encode(`${seq} ${runId}\n`));
-  return seq;
+/** Adds runs to the index; `add` resolves with the run's sequence number (1-based) once it is stored. */
+export interface RunIndexer {
+  add(runId: string): Promise<number>;
+}
+
+/**
+ * Creates the indexer of one instance. Runs submitted while a counter update is in flight are indexed together:
+ * one `increment(by: n)` and one append per page for the whole batch, so a burst does not queue up behind
+ * one storage round trip per run.
+ */
+export function createRunIndexer(store: Store): RunIndexer {
+  type Waiter = { runId: string; resolve(seq: number): void; reject(error: unknown): void };
+  let waiting: Waiter[] = [];
+  let draining = false;
+  async function drain(): Promise<void> {
+    draining = true;
+    while (waiting.length > 0) {
+      const batch = waiting;
+      waiting = [];
+      try {
+        const last = await store.increment(keys.runCounter, batch.length);
+        const pages = new Map<number, string>();
+        batch.forEach((waiter, index) => {
+          const seq = last - batch.length + 1 + index;
+          const page = Math.floor(seq / PAGE_SIZE);
+          pages.set(page, `${pages.get(page) ?? ''}${seq} ${waiter.runId}\n`);
+        });
+        await Promise.all([...pages].map(([page, lines]) => store.append(keys.runIndexPage(page), encoder.encode(lines))));
+        batch.forEach((waiter, index) => waiter.resolve(last - batch.length + 1 + index));
+      } catch (error) {
+        for (const waiter of batch) waiter.reject(error);
+      }
+    }
+    draining = false;
+  }
+  return {
+    add(runId) {
+      return new Promise<number>((resolve, reject) => {
+        waiting.push({ runId, resolve, reject });
+        if (!draining) void drain();
+      });
+    },
+  };
 }
 
 /** Encodes the position after which the next page starts. */

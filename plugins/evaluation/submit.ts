@@ -16,7 +16,6 @@ import type { AgentSpec, Scenario } from '../../core/scenario.ts';
 import type { Engine } from './engine.ts';
 import { positionAt, unitCount, type PlannedVariant, type RunPlan } from './plan.ts';
 import { baseRunRecord } from './finish.ts';
-import { indexRun } from './run-index.ts';
 
 export interface EvaluateBody {
   path?: string;
@@ -122,9 +121,10 @@ export async function submitEvaluation(engine: Engine, body: EvaluateBody): Prom
     services.store.setBytes(keys.sidecar(runId, SIDECARS.scenario), planBytes),
     services.store.setJson(keys.run(runId), baseRunRecord(task, scenario, total)),
     services.store.setJson(keys.task(taskId), task),
-    services.store.setBytes(keys.activeTask(taskId), encoder.encode(createdAt)),
+    // An append creates the marker without the fsync of an atomic write; its content does not matter.
+    services.store.append(keys.activeTask(taskId), encoder.encode(createdAt)),
   ]);
-  await indexRun(services.store, runId);
+  await engine.runIndex.add(runId);
   await engine.queue.enqueue(taskId);
   services.telemetry.increment('evaluations.accepted');
   return { task_id: taskId, run_id: runId };
