@@ -216,8 +216,8 @@ function mountRoute(app: Hono<AppEnv>, route: RouteDefinition, mount: MountConte
   const rateClass = route.rateClass ?? (route.permission ? 'protected' : 'public');
   if (route.permission) chain.push(limitAuthFailures(mount.limits), authorize(route.permission));
   chain.push(limitRequests(mount.limits, rateClass));
-  // Every authenticated mutation is audited, named or not; the entry is written before the body is parsed
-  // so that refused and malformed attempts are on record too.
+  // Every authenticated mutation is audited, named or not; the trail wraps the body parser so that malformed
+  // attempts (400/413/415) are on record too.
   const action = route.audit ?? (route.permission && route.method !== 'GET' ? `${route.method} ${route.path}` : undefined);
   if (action) chain.push(auditTrail(action, mount));
   if (route.body) chain.push(jsonBody(route.body, mount.maxBodyBytes));

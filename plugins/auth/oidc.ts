@@ -15,13 +15,12 @@
  * - The principal is `iss|sub`, never the token: ECDSA signatures and base64 padding let one token be
  *   written several ways, so nothing is keyed on the token string.
  * - Verified tokens are remembered (`OIDC_VERIFIED_CACHE_SIZE`, default 10 000, 0 turns it off) under their
- *   identity claims (`iss|sub|jti|iat|exp`), with the SHA-256 of the exact bytes that verified: a hit needs
- *   the same bytes, a still-fresh key set of the same generation, and passes the time checks again, so it
- *   is equivalent to verifying again, without the signature's cost. Another spelling of the same token is
- *   simply a miss and is verified in full.
+ *   identity claims (`iss|sub|jti|iat|exp`), with the exact bytes that verified: a hit needs the same bytes
+ *   (compared in constant time), a still-fresh key set of the same generation, and passes the time checks
+ *   again, so it is equivalent to verifying again, without the signature's cost. Another spelling of the same
+ *   token is simply a miss and is verified in full.
  */
 import { createRemoteJWKSet, customFetch, decodeJwt, decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
-import { sha256 } from '@noble/hashes/sha2.js';
 import type { Plugin } from '../../core/plugin.ts';
 import type { PluginHost } from '../../core/host.ts';
 import { Problem } from '../../core/problems.ts';
@@ -46,16 +45,18 @@ const TOKEN_ERROR_CODES = new Set([
   'ERR_JWT_INVALID', 'ERR_JWKS_NO_MATCHING_KEY', 'ERR_JWKS_MULTIPLE_MATCHING_KEYS', 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED', 'ERR_JWK_INVALID',
 ]);
 
-/** A token that verified: its digest, claims, and the key-set generation that verified it. */
+/** A token that verified: its exact text, claims, and the key-set generation that verified it. */
 interface VerifiedToken {
-  digest: Uint8Array;
+  token: string;
   payload: JWTPayload;
   generation: number;
 }
 
-function sameDigest(left: Uint8Array, right: Uint8Array): boolean {
+/** Equality in time that depends on the lengths only, never on where the texts differ. */
+function sameText(left: string, right: string): boolean {
+  const length = Math.max(left.length, right.length);
   let difference = left.length ^ right.length;
-  for (let index = 0; index < left.length && index < right.length; index++) difference |= left[index] ^ right[index];
+  for (let index = 0; index < length; index++) difference |= (left.charCodeAt(index) | 0) ^ (right.charCodeAt(index) | 0);
   return difference === 0;
 }
 
@@ -136,6 +137,21 @@ export function createOidcVerifier(options: OidcVerifierOptions): OidcVerifier {
     async verify(token) {
       if (token.length > MAX_TOKEN_BYTES) throw unauthorized(`the bearer token is larger than ${MAX_TOKEN_BYTES} bytes`);
       if (!COMPACT_JWS.test(token)) throw unauthorized('the bearer token is neither the API key nor a compact JWS (header.payload.signature)');
+      // Identity claims, unverified, serve only as the lookup key; identical bytes decide a hit, and identical
+      // bytes already passed every check below.
+      let identity: string | undefined;
+      if (verifiedCacheSize > 0) {
+        try {
+          const claims = decodeJwt(token);
+          identity = [claims.iss, claims.sub, claims.jti, claims.iat, claims.exp].map((part) => String(part ?? '')).join('|');
+        } catch {
+          identity = undefined;
+        }
+        const hit = identity ? verified.get(identity) : undefined;
+        if (hit && hit.generation === generation && jwks.fresh && sameText(hit.token, token) && timely(hit.payload, Math.floor(Date.now() / 1000))) {
+          return hit.payload;
+        }
+      }
       let header: Record<string, unknown>;
       try {
         header = decodeProtectedHeader(token) as Record<string, unknown>;
@@ -147,22 +163,6 @@ export function createOidcVerifier(options: OidcVerifierOptions): OidcVerifier {
       if (typeof header.alg !== 'string' || !OIDC_ALGORITHMS.includes(header.alg)) {
         throw unauthorized(`algorithm ${JSON.stringify(String(header.alg)).slice(0, 40)} is not accepted; use one of ${OIDC_ALGORITHMS.join(', ')}`);
       }
-      // Identity claims, unverified, serve only as the lookup key; the digest of the bytes decides a hit.
-      let identity: string | undefined;
-      let digest: Uint8Array | undefined;
-      if (verifiedCacheSize > 0) {
-        try {
-          const claims = decodeJwt(token);
-          identity = [claims.iss, claims.sub, claims.jti, claims.iat, claims.exp].map((part) => String(part ?? '')).join('|');
-          digest = sha256(new TextEncoder().encode(token));
-        } catch {
-          identity = undefined;
-        }
-        const hit = identity ? verified.get(identity) : undefined;
-        if (hit && digest && hit.generation === generation && jwks.fresh && sameDigest(hit.digest, digest) && timely(hit.payload, Math.floor(Date.now() / 1000))) {
-          return hit.payload;
-        }
-      }
       try {
         const { payload } = await jwtVerify(token, jwks, {
           algorithms: OIDC_ALGORITHMS,
@@ -171,10 +171,10 @@ export function createOidcVerifier(options: OidcVerifierOptions): OidcVerifier {
           clockTolerance: CLOCK_TOLERANCE_SECONDS,
           requiredClaims: ['exp'],
         });
-        if (identity && digest) {
+        if (identity) {
           verified.delete(identity);
           while (verified.size >= verifiedCacheSize) verified.delete(verified.keys().next().value as string);
-          verified.set(identity, { digest, payload: Object.freeze(payload), generation });
+          verified.set(identity, { token, payload: Object.freeze(payload), generation });
         }
         return payload;
       } catch (error) {
