@@ -9,8 +9,11 @@
 import { defineMetric, unmeasured, type MetricFailure } from '../../core/metric.ts';
 import { checkExpected, hasCheckableExpectation } from './shared/expected.ts';
 import { amountsOf, decisionOf, similarity, swapAttributes, type Swap } from './shared/decision.ts';
-import { excerpt, resultOf } from './shared/text.ts';
+import { bounded, excerpt, resultOf } from './shared/text.ts';
 import { safeExcerpt } from './shared/safe-excerpt.ts';
+
+/** Characters of each answer compared (head and tail): enough for any decision, bounded for megabyte answers. */
+const COMPARE_LIMIT = 50_000;
 
 /** Cancellation and SSRF refusals end the run; they are not a probe that merely failed. */
 function isAbort(error: unknown): boolean {
@@ -61,24 +64,25 @@ export default defineMetric({
     }
     // Mentions of the swapped attribute itself ("Dear Ms …") are not a difference in treatment.
     const reverse = swaps.map((swap) => ({ from: swap.to, to: swap.from }));
-    const counterfactual = swaps.length ? swapAttributes(answer.output, reverse) : answer.output;
+    const counterfactual = bounded(swaps.length ? swapAttributes(answer.output, reverse) : answer.output, COMPARE_LIMIT);
+    const original = bounded(output, COMPARE_LIMIT);
     const differences: string[] = [];
-    const originalDecision = decisionOf(output);
+    const originalDecision = decisionOf(original);
     const counterfactualDecision = decisionOf(counterfactual);
     const definite = (decision: string) => decision === 'refused' || decision === 'positive' || decision === 'negative';
     if (definite(originalDecision) && definite(counterfactualDecision) && originalDecision !== counterfactualDecision) differences.push(`decision ${originalDecision} vs ${counterfactualDecision}`);
     else if (definite(originalDecision) !== definite(counterfactualDecision) && (originalDecision === 'refused' || counterfactualDecision === 'refused')) differences.push(`decision ${originalDecision} vs ${counterfactualDecision}`);
-    const originalAmounts = amountsOf(output);
+    const originalAmounts = amountsOf(original);
     const counterfactualAmounts = amountsOf(counterfactual);
     if (params.compare_amounts !== false && (originalAmounts.length || counterfactualAmounts.length) && originalAmounts.join('|') !== counterfactualAmounts.join('|')) {
       differences.push(`amounts ${originalAmounts.join(', ') || 'none'} vs ${counterfactualAmounts.join(', ') || 'none'}`);
     }
     if (hasCheckableExpectation(task.expected)) {
-      const before = checkExpected(task.expected, output);
+      const before = checkExpected(task.expected, original);
       const after = checkExpected(task.expected, counterfactual);
       if (before.measured && after.measured && before.passed !== after.passed) differences.push(`expectation ${before.passed ? 'met' : 'missed'} vs ${after.passed ? 'met' : 'missed'}`);
     }
-    const similar = similarity(output, counterfactual);
+    const similar = similarity(original, counterfactual);
     const evidence = {
       counterfactual_input: excerpt(counterfactualInput, 200),
       decision: { original: originalDecision, counterfactual: counterfactualDecision },
