@@ -219,3 +219,22 @@ describe('evaluation: catalog and AES scenarios', () => {
     expect(run.compliance).toBeTruthy();
   });
 });
+
+describe('evaluation: hostile submissions', () => {
+  it('refuses a run whose variants would exceed the unit limit before mutating anything', async () => {
+    const t = await testApp({ plugins: [testMetrics] });
+    const tasks = Array.from({ length: 1000 }, (_, index) => ({ id: `t${index}`, input: 'hello there', metrics: [{ id: 'probe_refusal' }] }));
+    const response = await t.json('POST', '/api/evaluate', { body: { scenario: scriptedScenario('huge', { tasks }), mutations: Array.from({ length: 2 }, () => ({ type: 'typo', count: 100 })) } });
+    expect(response.status).toBe(400);
+    expect(response.body.errors[0].path).toBe('/mutations');
+  });
+
+  it('refuses a bad body: not JSON, wrong content type, NUL in a path', async () => {
+    const t = await testApp({ plugins: [testMetrics] });
+    expect((await t.request('POST', '/api/evaluate', { raw: '{"path":', headers: { 'content-type': 'application/json' } })).status).toBe(400);
+    expect((await t.request('POST', '/api/evaluate', { raw: 'path=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).status).toBe(415);
+    const nul = await t.json('POST', '/api/evaluate', { body: { path: 'a\u0000.json' } });
+    expect(nul.status).toBeGreaterThanOrEqual(400);
+    expect(nul.status).toBeLessThan(500);
+  });
+});

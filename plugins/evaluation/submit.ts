@@ -102,13 +102,15 @@ export async function submitEvaluation(engine: Engine, body: EvaluateBody): Prom
   const errors = refusals(engine, scenario);
   if (errors.length) throw new Problem('validation_failed', { detail: `the scenario cannot run: ${errors.slice(0, 3).map((e) => `${e.path} ${e.message}`).join('; ')}`, errors });
   await services.agents.get(scenario.agent.adapter)!.check?.(scenario.agent, { readFile: (path) => readJailedFile(services, path), env: services.config.env });
+  // Refused before any variant is built: a hostile `count` must not make the mutators do the work first.
+  const planned = scenario.tasks.length * (1 + (body.mutations ?? []).reduce((sum, mutation) => sum + (mutation.count ?? 1), 0));
+  if (planned > MAX_UNITS) throw new Problem('validation_failed', { detail: `the run would have ${planned} tasks with its variants; the limit is ${MAX_UNITS}`, errors: [{ path: '/mutations', message: 'too many variants for this scenario' }] });
   const variants = await buildVariants(engine, scenario, body);
   const now = services.now();
   const runId = newId('run', now);
   const taskId = newId('task', now);
   const plan: RunPlan = { run_id: runId, task_id: taskId, seed: body.seed ?? null, scenario, variants };
   const total = unitCount(plan);
-  if (total > MAX_UNITS) throw new Problem('validation_failed', { detail: `the run would have ${total} tasks with its variants; the limit is ${MAX_UNITS}`, errors: [{ path: '/mutations', message: 'too many variants for this scenario' }] });
   const planBytes = encoder.encode(JSON.stringify(plan));
   const scenarioDigest = sha3Hex(planBytes, engine.sha3);
   const createdAt = new Date(now).toISOString();
