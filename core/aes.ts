@@ -97,6 +97,10 @@ function truncate(text: string, max: number): string {
  * document, so a chain keeps its order and parallel branches keep the author's order.
  */
 export function orderWorkflow(nodeIds: string[], edges: Array<{ from: string; to: string }>): { order: number[]; warnings: string[] } {
+  // Fast path for what almost every published file is: a chain in document order (or no edges at all).
+  if (edges.length === 0 || (edges.length === nodeIds.length - 1 && edges.every((edge, at) => edge.from === nodeIds[at] && edge.to === nodeIds[at + 1]) && new Set(nodeIds).size === nodeIds.length)) {
+    return { order: nodeIds.map((_, index) => index), warnings: [] };
+  }
   const warnings: string[] = [];
   const indexOf = new Map<string, number>();
   nodeIds.forEach((id, index) => {

@@ -123,20 +123,20 @@ export function buildSearchIndex(items: Array<{ entry: CatalogEntry; scenario: S
       tags: [...new Set(entry.tags.map((tag) => remember('tag', tag)))],
       dimensions: entry.dimensions.map((dimension) => remember('dimension', dimension)),
     });
-    const fieldsByWord = new Map<string, number>();
+    // One map lookup per word: a scenario's postings are appended together, so a repeated word is found at
+    // the end of its list and only gains the new field bit.
     const add = (text: string | undefined, field: number) => {
       if (!text) return;
-      for (const word of tokenize(text)) fieldsByWord.set(word, (fieldsByWord.get(word) ?? 0) | field);
+      for (const word of tokenize(text)) {
+        const list = postingLists.get(word);
+        if (!list) postingLists.set(word, [(position << FIELD_BITS) | field]);
+        else if (list[list.length - 1] >> FIELD_BITS === position) list[list.length - 1] |= field;
+        else list.push((position << FIELD_BITS) | field);
+      }
     };
     add(scenario.title, TITLE);
     add(scenario.description, DESCRIPTION);
     for (const task of scenario.tasks) add(task.input, TASKS);
-    for (const [word, fields] of fieldsByWord) {
-      const posting = (position << FIELD_BITS) | fields;
-      const list = postingLists.get(word);
-      if (list) list.push(posting);
-      else postingLists.set(word, [posting]);
-    }
   });
   const vocabulary = [...postingLists.keys()].sort();
   const size = indexed.length;

@@ -77,7 +77,7 @@ export interface CatalogOptions {
 /** Folders inside a catalog that hold no scenarios: JSON Schemas (the AES catalog's `schema/`), data, VCS. */
 const SKIPPED_FOLDERS = new Set(['schema', 'schemas', 'data', 'node_modules']);
 /** Longest stretch the indexer keeps the event loop busy before yielding. */
-const SLICE_MS = 12;
+const SLICE_MS = 25;
 /** Catalog files larger than this are refused rather than parsed. */
 const MAX_FILE_BYTES = 4 * 1024 * 1024;
 
@@ -114,6 +114,15 @@ function describeError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/**
+ * Lets pending I/O (an incoming request) run. `setImmediate` where the runtime has it: unlike `setTimeout(0)`
+ * it does not sleep when nothing is waiting, which matters on a busy machine.
+ */
+function yieldToEventLoop(): Promise<void> {
+  const immediate = (globalThis as { setImmediate?: (callback: () => void) => unknown }).setImmediate;
+  return new Promise((resolve) => (immediate ? immediate(resolve) : setTimeout(resolve, 0)));
+}
+
 /** Parses and normalises one file's bytes; a failure becomes the file's problem. */
 function loadBytes(bytes: Uint8Array, path: string, source: string, decoder: TextDecoder): Loaded {
   try {
@@ -148,7 +157,7 @@ async function loadInSlices(files: FileAccess & { readFileSync(path: string): Ui
     }
     loaded.push(loadBytes(bytes, path, source, decoder));
     if (performance.now() - sliceStart > SLICE_MS) {
-      await new Promise((resolve) => setTimeout(resolve, 0));
+      await yieldToEventLoop();
       sliceStart = performance.now();
     }
   }
