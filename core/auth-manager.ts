@@ -65,14 +65,28 @@ export type AuthManagerClass = new (options: AuthManagerOptions) => AuthManagerI
 
 const BEARER = /^bearer\s+(.+)$/i;
 
-/** Compares two secrets in time independent of where they differ (both are hashed to equal length first). */
-export function constantTimeEqual(a: string, b: string): boolean {
-  const encoder = new TextEncoder();
-  const left = sha256(encoder.encode(a));
-  const right = sha256(encoder.encode(b));
+const encoder = new TextEncoder();
+
+function equalDigests(left: Uint8Array, right: Uint8Array): boolean {
   let difference = 0;
   for (let index = 0; index < left.length; index++) difference |= left[index] ^ right[index];
   return difference === 0;
+}
+
+/** Compares two secrets in time independent of where they differ (both are hashed to equal length first). */
+export function constantTimeEqual(a: string, b: string): boolean {
+  return equalDigests(sha256(encoder.encode(a)), sha256(encoder.encode(b)));
+}
+
+/**
+ * `constantTimeEqual` against one fixed secret, which is digested once rather than on every request
+ * (the static key is checked on every protected request).
+ */
+export function secretMatcher(secret: string): (candidate: string) => boolean {
+  const expected = sha256(encoder.encode(secret));
+  return function matchesSecret(candidate) {
+    return equalDigests(sha256(encoder.encode(candidate)), expected);
+  };
 }
 
 function asStrings(value: unknown): string[] {
@@ -83,6 +97,7 @@ function asStrings(value: unknown): string[] {
 
 /** The query parameter holding a key, found case-insensitively. */
 function queryKey(request: Request): string | undefined {
+  if (!request.url.includes('?')) return undefined;
   const url = new URL(request.url);
   for (const [name, value] of url.searchParams) if (name.toLowerCase() === 'apikey') return value;
   return undefined;

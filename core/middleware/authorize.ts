@@ -10,7 +10,8 @@ import { hasPermission } from '../permissions.ts';
  */
 export function authorize(permission: string): MiddlewareHandler<AppEnv> {
   return async function authorizeMiddleware(c, next) {
-    const services = c.var.services;
+    // c.get, not c.var: hono builds a fresh object for every c.var access, and this runs on every request.
+    const services = c.get('services');
     const principal = await services.auth.authenticate(c.req.raw);
     if (!principal) {
       throw new Problem('unauthorized', {

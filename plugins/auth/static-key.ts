@@ -3,16 +3,16 @@
  * permission. Anything else is left to the next provider (OIDC JWTs).
  */
 import type { Plugin } from '../../core/plugin.ts';
-import { constantTimeEqual, type AuthProvider } from '../../core/auth-manager.ts';
+import { secretMatcher, type AuthProvider } from '../../core/auth-manager.ts';
 
 export default {
   name: 'auth-static-key',
   setup(host) {
+    const matchesKey = host.config.apiKey ? secretMatcher(host.config.apiKey) : undefined;
     const provider: AuthProvider = {
       name: 'static-key',
       async authenticate(credential) {
-        const key = host.config.apiKey;
-        if (!key || !constantTimeEqual(credential.value, key)) return null;
+        if (!matchesKey?.(credential.value)) return null;
         return { id: 'static-key', provider: 'static-key', permissions: ['*'] };
       },
     };

@@ -4,6 +4,7 @@
  */
 import type { Plugin } from '../../core/plugin.ts';
 import type { PluginHost } from '../../core/host.ts';
+import type { Services } from '../../core/services.ts';
 import { buildOpenApi } from '../../core/openapi.ts';
 import { HARNESS_VERSION, PRODUCT_NAME } from '../../core/version.ts';
 
@@ -23,8 +24,23 @@ const INFO_SCHEMA = {
   },
 };
 
+/** How long `/api/info` reuses the stored run count: a monitoring poll must not cost a storage read each time. */
+const COUNT_TTL_MS = 1000;
+
 function registerRoutes(host: PluginHost): void {
   let openApiDocument: string | undefined;
+  let runCount: { value: Promise<number>; at: number } | undefined;
+  let staticInfo: { head: string; counts: string } | undefined;
+  const storedRunCount = (services: Services): Promise<number> => {
+    const now = services.now();
+    if (!runCount || now - runCount.at >= COUNT_TTL_MS) {
+      const value = services.store.getJson<number>('stats/runs').then((count) => count ?? 0);
+      runCount = { value, at: now };
+      // A failed read is not cached: the next request asks storage again.
+      value.catch(() => { if (runCount?.value === value) runCount = undefined; });
+    }
+    return runCount.value;
+  };
 
   host.routes.register({
     method: 'GET',
@@ -45,26 +61,30 @@ function registerRoutes(host: PluginHost): void {
     tags: ['system'],
     responses: { 200: { description: 'System information', schema: INFO_SCHEMA } },
     async handler(c) {
-      const services = c.var.services;
-      const runs = (await services.store.getJson<number>('stats/runs')) ?? 0;
-      return c.json({
-        name: PRODUCT_NAME,
-        version: HARNESS_VERSION,
-        harness_version: HARNESS_VERSION,
-        runtime: services.capabilities.runtime,
-        uptime_s: Math.round((services.now() - services.startedAt) / 100) / 10,
-        storage: { driver: services.store.driver },
-        plugins: services.plugins,
-        counts: {
+      const services = c.get('services');
+      const runs = await storedRunCount(services);
+      // Everything but uptime, the run count and telemetry is fixed once the service started: serialised once,
+      // since monitoring polls this route and the plugin list is most of the body.
+      staticInfo ??= {
+        head: JSON.stringify({
+          name: PRODUCT_NAME,
+          version: HARNESS_VERSION,
+          harness_version: HARNESS_VERSION,
+          runtime: services.capabilities.runtime,
+          storage: { driver: services.store.driver },
+          plugins: services.plugins,
+        }).slice(0, -1),
+        counts: JSON.stringify({
           plugins: services.plugins.length,
           metrics: services.metrics.names().length,
           mutators: services.mutators.names().length,
           agent_adapters: services.agents.names().length,
           signers: services.signers.names().length,
-          runs,
-        },
-        telemetry: services.telemetry.snapshot(),
-      });
+        }).slice(0, -1),
+      };
+      const uptime = Math.round((services.now() - services.startedAt) / 100) / 10;
+      const body = `${staticInfo.head},"uptime_s":${uptime},"counts":${staticInfo.counts},"runs":${JSON.stringify(runs)}},"telemetry":${JSON.stringify(services.telemetry.snapshot())}}`;
+      return c.body(body, 200, { 'content-type': 'application/json' });
     },
   }, 'system');
 

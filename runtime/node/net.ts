@@ -7,7 +7,6 @@
  */
 import { lookup } from 'node:dns/promises';
 import type { LookupAddress, LookupOptions } from 'node:dns';
-import { Agent, fetch as undiciFetch } from 'undici';
 import type { NetAccess, ResolvedAddress } from '../../core/runtime.ts';
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
@@ -30,6 +29,8 @@ export function createNodeNet(): NetAccess {
       return answers.map((answer) => ({ address: answer.address, family: answer.family === 6 ? 6 : 4 }));
     },
     async fetchPinned(url, init, address) {
+      // undici (110 CommonJS files) is loaded on the first outbound call, not at start-up (bench/startup.mjs).
+      const { Agent, fetch: undiciFetch } = await import('undici');
       // One agent per exchange: a pooled socket from another pin could otherwise be reused for this host.
       const dispatcher = new Agent({ connect: { lookup: pinnedLookup(address) as never }, pipelining: 0 });
       try {
