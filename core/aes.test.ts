@@ -215,3 +215,28 @@ describe('aes: normalizeScenario', () => {
     expect(paths).toEqual(expect.arrayContaining(['/industry', '/agent', '/tasks']));
   });
 });
+
+describe('scenario-load: rules beyond the schema', () => {
+  const base = {
+    id: 'rules',
+    title: 'Rules',
+    industry: 'finance',
+    use_case: 'lending',
+    tags: [],
+    policy_ref: 'NIST AI 100-1',
+    agent: { adapter: 'scripted', replies: {} },
+    topology: [],
+  };
+
+  it('refuses duplicate task ids, naming the duplicate and the first', () => {
+    const problem = thrown(() => normalizeScenario({ ...base, tasks: [0, 1, 2].map((at) => ({ id: at === 2 ? 'a' : `t${at}`, input: 'x', metrics: [{ id: 'task_success' }] })).concat([{ id: 't1', input: 'y', metrics: [{ id: 'task_success' }] }]) }));
+    expect(problem.errors).toEqual([{ path: '/tasks/3/id', message: 'duplicates the id of /tasks/1' }]);
+  });
+
+  it('refuses regexes RE2 cannot compile', () => {
+    const problem = thrown(() => normalizeScenario({ ...base, tasks: [{ id: 't', input: 'x', expected: { regex: '(?<=a)b' }, metrics: [{ id: 'task_success' }] }] }));
+    expect(problem.errors![0].path).toBe('/tasks/0/expected/regex');
+    expect(problem.errors![0].message).toMatch(/RE2/);
+    expect(normalizeScenario({ ...base, tasks: [{ id: 't', input: 'x', expected: { regex: '^REF-[0-9]{6}$' }, metrics: [{ id: 'task_success' }] }] }).tasks[0].expected!.regex).toBe('^REF-[0-9]{6}$');
+  });
+});

@@ -2,7 +2,8 @@
  * Turning documents into scenarios: native scenarios are validated against the schema; AES v1.4 documents
  * are normalised first (`core/aes.ts`). Used by evaluate, mutate, the catalog and spec-to-eval.
  */
-import { Problem } from './problems.ts';
+import { RE2JS } from 're2js';
+import { Problem, type FieldError } from './problems.ts';
 import type { Scenario } from './scenario.ts';
 import type { Services } from './services.ts';
 import { scenarioSchema } from './schemas/scenario.ts';
@@ -24,6 +25,35 @@ export interface NormalizeOptions {
 }
 
 /**
+ * What JSON Schema cannot say: task ids are unique within the scenario (replies, traces and scores are keyed
+ * by them), and `expected.regex` compiles as RE2, the linear-time syntax `task_success` matches with.
+ */
+export function scenarioRuleErrors(scenario: Scenario): FieldError[] {
+  const errors: FieldError[] = [];
+  const firstIndex = new Map<string, number>();
+  scenario.tasks.forEach((task, index) => {
+    const first = firstIndex.get(task.id);
+    if (first !== undefined) errors.push({ path: `/tasks/${index}/id`, message: `duplicates the id of /tasks/${first}` });
+    else firstIndex.set(task.id, index);
+    const regex = task.expected?.regex;
+    if (regex !== undefined) {
+      try {
+        RE2JS.compile(regex);
+      } catch (error) {
+        errors.push({ path: `/tasks/${index}/expected/regex`, message: `is not a valid RE2 pattern (no lookaround or backreferences): ${(error as Error).message}`.slice(0, 300) });
+      }
+    }
+  });
+  return errors;
+}
+
+function assertRules(scenario: Scenario, what: string): Scenario {
+  const errors = scenarioRuleErrors(scenario);
+  if (errors.length) throw new Problem('validation_failed', { detail: `${what} is invalid: ${errors.slice(0, 3).map((e) => `${e.path} ${e.message}`).join('; ')}`, errors });
+  return scenario;
+}
+
+/**
  * Validates a native scenario or normalises an AES v1.4 one (`core/aes.ts`); throws `validation_failed`
  * listing every failing path (paths into the AES document when that is what is broken).
  */
@@ -31,9 +61,10 @@ export function normalizeScenario(document: unknown, options: NormalizeOptions =
   if (isAesDocument(document)) {
     const aes = assertValid<AesDocument>(aesSchema, document, 'AES v1.4 scenario');
     // The conversion always yields a valid scenario for a valid AES document; checking again guards that promise.
-    return assertValid<Scenario>(scenarioSchema, aesToScenario(aes, { path: options.path }).scenario, 'normalised AES scenario');
+    const converted = assertValid<Scenario>(scenarioSchema, aesToScenario(aes, { path: options.path }).scenario, 'normalised AES scenario');
+    return assertRules(converted, 'normalised AES scenario');
   }
-  const scenario = assertValid<Scenario>(scenarioSchema, document, 'scenario');
+  const scenario = assertRules(assertValid<Scenario>(scenarioSchema, document, 'scenario'), 'scenario');
   return options.source && !scenario.source ? { ...scenario, source: options.source } : scenario;
 }
 
