@@ -249,13 +249,21 @@ function setup(host: PluginHost): void {
     verifiedCacheSize: verifiedCacheSizeOf(host.config.env.OIDC_VERIFIED_CACHE_SIZE),
     fetch: () => host.capabilities.fetch ?? globalThis.fetch,
   });
+  // A remembered token hands back the same frozen payload, so its principal is mapped from claims only once.
+  const principals = new WeakMap<JWTPayload, Principal>();
   const provider: AuthProvider = {
     name: 'oidc',
     async authenticate(credential: Credential, manager) {
       // Only `Authorization: Bearer` carries JWTs; a token in X-API-Key or ?apiKey= is not looked at.
       if (credential.source !== 'authorization') return null;
       const payload = await verifier.verify(credential.value);
-      return principalOf(payload, manager.permissionsFromClaims(payload as Record<string, unknown>));
+      let principal = principals.get(payload);
+      if (!principal) {
+        const permissions = Object.freeze(manager.permissionsFromClaims(payload as Record<string, unknown>)) as string[];
+        principal = Object.freeze(principalOf(payload, permissions));
+        principals.set(payload, principal);
+      }
+      return principal;
     },
     health: () => verifier.health(),
   };
