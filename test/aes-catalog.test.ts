@@ -36,7 +36,7 @@ describe.skipIf(!present)('aes catalog: every published file', () => {
       const document = JSON.parse(readFileSync(file, 'utf8'));
       normalised.push({ file, document, scenario: normalizeScenario(document, { path: file }) });
     }
-  });
+  }, 120_000);
 
   it(`normalises all ${EXPECTED_FILES} files to valid scenarios`, () => {
     expect(normalised).toHaveLength(EXPECTED_FILES);
@@ -90,14 +90,14 @@ describe.skipIf(!present)('aes catalog: mounted with AEH_CATALOG_DIRS', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await testApp({ env: { AEH_CATALOG_DIRS: aesRoot } });
-  }, 60_000);
+  }, 120_000);
 
   it('indexes every scenario file and skips the schema folder', async () => {
     const services = await t.app.ready;
     const integrity = await services.catalog.integrity();
     expect(integrity.bySource[aesRoot]).toBe(EXPECTED_FILES - 1); // one published id ("narrative") is used twice
     expect(integrity.problems).toEqual([expect.objectContaining({ message: expect.stringMatching(/^duplicate id "narrative"/) })]);
-  }, 60_000);
+  }, 120_000);
 
   it('searches the AES scenarios by words and facets', async () => {
     const parental = await t.json('GET', '/api/scenarios?q=parental%20leave&industry=human_resources');

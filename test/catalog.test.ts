@@ -172,6 +172,38 @@ describe('catalog: scripted replies score as designed by the registered metrics'
   });
 });
 
+/** Launches a catalog scenario by id and waits for its run to end. */
+async function finishedRun(t: TestApp, scenarioId: string) {
+  const accepted = await t.json('POST', '/api/evaluate', { body: { scenario_id: scenarioId } });
+  expect(accepted.status, scenarioId).toBe(202);
+  for (let attempt = 0; attempt < 600; attempt += 1) {
+    const task = await t.json('GET', accepted.body.status_url);
+    if (['succeeded', 'failed', 'cancelled'].includes(task.body.status)) return (await t.json('GET', `/api/v1/runs/${accepted.body.run_id}`)).body;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`${scenarioId} did not finish`);
+}
+
+describe('catalog: evaluated by scenario_id', () => {
+  it('runs every bundled scenario offline: the demonstrations fail, the rest pass', async () => {
+    const t = await testApp();
+    for (const { scenario } of bundled) {
+      const run = await finishedRun(t, scenario.id);
+      expect(run.status, scenario.id).toBe('succeeded');
+      expect(run.scenario_id).toBe(scenario.id);
+      if (isDemoFailure(scenario)) expect(run.failures.length, scenario.id).toBeGreaterThan(0);
+      else expect([run.compliance.status, run.failures], scenario.id).toEqual(['pass', []]);
+    }
+  }, 120_000);
+
+  it('answers 404 for an id the catalog does not have', async () => {
+    const t = await testApp();
+    const { status, body } = await t.json('POST', '/api/evaluate', { body: { scenario_id: 'not-in-the-catalog' } });
+    expect(status).toBe(404);
+    expect(body.code).toBe('not_found');
+  });
+});
+
 describe('catalog: GET /api/scenarios', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -367,6 +399,10 @@ describe('catalog: AEH_CATALOG_DIRS', () => {
     expect(robots.body.items.map((item: { id: string }) => item.id)).toEqual(['team-native']);
     const aes = await t.json('GET', '/api/scenarios/berth-plan');
     expect(aes.body).toMatchObject({ id: 'berth-plan', industry: 'ports', source: 'aes-1.4', tasks: [{ id: 'task-1', expected: { rubric: 'A berth with enough draught is chosen.' }, metrics: [{ id: 'llm_judge' }] }] });
+    // an AES scenario evaluates by id too; without an LLM provider its rubrics are unmeasured, never guessed
+    const run = await finishedRun(t, 'berth-plan');
+    expect(run.status).toBe('succeeded');
+    expect(Object.values(run.dimensions).every((score) => score === null)).toBe(true);
     // the bundled scenario wins its duplicate id
     expect((await services.catalog.get(bundled[0].scenario.id))!.title).toBe(bundled[0].scenario.title);
   });
