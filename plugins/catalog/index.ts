@@ -18,7 +18,8 @@ const DEFAULT_LIMIT = 20;
 const FILTER = { type: 'string', minLength: 1, maxLength: 200 } as const;
 
 /** The query string as validated: numbers are parsed first, so `limit=abc` fails `type` with its path. */
-const querySchema = {
+// Exported so the build precompiles it (scripts/precompile-validators.mjs finds exported schemas).
+export const querySchema = {
   $id: 'https://aeh.dev/schemas/scenario-query.json',
   type: 'object',
   properties: {

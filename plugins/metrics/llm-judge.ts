@@ -10,7 +10,8 @@ import { check } from '../../core/validate.ts';
 import { extractJson } from './shared/expected.ts';
 import { excerpt } from './shared/text.ts';
 
-const JUDGEMENT_SCHEMA = {
+// Exported so the build precompiles it (scripts/precompile-validators.mjs finds exported schemas).
+export const JUDGEMENT_SCHEMA = {
   type: 'object',
   additionalProperties: false,
   required: ['score', 'reasoning'],
