@@ -140,6 +140,20 @@ describe('spec-to-eval: convert', () => {
     expect(result.scenarios[0].tasks.map((t) => t.id)).toEqual(['t1-same', 't2-same']);
   });
 
+  it('refuses blocks dense with emphasis delimiters before parsing them (micromark is quadratic there)', async () => {
+    const hostile = `# PRD: Dense\n**Industry:** Retail\n\n## Tasks\n- ok\n\n${'a* '.repeat(3000)}\n`;
+    expect(await pitfallsOf(hostile)).toEqual([{ code: 'too_complex', line: 7, message: expect.stringContaining('split it with blank lines') }]);
+    const spread = `# PRD: Spread\n**Industry:** Retail\n**Use Case:** U\n\n## Tasks\n${'- **Step**: a_b\n\n'.repeat(800)}`;
+    expect((await convertSpec(spread)).scenarios[0].tasks).toHaveLength(800);
+  });
+
+  it('lists at most 500 findings', async () => {
+    const lines = Array.from({ length: 700 }, (_, i) => `**Agent${i}:** writes to nothing`).join('\n\n');
+    const pitfalls = await pitfallsOf(`# PRD: Many\n\n## Topology\n${lines}\n\n## Tasks\n- a\n`);
+    expect(pitfalls).toHaveLength(500);
+    expect(pitfalls[499]).toMatchObject({ code: 'pitfalls_truncated', message: '201 more findings are not listed' });
+  });
+
   it('is deterministic', async () => {
     const markdown = fixture('retail-bullets.md');
     expect(await convertSpec(markdown)).toEqual(await convertSpec(markdown));

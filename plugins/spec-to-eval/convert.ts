@@ -5,7 +5,7 @@
  */
 import type { LlmClient } from '../../core/llm.ts';
 import type { Scenario, TopologyNode } from '../../core/scenario.ts';
-import { parseSpec, lineOf, textOf } from './parse.ts';
+import { parseSpec, lineOf, textOf, overlongDelimiterRuns, MAX_DELIMITERS_PER_BLOCK } from './parse.ts';
 import { allSections, buildSections, findTasksSections, isTopologyTitle, normalizeTitle, type Section } from './sections.ts';
 import { collectLabelLines, readPrdLabels, MAX_NAME_LENGTH, type LabelLine } from './labels.ts';
 import { readTopology } from './topology.ts';
@@ -13,7 +13,7 @@ import { extractTasks, type DraftTask } from './tasks.ts';
 import { synthesiseTasks } from './llm-fallback.ts';
 import { CONTRACT_METRICS } from './metrics-choice.ts';
 import { buildScenarios, slugify, uniqueScenarioId, LIMITS } from './build.ts';
-import { createFindingLog, byLine, specParseFailed, PITFALL, WARNING, type Finding, type FindingLog } from './pitfalls.ts';
+import { createFindingLog, capFindings, specParseFailed, PITFALL, WARNING, type Finding, type FindingLog } from './pitfalls.ts';
 
 /** What a conversion may use besides the document. */
 export interface ConvertOptions {
@@ -104,6 +104,14 @@ function fromFrontMatter(frontMatter: Record<string, string>, ...keys: string[])
  */
 export async function convertSpec(source: string, options: ConvertOptions = {}): Promise<ConversionResult> {
   const log = createFindingLog();
+  const dense = overlongDelimiterRuns(source);
+  if (dense.length) {
+    throw specParseFailed(dense.map((line) => ({
+      code: PITFALL.tooComplex,
+      line,
+      message: `the block starting here has more than ${MAX_DELIMITERS_PER_BLOCK} emphasis or link characters (* _ [ ]); split it with blank lines`,
+    })));
+  }
   const { tree, frontMatter, frontMatterLines } = parseSpec(source);
   const root = buildSections(tree);
   const firstLine = tree.children.length ? lineOf(tree.children[0]) : frontMatterLines + 1;
@@ -170,6 +178,6 @@ export async function convertSpec(source: string, options: ConvertOptions = {}):
     prd: { title, industry, use_case: useCase, topology },
     scenarios,
     source: origin,
-    warnings: byLine(log.warnings),
+    warnings: capFindings(log.warnings),
   };
 }

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { parseSpec, stripFrontMatter } from './parse.ts';
+import { parseSpec, stripFrontMatter, overlongDelimiterRuns } from './parse.ts';
 import { buildSections, findTasksSections, isTasksTitle } from './sections.ts';
 import { collectLabelLines, readPrdLabels } from './labels.ts';
 import { createFindingLog } from './pitfalls.ts';
@@ -12,6 +12,12 @@ describe('spec-to-eval: parse', () => {
     expect(parseSpec('---\na: b\n---\n# PRD: X\n').tree.children[0].position?.start.line).toBe(4);
     expect(stripFrontMatter('+++\nindustry = "Energy"\n+++\n# T').frontMatter).toEqual({ industry: 'Energy' });
     expect(stripFrontMatter('---\nnot closed\n# T').frontMatterLines).toBe(0);
+  });
+
+  it('finds blocks with too many delimiters, per run of non-blank lines', () => {
+    expect(overlongDelimiterRuns('a\n\n**x**\r\n[y]\n\n***', 5)).toEqual([3]);
+    expect(overlongDelimiterRuns('**\n\n**\n\n**', 3)).toEqual([]);
+    expect(overlongDelimiterRuns('x\n  \n______', 5)).toEqual([3]);
   });
 
   it('ignores a BOM and counts CRLF and CR as one line each', () => {

@@ -88,6 +88,43 @@ export function stripFrontMatter(source: string): { markdown: string; frontMatte
   };
 }
 
+/**
+ * Most emphasis and link delimiters (`*`, `_`, `[`, `]`) one block may hold. micromark resolves delimiters
+ * in time quadratic in their number within a paragraph or table (60 KB of `a* ` takes ~30 s), so a block
+ * past this is refused before parsing rather than left to hold the event loop.
+ */
+export const MAX_DELIMITERS_PER_BLOCK = 2000;
+
+/**
+ * A resource guard, not a Markdown reader: counts delimiter characters per run of non-blank lines (a
+ * paragraph or table can never span a blank line) and returns the first line of each run over the limit.
+ */
+export function overlongDelimiterRuns(markdown: string, limit = MAX_DELIMITERS_PER_BLOCK): number[] {
+  const offending: number[] = [];
+  let line = 1;
+  let blockStart = 1;
+  let count = 0;
+  let blank = true;
+  for (let index = 0; index <= markdown.length; index++) {
+    const char = index < markdown.length ? markdown.charCodeAt(index) : 10;
+    if (char === 10 || char === 13) {
+      if (char === 13 && markdown.charCodeAt(index + 1) === 10) index++;
+      if (blank) {
+        if (count > limit) offending.push(blockStart);
+        count = 0;
+        blockStart = line + 1;
+      }
+      line++;
+      blank = true;
+      continue;
+    }
+    if (char !== 32 && char !== 9) blank = false;
+    if (char === 42 || char === 95 || char === 91 || char === 93) count++;
+  }
+  if (count > limit) offending.push(blockStart);
+  return offending;
+}
+
 /** Parses a PRD into mdast (GFM enabled); line numbers in the tree are source line numbers. */
 export function parseSpec(source: string): ParsedSpec {
   const { markdown, frontMatter, frontMatterLines } = stripFrontMatter(source);

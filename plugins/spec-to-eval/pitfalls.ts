@@ -23,6 +23,7 @@ export const PITFALL = {
   malformedTopology: 'malformed_topology',
   topologyTooLarge: 'topology_too_large',
   invalidEncoding: 'invalid_encoding',
+  tooComplex: 'too_complex',
   llmInvalidOutput: 'llm_invalid_output',
 } as const;
 
@@ -45,6 +46,7 @@ export const WARNING = {
   llmInputTruncated: 'llm_input_truncated',
   scenarioSplit: 'scenario_split',
   inputTruncated: 'input_truncated',
+  warningsTruncated: 'warnings_truncated',
 } as const;
 
 /** Collects findings while a document is walked; the converter decides at the end whether to fail. */
@@ -74,9 +76,20 @@ export function byLine(findings: Finding[]): Finding[] {
     .map(({ finding }) => finding);
 }
 
-/** The 422 `spec_parse_failed` problem (api-contract.md "Errors") carrying every pitfall. */
+/** The most findings one answer lists; the rest are counted, so a hostile document cannot inflate it. */
+export const MAX_FINDINGS = 500;
+
+/** Findings in line order, at most `MAX_FINDINGS`, the last one saying how many were left out. */
+export function capFindings(findings: Finding[], code: string = WARNING.warningsTruncated): Finding[] {
+  const sorted = byLine(findings);
+  if (sorted.length <= MAX_FINDINGS) return sorted;
+  const kept = sorted.slice(0, MAX_FINDINGS - 1);
+  return [...kept, { code, line: sorted[MAX_FINDINGS - 1].line, message: `${sorted.length - kept.length} more findings are not listed` }];
+}
+
+/** The 422 `spec_parse_failed` problem (api-contract.md "Errors") carrying every pitfall (at most `MAX_FINDINGS`). */
 export function specParseFailed(pitfalls: Finding[]): Problem {
-  const sorted = byLine(pitfalls);
+  const sorted = capFindings(pitfalls, 'pitfalls_truncated');
   const first = sorted[0];
   const more = sorted.length > 1 ? ` (and ${sorted.length - 1} more)` : '';
   return new Problem('spec_parse_failed', {
