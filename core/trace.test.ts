@@ -57,6 +57,18 @@ describe('core: trace writer', () => {
     expect(resumed.cursor()).toEqual({ seq: 2, bytes: whole.length });
   });
 
+  it('writes each line exactly as JSON.stringify of the event (variant and awkward strings included)', async () => {
+    const { writer, stored } = memoryTrace(nodeSha3);
+    writer.emit('agent_output', { task_id: 't"1', agent: 'Ag\u2028ent', variant: 'typo@1#0', data: { output: 'a\nb "c" \u0000', n: 1.5, nested: [null, true] } });
+    writer.emit('input', { data: { input: '' } });
+    await writer.flush();
+    const lines = new TextDecoder().decode(stored()).trimEnd().split('\n');
+    const events = lines.map((line) => JSON.parse(line));
+    expect(lines).toEqual(events.map((event) => JSON.stringify(event)));
+    expect(Object.keys(events[0])).toEqual(['seq', 'type', 'ts', 'run_id', 'task_id', 'agent', 'variant', 'data']);
+    expect(events[0]).toMatchObject({ task_id: 't"1', variant: 'typo@1#0', data: { output: 'a\nb "c" \u0000' } });
+  });
+
   it('skips a torn last line', () => {
     const bytes = new TextEncoder().encode('{"seq":0,"type":"run_start"}\n{"seq":1,"ty');
     expect(parseTrace(bytes).map((event) => event.seq)).toEqual([0]);

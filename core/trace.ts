@@ -105,19 +105,23 @@ export function createTraceWriter(options: TraceWriterOptions): TraceWriter {
   let flushedBytes = options.start?.bytes ?? 0;
   let lines: string[] = [];
   let lastEvent: TraceEvent | undefined;
+  // Hot path (several events per task): the fixed fields are rendered once, the timestamp once per millisecond.
+  const runIdJson = JSON.stringify(runId);
+  let lastMs = Number.NaN;
+  let lastTs = '';
   return {
     emit(type, input) {
-      const event: TraceEvent = {
-        seq: nextSeq++,
-        type,
-        ts: new Date(now()).toISOString(),
-        run_id: runId,
-        task_id: input.task_id ?? null,
-        agent: input.agent ?? null,
-        ...(input.variant ? { variant: input.variant } : {}),
-        data: input.data,
-      };
-      lines.push(JSON.stringify(event));
+      const ms = now();
+      if (ms !== lastMs) {
+        lastMs = ms;
+        lastTs = new Date(ms).toISOString();
+      }
+      const taskId = input.task_id ?? null;
+      const agent = input.agent ?? null;
+      const event: TraceEvent = { seq: nextSeq++, type, ts: lastTs, run_id: runId, task_id: taskId, agent, data: input.data };
+      if (input.variant) event.variant = input.variant;
+      // Same bytes as JSON.stringify(event) with the keys in this order.
+      lines.push(`{"seq":${event.seq},"type":"${type}","ts":"${lastTs}","run_id":${runIdJson},"task_id":${JSON.stringify(taskId)},"agent":${JSON.stringify(agent)},${input.variant ? `"variant":${JSON.stringify(input.variant)},` : ''}"data":${JSON.stringify(input.data)}}`);
       lastEvent = event;
       return event.seq;
     },

@@ -41,6 +41,7 @@ export async function callAgent(
   { timeoutMs, parent }: { timeoutMs: number; parent: AbortSignal },
 ): Promise<CallResult> {
   if (parent.aborted) throw parent.reason;
+  if (adapter.idempotent) return callInProcess(adapter, input, context, timeoutMs, parent);
   const controller = new AbortController();
   let rejectOnAbort!: (reason: unknown) => void;
   const aborted = new Promise<never>((_, reject) => (rejectOnAbort = reject));
@@ -74,5 +75,33 @@ export async function callAgent(
     controller.signal.removeEventListener('abort', onAbort);
     parent.removeEventListener('abort', onParentAbort);
     aborted.catch(() => undefined);
+  }
+}
+
+/**
+ * The same for in-process idempotent adapters, without a controller per call (measurable at thousands of calls
+ * a second): the adapter gets the task's own signal, and the timeout stops the engine waiting; an adapter that
+ * runs on after it has no side effect to undo.
+ */
+async function callInProcess(adapter: AgentAdapter, input: string, context: Omit<AgentCallContext, 'signal'>, timeoutMs: number, parent: AbortSignal): Promise<CallResult> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const started = performance.now();
+  try {
+    const reply = await Promise.race([
+      adapter.call(input, { ...context, signal: parent }),
+      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(TIMED_OUT), timeoutMs))),
+    ]);
+    const latency = performance.now() - started;
+    if (!reply || typeof reply.output !== 'string') {
+      return { failure: { code: 'agent_error', failure_code: 'INFRA.AGENT_ERROR', message: 'the adapter returned no string output' }, latency_ms: latency };
+    }
+    return { reply, latency_ms: typeof reply.latency_ms === 'number' ? reply.latency_ms : latency };
+  } catch (error) {
+    const latency = performance.now() - started;
+    if (parent.aborted) throw parent.reason;
+    if (error === TIMED_OUT) return { failure: { code: 'agent_timeout', failure_code: 'INFRA.AGENT_TIMEOUT', message: `the agent did not answer within ${timeoutMs} ms` }, latency_ms: latency };
+    return { failure: { code: 'agent_error', failure_code: 'INFRA.AGENT_ERROR', message: describe(error) }, latency_ms: latency };
+  } finally {
+    clearTimeout(timer);
   }
 }

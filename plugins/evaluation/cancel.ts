@@ -15,6 +15,7 @@ export async function cancelTask(engine: Engine, taskId: string): Promise<{ stat
   if (!task) throw notFound(`task ${taskId}`);
   if (FINAL_STATUSES.has(task.status)) throw new Problem('conflict', { detail: `the task has already ${task.status === 'cancelled' ? 'been cancelled' : task.status}` });
   if (await engine.queue.remove(taskId)) {
+    engine.fresh.delete(taskId);
     await cancelRun(engine, task);
     return { status: 200, task };
   }

@@ -3,8 +3,9 @@
  * Everything else about a run is in storage, so an instance can stop at any moment and another one carries on.
  */
 import type { Services } from '../../core/services.ts';
-import { createMemoryQueue, type TaskQueue } from '../../core/tasks.ts';
-import { handoffKey, HANDOFF_TTL_SECONDS } from '../../core/handoff.ts';
+import { createMemoryQueue, selectQueueFactory, type TaskQueue, type TaskQueueFactory } from '../../core/tasks.ts';
+import { handoffKey, HANDOFF_TTL_SECONDS, type HandoffState } from '../../core/handoff.ts';
+import type { RunPlan } from './plan.ts';
 import { sha3Factory, type Sha3Factory } from '../../core/hash.ts';
 import { keys, readTask, type TaskRecord } from '../../core/runs.ts';
 import { Problem } from '../../core/problems.ts';
@@ -27,7 +28,23 @@ export interface Engine {
   sha3: Sha3Factory;
   handoffTtlSeconds: number;
   runIndex: RunIndexer;
+  /**
+   * Tasks this instance accepted and has not started yet, as it stored them: the runner takes them from here
+   * instead of reading back and re-verifying what never left this process. Bounded; past the bound (and after
+   * a restart) tasks come from storage and their tokens are verified.
+   */
+  fresh: Map<string, FreshTask>;
 }
+
+/** A task as submitted, kept in memory until its runner starts. */
+export interface FreshTask {
+  task: TaskRecord;
+  plan: RunPlan;
+  state: HandoffState;
+}
+
+/** How many accepted tasks keep their plan in memory (about 10 KB each for a 50-task scenario). */
+export const FRESH_LIMIT = 256;
 
 /** Holds the engine of one app from start to stop. */
 export interface EngineHolder {
@@ -43,25 +60,31 @@ export function engineOf(holder: EngineHolder): Engine {
 export const FINAL_STATUSES = new Set(['succeeded', 'failed', 'cancelled']);
 
 /**
- * Starts the engine: the queue with `AEH_CONCURRENCY` workers, then every task storage says is still queued or
- * running (left by a stopped or crashed instance), oldest first.
+ * Starts the engine: the queue with `AEH_CONCURRENCY` workers (the first registered queue factory that accepts
+ * the configuration, else the in-process one), then every task storage says is still queued or running (left
+ * by a stopped or crashed instance), oldest first.
  */
-export async function startEngine(services: Services, runTask: (engine: Engine, taskId: string, signal: AbortSignal) => Promise<void>): Promise<Engine> {
+export async function startEngine(services: Services, runTask: (engine: Engine, taskId: string, signal: AbortSignal) => Promise<void>, queueFactories: readonly TaskQueueFactory[] = []): Promise<Engine> {
   const ttl = Number(services.config.env.AEH_HANDOFF_TTL_SECONDS ?? '') || HANDOFF_TTL_SECONDS;
+  const queueOptions = {
+    concurrency: services.config.concurrency,
+    onError: (taskId: string, error: unknown) => services.logger.error('evaluation task stopped on an unexpected error; it resumes at the next start', { task_id: taskId, error: (error as Error)?.message }),
+  };
+  const factory = selectQueueFactory(queueFactories, services.config);
   const engine: Engine = {
     services,
-    queue: createMemoryQueue({
-      concurrency: services.config.concurrency,
-      onError: (taskId, error) => services.logger.error('evaluation task stopped on an unexpected error; it resumes at the next start', { task_id: taskId, error: (error as Error)?.message }),
-    }),
+    queue: factory ? await factory.create({ ...queueOptions, services }) : createMemoryQueue(queueOptions),
     running: new Map(),
     handoffKey: await handoffKey(services.store),
     sha3: sha3Factory(services.capabilities),
     handoffTtlSeconds: ttl,
     runIndex: createRunIndexer(services.store),
+    fresh: new Map(),
   };
-  engine.queue.start((taskId) => {
+  engine.queue.start((taskId, claimLost) => {
     const controller = new AbortController();
+    // Another instance may already be resuming the task: stop as at shutdown, keeping the last checkpoint.
+    claimLost?.addEventListener('abort', () => controller.abort(new StopRequest('shutdown')), { once: true });
     const done = runTask(engine, taskId, controller.signal).finally(() => engine.running.delete(taskId));
     engine.running.set(taskId, { controller, done });
     return done;

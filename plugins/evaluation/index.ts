@@ -17,7 +17,7 @@ export default {
     host.schemas.register({ name: 'Run', schema: RUN }, 'evaluation');
     host.schemas.register({ name: 'EvaluationTask', schema: TASK }, 'evaluation');
     host.onStart(async (services) => {
-      holder.current = await startEngine(services, runTask);
+      holder.current = await startEngine(services, runTask, host.queues.list());
     });
     host.onStop(async () => {
       const engine = holder.current;

@@ -9,7 +9,7 @@ import { assertDigest, HandoffError, signHandoff, verifyHandoff, type HandoffSta
 import { sha3Hex } from '../../core/hash.ts';
 import { keys, readTask, SIDECARS, type TaskRecord } from '../../core/runs.ts';
 import { createTraceWriter, parseTrace, runningSha3, type TraceWriter } from '../../core/trace.ts';
-import { FINAL_STATUSES, StopRequest, type Engine } from './engine.ts';
+import { FINAL_STATUSES, StopRequest, type Engine, type FreshTask } from './engine.ts';
 import { positionAt, unitCount, type RunPlan } from './plan.ts';
 import { createRunState, type RunState } from './run-state.ts';
 import { runUnit } from './unit.ts';
@@ -70,16 +70,22 @@ async function verifiedTrace(engine: Engine, state: HandoffState): Promise<Uint8
   return prefix;
 }
 
-async function prepare(engine: Engine, task: TaskRecord, signal: AbortSignal): Promise<RunContext> {
+/** The state and plan from storage, trusted only once the token and the plan's digest are verified. */
+async function verifiedStart(engine: Engine, task: TaskRecord): Promise<{ state: HandoffState; plan: RunPlan }> {
   const { services } = engine;
   const state = await verifyHandoff(task.handoff ?? '', engine.handoffKey, { now: services.now(), runId: task.run_id, taskId: task.task_id });
   const planBytes = await services.store.getBytes(keys.sidecar(task.run_id, SIDECARS.scenario));
   if (!planBytes) throw new HandoffError('digest', 'the run plan (scenario.json) is missing');
   assertDigest('run plan (scenario.json)', state.scenario_digest, sha3Hex(planBytes, engine.sha3));
-  const plan = JSON.parse(new TextDecoder().decode(planBytes)) as RunPlan;
+  return { state, plan: JSON.parse(new TextDecoder().decode(planBytes)) as RunPlan };
+}
+
+async function prepare(engine: Engine, task: TaskRecord, signal: AbortSignal, fresh?: FreshTask): Promise<RunContext> {
+  const { services } = engine;
+  const { state, plan } = fresh ?? (await verifiedStart(engine, task));
   const adapter = services.agents.get(plan.scenario.agent.adapter);
   if (!adapter) throw new HandoffError('claims', `agent adapter "${plan.scenario.agent.adapter}" is no longer loaded`);
-  const prefix = await verifiedTrace(engine, state);
+  const prefix = fresh ? new Uint8Array() : await verifiedTrace(engine, state);
   const digest = runningSha3(services.capabilities.nativeSha3);
   digest.update(prefix);
   const runState = createRunState();
@@ -97,7 +103,9 @@ async function prepare(engine: Engine, task: TaskRecord, signal: AbortSignal): P
 /** Runs (or resumes) one task to its end. Rejects only on storage failures. */
 export async function runTask(engine: Engine, taskId: string, signal: AbortSignal): Promise<void> {
   const { services } = engine;
-  const task = await readTask(services.store, taskId);
+  const fresh = engine.fresh.get(taskId);
+  engine.fresh.delete(taskId);
+  const task = fresh?.task ?? (await readTask(services.store, taskId));
   if (!task || FINAL_STATUSES.has(task.status)) {
     await services.store.remove(keys.activeTask(taskId));
     return;
@@ -106,7 +114,7 @@ export async function runTask(engine: Engine, taskId: string, signal: AbortSigna
   try {
     if (await services.store.has(keys.cancelRequest(taskId))) throw new StopRequest('cancel');
     try {
-      run = await prepare(engine, task, signal);
+      run = await prepare(engine, task, signal, fresh);
     } catch (error) {
       if (error instanceof HandoffError) return abandonRun(engine, task, error);
       throw error;

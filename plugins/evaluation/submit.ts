@@ -10,10 +10,10 @@ import { readJailedFile } from '../../core/jail.ts';
 import { check } from '../../core/validate.ts';
 import { mutateScenario, normalizeTypes, DEFAULT_SEED } from '../../core/mutation.ts';
 import { sha3Hex } from '../../core/hash.ts';
-import { signHandoff } from '../../core/handoff.ts';
+import { signHandoff, type HandoffState } from '../../core/handoff.ts';
 import { keys, SIDECARS, type TaskRecord } from '../../core/runs.ts';
 import type { AgentSpec, Scenario } from '../../core/scenario.ts';
-import type { Engine } from './engine.ts';
+import { FRESH_LIMIT, type Engine } from './engine.ts';
 import { positionAt, unitCount, type PlannedVariant, type RunPlan } from './plan.ts';
 import { baseRunRecord } from './finish.ts';
 
@@ -115,10 +115,11 @@ export async function submitEvaluation(engine: Engine, body: EvaluateBody): Prom
   const scenarioDigest = sha3Hex(planBytes, engine.sha3);
   const createdAt = new Date(now).toISOString();
   const task: TaskRecord = { task_id: taskId, run_id: runId, status: 'queued', progress: { done: 0, total }, created_at: createdAt, started_at: null, finished_at: null };
-  task.handoff = await signHandoff({
+  const state: HandoffState = {
     run_id: runId, task_id: taskId, next: 0, total, step: 0, phase: 'running', position: positionAt(plan, 0),
     trace: { seq: 0, bytes: 0, digest: EMPTY_SHA3 }, scenario_digest: scenarioDigest,
-  }, engine.handoffKey, { now, ttlSeconds: engine.handoffTtlSeconds });
+  };
+  task.handoff = await signHandoff(state, engine.handoffKey, { now, ttlSeconds: engine.handoffTtlSeconds });
   await Promise.all([
     services.store.setBytes(keys.sidecar(runId, SIDECARS.scenario), planBytes),
     services.store.setJson(keys.run(runId), baseRunRecord(task, scenario, total)),
@@ -127,6 +128,7 @@ export async function submitEvaluation(engine: Engine, body: EvaluateBody): Prom
     services.store.append(keys.activeTask(taskId), encoder.encode(createdAt)),
   ]);
   await engine.runIndex.add(runId);
+  if (engine.fresh.size < FRESH_LIMIT) engine.fresh.set(taskId, { task, plan, state });
   await engine.queue.enqueue(taskId);
   services.telemetry.increment('evaluations.accepted');
   return { task_id: taskId, run_id: runId };
