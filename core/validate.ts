@@ -1,11 +1,19 @@
 /**
- * JSON Schema validation (2020-12, ajv). Validators are compiled once per schema and cached.
- * On runtimes that forbid code generation (workerd) the build's precompiled validators are registered with
- * `registerPrecompiled` and used instead of compiling.
+ * JSON Schema validation (2020-12, ajv).
+ *
+ * Edge runtimes forbid code generation, so the build compiles every schema it can find ahead of time
+ * (ajv's standalone output, `scripts/precompile-validators.mjs`) and runtime entries register those validators
+ * with `registerPrecompiled`. They are keyed by `schemaKey`: a SHA-256 of the schema's canonical JSON (RFC 8785),
+ * so a schema matches its precompiled validator by content, whichever module object holds it. Each schema
+ * object is hashed and resolved once (WeakMap). A schema the build did not see (a user plugin's, a scenario's)
+ * is compiled at run time where the runtime allows it (Node).
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction, ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import canonicalize from 'canonicalize';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex } from '@noble/hashes/utils.js';
 import { Problem, type FieldError } from './problems.ts';
 
 // ajv-formats ships CommonJS whose default export is the function itself.
@@ -13,32 +21,47 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 
 export type JsonSchema = Record<string, unknown>;
 
+/** The ajv options shared by run-time compilation and the build's precompilation (they must agree). */
+export const AJV_OPTIONS = { allErrors: true, strict: false, allowUnionTypes: true } as const;
+
 let ajv: Ajv2020 | undefined;
-const compiled = new WeakMap<object, ValidateFunction>();
+const resolved = new WeakMap<object, ValidateFunction>();
 const precompiled = new Map<string, ValidateFunction>();
 
 function instance(): Ajv2020 {
   if (!ajv) {
-    ajv = new Ajv2020({ allErrors: true, strict: false, allowUnionTypes: true });
+    ajv = new Ajv2020({ ...AJV_OPTIONS });
     addFormats(ajv);
   }
   return ajv;
 }
 
-/** Registers a validator compiled ahead of time for the schema with this `$id`. */
-export function registerPrecompiled(id: string, validate: ValidateFunction): void {
-  precompiled.set(id, validate);
+/** The stable key of a schema: hex SHA-256 of its canonical JSON (RFC 8785 key order). */
+export function schemaKey(schema: JsonSchema): string {
+  return bytesToHex(sha256(new TextEncoder().encode(canonicalize(schema) ?? 'null')));
 }
 
-/** The (cached) validator of a schema. */
+/** Registers a validator compiled ahead of time for the schema whose `schemaKey` is `key`. */
+export function registerPrecompiled(key: string, validate: ValidateFunction): void {
+  precompiled.set(key, validate);
+}
+
+/** How many precompiled validators are registered (for `/api/info`-style diagnostics and tests). */
+export function precompiledCount(): number {
+  return precompiled.size;
+}
+
+/** The validator of a schema: precompiled when the build saw it, compiled (once) otherwise. */
 export function validatorOf(schema: JsonSchema): ValidateFunction {
-  const id = typeof schema.$id === 'string' ? schema.$id : undefined;
-  if (id && precompiled.has(id)) return precompiled.get(id)!;
-  let validate = compiled.get(schema);
+  let validate = resolved.get(schema);
+  if (validate) return validate;
+  // Hashing is only worth it when there is something to find.
+  if (precompiled.size) validate = precompiled.get(schemaKey(schema));
   if (!validate) {
+    const id = typeof schema.$id === 'string' ? schema.$id : undefined;
     validate = id && instance().getSchema(id) ? instance().getSchema(id)! : instance().compile(schema);
-    compiled.set(schema, validate);
   }
+  resolved.set(schema, validate);
   return validate;
 }
 

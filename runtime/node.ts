@@ -2,11 +2,14 @@
  * Node entry (`npm start`): the only place that reads `process.env`. Serves the API and console until
  * SIGINT/SIGTERM, then drains and closes storage.
  */
-import { startNodeService } from './node/start.ts';
 import { consoleLogger } from '../core/runtime.ts';
+import { installPrecompiledValidators } from './node/precompiled.ts';
 
 const logger = consoleLogger();
 try {
+  // Before the plugins load (a dynamic import below), so their schemas resolve to the precompiled validators.
+  await installPrecompiledValidators();
+  const { startNodeService } = await import('./node/start.ts');
   const service = await startNodeService(process.env, process.cwd(), logger);
   const shutdown = (signal: string) => {
     logger.info(`${signal}: shutting down`);

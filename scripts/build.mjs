@@ -1,11 +1,12 @@
 #!/usr/bin/env node
-// Compiles the service to dist/ with tsc (tsconfig.build.json).
+// Compiles the service to dist/ with tsc (tsconfig.build.json), then precompiles the JSON Schema validators
+// (scripts/precompile-validators.mjs) into dist/validators.generated.js.
 // `--if-stale` (used by `prestart`) skips the compile when dist/ is newer than every source file, so
 // `npm start` on an unchanged checkout goes straight to `node dist/runtime/node.js`.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -39,4 +40,19 @@ const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.buil
 // fail `npm test`, which is where they belong), so `npm start` warns instead of refusing to start.
 if (result.status === 2) console.error('build: type errors above; dist/ was emitted anyway (run `npm test`)');
 else if (result.status !== 0) process.exit(result.status ?? 1);
+// Ahead-of-time ajv validators for every schema in use (edge runtimes forbid code generation).
+try {
+  const { precompileValidators } = await import('./precompile-validators.mjs');
+  const dist = join(root, 'dist');
+  const { count } = await precompileValidators({
+    root: dist,
+    out: join(dist, 'validators.generated.js'),
+    load: (path) => import(pathToFileURL(join(dist, `${path}.js`)).href),
+    log: (message) => console.error(message),
+  });
+  if (!process.argv.includes('--if-stale')) console.log(`build: precompiled ${count} JSON Schema validators into dist/validators.generated.js`);
+} catch (error) {
+  // The service still runs on Node (validators compile at run time); edge bundles would not.
+  console.error(`build: could not precompile validators: ${error.stack ?? error}`);
+}
 writeFileSync(stamp, new Date().toISOString());

@@ -4,7 +4,7 @@
  * `node --import tsx runtime/node.ts`.
  */
 import { describe, it, expect, afterAll } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -185,3 +185,37 @@ describe('runtime: node --import tsx runtime/node.ts (from source)', () => {
     await expect(refused).rejects.toThrow(/exited with 1 before listening:[\s\S]*DASHBOARD_API_KEY is 5 characters/);
   });
 });
+
+describe('runtime: compiled service where code generation is forbidden (as on edge runtimes)', () => {
+  it('validates every JSON body and query with the precompiled validators', async () => {
+    const build = spawnProcessSync(process.execPath, [join(repoRoot, 'scripts', 'build.mjs'), '--if-stale']);
+    expect(build.status, build.output).toBe(0);
+    const child = await spawnService(process.execPath, ['--disallow-code-generation-from-strings', 'dist/runtime/node.js'], childEnv({ PROJECT_ROOT: freshRoot(), PORT: '0', DASHBOARD_API_KEY: TEST_KEY, AEH_STORAGE: 'memory' }));
+    try {
+      const doc = await (await fetch(`${child.url}/api/openapi.json`)).json();
+      const bodyRoutes: string[] = [];
+      for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, { requestBody?: unknown }>>)) {
+        for (const [method, operation] of Object.entries(item)) if (operation.requestBody) bodyRoutes.push(`${method.toUpperCase()} ${path.replace(/\{[^}]+\}/g, 'x')}`);
+      }
+      expect(bodyRoutes.length).toBeGreaterThan(3);
+      for (const route of bodyRoutes) {
+        const [method, path] = route.split(' ');
+        // An array fails every object schema: the validator must run, and must not need `new Function`.
+        const response = await fetch(`${child.url}${path}`, { method, headers: { 'X-API-Key': TEST_KEY, 'Content-Type': 'application/json' }, body: '[]' });
+        expect(response.status, route).toBe(400);
+        expect((await response.json()).code, route).toBe('validation_failed');
+      }
+      const query = await fetch(`${child.url}/api/scenarios?limit=abc`, { headers: { 'X-API-Key': TEST_KEY } });
+      expect(query.status).toBe(400);
+    } finally {
+      await child.stop();
+    }
+    expect(child.output()).not.toContain('EvalError');
+  });
+});
+
+/** Runs a command to completion, keeping its output. */
+function spawnProcessSync(command: string, args: string[]): { status: number | null; output: string } {
+  const result = spawnSync(command, args, { cwd: repoRoot, encoding: 'utf8' });
+  return { status: result.status, output: `${result.stdout}${result.stderr}` };
+}
