@@ -4,7 +4,7 @@
  * read through callbacks (a store, a folder) and hashed as streams, so nothing here depends on where they live.
  */
 import { certificateExpiry, isSafeBasename, validateCertificate, type Certificate } from './certificate.ts';
-import { digestsEqual, sha3Stream, type HexDigest, type Sha3Factory } from './hash.ts';
+import { digestsEqual, nobleSha3, sha3Stream, toHex, type HexDigest, type Sha3Factory } from './hash.ts';
 import { verifyProvenance } from './provenance.ts';
 import type { JWK } from 'jose';
 
@@ -26,17 +26,31 @@ export interface VerificationResult {
   expires_at: string | null;
 }
 
+/** An artefact's bytes: streamed (large files), whole (small files), or `null` when it is missing. */
+export type ArtefactBytes = ReadableStream<Uint8Array> | Uint8Array | null;
+
 /** Where the artefacts of a certificate are read from. */
 export interface ArtefactSource {
-  /** The trace's bytes as a stream, or `null` when it is missing. */
-  trace(fileName: string): Promise<ReadableStream<Uint8Array> | null>;
-  /** A sidecar's bytes as a stream, or `null` when it is missing. */
-  sidecar(fileName: string): Promise<ReadableStream<Uint8Array> | null>;
+  /** The trace's bytes (stream them: traces can be large). */
+  trace(fileName: string): Promise<ArtefactBytes>;
+  /** A sidecar's bytes. */
+  sidecar(fileName: string): Promise<ArtefactBytes>;
   /**
    * The trace digest from a cache that the caller keeps sound, instead of re-hashing (the service's verify
    * route; see docs/certificates.md "Verification cost"). Returns `null` to hash the stream.
    */
   cachedTraceDigest?(fileName: string): Promise<{ hex: HexDigest; detail: string } | null>;
+}
+
+/**
+ * The checks that depend only on the certificate and the key set (schema, signatures, required roles) and its
+ * expiry date: a pure function of the two, so a caller may keep it for identical certificate bytes.
+ */
+export interface DocumentVerification {
+  checks: VerificationCheck[];
+  /** Expiry, `null` without a ttl, or `undefined` when the certificate cannot be dated. */
+  expiresAt: Date | null | undefined;
+  undatedReason?: string;
 }
 
 /** Options of `verifyCertificate`. */
@@ -48,10 +62,16 @@ export interface VerifyOptions {
   factory?: Sha3Factory;
   /** Roles the chain must hold (`aeh verify --require-role Auditor`). */
   requireRoles?: string[];
+  /** `verifyDocument` of these exact certificate bytes and keys, when the caller kept it. */
+  document?: DocumentVerification;
+  /** The `trace_hash` and `evidence_ledger` checks of this certificate (and any of the caller's own), when kept. */
+  artefactChecks?: VerificationCheck[];
 }
 
-async function hashOf(stream: ReadableStream<Uint8Array> | null, factory?: Sha3Factory): Promise<HexDigest | null> {
-  return stream ? (await sha3Stream(stream, factory)).hex : null;
+async function hashOf(bytes: ArtefactBytes, factory: Sha3Factory = nobleSha3): Promise<HexDigest | null> {
+  if (bytes === null) return null;
+  if (bytes instanceof Uint8Array) return toHex(factory().update(bytes).digest());
+  return (await sha3Stream(bytes, factory)).hex;
 }
 
 async function checkTrace(certificate: Certificate, options: VerifyOptions): Promise<VerificationCheck> {
@@ -84,16 +104,44 @@ async function checkLedger(certificate: Certificate, options: VerifyOptions): Pr
   return { id, ok: true, detail: names.length ? `${names.length} sidecar(s) match: ${names.join(', ')}` : 'the ledger lists no sidecars' };
 }
 
-function checkExpiry(certificate: Certificate, now: number): { check: VerificationCheck; expiresAt: Date | null } {
-  const id = 'expiry';
+function expiryOf(certificate: Certificate): Pick<DocumentVerification, 'expiresAt' | 'undatedReason'> {
+  const datable = Array.isArray(certificate.provenance_chain) && certificate.provenance_chain.every((entry) => entry !== null && typeof entry === 'object');
+  if (!datable) return { expiresAt: undefined, undatedReason: 'no chain to date the certificate from' };
   const expiresAt = certificateExpiry(certificate);
-  if (expiresAt === null) return { check: { id, ok: true, detail: 'the certificate sets no governance_ttl' }, expiresAt };
-  if (Number.isNaN(expiresAt.getTime())) return { check: { id, ok: false, detail: 'no Evaluator entry with a valid timestamp to count governance_ttl from' }, expiresAt: null };
+  if (expiresAt !== null && Number.isNaN(expiresAt.getTime())) return { expiresAt: undefined, undatedReason: 'no Evaluator entry with a valid timestamp to count governance_ttl from' };
+  return { expiresAt };
+}
+
+function checkExpiry(document: DocumentVerification, ttl: unknown, now: number): VerificationCheck {
+  const id = 'expiry';
+  const { expiresAt } = document;
+  if (expiresAt === undefined) return { id, ok: false, detail: document.undatedReason ?? 'the certificate cannot be dated' };
+  if (expiresAt === null) return { id, ok: true, detail: 'the certificate sets no governance_ttl' };
   const ok = now < expiresAt.getTime();
-  return {
-    check: { id, ok, detail: ok ? `valid until ${expiresAt.toISOString()}` : `expired at ${expiresAt.toISOString()} (governance_ttl ${certificate.governance_ttl} days)` },
-    expiresAt,
-  };
+  return { id, ok, detail: ok ? `valid until ${expiresAt.toISOString()}` : `expired at ${expiresAt.toISOString()} (governance_ttl ${ttl} days)` };
+}
+
+/** The checks of the certificate itself against a key set: schema, signatures in order, required roles. */
+export async function verifyDocument(value: unknown, options: Pick<VerifyOptions, 'keys' | 'factory' | 'requireRoles'>): Promise<DocumentVerification> {
+  const schemaErrors = validateCertificate(value);
+  const checks: VerificationCheck[] = [
+    { id: 'schema', ok: schemaErrors.length === 0, detail: schemaErrors.length ? schemaErrors.slice(0, 5).map((error) => `${error.path} ${error.message}`).join('; ') : 'a valid 3.0.0 certificate' },
+  ];
+  if (!value || typeof value !== 'object' || Array.isArray(value)) {
+    checks.push({ id: 'signatures', ok: false, detail: 'the certificate is not a JSON object' });
+    return { checks, expiresAt: undefined, undatedReason: 'the certificate is not a JSON object' };
+  }
+  const certificate = value as Certificate;
+  const chain = Array.isArray(certificate.provenance_chain)
+    ? await verifyProvenance(certificate, options.keys, options.factory).catch((error: Error) => ({ ok: false, detail: `chain could not be read: ${error.message}` }))
+    : { ok: false, detail: 'provenance_chain is not an array' };
+  checks.push({ id: 'signatures', ok: chain.ok, detail: chain.detail });
+  if (options.requireRoles?.length) {
+    const held = new Set((Array.isArray(certificate.provenance_chain) ? certificate.provenance_chain : []).map((entry) => entry?.role));
+    const missing = options.requireRoles.filter((role) => !held.has(role as Certificate['provenance_chain'][number]['role']));
+    checks.push({ id: 'required_roles', ok: missing.length === 0, detail: missing.length ? `the chain holds no ${missing.join(', ')} entry` : `the chain holds ${options.requireRoles.join(', ')}` });
+  }
+  return { checks, ...expiryOf(certificate) };
 }
 
 /**
@@ -101,27 +149,22 @@ function checkExpiry(certificate: Certificate, now: number): { check: Verificati
  * `status` is `invalid` when an integrity check failed, `expired` when only expiry failed, `valid` otherwise.
  */
 export async function verifyCertificate(value: unknown, options: VerifyOptions): Promise<VerificationResult> {
-  const schemaErrors = validateCertificate(value);
-  const checks: VerificationCheck[] = [
-    { id: 'schema', ok: schemaErrors.length === 0, detail: schemaErrors.length ? schemaErrors.slice(0, 5).map((error) => `${error.path} ${error.message}`).join('; ') : 'a valid 3.0.0 certificate' },
-  ];
+  const document = options.document ?? (await verifyDocument(value, options));
+  const [schema, ...documentChecks] = document.checks;
+  const checks: VerificationCheck[] = [schema!];
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
-    for (const id of ['trace_hash', 'evidence_ledger', 'signatures', 'expiry']) checks.push({ id, ok: false, detail: 'the certificate is not a JSON object' });
-    return { valid: false, status: 'invalid', checks, expires_at: null };
+    for (const id of ['trace_hash', 'evidence_ledger']) checks.push({ id, ok: false, detail: 'the certificate is not a JSON object' });
+  } else if (options.artefactChecks) {
+    checks.push(...options.artefactChecks);
+  } else {
+    const certificate = value as Certificate;
+    checks.push(await checkTrace(certificate, options));
+    checks.push(await checkLedger(certificate, options));
   }
-  const certificate = value as Certificate;
-  checks.push(await checkTrace(certificate, options));
-  checks.push(await checkLedger(certificate, options));
-  const chain = Array.isArray(certificate.provenance_chain) ? await verifyProvenance(certificate, options.keys, options.factory).catch((error: Error) => ({ ok: false, detail: `chain could not be read: ${error.message}`, entries: [] })) : { ok: false, detail: 'provenance_chain is not an array', entries: [] };
-  checks.push({ id: 'signatures', ok: chain.ok, detail: chain.detail });
-  if (options.requireRoles?.length) {
-    const held = new Set((certificate.provenance_chain ?? []).map((entry) => entry.role));
-    const missing = options.requireRoles.filter((role) => !held.has(role as Certificate['provenance_chain'][number]['role']));
-    checks.push({ id: 'required_roles', ok: missing.length === 0, detail: missing.length ? `the chain holds no ${missing.join(', ')} entry` : `the chain holds ${options.requireRoles.join(', ')}` });
-  }
-  const expiry = Array.isArray(certificate.provenance_chain) ? checkExpiry(certificate, options.now) : { check: { id: 'expiry', ok: false, detail: 'no chain to date the certificate from' }, expiresAt: null };
-  checks.push(expiry.check);
+  checks.push(...documentChecks);
+  const expiry = checkExpiry(document, (value as Certificate | null)?.governance_ttl, options.now);
+  checks.push(expiry);
   const integrityOk = checks.every((check) => check.ok || check.id === 'expiry');
-  const status: VerificationStatus = !integrityOk ? 'invalid' : expiry.check.ok ? 'valid' : 'expired';
-  return { valid: status === 'valid', status, checks, expires_at: expiry.expiresAt && !Number.isNaN(expiry.expiresAt.getTime()) ? expiry.expiresAt.toISOString() : null };
+  const status: VerificationStatus = !integrityOk ? 'invalid' : expiry.ok ? 'valid' : 'expired';
+  return { valid: status === 'valid', status, checks, expires_at: document.expiresAt ? document.expiresAt.toISOString() : null };
 }

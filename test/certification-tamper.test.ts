@@ -178,6 +178,7 @@ describe('certification: tamper matrix (each artefact × each check)', () => {
       ['a role changed', (chain) => chain.map((entry, index) => (index === 3 ? { ...entry, role: 'Agent' as const } : entry)), ['signatures'], 'role differs'],
       ['a signature byte changed', (chain) => chain.map((entry, index) => (index === 2 ? { ...entry, signature: `${entry.signature.slice(0, -3)}${entry.signature.endsWith('A') ? 'B' : 'A'}${entry.signature.slice(-2)}` } : entry)), ['signatures'], 'does not verify'],
       ['the chain emptied', () => [], ['chain_anchor', 'expiry', 'signatures'], 'chain is empty'],
+      ['entries that are not objects', (chain) => [chain[0]!, null, 7] as unknown as Certificate['provenance_chain'], ['chain_anchor', 'expiry', 'schema', 'signatures'], 'could not be read'],
     ];
     for (const [name, edit, expected, detail] of chainEdits) {
       it(`${name} → ${expected.join(', ')}`, async () => {
@@ -274,23 +275,33 @@ describe('certification: expiry', () => {
 });
 
 describe('certification: verify cache', () => {
-  it('reuses a trace digest for AEH_VERIFY_CACHE_MS only while the size is unchanged', async () => {
+  it('reuses artefact hashes for AEH_VERIFY_CACHE_MS, sees certificate edits at once, and re-hashes before countersigning', async () => {
     let clock = Date.parse('2026-04-01T00:00:00.000Z');
     const app = await testApp({ env: { AEH_VERIFY_CACHE_MS: '1000' }, capabilities: { now: () => clock } });
     const appServices = await app.app.ready;
     const runId = await finishFixtureRun(app);
     expect((await app.json<Verify>('GET', `/api/v1/verify/${runId}`, { key: null })).body.valid).toBe(true);
-    // Same-size edit: visible once the cached digest is older than the bound.
     const bytes = new Uint8Array((await appServices.store.getBytes(keys.trace(runId)))!);
     bytes[3] = bytes[3]! ^ 1;
     await appServices.store.setBytes(keys.trace(runId), bytes);
+    await appServices.store.remove(keys.sidecar(runId, SIDECARS.scores));
+    // Within the bound the earlier hashes are reused, and the report says how old they are.
     const cached = (await app.json<Verify>('GET', `/api/v1/verify/${runId}`, { key: null })).body;
     expect(cached.valid).toBe(true);
-    expect(detailOf(cached, 'trace_hash')).toContain('size unchanged');
+    expect(detailOf(cached, 'trace_hash')).toContain('(hashed 0 ms ago)');
+    // An Auditor never countersigns on cached hashes.
+    expect((await app.json('POST', `/api/v1/runs/${runId}/sign`)).status).toBe(409);
     clock += 1000;
-    expect((await app.json<Verify>('GET', `/api/v1/verify/${runId}`, { key: null })).body.status).toBe('invalid');
-    // A size change is seen at once, whatever the cache holds.
-    await appServices.store.setBytes(keys.trace(runId), new Uint8Array([...bytes, 1]));
-    expect(failing((await app.json<Verify>('GET', `/api/v1/verify/${runId}`, { key: null })).body)).toEqual(['trace_hash']);
+    expect(failing((await app.json<Verify>('GET', `/api/v1/verify/${runId}`, { key: null })).body)).toEqual(['evidence_ledger', 'trace_hash']);
+  });
+
+  it('sees an edit of the certificate at once, whatever the cache holds', async () => {
+    const app = await testApp({ env: { AEH_VERIFY_CACHE_MS: '3600000' } });
+    const appServices = await app.app.ready;
+    const runId = await finishFixtureRun(app);
+    expect((await app.json<Verify>('GET', `/api/v1/verify/${runId}`, { key: null })).body.valid).toBe(true);
+    const cert = (await appServices.store.getJson<Certificate>(keys.certificate(runId)))!;
+    await appServices.store.setJson(keys.certificate(runId), { ...cert, compliance: { ...cert.compliance, score: 1 } });
+    expect(failing((await app.json<Verify>('GET', `/api/v1/verify/${runId}`, { key: null })).body)).toEqual(['signatures']);
   });
 });

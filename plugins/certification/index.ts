@@ -9,7 +9,7 @@ import { selectSigner } from '../../core/signer.ts';
 import { issueCertificate } from './issue.ts';
 import { publishedKeySet } from './keyset.ts';
 import { registerCertificationRoutes } from './routes.ts';
-import { createTraceDigestCache } from './verify-run.ts';
+import { createVerifyCache } from './verify-run.ts';
 
 function verifyCacheMs(env: Record<string, string | undefined>): number {
   const raw = env.AEH_VERIFY_CACHE_MS?.trim();
@@ -23,7 +23,7 @@ export default {
   name: 'certification',
   dependencies: ['signer-local'],
   setup(host) {
-    const cache = createTraceDigestCache(verifyCacheMs(host.config.env));
+    const cache = createVerifyCache(verifyCacheMs(host.config.env));
     host.schemas.register({ name: 'Certificate', schema: certificateSchema as unknown as Record<string, unknown> }, 'certification');
     host.on('run.finished', async ({ run_id }, services) => {
       // Errors propagate to the hook runner, which logs them: a run is never failed by its certificate.

@@ -11,7 +11,7 @@ import { Problem, notFound } from '../../core/problems.ts';
 import type { AppContext } from '../../core/routes.ts';
 import { appendAuditor } from './issue.ts';
 import { publishedKeySet } from './keyset.ts';
-import { verifyStoredRun, type TraceDigestCache } from './verify-run.ts';
+import { verifyStoredRun, type VerifyCache } from './verify-run.ts';
 
 const RUN_ID_PARAMETER = { name: 'run_id', in: 'path' as const, required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,128}$' } };
 
@@ -60,7 +60,7 @@ function serialised<T>(runId: string, work: () => Promise<T>): Promise<T> {
 }
 
 /** Registers the certification routes. */
-export function registerCertificationRoutes(host: PluginHost, cache: TraceDigestCache): void {
+export function registerCertificationRoutes(host: PluginHost, cache: VerifyCache): void {
   const owner = 'certification';
   host.routes.register({
     method: 'GET',
@@ -132,7 +132,7 @@ export function registerCertificationRoutes(host: PluginHost, cache: TraceDigest
       const services = c.var.services;
       const identity = c.var.principal?.id ?? 'unknown';
       const certificate = await serialised(runId, async () => {
-        const verified = await verifyStoredRun(services, runId, cache);
+        const verified = await verifyStoredRun(services, runId, cache, { fresh: true });
         if (!verified) throw notFound(`a certificate for run "${runId}"`);
         if (!verified.result.valid) {
           // An Auditor must never countersign evidence that no longer matches its certificate.
@@ -142,7 +142,9 @@ export function registerCertificationRoutes(host: PluginHost, cache: TraceDigest
           });
         }
         try {
-          return await appendAuditor(services, verified.certificate as Certificate, identity);
+          const signed = await appendAuditor(services, verified.certificate as Certificate, identity);
+          cache.artefacts.delete(runId); // the anchor moved: the next verify reads it again
+          return signed;
         } catch (error) {
           throw new Problem('unavailable', { detail: 'the signer could not sign; retry later', cause: error });
         }

@@ -133,7 +133,8 @@ export interface LocalSignerOptions {
 
 /** The local signer; the key is loaded (or generated) on first use and cached. */
 export function createLocalSigner(options: LocalSignerOptions): Signer & { load(generate: boolean): Promise<SignerKey | null> } {
-  type Loaded = { key: SignerKey | null; signingKey: CryptoKey | Uint8Array | null; retired: JWK[] };
+  /** `published`: the public JWKs, built once per load so every request sees the same objects. */
+  type Loaded = { key: SignerKey | null; signingKey: CryptoKey | Uint8Array | null; published: JWK[] };
   let loaded: Promise<Loaded | null> | undefined;
 
   async function load(generate: boolean): Promise<Loaded | null> {
@@ -159,11 +160,11 @@ export function createLocalSigner(options: LocalSignerOptions): Signer & { load(
       privateJwk = file?.current;
       options.logger?.()?.info(`local signer: generated an Ed25519 signing key in ${location.describe} (mode 0600)`);
     }
-    const retired = [...(file?.retired ?? []), ...parseRetired(options.retiredJwks)];
-    if (!privateJwk) return retired.length ? { key: null, signingKey: null, retired } : null;
+    const retired = await Promise.all([...(file?.retired ?? []), ...parseRetired(options.retiredJwks)].map(async (jwk) => (await publicHalf(jwk)).jwk));
+    if (!privateJwk) return retired.length ? { key: null, signingKey: null, published: retired } : null;
     const key = await publicHalf(privateJwk);
     const signingKey = (await importJWK(privateJwk, key.alg)) as CryptoKey | Uint8Array;
-    return { key, signingKey, retired };
+    return { key, signingKey, published: [key.jwk, ...retired.filter((jwk) => jwk.kid !== key.kid)] };
   }
 
   const ensure = (generate: boolean): Promise<Loaded | null> => {
@@ -196,8 +197,7 @@ export function createLocalSigner(options: LocalSignerOptions): Signer & { load(
     async publicKeys() {
       const state = await ensure(false);
       if (!state) return [];
-      const retired = await Promise.all(state.retired.map(async (jwk) => (await publicHalf(jwk)).jwk));
-      return [...(state.key ? [state.key.jwk] : []), ...retired];
+      return state.published;
     },
     async sign(payload, header) {
       const { key, signingKey } = await current();
