@@ -43,8 +43,8 @@ export interface FreshTask {
   state: HandoffState;
 }
 
-/** How many accepted tasks keep their plan in memory (about 10 KB each for a 50-task scenario). */
-export const FRESH_LIMIT = 256;
+/** How many accepted tasks keep their plan in memory (about 10 KB each for a 50-task scenario: 10 MB at most). */
+export const FRESH_LIMIT = 1024;
 
 /** Holds the engine of one app from start to stop. */
 export interface EngineHolder {
@@ -92,7 +92,8 @@ export async function startEngine(services: Services, runTask: (engine: Engine, 
   const left = await services.store.keys('tasks-active');
   const tasks = (await Promise.all(left.map((key) => readTask(services.store, key.slice(key.lastIndexOf('/') + 1))))).filter((task): task is TaskRecord => task !== null);
   tasks.sort((a, b) => a.created_at.localeCompare(b.created_at));
-  for (const task of tasks) engine.queue.enqueue(task.task_id);
+  // In order (one connection keeps the order of a shared queue's commands); a shared queue ignores ids it holds.
+  await Promise.all(tasks.map((task) => engine.queue.enqueue(task.task_id)));
   if (tasks.length) services.logger.info(`resuming ${tasks.length} unfinished evaluation task(s) from their handoff tokens`);
   // Markers of tasks whose record is gone would be retried forever.
   await Promise.all(left.filter((key) => !tasks.some((task) => key.endsWith(`/${task.task_id}`))).map((key) => services.store.remove(key)));
