@@ -1,6 +1,4 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { setupServer } from 'msw/node';
 import { http, HttpResponse } from 'msw';
 import { CompactSign, exportJWK, generateKeyPair, importJWK, base64url, type JWK } from 'jose';
@@ -62,9 +60,9 @@ async function writeCertificate(runId: string, edit: (cert: Certificate) => unkn
   await services.store.setJson(keys.certificate(runId), edit(structuredClone(cert)));
 }
 
-/** The local signer's private key, read from its key file: lets tests sign well-formed forgeries. */
-function ourPrivateKey(): JWK {
-  return JSON.parse(readFileSync(join(t.config.dataDir, 'keys', 'local-signer.json'), 'utf8')).current as JWK;
+/** The local signer's private key (kept in the memory store here): lets tests sign well-formed forgeries. */
+async function ourPrivateKey(): Promise<JWK> {
+  return (await services.store.getJson<{ current: JWK }>('keys/local-signer.json'))!.current;
 }
 
 describe('certification: tamper matrix (each artefact × each check)', () => {
@@ -219,7 +217,7 @@ describe('certification: tamper matrix (each artefact × each check)', () => {
 
     it('our own key with the wrong typ, or alg "none", is refused', async () => {
       const { runId, cert } = await certifiedRun();
-      const key = await importJWK(ourPrivateKey(), 'EdDSA');
+      const key = await importJWK(await ourPrivateKey(), 'EdDSA');
       const original = cert.provenance_chain[3]!.signature.split('.');
       const header = JSON.parse(new TextDecoder().decode(base64url.decode(original[0]!)));
       const wrongTyp = await new CompactSign(base64url.decode(original[1]!)).setProtectedHeader({ ...header, typ: 'JWT' }).sign(key);
@@ -233,7 +231,7 @@ describe('certification: tamper matrix (each artefact × each check)', () => {
 
     it('a payload re-serialised (same values, not JCS) is refused', async () => {
       const { runId, cert } = await certifiedRun();
-      const key = await importJWK(ourPrivateKey(), 'EdDSA');
+      const key = await importJWK(await ourPrivateKey(), 'EdDSA');
       const original = cert.provenance_chain[3]!.signature.split('.');
       const header = JSON.parse(new TextDecoder().decode(base64url.decode(original[0]!)));
       const statement = JSON.parse(new TextDecoder().decode(base64url.decode(original[1]!)));

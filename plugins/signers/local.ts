@@ -3,7 +3,7 @@
  *
  * The key comes from `AEH_SIGNING_JWK` (a private JWK, Ed25519 or P-256, for deployments that inject secrets)
  * or is generated on first start into `AEH_DATA_DIR/keys/local-signer.json`, written atomically with mode 0600
- * (through the store where the runtime has no file system). Rotation moves the current key's public half to
+ * (with the `fs` store; with another store the key is kept in that store, under `keys/local-signer.json`). Rotation moves the current key's public half to
  * `retired`, which stays published so certificates signed before keep verifying; `AEH_SIGNING_RETIRED_JWKS`
  * (a JSON array of public JWKs) publishes keys retired elsewhere.
  */
@@ -25,10 +25,12 @@ export interface LocalKeyFile {
   retired: JWK[];
 }
 
-/** Where the key file lives: a file (mode 0600) or, without a file system, a store key. */
+/** Where the key file lives: a file (mode 0600) or a store key. */
 export interface KeyFileLocation {
   read(): Promise<LocalKeyFile | null>;
   write(file: LocalKeyFile): Promise<void>;
+  /** Writes only if nothing is there yet (instances sharing a store race on first start; one key wins). */
+  create?(file: LocalKeyFile): Promise<boolean>;
   describe: string;
 }
 
@@ -58,6 +60,7 @@ export function keyFileLocation(options: { files?: FileAccess; dataDir: string; 
     describe: 'store key keys/local-signer.json',
     read: () => store.getJson<LocalKeyFile>('keys/local-signer.json'),
     write: (file) => store.setJson('keys/local-signer.json', file),
+    create: (file) => store.setIfAbsent('keys/local-signer.json', JSON.stringify(file)),
   };
 }
 
@@ -154,8 +157,9 @@ export function createLocalSigner(options: LocalSignerOptions): Signer & { load(
     } else if (file?.current) {
       privateJwk = file.current;
     } else if (generate) {
-      await rotateLocalKey(location);
-      // Another instance may have written its key at the same moment: adopt whatever is on disk now.
+      if (location.create) await location.create({ current: await generateSigningJwk(), retired: file?.retired ?? [] });
+      else await rotateLocalKey(location);
+      // Another instance may have written its key at the same moment: adopt whatever is stored now.
       file = await location.read();
       privateJwk = file?.current;
       options.logger?.()?.info(`local signer: generated an Ed25519 signing key in ${location.describe} (mode 0600)`);
@@ -219,8 +223,11 @@ export default {
   setup(host) {
     let location: KeyFileLocation | undefined;
     let logger: Logger | undefined;
+    // The key lives where the data lives: a 0600 file beside the `fs` store, or in the store itself (memory:
+    // gone with the data; Redis: one key shared by every instance, so each verifies what the others signed).
+    const files = host.config.storage === 'fs' ? host.capabilities.files : undefined;
     const signer = createLocalSigner({
-      location: () => location ?? keyFileLocation({ files: host.capabilities.files, dataDir: host.config.dataDir }),
+      location: () => location ?? keyFileLocation({ files, dataDir: host.config.dataDir }),
       envJwk: host.config.env.AEH_SIGNING_JWK,
       retiredJwks: host.config.env.AEH_SIGNING_RETIRED_JWKS,
       logger: () => logger,
@@ -230,7 +237,7 @@ export default {
     host.signers.register(signer, 'signer-local');
     host.onStart(async (services) => {
       logger = services.logger;
-      location = keyFileLocation({ files: services.capabilities.files, dataDir: services.config.dataDir, store: services.store });
+      location = keyFileLocation({ files, dataDir: services.config.dataDir, store: services.store });
       // The key is generated on first start only when this signer signs; otherwise an existing file is only
       // read, to keep publishing its keys, and no private key is written to the evaluation disk.
       const active = selectSigner(services.signers, services.config.env).name === LOCAL_SIGNER;
