@@ -3,15 +3,14 @@
  *
  * Edge runtimes forbid code generation, so the build compiles every schema it can find ahead of time
  * (ajv's standalone output, `scripts/precompile-validators.mjs`) and runtime entries register those validators
- * with `registerPrecompiled`. They are keyed by `schemaKey`: a SHA-256 of the schema's canonical JSON (RFC 8785),
- * so a schema matches its precompiled validator by content, whichever module object holds it. Each schema
+ * with `registerPrecompiled`. They are keyed by `schemaKey`: a SHA-256 of the schema's JSON with sorted keys,
+ * so a schema matches its precompiled validator by content (keys sorted), whichever module object holds it. Each schema
  * object is hashed and resolved once (WeakMap). A schema the build did not see (a user plugin's, a scenario's)
  * is compiled at run time where the runtime allows it (Node).
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction, ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import canonicalize from 'canonicalize';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { Problem, type FieldError } from './problems.ts';
@@ -36,9 +35,22 @@ function instance(): Ajv2020 {
   return ajv;
 }
 
-/** The stable key of a schema: hex SHA-256 of its canonical JSON (RFC 8785 key order). */
+/**
+ * JSON with object keys sorted at every level, so equal schemas serialise equally whatever their key order.
+ * (Not the `canonicalize` package: it is import-only, and users' TypeScript plugins may be loaded as CommonJS.)
+ */
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map((item) => stableJson(item ?? null)).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.keys(value).sort().filter((key) => (value as Record<string, unknown>)[key] !== undefined);
+    return `{${entries.map((key) => `${JSON.stringify(key)}:${stableJson((value as Record<string, unknown>)[key])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** The stable key of a schema: hex SHA-256 of its JSON with sorted keys. */
 export function schemaKey(schema: JsonSchema): string {
-  return bytesToHex(sha256(new TextEncoder().encode(canonicalize(schema) ?? 'null')));
+  return bytesToHex(sha256(new TextEncoder().encode(stableJson(schema))));
 }
 
 /** Registers a validator compiled ahead of time for the schema whose `schemaKey` is `key`. */

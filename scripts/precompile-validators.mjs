@@ -7,7 +7,7 @@
 // (not exported, not registered) is not seen: it is compiled at run time on Node, and fails on edge runtimes.
 //
 // The output module exports `install(register)`, which registers each validator under its `schemaKey` (SHA-256
-// of the canonical JSON); `core/validate.ts` finds them by content.
+// of the JSON with sorted keys); `core/validate.ts` finds them by content.
 import { readdirSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';

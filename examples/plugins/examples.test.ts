@@ -49,6 +49,8 @@ function contextFor(output: string, params: Record<string, unknown> = {}): Metri
 }
 
 describe('example plugin: word_budget metric', () => {
+  // PROJECT_ROOT has no package.json, so tsx loads the config as CommonJS: everything the examples import from
+  // core/ must be require()-able (regression: an import-only dependency in core/validate.ts broke this).
   it('loads from aeh.config.ts in PROJECT_ROOT as a user plugin', async () => {
     const root = projectWith({
       'aeh.config.ts': `import wordBudget from ${JSON.stringify(pathToFileURL(WORD_BUDGET).href)};\nexport default { plugins: [wordBudget] };\n`,
