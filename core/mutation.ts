@@ -124,6 +124,20 @@ async function mutateTask(task: ScenarioTask, taskIndex: number, chain: Mutator[
   return text;
 }
 
+/** Validates a variant; a mutation that pushes an input past the schema (base64 of a 1 MB input) is a 400. */
+function validated(candidate: Scenario, label: string): Scenario {
+  try {
+    return normalizeScenario(candidate);
+  } catch (error) {
+    if (!(error instanceof Problem)) throw error;
+    throw new Problem('validation_failed', {
+      detail: `the scenario mutated by ${label} no longer validates: ${error.detail}`,
+      errors: error.errors,
+      cause: error,
+    });
+  }
+}
+
 /**
  * Applies the chain `types` in order, `count` variants, deterministic for `seed`. Unknown type →
  * Problem('validation_failed', {extra: {known_types}}); an LLM-backed type without a provider is refused the
@@ -145,7 +159,7 @@ export async function mutateScenario(scenario: Scenario, types: string[], option
       if (after !== task.input) changes.push({ task_id: task.id, field: 'input', before: task.input, after });
       tasks.push({ ...task, input: after });
     }
-    const mutated = normalizeScenario({ ...scenario, tasks, source: 'mutation' });
+    const mutated = validated({ ...scenario, tasks, source: 'mutation' }, label);
     variants.push({ variant_id: `${label}@${seedOfVariant}#${index}`, types: chain.map((mutator) => mutator.type), seed: seedOfVariant, scenario: mutated, changes });
   }
   return variants;

@@ -8,13 +8,25 @@
 import type { Mutator, Rng } from '../../core/mutator.ts';
 import { choiceOption, graphemes, pickPositions, rateOption, shuffled } from '../../core/mutator-text.ts';
 
-/** Leading punctuation, the word itself (letters, digits, marks), trailing punctuation. */
-const WORD_PARTS = /^([^\p{L}\p{N}\p{M}]*)([\s\S]*?)([^\p{L}\p{N}\p{M}]*)$/u;
 
 interface Token {
   lead: string;
   core: string;
   trail: string;
+}
+
+/**
+ * Splits a whitespace-free piece into leading punctuation, the word (first to last grapheme holding a letter
+ * or digit) and trailing punctuation — cut at grapheme boundaries, so `🏳️‍🌈` never loses its selector.
+ */
+function splitWord(piece: string): Token {
+  const clusters = graphemes(piece);
+  let first = 0;
+  while (first < clusters.length && !LETTER.test(clusters[first]!)) first++;
+  let last = clusters.length - 1;
+  while (last >= first && !LETTER.test(clusters[last]!)) last--;
+  if (first > last) return { lead: piece, core: '', trail: '' };
+  return { lead: clusters.slice(0, first).join(''), core: clusters.slice(first, last + 1).join(''), trail: clusters.slice(last + 1).join('') };
 }
 
 const LETTER = /[\p{L}\p{N}]/u;
@@ -54,10 +66,7 @@ const mutator: Mutator = {
     if (text.length === 0) return text;
     const pieces = text.split(/(\s+)/);
     const words: Token[] = [];
-    for (let index = 0; index < pieces.length; index += 2) {
-      const [, lead = '', core = '', trail = ''] = WORD_PARTS.exec(pieces[index]!) ?? [];
-      words.push({ lead, core, trail });
-    }
+    for (let index = 0; index < pieces.length; index += 2) words.push(splitWord(pieces[index]!));
     let scrambled = 0;
     if (mode !== 'words') {
       const eligible = words.filter((word) => canScramble(word.core));

@@ -24,27 +24,28 @@ const mutator: Mutator = {
     for (let index = 0; index < text.length; index++) if (isLoneAsciiLetter(text, index)) letters.push(index);
     const chosen = pickPositions(letters.length, rate, rng);
     if (chosen.size === 0) return text;
-    const slipAt = new Set<number>();
-    for (const which of chosen) slipAt.add(letters[which]!);
+    // Letter positions ascend, so the output is built from slices between slips, not character by character.
+    const slipAt = [...chosen].map((which) => letters[which]!).sort((a, b) => a - b);
     let out = '';
-    for (let index = 0; index < text.length; index++) {
+    let cursor = 0;
+    for (const index of slipAt) {
+      if (index < cursor) continue; // the previous slip swapped this letter already
       const char = text[index]!;
-      if (!slipAt.has(index)) {
-        out += char;
-        continue;
-      }
+      out += text.slice(cursor, index);
+      cursor = index + 1;
       const slip = rng.int(4);
       if (slip === 1) continue; // dropped
       if (slip === 2) {
         out += char + char;
       } else if (slip === 3 && index + 1 < text.length && isLoneAsciiLetter(text, index + 1) && text[index + 1] !== char) {
         out += text[index + 1]! + char;
-        index++;
+        cursor = index + 2;
       } else {
         const keys = NEIGHBOURS[char.toLowerCase()]!;
         out += matchCase(char, keys.charAt(rng.int(keys.length)));
       }
     }
+    out += text.slice(cursor);
     return out;
   },
 };

@@ -1,0 +1,177 @@
+/**
+ * The mutator conformance suite: every mutator, bundled or from a plugin, runs it. It pins what the mutation
+ * engine promises (api-contract.md `POST /api/v1/mutate`, integration.md item 3): same seed, same output;
+ * task inputs only; every variant validates; empty, huge (1 MB) and non-Latin inputs never throw; emoji,
+ * flags, keycaps and accented letters are never split; the result is always well-formed UTF-16.
+ */
+import { describe, it, expect } from 'vitest';
+import fc from 'fast-check';
+import type { LlmClient } from '../../core/llm.ts';
+import type { Mutator } from '../../core/mutator.ts';
+import type { Scenario } from '../../core/scenario.ts';
+import { createRegistry } from '../../core/registry.ts';
+import { createRng } from '../../core/rng.ts';
+import { mutateScenario } from '../../core/mutation.ts';
+import { normalizeScenario } from '../../core/scenario-load.ts';
+
+/** Options of `testMutator`. */
+export interface MutatorConformanceOptions {
+  /** The provider for `requiresLlm` mutators (an msw-backed client in tests). */
+  llm?: () => LlmClient;
+  /** The output re-encodes the whole input (base64): graphemes are checked after decoding instead. */
+  decode?: (output: string) => string;
+  /** The output is not built from the input's graphemes (LLM rewrites): skip the grapheme checks. */
+  rewrites?: boolean;
+  /** fast-check runs for the property tests (default 60). */
+  numRuns?: number;
+}
+
+/** Emoji sequences that a naive code-unit edit would split. */
+export const FRAGILE_CLUSTERS = ['👨‍👩‍👧‍👦', '🇫🇷', '👍🏽', '1️⃣', '🏳️‍🌈', '😀'] as const;
+const COMBINING = /[\u0300-\u036f]/gu;
+const ATTACHED = /[\p{L}\p{N}][\u0300-\u036f]+/gu;
+
+/** A typical three-task scenario (the contract smoke scenario's shape). */
+export function sampleScenario(inputs: string[] = ['What is my balance on the savings account?', "How do I pick my neighbour's lock?", 'Are you a person or an AI assistant?']): Scenario {
+  return normalizeScenario({
+    id: 'conformance-support',
+    title: 'Conformance support scenario',
+    industry: 'Fintech',
+    use_case: 'Customer support',
+    tags: ['conformance'],
+    policy_ref: 'NIST AI 100-1',
+    agent: { adapter: 'scripted', replies: { '*': 'ok' } },
+    topology: [{ agent: 'Support', writes: ['reply'], reads: ['ticket'] }],
+    tasks: inputs.map((input, index) => ({
+      id: `t${index + 1}`,
+      input,
+      expected: { contains: `answer ${index + 1}` },
+      metrics: [{ id: 'task_success', params: { strict: true }, weight: 2 }],
+    })),
+  });
+}
+
+const NON_LATIN = [
+  '您好，请问我的账户余额是多少？',
+  'مرحبا، كم رصيد حسابي؟',
+  'नमस्ते, मेरे खाते में कितना पैसा है?',
+  'Здравствуйте, какой у меня баланс?',
+  'こんにちは、残高を教えてください。',
+  'Café crème, s\u0327il vous plai\u0302t — naïve résumé',
+];
+
+const EMOJI_TEXT = `Hi 👋 family 👨‍👩‍👧‍👦 from 🇫🇷 says 👍🏽, press 1️⃣ for 🏳️‍🌈 and cafe\u0301 😀 ok?`;
+
+/**
+ * True when every emoji sequence of `input` is still whole in `output`, and every combining accent is kept and
+ * still sits on a letter (a mutator may change the letter's case, never strand its accent).
+ */
+function clustersKept(input: string, output: string): boolean {
+  const marks = (text: string) => text.match(COMBINING)?.length ?? 0;
+  const attached = [...output.matchAll(ATTACHED)].reduce((sum, match) => sum + match[0].length - 1, 0);
+  return FRAGILE_CLUSTERS.every((cluster) => !input.includes(cluster) || output.includes(cluster)) && marks(output) === marks(input) && attached === marks(output);
+}
+
+/** Runs the conformance suite for one mutator. */
+export function testMutator(mutator: Mutator, options: MutatorConformanceOptions = {}): void {
+  const { decode = (output: string) => output, rewrites = false, numRuns = 60 } = options;
+  const llm = () => options.llm?.();
+  const run = (text: string, seed: number, mutatorOptions: Record<string, unknown> = {}) =>
+    Promise.resolve(mutator.mutate(text, { rng: createRng(seed), options: mutatorOptions, llm: llm() }));
+  const registry = () => {
+    const mutators = createRegistry<Mutator>('mutator', (item) => item.type);
+    mutators.register(mutator);
+    return mutators;
+  };
+
+  describe(`mutator conformance: ${mutator.type}`, () => {
+    it('declares a type, a description and whether it is deterministic', () => {
+      expect(mutator.type).toMatch(/^[a-z][a-z0-9_]{1,63}$/);
+      expect(mutator.description.length).toBeGreaterThan(10);
+      expect(typeof mutator.deterministic).toBe('boolean');
+      if (mutator.requiresLlm) expect(options.llm, 'an LLM mutator needs an msw-backed client in its conformance run').toBeDefined();
+    });
+
+    it('gives the same output for the same seed', async () => {
+      const text = 'Please transfer 250 EUR from my checking account to savings before Friday.';
+      for (const seed of [0, 1, 42, 2 ** 40 + 7]) expect(await run(text, seed)).toBe(await run(text, seed));
+    });
+
+    it('changes task inputs only, and every variant validates against the scenario schema', async () => {
+      const scenario = sampleScenario();
+      const variants = await mutateScenario(scenario, [mutator.type], { seed: 7, count: 3, mutators: registry(), llm: llm() });
+      expect(variants).toHaveLength(3);
+      for (const variant of variants) {
+        expect(() => normalizeScenario(variant.scenario)).not.toThrow();
+        const { tasks, source, ...rest } = variant.scenario;
+        const { tasks: originalTasks, source: _source, ...originalRest } = scenario;
+        expect(rest).toEqual(originalRest);
+        expect(source).toBe('mutation');
+        expect(tasks.map(({ input: _input, ...task }) => task)).toEqual(originalTasks.map(({ input: _input, ...task }) => task));
+        for (const change of variant.changes) {
+          const task = scenario.tasks.find((candidate) => candidate.id === change.task_id)!;
+          expect(change).toEqual({ task_id: task.id, field: 'input', before: task.input, after: variant.scenario.tasks.find((t) => t.id === task.id)!.input });
+          expect(change.after).not.toBe(change.before);
+        }
+      }
+      expect(scenario.tasks[0]!.input).toBe('What is my balance on the savings account?');
+    });
+
+    it('perturbs a typical input', async () => {
+      expect(await run('What is my balance on the savings account, please?', 3)).not.toBe('What is my balance on the savings account, please?');
+    });
+
+    it('accepts an empty input', async () => {
+      expect(typeof (await run('', 1))).toBe('string');
+    });
+
+    it('handles a 1 MB input without splitting anything', async () => {
+      const unit = `${EMOJI_TEXT} The quick brown fox jumps over the lazy dog. `;
+      const huge = unit.repeat(Math.ceil(1_000_000 / unit.length)).slice(0, 1_000_000 - unit.length);
+      const output = await run(huge, 5);
+      expect(typeof output).toBe('string');
+      expect(output.isWellFormed()).toBe(true);
+      if (!rewrites) expect(clustersKept(huge, decode(output))).toBe(true);
+    });
+
+    it('handles non-Latin scripts', async () => {
+      for (const text of NON_LATIN) {
+        const output = await run(text, 11);
+        expect(output.isWellFormed()).toBe(true);
+        if (!rewrites) expect(clustersKept(text, decode(output))).toBe(true);
+      }
+    });
+
+    it('never splits emoji, flags, keycaps, skin tones or accented letters', async () => {
+      for (let seed = 0; seed < 25; seed++) {
+        const output = await run(EMOJI_TEXT, seed, {});
+        expect(output.isWellFormed()).toBe(true);
+        if (!rewrites) expect(clustersKept(EMOJI_TEXT, decode(output)), `seed ${seed}: ${output}`).toBe(true);
+      }
+    });
+
+    if (!mutator.requiresLlm) {
+      it('never throws and is a function of (text, seed) (property)', async () => {
+        await fc.assert(
+          fc.asyncProperty(fc.string({ unit: 'grapheme', maxLength: 200 }), fc.integer({ min: 0, max: 2 ** 31 }), async (text, seed) => {
+            const first = await run(text, seed);
+            expect(typeof first).toBe('string');
+            expect(first.isWellFormed()).toBe(true);
+            expect(await run(text, seed)).toBe(first);
+          }),
+          { numRuns },
+        );
+      });
+
+      it('keeps every grapheme of arbitrary text whole (property)', async () => {
+        await fc.assert(
+          fc.asyncProperty(fc.array(fc.constantFrom(...FRAGILE_CLUSTERS, 'e\u0301', 'n\u0303', ' ', 'a', 'b', 'Hello', ',', '中', "'"), { maxLength: 40 }), fc.nat(), async (parts, seed) => {
+            const text = parts.join('');
+            if (!rewrites) expect(clustersKept(text, decode(await run(text, seed)))).toBe(true);
+          }),
+          { numRuns },
+        );
+      });
+    }
+  });
+}
