@@ -14,7 +14,7 @@ const AEH = join(import.meta.dirname, '..', 'bin', 'aeh.mjs');
 
 async function aeh(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [AEH, ...args], { env: { ...process.env, ...env }, timeout: 60_000 });
+    const { stdout, stderr } = await run(process.execPath, [AEH, ...args], { env: { ...process.env, ...env }, timeout: 180_000 });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failure = error as { code?: number; stdout?: string; stderr?: string };
@@ -30,7 +30,8 @@ async function fsService(root: string): Promise<{ t: TestApp; runDir: (id: strin
   return { t, runDir: (id) => join(root, '.aeh', 'runs', id), jwksFile };
 }
 
-describe('certification: offline verifier (aeh verify, child process)', () => {
+// Each call is a fresh `node bin/aeh.mjs`, which first rebuilds dist/ when the sources changed: generous limits.
+describe('certification: offline verifier (aeh verify, child process)', { timeout: 240_000 }, () => {
   let root: string;
   let service: Awaited<ReturnType<typeof fsService>>;
   let runId: string;
