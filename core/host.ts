@@ -17,6 +17,7 @@ import { createAuthManagerClass, type AuthManagerClass, type AuthProvider } from
 import type { HookEvents, HookHandler } from './hooks.ts';
 import type { Services } from './services.ts';
 import type { JsonSchema } from './validate.ts';
+import type { TaskQueueFactory } from './tasks.ts';
 
 /** A JSON Schema published in the OpenAPI document under its name. */
 export interface NamedSchema {
@@ -40,6 +41,8 @@ export interface PluginHost {
   readonly authProviders: Registry<AuthProvider>;
   /** Named JSON Schemas published under `components.schemas` of the OpenAPI document. */
   readonly schemas: Registry<NamedSchema>;
+  /** Task queues other than the in-process one; the first that accepts the configuration is used. */
+  readonly queues: Registry<TaskQueueFactory>;
   /** The AuthManager class of this app; extend it with pluggable `overrides: { AuthManager: {...} }`. */
   AuthManager: AuthManagerClass;
   /** Subscribes to a lifecycle event. */
@@ -78,6 +81,7 @@ export function createHost(config: Config, capabilities: RuntimeCapabilities): H
     routes: createRegistry<RouteDefinition>('route', (route) => `${route.method} ${route.path}`),
     authProviders: createRegistry<AuthProvider>('auth provider', (provider) => provider.name),
     schemas: createRegistry<NamedSchema>('schema', (named) => named.name),
+    queues: createRegistry<TaskQueueFactory>('task queue', (factory) => factory.name),
   };
   return {
     config,

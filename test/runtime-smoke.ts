@@ -12,6 +12,8 @@ export const SMOKE_KEY = 'c0ffee'.repeat(10) + 'c0de';
 
 export interface RunningService {
   base: string;
+  /** The service's process (to kill it without a shutdown, as a crash would). */
+  child: ChildProcess;
   logs(): string;
   stop(): Promise<void>;
 }
@@ -44,9 +46,11 @@ export async function startService(command: string, args: string[], env: Record<
   }
   return {
     base,
+    child,
     logs: () => logs,
     stop: () => new Promise((resolve) => {
-      if (child.exitCode !== null) return resolve();
+      // A child killed by a signal has no exit code, only a signal code.
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
       child.once('exit', () => resolve());
       child.kill('SIGTERM');
       setTimeout(() => child.kill('SIGKILL'), 5000).unref();

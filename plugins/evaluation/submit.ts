@@ -128,7 +128,8 @@ export async function submitEvaluation(engine: Engine, body: EvaluateBody): Prom
     services.store.append(keys.activeTask(taskId), encoder.encode(createdAt)),
   ]);
   await engine.runIndex.add(runId);
-  if (engine.fresh.size < FRESH_LIMIT) engine.fresh.set(taskId, { task, plan, state });
+  // With a shared queue another instance may start (and checkpoint) the task first; the state in memory would then be stale.
+  if (!engine.queue.shared && engine.fresh.size < FRESH_LIMIT) engine.fresh.set(taskId, { task, plan, state });
   await engine.queue.enqueue(taskId);
   services.telemetry.increment('evaluations.accepted');
   return { task_id: taskId, run_id: runId };

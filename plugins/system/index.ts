@@ -7,6 +7,7 @@ import type { PluginHost } from '../../core/host.ts';
 import type { Services } from '../../core/services.ts';
 import { buildOpenApi } from '../../core/openapi.ts';
 import { HARNESS_VERSION, PRODUCT_NAME } from '../../core/version.ts';
+import { selectQueueFactory } from '../../core/tasks.ts';
 
 const INFO_SCHEMA = {
   type: 'object',
@@ -18,6 +19,7 @@ const INFO_SCHEMA = {
     runtime: { type: 'object', properties: { name: { type: 'string' }, version: { type: 'string' } } },
     uptime_s: { type: 'number' },
     storage: { type: 'object', properties: { driver: { type: 'string' } } },
+    queue: { type: 'object', description: 'The evaluation queue: `memory` (this instance) or `bullmq` (shared through Redis)', properties: { kind: { type: 'string' }, concurrency: { type: 'integer' } } },
     plugins: { type: 'array', items: { type: 'object' } },
     counts: { type: 'object', additionalProperties: { type: 'integer' } },
     telemetry: { type: 'object', additionalProperties: { type: 'number' } },
@@ -72,6 +74,7 @@ function registerRoutes(host: PluginHost): void {
           harness_version: HARNESS_VERSION,
           runtime: services.capabilities.runtime,
           storage: { driver: services.store.driver },
+          queue: { kind: selectQueueFactory(host.queues.list(), services.config)?.name ?? 'memory', concurrency: services.config.concurrency },
           plugins: services.plugins,
         }).slice(0, -1),
         counts: JSON.stringify({
