@@ -15,6 +15,8 @@ export interface ApiClient {
   /** Where requests go: `in-process` or the base URL. */
   readonly target: string;
   request<T = any>(method: string, path: string, body?: unknown): Promise<ApiResponse<T>>;
+  /** GETs a resource as exact bytes (traces and sidecars are hashed byte for byte). */
+  download(path: string): Promise<{ status: number; bytes: Uint8Array }>;
   close(): Promise<void>;
 }
 
@@ -49,6 +51,10 @@ export async function openClient({ url, key, env, cwd }: ClientOptions): Promise
         if (body !== undefined) headers['content-type'] = 'application/json';
         return parse(await fetch(base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
       },
+      async download(path) {
+        const response = await fetch(base + path, { headers: credential ? { authorization: `Bearer ${credential}` } : {} });
+        return { status: response.status, bytes: new Uint8Array(await response.arrayBuffer()) };
+      },
       close: async () => undefined,
     };
   }
@@ -59,6 +65,10 @@ export async function openClient({ url, key, env, cwd }: ClientOptions): Promise
       const headers: Record<string, string> = { 'x-api-key': config.apiKey! };
       if (body !== undefined) headers['content-type'] = 'application/json';
       return parse(await app.request(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
+    },
+    async download(path) {
+      const response = await app.request(path, { headers: { 'x-api-key': config.apiKey! } });
+      return { status: response.status, bytes: new Uint8Array(await response.arrayBuffer()) };
     },
     close: () => app.close(),
   };

@@ -19,6 +19,7 @@ import signerAwsKms from './signers/aws-kms.ts';
 import signerGcpKms from './signers/gcp-kms.ts';
 import signerAzureKeyVault from './signers/azure-keyvault.ts';
 import certification from './certification/index.ts';
+import evidence from './evidence/index.ts';
 import agentScripted from './agents/scripted.ts';
 import agentHttp from './agents/http.ts';
 import agentOpenai from './agents/openai.ts';
@@ -28,5 +29,5 @@ import evaluation from './evaluation/index.ts';
 import specToEval from './spec-to-eval/index.ts';
 
 export function portablePlugins(): Plugin[] {
-  return [storageMemory, authStaticKey, authOidc, audit, system, catalog, doctor, explain, consolePlugin, mutators, schedules, signerLocal, signerAwsKms, signerGcpKms, signerAzureKeyVault, certification, agentScripted, agentHttp, agentOpenai, agentReplay, metrics, evaluation, specToEval];
+  return [storageMemory, authStaticKey, authOidc, audit, system, catalog, doctor, explain, consolePlugin, mutators, schedules, signerLocal, signerAwsKms, signerGcpKms, signerAzureKeyVault, certification, evidence, agentScripted, agentHttp, agentOpenai, agentReplay, metrics, evaluation, specToEval];
 }

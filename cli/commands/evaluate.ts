@@ -4,20 +4,22 @@
  * (0 with `--allow-warning`), 3 error.
  */
 import { parseArgs } from 'node:util';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { EXIT, line, printProblem, type Io } from '../io.ts';
 import { openClient, type ApiClient } from '../client.ts';
 import { createProgress } from '../progress.ts';
-import { buildResults } from '../report/model.ts';
+import { saveArtifacts } from '../artifacts.ts';
+import { buildResults, taskScoresFrom } from '../report/model.ts';
 import { toJunit } from '../report/junit.ts';
 import { toMarkdown } from '../report/markdown.ts';
 import { normalizeScenario } from '../../core/scenario-load.ts';
 import type { RunRecord } from '../../core/runs.ts';
 import type { Scenario } from '../../core/scenario.ts';
 
+/** The usage line of `aeh evaluate`. */
 export const EVALUATE_USAGE = `aeh evaluate <path|scenario-id> [--url URL] [--key KEY] [--format text|json|junit|markdown]
-             [--output FILE] [--allow-warning] [--json] [--timeout SECONDS]`;
+             [--output FILE] [--artifacts DIR] [--allow-warning] [--json] [--timeout SECONDS]`;
 
 const TERMINAL = new Set(['succeeded', 'failed', 'cancelled']);
 
@@ -48,17 +50,22 @@ function exitFor(run: RunRecord, allowWarning: boolean): number {
   }
 }
 
+/** Runs `aeh evaluate`; returns the exit code (EXIT). */
 export async function evaluateCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
     options: {
       url: { type: 'string' }, key: { type: 'string' }, format: { type: 'string', default: 'text' }, output: { type: 'string' },
+      artifacts: { type: 'string' },
       'allow-warning': { type: 'boolean', default: false }, json: { type: 'boolean', default: false }, timeout: { type: 'string', default: '600' },
     },
   });
   const format = values.json ? 'json' : values.format!;
-  if (positionals.length !== 1 || !['text', 'json', 'junit', 'markdown'].includes(format)) {
+  const timeoutSeconds = Number(values.timeout);
+  if (positionals.length !== 1 || !['text', 'json', 'junit', 'markdown'].includes(format) || !(timeoutSeconds > 0)) {
+    if (!(timeoutSeconds > 0)) line(io.stderr, `aeh evaluate: --timeout must be a positive number of seconds, got "${values.timeout}"`);
+    else if (!['text', 'json', 'junit', 'markdown'].includes(format)) line(io.stderr, `aeh evaluate: unknown --format "${format}"`);
     line(io.stderr, `usage: ${EVALUATE_USAGE}`);
     return EXIT.error;
   }
@@ -70,8 +77,9 @@ export async function evaluateCommand(argv: string[], io: Io): Promise<number> {
       printProblem(io, 'evaluate', accepted);
       return EXIT.error;
     }
-    const progress = createProgress(io, format !== 'text' && !values.output);
-    const deadline = Date.now() + Number(values.timeout) * 1000;
+    // Progress goes to stderr, so it never mixes with a report on stdout; --json asks for silence.
+    const progress = createProgress(io, values.json!);
+    const deadline = Date.now() + timeoutSeconds * 1000;
     let task = accepted.body;
     while (!TERMINAL.has(task.status)) {
       if (Date.now() > deadline) {
@@ -89,13 +97,16 @@ export async function evaluateCommand(argv: string[], io: Io): Promise<number> {
       progress.update(task.status, task.progress?.done ?? 0, task.progress?.total ?? 0);
     }
     progress.finish();
-    const fetched = await client.request<RunRecord & { task_scores?: Record<string, Record<string, number | null>> }>('GET', `/api/v1/runs/${encodeURIComponent(task.run_id)}`);
+    const fetched = await client.request<RunRecord>('GET', `/api/v1/runs/${encodeURIComponent(task.run_id)}`);
     if (fetched.status !== 200) {
       printProblem(io, 'run', fetched);
       return EXIT.error;
     }
     const run = fetched.body;
-    const report = { run, scenarioTitle: scenario?.title ?? run.scenario_title ?? run.scenario_id, results: buildResults(run, scenario?.tasks ?? [], run.task_scores) };
+    // Per-task scores tell an unmeasured metric (skipped) from a passed one; a caller without runs:export gets the coarser view.
+    const sidecar = await client.request('GET', `/api/v1/runs/${encodeURIComponent(run.run_id)}/evidence/scores.json`);
+    const taskScores = sidecar.status === 200 ? taskScoresFrom(sidecar.body) : undefined;
+    const report = { run, scenarioTitle: scenario?.title ?? run.scenario_title ?? run.scenario_id, results: buildResults(run, scenario?.tasks ?? [], taskScores) };
     const rendered =
       format === 'json' ? `${JSON.stringify(run, null, 2)}\n`
       : format === 'junit' ? toJunit(report)
@@ -103,10 +114,22 @@ export async function evaluateCommand(argv: string[], io: Io): Promise<number> {
       : `${run.compliance?.status ?? 'error'} ${report.scenarioTitle}: index ${run.index ?? '—'}, ${run.failures.length} failure(s), run ${run.run_id}\n` +
         run.failures.map((failure) => `  ${failure.code} ${failure.task_id}/${failure.metric}: ${failure.message}\n`).join('');
     if (values.output) {
-      writeFileSync(resolve(io.cwd, values.output), rendered);
+      const outputPath = resolve(io.cwd, values.output);
+      mkdirSync(dirname(outputPath), { recursive: true });
+      writeFileSync(outputPath, rendered);
       line(io.stderr, `wrote ${values.output} (${run.compliance?.status ?? run.status})`);
     } else {
       io.stdout.write(rendered);
+    }
+    if (values.artifacts) {
+      try {
+        const saved = await saveArtifacts(client, run.run_id, resolve(io.cwd, values.artifacts), run);
+        line(io.stderr, `saved ${[saved.certificate, saved.trace, ...saved.sidecars, saved.jwks, 'run.json'].join(', ')} to ${values.artifacts}`);
+      } catch (error) {
+        // The gate asked for evidence it cannot have: that is an error whatever the compliance outcome.
+        line(io.stderr, `evaluate: --artifacts: ${(error as Error).message}`);
+        return EXIT.error;
+      }
     }
     return exitFor(run, values['allow-warning']!);
   } finally {

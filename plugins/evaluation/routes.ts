@@ -25,6 +25,55 @@ function limitOf(raw: string | undefined): number {
   return limit;
 }
 
+const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
+/** Most index entries one filtered listing reads before answering (with a cursor to continue): bounded work. */
+const FILTER_SCAN_BUDGET = 500;
+
+type RunFilter = { status?: string; scenario_id?: string };
+type Summary = ReturnType<typeof runSummary>;
+
+function filterOf(status: string | undefined, scenarioId: string | undefined): RunFilter | null {
+  if (status && !(RUN_STATUSES as readonly string[]).includes(status)) {
+    throw new Problem('validation_failed', { detail: `status must be one of ${RUN_STATUSES.join(', ')}`, errors: [{ path: '/status', message: `must be one of ${RUN_STATUSES.join(', ')}` }] });
+  }
+  if (scenarioId !== undefined && scenarioId.length > 200) {
+    throw new Problem('validation_failed', { detail: 'scenario_id is longer than 200 characters', errors: [{ path: '/scenario_id', message: 'must be at most 200 characters' }] });
+  }
+  return status || scenarioId ? { status: status || undefined, scenario_id: scenarioId || undefined } : null;
+}
+
+/**
+ * A filtered page, walked through the run index newest first in batches (never a scan of every run): stops when
+ * `limit` runs match or FILTER_SCAN_BUDGET entries were read, and answers the cursor after the last entry read.
+ */
+async function filteredPage(store: Parameters<typeof listRunIds>[0], options: { limit: number; before?: number; filter: RunFilter; summaryOf(id: string): Promise<Summary | null> }) {
+  const { limit, filter, summaryOf } = options;
+  const items: Summary[] = [];
+  let before = options.before;
+  let scanned = 0;
+  let cursorAfterRead: string | null = null;
+  while (scanned < FILTER_SCAN_BUDGET) {
+    const batchStart = before;
+    const batch = await listRunIds(store, { limit: Math.min(100, FILTER_SCAN_BUDGET - scanned), before: batchStart });
+    const runs = await Promise.all(batch.ids.map(summaryOf));
+    for (let position = 0; position < runs.length; position++) {
+      const run = runs[position];
+      if (run && (!filter.status || run.status === filter.status) && (!filter.scenario_id || run.scenario_id === filter.scenario_id)) items.push(run);
+      if (items.length === limit) {
+        // Full mid-batch: the cursor continues right after this entry (the index below a cursor never changes).
+        const rest = position + 1 < runs.length || batch.next_cursor !== null;
+        const next = rest ? (await listRunIds(store, { limit: position + 1, before: batchStart })).next_cursor : null;
+        return { items, next_cursor: next };
+      }
+    }
+    scanned += runs.length;
+    if (batch.next_cursor === null) return { items, next_cursor: null };
+    cursorAfterRead = batch.next_cursor;
+    before = decodeCursor(batch.next_cursor);
+  }
+  return { items, next_cursor: cursorAfterRead };
+}
+
 /** Registers the evaluation routes. */
 export function registerEvaluationRoutes(host: PluginHost, holder: EngineHolder): void {
   host.routes.register({
@@ -88,17 +137,26 @@ export function registerEvaluationRoutes(host: PluginHost, holder: EngineHolder)
     parameters: [
       { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
       { name: 'cursor', in: 'query', schema: { type: 'string' }, description: 'next_cursor of the previous page' },
+      { name: 'status', in: 'query', schema: { enum: [...RUN_STATUSES] }, description: 'only runs with this (live) status' },
+      { name: 'scenario_id', in: 'query', schema: { type: 'string', maxLength: 200 }, description: 'only runs of this scenario' },
     ],
-    responses: { 200: { description: 'A page of runs', schema: RUN_LIST } },
+    responses: { 200: { description: 'A page of runs; with filters a page may hold fewer than limit items and still have a next_cursor', schema: RUN_LIST } },
     async handler(c) {
       const store = c.var.services.store;
       const cursor = c.req.query('cursor');
-      const page = await listRunIds(store, { limit: limitOf(c.req.query('limit')), before: cursor ? decodeCursor(cursor) : undefined });
-      const runs = await Promise.all(page.ids.map(async (id) => {
+      const limit = limitOf(c.req.query('limit'));
+      const before = cursor ? decodeCursor(cursor) : undefined;
+      const filter = filterOf(c.req.query('status'), c.req.query('scenario_id'));
+      const summaryOf = async (id: string) => {
         const run = await readRun(store, id);
         return run ? runSummary(await liveRun(store, run)) : null;
-      }));
-      return c.json({ items: runs.filter((run) => run !== null), next_cursor: page.next_cursor });
+      };
+      if (!filter) {
+        const page = await listRunIds(store, { limit, before });
+        const runs = await Promise.all(page.ids.map(summaryOf));
+        return c.json({ items: runs.filter((run) => run !== null), next_cursor: page.next_cursor });
+      }
+      return c.json(await filteredPage(store, { limit, before, filter, summaryOf }));
     },
   }, PLUGIN);
 
