@@ -1,16 +1,11 @@
 /**
- * Daily expiry sweep: certificates older than their `governance_ttl` are marked expired in the run record
- * (`certificate_status: "expired"`) — never deleted, so they remain verifiable as expired evidence.
+ * Daily expiry sweep: certificates older than their `governance_ttl` (counted from the Evaluator entry, as
+ * verification counts it) are marked expired in the run record (`certificate_status: "expired"`) — never
+ * deleted, so they remain verifiable as expired evidence.
  */
 import type { ScheduledJob } from '../../core/jobs.ts';
 import { keys } from '../../core/runs.ts';
-
-interface CertificateView {
-  governance_ttl?: number;
-  provenance_chain?: Array<{ timestamp: string }>;
-}
-
-const DAY_MS = 24 * 60 * 60 * 1000;
+import { certificateExpiry, type Certificate } from '../../core/certificate.ts';
 
 export const expirySweep: ScheduledJob = {
   name: 'certificates.expiry-sweep',
@@ -20,10 +15,9 @@ export const expirySweep: ScheduledJob = {
     let marked = 0;
     for (const key of certificates) {
       const runId = key.split('/')[1];
-      const certificate = await services.store.getJson<CertificateView>(key);
-      const issued = certificate?.provenance_chain?.[0]?.timestamp;
-      if (!certificate?.governance_ttl || !issued) continue;
-      if (Date.parse(issued) + certificate.governance_ttl * DAY_MS > services.now()) continue;
+      const certificate = await services.store.getJson<Certificate>(key);
+      const expiresAt = certificate && Array.isArray(certificate.provenance_chain) ? certificateExpiry(certificate) : null;
+      if (!expiresAt || Number.isNaN(expiresAt.getTime()) || expiresAt.getTime() > services.now()) continue;
       const run = await services.store.getJson<Record<string, unknown>>(keys.run(runId));
       if (!run || run.certificate_status === 'expired') continue;
       await services.store.setJson(keys.run(runId), { ...run, certificate_status: 'expired', certificate_expired_at: new Date(services.now()).toISOString() });
