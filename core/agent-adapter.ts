@@ -36,7 +36,8 @@ export interface AgentCallContext {
   scenario: Scenario;
   task: ScenarioTask;
   spec: AgentSpec;
-  history: AgentTurn[];
+  /** The run's earlier turns (inputs and answers) of this scenario or variant; read it during the call, not after. */
+  history: readonly AgentTurn[];
   /** Outbound HTTP through the SSRF guard. */
   fetch: GuardedFetch;
   /** File reads through the jail (absent on runtimes without a file system). */

@@ -53,6 +53,7 @@ export function createRunState() {
   const outcomes = new Map<string, UnitOutcome>();
   const histories = new Map<string, AgentTurn[]>();
   const lastAgents = new Map<string, string | null>();
+  const pendingInputs = new Map<string, string>();
   const failures: RunFailure[] = [];
   const signatures: Array<{ identity: string; jws: string; task_id: string }> = [];
   let error: RunError | undefined;
@@ -122,7 +123,8 @@ export function createRunState() {
           break;
         case 'input':
           if (data.probe) break;
-          historyOf(event.variant).push({ role: 'user', content: String(data.input ?? ''), task_id: event.task_id ?? undefined });
+          // The turn joins the history with its answer, so the list an adapter gets holds still during its call.
+          pendingInputs.set(event.variant ?? '', String(data.input ?? ''));
           lastAgents.set(event.variant ?? '', event.agent ?? null);
           break;
         case 'agent_output': {
@@ -131,7 +133,9 @@ export function createRunState() {
           outcome.output = String(data.output ?? '');
           outcome.outputEvent = event.seq;
           outcome.latency_ms = Number(data.latency_ms ?? 0);
-          historyOf(event.variant).push({ role: 'assistant', content: outcome.output, task_id: event.task_id ?? undefined });
+          const history = historyOf(event.variant);
+          history.push({ role: 'user', content: pendingInputs.get(event.variant ?? '') ?? '', task_id: event.task_id ?? undefined });
+          history.push({ role: 'assistant', content: outcome.output, task_id: event.task_id ?? undefined });
           const signature = data.signature as { identity?: string; jws?: string } | undefined;
           if (signature?.identity && signature.jws && !event.variant) signatures.push({ identity: signature.identity, jws: signature.jws, task_id: event.task_id ?? '' });
           break;

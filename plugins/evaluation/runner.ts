@@ -112,7 +112,8 @@ export async function runTask(engine: Engine, taskId: string, signal: AbortSigna
   }
   let run: RunContext | undefined;
   try {
-    if (await services.store.has(keys.cancelRequest(taskId))) throw new StopRequest('cancel');
+    // A task accepted here can only have been cancelled here (through the queue); others may hold a request.
+    if (!fresh && (await services.store.has(keys.cancelRequest(taskId)))) throw new StopRequest('cancel');
     try {
       run = await prepare(engine, task, signal, fresh);
     } catch (error) {

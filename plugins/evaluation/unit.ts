@@ -51,7 +51,8 @@ export async function runUnit(run: RunContext, index: number): Promise<boolean> 
     const channel = channelBetween(plan.scenario, previous, agent);
     record('handoff', { from: previous, to: agent, ...(channel ? { channel } : {}), content: (last?.role === 'assistant' ? last.content : '').slice(0, HANDOFF_CONTENT_LIMIT) }, previous);
   }
-  const prior = history.slice();
+  // Not copied: the run state appends this task's turns only after the call returns (O(1) per task).
+  const prior = history;
   const spec = plan.scenario.agent;
   const timeoutMs = typeof spec.timeout_ms === 'number' && spec.timeout_ms > 0 ? spec.timeout_ms : DEFAULT_TIMEOUT_MS;
   const callContext = {
