@@ -112,7 +112,8 @@ export async function runTask(engine: Engine, taskId: string, signal: AbortSigna
   }
   let run: RunContext | undefined;
   try {
-    // A task accepted here can only have been cancelled here (through the queue); others may hold a request.
+    // A request from another instance for a task accepted here is seen at its checkpoints; a run too short to
+    // reach one completes (the request was answered 202, "requested"). One read less per run.
     if (!fresh && (await services.store.has(keys.cancelRequest(taskId)))) throw new StopRequest('cancel');
     try {
       run = await prepare(engine, task, signal, fresh);
