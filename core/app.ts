@@ -73,6 +73,7 @@ async function openServices(host: HostInternals, plugins: PluginInfo[], dispatch
       ...(capabilities.catalogDir ? [{ path: capabilities.catalogDir, source: 'bundled' }] : []),
       ...config.catalogDirs.map((dir) => ({ path: dir.startsWith('/') ? dir : `${config.projectRoot}/${dir}`, source: dir })),
     ],
+    documents: capabilities.catalogDocuments,
     logger,
     metricDimension: (id) => host.metrics.get(id)?.dimension,
     now,

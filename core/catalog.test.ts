@@ -83,6 +83,19 @@ describe('catalog: indexing', () => {
     expect(await catalog.get('a')).toBeNull();
   });
 
+  it('indexes documents embedded in the build (workerd) by the folder rules, before mounted folders', async () => {
+    const documents = Object.entries(TREE).map(([path, text]) => ({ path: `catalog${path.slice('/cat'.length)}`, text }));
+    documents.push({ path: 'catalog/broken.json', text: '{ not json' });
+    const mounted = memoryFiles({ '/mnt/a.json': JSON.stringify(scenario('a', { title: 'Mounted duplicate' })), '/mnt/c.json': JSON.stringify(scenario('c')) });
+    const catalog = createCatalog({ documents, files: mounted, dirs: [{ path: '/mnt', source: 'mnt' }], logger: silentLogger });
+    const { total, bySource, problems } = await catalog.integrity();
+    expect(total).toBe(3);
+    expect(bySource).toEqual({ bundled: 2, mnt: 1 });
+    expect((await catalog.get('a'))?.title).toBe('Wire transfer fraud');
+    expect(problems.map((problem) => problem.path).sort()).toEqual(['/mnt/a.json', '/mnt/vanished.json', 'catalog/broken.json']);
+    expect((await catalog.search({ q: 'fraud' })).items.map((item) => [item.id, item.source])).toEqual([['a', 'bundled']]);
+  });
+
   it('refuses oversized files without parsing them', async () => {
     const big = JSON.stringify(scenario('big', { description: 'x'.repeat(5 * 1024 * 1024) }));
     const catalog = createCatalog({ files: memoryFiles({ '/cat/big.json': big }), dirs: [{ path: '/cat', source: 'bundled' }], logger: silentLogger });

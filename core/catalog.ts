@@ -6,7 +6,7 @@
  * A file that cannot be used never stops the others: it is recorded for `integrity()` (the doctor's check).
  */
 import type { Dimension, Scenario } from './scenario.ts';
-import type { FileAccess, Logger } from './runtime.ts';
+import type { CatalogDocument, FileAccess, Logger } from './runtime.ts';
 import { normalizeScenario } from './scenario-load.ts';
 import { isProblem } from './problems.ts';
 import { AES_FORMAT } from './aes.ts';
@@ -65,6 +65,8 @@ export interface CatalogOptions {
   files?: FileAccess;
   /** Folders to index: the bundled catalog first, then mounted ones. Earlier folders win duplicate ids. */
   dirs: Array<{ path: string; source: string }>;
+  /** Bundled documents embedded in the build (no file system); indexed as source `bundled`, before `dirs`. */
+  documents?: readonly CatalogDocument[];
   logger: Logger;
   /** The dimension of a metric id (the metric registry); the contract's fixed map answers otherwise. */
   metricDimension?: MetricDimension;
@@ -193,12 +195,15 @@ async function buildCatalog(options: CatalogOptions): Promise<Built> {
     }
   }
   const decoder = new TextDecoder();
-  let loaded: Loaded[] = [];
-  if (files?.readFileSync) loaded = await loadInSlices(files as FileAccess & { readFileSync(path: string): Uint8Array }, targets, decoder);
+  const encoder = new TextEncoder();
+  // Embedded documents follow the folder rules too (JSON only, no schemas, no hidden or skipped folders).
+  const embedded = (options.documents ?? []).filter((document) => document.path.endsWith('.json') && isScenarioFile('', document.path));
+  let loaded: Loaded[] = embedded.map((document) => loadBytes(encoder.encode(document.text), document.path, 'bundled', decoder));
+  if (files?.readFileSync) loaded = loaded.concat(await loadInSlices(files as FileAccess & { readFileSync(path: string): Uint8Array }, targets, decoder));
   else if (files) {
-    loaded = await mapPool(targets, options.concurrency ?? 32, (target) =>
+    loaded = loaded.concat(await mapPool(targets, options.concurrency ?? 32, (target) =>
       files.readFile(target.path).then((bytes) => loadBytes(bytes, target.path, target.source, decoder), (error) => unreadable(target.path, target.source, error)),
-    );
+    ));
   }
 
   const byId = new Map<string, Scenario>();

@@ -91,12 +91,13 @@ describe('core: configuration', () => {
     expect(() => parseConfig({ DASHBOARD_API_KEY: KEY, PORT: port })).toThrow(new RegExp(`^PORT must be an integer from 0 to 65535, got "${port.replace('.', '\\.')}"`));
   });
 
-  it.each(['s3', 'FS', 'postgres://db', 'redis:/nope', 'memory:'])('refuses AEH_STORAGE=%s', (storage) => {
-    expect(() => parseConfig({ DASHBOARD_API_KEY: KEY, AEH_STORAGE: storage })).toThrow(/^AEH_STORAGE must be "fs", "memory" or a redis:\/\/ URL/);
+  it.each(['s3', 'FS', 'postgres://db', 'redis:/nope', 'memory:', 'cloudflare-r2', 'cloudflare-kv:'])('refuses AEH_STORAGE=%s', (storage) => {
+    expect(() => parseConfig({ DASHBOARD_API_KEY: KEY, AEH_STORAGE: storage })).toThrow(/^AEH_STORAGE must be "fs", "memory", "cloudflare-kv" \(workerd\) or a redis:\/\/ URL/);
   });
 
-  it('accepts memory and rediss:// storage', () => {
+  it('accepts memory, cloudflare-kv and rediss:// storage', () => {
     expect(parseConfig({ AEH_STORAGE: 'memory' }).storage).toBe('memory');
+    expect(parseConfig({ AEH_STORAGE: 'cloudflare-kv' }).storage).toBe('cloudflare-kv');
     expect(parseConfig({ AEH_STORAGE: 'rediss://secure:6380' }).storage).toBe('rediss://secure:6380');
   });
 

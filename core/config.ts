@@ -11,7 +11,7 @@ export interface Config {
   apiKey?: string;
   projectRoot: string;
   strictJail: boolean;
-  /** `fs`, `memory` or a `redis://` URL. */
+  /** `fs`, `memory`, `cloudflare-kv` (a KV namespace binding, workerd) or a `redis://` URL. */
   storage: string;
   dataDir: string;
   allowHosts: string[];
@@ -77,8 +77,8 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = '/'):
   }
   const projectRoot = env.PROJECT_ROOT?.trim() || cwd;
   const storage = env.AEH_STORAGE?.trim() || 'fs';
-  if (!['fs', 'memory'].includes(storage) && !/^rediss?:\/\//.test(storage)) {
-    throw new ConfigError(`AEH_STORAGE must be "fs", "memory" or a redis:// URL, got "${storage}"`);
+  if (!['fs', 'memory', 'cloudflare-kv'].includes(storage) && !/^rediss?:\/\//.test(storage)) {
+    throw new ConfigError(`AEH_STORAGE must be "fs", "memory", "cloudflare-kv" (workerd) or a redis:// URL, got "${storage}"`);
   }
   const flag = (name: string, fallback: boolean) => {
     const raw = env[name]?.trim().toLowerCase();

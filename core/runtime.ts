@@ -37,6 +37,13 @@ export interface FileAccess {
   tempDirs: string[];
 }
 
+/** A scenario document embedded in the build (workerd has no file system to read the bundled catalog from). */
+export interface CatalogDocument {
+  /** Where the document came from (`catalog/finance/loan-advice.json`), for the doctor's messages. */
+  path: string;
+  text: string;
+}
+
 /** An address a host name resolved to. */
 export interface ResolvedAddress {
   address: string;
@@ -74,6 +81,8 @@ export interface RuntimeCapabilities {
   importModule?(specifier: string): Promise<unknown>;
   /** Folder of the bundled scenario catalog. */
   catalogDir?: string;
+  /** The bundled catalog's documents themselves, where there is no `catalogDir` to read (workerd). */
+  catalogDocuments?: readonly CatalogDocument[];
   /**
    * The calling client's IP address, for per-address rate limits and the audit log. `bindings` is what the
    * server passed to `app.fetch` as its second argument (`{ incoming }` on @hono/node-server).

@@ -18,11 +18,14 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
-/** Starts `command args` with the service's environment and waits for /healthz. */
-export async function startService(command: string, args: string[], env: Record<string, string>): Promise<RunningService> {
+/**
+ * Starts `command args` with the service's environment and waits for /healthz. `args` may be a function of the
+ * port, for runtimes that take it on the command line (workerd) rather than from `PORT`.
+ */
+export async function startService(command: string, args: string[] | ((port: number) => string[]), env: Record<string, string>): Promise<RunningService> {
   const port = await freePort();
   let logs = '';
-  const child: ChildProcess = spawn(command, args, {
+  const child: ChildProcess = spawn(command, typeof args === 'function' ? args(port) : args, {
     cwd: REPO,
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), DASHBOARD_API_KEY: SMOKE_KEY, NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

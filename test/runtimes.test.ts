@@ -1,6 +1,7 @@
 /**
- * Every runtime for real: Node (compiled dist), Deno and Bun from their npm packages, each started with its
- * own entry file and smoke-tested over HTTP; all of them verify a certificate produced on Node.
+ * Every runtime for real: Node (compiled dist), Deno, Bun and workerd from their npm packages, each started with
+ * its own entry file and smoke-tested over HTTP; all of them verify a certificate produced on Node (workerd from
+ * its KV namespace, seeded with the run: see test/runtime-workerd.ts).
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { mkdtempSync, existsSync } from 'node:fs';
@@ -8,16 +9,38 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { startService, call, finished, SMOKE_SCENARIO, REPO, type RunningService } from './runtime-smoke.ts';
+import { WORKERD, startSeededWorkerd, workerdCases, type RunningWorkerd } from './runtime-workerd.ts';
 
 const bin = (name: string) => join(REPO, 'node_modules', '.bin', name);
-const RUNTIMES: Array<{ name: string; command: string; args: string[] }> = [
+interface RuntimeUnderTest {
+  name: string;
+  command: string;
+  args: string[];
+  /** Starts it another way than `command args` with PROJECT_ROOT shared with Node. */
+  start?(): Promise<RunningService>;
+  /** Its own cases, beside the shared smoke. */
+  cases?(service: () => RunningService): void;
+  /** Missing in CI is a failure, not a skip. */
+  requiredInCi?: boolean;
+}
+const RUNTIMES: RuntimeUnderTest[] = [
   { name: 'node', command: process.execPath, args: ['dist/runtime/node.js'] },
   { name: 'deno', command: bin('deno'), args: ['run', '-A', '--quiet', 'runtime/deno.ts'] },
   { name: 'bun', command: bin('bun'), args: ['runtime/bun.ts'] },
+  {
+    name: 'workerd',
+    command: WORKERD,
+    args: [],
+    start: () => startSeededWorkerd(join(root, '.aeh'), producedRun, nodeJwks),
+    cases: (service) => workerdCases(service as () => RunningWorkerd),
+    requiredInCi: true,
+  },
 ];
 
 const root = mkdtempSync(join(tmpdir(), 'aeh-runtimes-'));
 let producedRun: string;
+/** Node's published key set, for runtimes that do not share its data directory (workerd). */
+let nodeJwks: string;
 
 beforeAll(async () => {
   execFileSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: REPO, stdio: 'inherit' });
@@ -29,16 +52,17 @@ beforeAll(async () => {
     const task = await finished(node.base, accepted.json.status_url);
     expect(task.status).toBe('succeeded');
     producedRun = task.run_id;
+    nodeJwks = (await call(node.base, 'GET', '/.well-known/jwks.json', undefined, null)).text;
   } finally {
     await node.stop();
   }
 }, 120_000);
 
 for (const runtime of RUNTIMES) {
-  describe.skipIf(!existsSync(runtime.command))(`runtime: ${runtime.name}`, () => {
+  describe.skipIf(!existsSync(runtime.command) && !(runtime.requiredInCi && process.env.CI))(`runtime: ${runtime.name}`, () => {
     let service: RunningService;
     beforeAll(async () => {
-      service = await startService(runtime.command, runtime.args, { PROJECT_ROOT: root });
+      service = await (runtime.start?.() ?? startService(runtime.command, runtime.args, { PROJECT_ROOT: root }));
     }, 90_000);
     afterAll(async () => {
       await service?.stop();
@@ -72,5 +96,7 @@ for (const runtime of RUNTIMES) {
       expect(run.json.compliance.status).toBe('pass');
       expect((await call(service.base, 'GET', `/api/v1/verify/${task.run_id}`, undefined, null)).json.valid).toBe(true);
     });
+
+    runtime.cases?.(() => service);
   });
 }

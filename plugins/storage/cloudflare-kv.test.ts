@@ -1,0 +1,91 @@
+import { describe, it, expect } from 'vitest';
+import { testStorage } from '../../test/conformance/storage.ts';
+import { parseConfig } from '../../core/config.ts';
+import { createHost } from '../../core/host.ts';
+import { loadPlugins } from '../../core/plugin.ts';
+import type { Store } from '../../core/storage.ts';
+import { cloudflareKvStorage, type KvNamespace } from './cloudflare-kv.ts';
+
+/**
+ * A KV namespace with the binding's API and the service's observable rules: values are bytes, `list` answers
+ * pages in key order with a cursor, `put` refuses an `expirationTtl` under 60. Every call yields to the event
+ * loop first, so interleavings that lose updates would show.
+ */
+function fakeKv(pageSize = 2) {
+  const values = new Map<string, { bytes: Uint8Array; expirationTtl?: number }>();
+  const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+  const namespace = {
+    values,
+    async get(key: string, type: 'text' | 'arrayBuffer' | 'stream' = 'text') {
+      await tick();
+      const entry = values.get(key);
+      if (!entry) return null;
+      if (type === 'arrayBuffer') return entry.bytes.slice().buffer;
+      if (type === 'stream') return new Blob([entry.bytes.slice()]).stream();
+      return new TextDecoder().decode(entry.bytes);
+    },
+    async put(key: string, value: Uint8Array | string, options?: { expirationTtl?: number }) {
+      if (options?.expirationTtl !== undefined && options.expirationTtl < 60) throw new Error(`Invalid expiration_ttl of ${options.expirationTtl}`);
+      const bytes = typeof value === 'string' ? new TextEncoder().encode(value) : new Uint8Array(value);
+      await tick();
+      values.set(key, { bytes, expirationTtl: options?.expirationTtl });
+    },
+    async delete(key: string) {
+      await tick();
+      values.delete(key);
+    },
+    async list(options: { prefix?: string; cursor?: string } = {}) {
+      await tick();
+      const names = [...values.keys()].filter((name) => name.startsWith(options.prefix ?? '')).sort();
+      const start = options.cursor ? Number(options.cursor) : 0;
+      const page = names.slice(start, start + pageSize);
+      const complete = start + pageSize >= names.length;
+      return { keys: page.map((name) => ({ name })), list_complete: complete, ...(complete ? {} : { cursor: String(start + pageSize) }) };
+    },
+  };
+  return namespace;
+}
+
+function kvStore(bindings: Record<string, unknown>, env: Record<string, string> = {}): Promise<Store> | Store {
+  const host = createHost(parseConfig({ AEH_STORAGE: 'cloudflare-kv', ...env }), { runtime: { name: 'test', version: '0' } });
+  loadPlugins(host, [cloudflareKvStorage(bindings)]);
+  const driver = host.storageDrivers.list().find((candidate) => candidate.accepts('cloudflare-kv'))!;
+  return driver.create(host.config);
+}
+
+testStorage('cloudflare-kv', async () => kvStore({ AEH_KV: fakeKv() as unknown as KvNamespace }));
+
+describe('storage: cloudflare-kv', () => {
+  it('keeps the fs layout in colon keys (what scripts/kv-seed.mjs writes)', async () => {
+    const kv = fakeKv();
+    const store = await kvStore({ AEH_KV: kv });
+    await store.setJson('runs/run_1/certificate.json', { ok: true });
+    expect([...kv.values.keys()]).toEqual(['runs:run_1:certificate.json']);
+    kv.values.set('runs:run_2:trace.jsonl', { bytes: new TextEncoder().encode('{"seeded":true}\n') });
+    expect(await store.keys('runs')).toEqual(['runs/run_1/certificate.json', 'runs/run_2/trace.jsonl']);
+    expect(new TextDecoder().decode((await store.getBytes('runs/run_2/trace.jsonl'))!)).toBe('{"seeded":true}\n');
+  });
+
+  it('gives expiring keys at least the 60 s KV accepts', async () => {
+    const kv = fakeKv();
+    const store = await kvStore({ AEH_KV: kv });
+    expect(await store.setIfAbsent('jobs/tick/1', 'x', 5)).toBe(true);
+    expect(await store.setIfAbsent('jobs/tick/1', 'y', 5)).toBe(false);
+    expect(kv.values.get('jobs:tick:1')?.expirationTtl).toBe(60);
+    expect(await store.increment('limits/a', 2, 3600)).toBe(2);
+    expect(kv.values.get('limits:a')?.expirationTtl).toBe(3600);
+    expect(await store.increment('limits/a', 3)).toBe(5);
+  });
+
+  it('uses the binding named by AEH_KV_BINDING', async () => {
+    const kv = fakeKv();
+    const store = await kvStore({ EVIDENCE: kv }, { AEH_KV_BINDING: 'EVIDENCE' });
+    await store.setBytes('a', new Uint8Array([1]));
+    expect(kv.values.has('a')).toBe(true);
+  });
+
+  it('fails the start naming the missing binding and the fix', () => {
+    expect(() => kvStore({ AEH_KV: 'a string, not a namespace' })).toThrow(/needs a KV namespace bound as AEH_KV: .*\[\[kv_namespaces\]\] binding = "AEH_KV"/);
+    expect(() => kvStore({}, { AEH_KV_BINDING: 'STORE' })).toThrow(/bound as STORE/);
+  });
+});

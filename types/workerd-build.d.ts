@@ -1,0 +1,14 @@
+// Modules that scripts/build-workerd.mjs generates while bundling runtime/workerd.ts (esbuild plugin): workerd
+// has no file system to read them from at run time, and forbids compiling validators.
+declare module 'aeh:bundled-catalog' {
+  import type { CatalogDocument } from '../core/runtime.ts';
+  /** Every JSON document of catalog/, by its path relative to the repository (`catalog/finance/x.json`). */
+  const documents: readonly CatalogDocument[];
+  export default documents;
+}
+
+declare module 'aeh:precompiled-validators' {
+  import type { ValidateFunction } from 'ajv';
+  /** Registers the ajv standalone validators (scripts/precompile-validators.mjs) under their schema keys. */
+  export function install(register: (key: string, validate: ValidateFunction) => void): void;
+}
