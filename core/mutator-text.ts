@@ -25,7 +25,11 @@ function segmentInto(clusters: string[], piece: string): void {
   let start = 0;
   let window = WINDOW;
   while (start < piece.length) {
-    const end = Math.min(piece.length, start + window);
+    let end = Math.min(piece.length, start + window);
+    // Cut between code points: boundaries before the cut are then final (UAX #29 rules look back, never ahead
+    // past the next code point), and only the last cluster can be truncated.
+    const last = piece.charCodeAt(end - 1);
+    if (end < piece.length && last >= 0xd800 && last <= 0xdbff) end--;
     const found: string[] = [];
     for (const { segment } of segmenter.segment(piece.slice(start, end))) found.push(segment);
     if (end === piece.length) {

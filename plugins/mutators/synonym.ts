@@ -15,7 +15,7 @@ between both but by can could did do does doing down during each few for from fu
 herself him himself his how i if in into is it its itself just me more most my myself no nor not now of off on once only or
 other our ours ourselves out over own same she should so some such than that the their theirs them themselves then there
 these they this those through to too under until up very was we were what when where which while who whom why will with
-would you your yours yourself yourselves get got let may might must shall also yes per via ago`.split(/\s+/));
+would you your yours yourself yourselves get got let may might must shall also yes per via ago please thanks okay hello`.split(/\s+/));
 
 /** A run of letters, apostrophes inside words included (`don't` is one word, never `don` + `t`). */
 const WORD = /[\p{L}\p{M}]+(?:['’][\p{L}\p{M}]+)*/gu;

@@ -26,6 +26,11 @@ export interface MutatorConformanceOptions {
   numRuns?: number;
 }
 
+/** True when no surrogate is left unpaired (String#isWellFormed, ES2024, which the TypeScript lib lacks here). */
+export function wellFormed(text: string): boolean {
+  return !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text);
+}
+
 /** Emoji sequences that a naive code-unit edit would split. */
 export const FRAGILE_CLUSTERS = ['👨‍👩‍👧‍👦', '🇫🇷', '👍🏽', '1️⃣', '🏳️‍🌈', '😀'] as const;
 const COMBINING = /[\u0300-\u036f]/gu;
@@ -130,14 +135,14 @@ export function testMutator(mutator: Mutator, options: MutatorConformanceOptions
       const huge = unit.repeat(Math.ceil(1_000_000 / unit.length)).slice(0, 1_000_000 - unit.length);
       const output = await run(huge, 5);
       expect(typeof output).toBe('string');
-      expect(output.isWellFormed()).toBe(true);
+      expect(wellFormed(output)).toBe(true);
       if (!rewrites) expect(clustersKept(huge, decode(output))).toBe(true);
     });
 
     it('handles non-Latin scripts', async () => {
       for (const text of NON_LATIN) {
         const output = await run(text, 11);
-        expect(output.isWellFormed()).toBe(true);
+        expect(wellFormed(output)).toBe(true);
         if (!rewrites) expect(clustersKept(text, decode(output))).toBe(true);
       }
     });
@@ -145,7 +150,7 @@ export function testMutator(mutator: Mutator, options: MutatorConformanceOptions
     it('never splits emoji, flags, keycaps, skin tones or accented letters', async () => {
       for (let seed = 0; seed < 25; seed++) {
         const output = await run(EMOJI_TEXT, seed, {});
-        expect(output.isWellFormed()).toBe(true);
+        expect(wellFormed(output)).toBe(true);
         if (!rewrites) expect(clustersKept(EMOJI_TEXT, decode(output)), `seed ${seed}: ${output}`).toBe(true);
       }
     });
@@ -156,7 +161,7 @@ export function testMutator(mutator: Mutator, options: MutatorConformanceOptions
           fc.asyncProperty(fc.string({ unit: 'grapheme', maxLength: 200 }), fc.integer({ min: 0, max: 2 ** 31 }), async (text, seed) => {
             const first = await run(text, seed);
             expect(typeof first).toBe('string');
-            expect(first.isWellFormed()).toBe(true);
+            expect(wellFormed(first)).toBe(true);
             expect(await run(text, seed)).toBe(first);
           }),
           { numRuns },
