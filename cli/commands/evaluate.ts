@@ -19,7 +19,7 @@ import type { Scenario } from '../../core/scenario.ts';
 
 /** The usage line of `aeh evaluate`. */
 export const EVALUATE_USAGE = `aeh evaluate <path|scenario-id> [--url URL] [--key KEY] [--format text|json|junit|markdown]
-             [--output FILE] [--artifacts DIR] [--allow-warning] [--json] [--timeout SECONDS]`;
+             [--output FILE] [--summary FILE] [--artifacts DIR] [--allow-warning] [--json] [--timeout SECONDS]`;
 
 const TERMINAL = new Set(['succeeded', 'failed', 'cancelled']);
 
@@ -40,6 +40,11 @@ async function scenarioFor(client: ApiClient, target: string, cwd: string): Prom
   return { body: { scenario_id: target }, scenario };
 }
 
+function writeCreatingFolder(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+}
+
 function exitFor(run: RunRecord, allowWarning: boolean): number {
   if (run.status !== 'succeeded') return EXIT.error;
   switch (run.compliance?.status) {
@@ -57,7 +62,7 @@ export async function evaluateCommand(argv: string[], io: Io): Promise<number> {
     allowPositionals: true,
     options: {
       url: { type: 'string' }, key: { type: 'string' }, format: { type: 'string', default: 'text' }, output: { type: 'string' },
-      artifacts: { type: 'string' },
+      artifacts: { type: 'string' }, summary: { type: 'string' },
       'allow-warning': { type: 'boolean', default: false }, json: { type: 'boolean', default: false }, timeout: { type: 'string', default: '600' },
     },
   });
@@ -114,13 +119,13 @@ export async function evaluateCommand(argv: string[], io: Io): Promise<number> {
       : `${run.compliance?.status ?? 'error'} ${report.scenarioTitle}: index ${run.index ?? '—'}, ${run.failures.length} failure(s), run ${run.run_id}\n` +
         run.failures.map((failure) => `  ${failure.code} ${failure.task_id}/${failure.metric}: ${failure.message}\n`).join('');
     if (values.output) {
-      const outputPath = resolve(io.cwd, values.output);
-      mkdirSync(dirname(outputPath), { recursive: true });
-      writeFileSync(outputPath, rendered);
+      writeCreatingFolder(resolve(io.cwd, values.output), rendered);
       line(io.stderr, `wrote ${values.output} (${run.compliance?.status ?? run.status})`);
     } else {
       io.stdout.write(rendered);
     }
+    // A Markdown summary beside the main report, for $GITHUB_STEP_SUMMARY or a pull-request comment.
+    if (values.summary) writeCreatingFolder(resolve(io.cwd, values.summary), toMarkdown(report));
     if (values.artifacts) {
       try {
         const saved = await saveArtifacts(client, run.run_id, resolve(io.cwd, values.artifacts), run);

@@ -1,0 +1,222 @@
+/**
+ * The CI gate examples, tested by running their commands: examples/ci/aeh-gate.sh as a CI system would run it,
+ * and the `run:` steps of examples/ci/github-actions.yml in order, the way the Actions runner does (bash -eo
+ * pipefail per step, `$GITHUB_OUTPUT` and `$GITHUB_STEP_SUMMARY` files, `if: always()`), with `npx aeh`
+ * pointing at this checkout's bin/aeh.mjs. `uses:` steps (checkout, setup-node, JUnit publishing, upload) are
+ * not run; the files they would consume are checked instead. `npm ci` is skipped: the dependencies are here.
+ */
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { XMLValidator } from 'fast-xml-parser';
+import { exportJWK, generateKeyPair } from 'jose';
+import { startNodeService, type NodeService } from '../runtime/node/start.ts';
+import { silentLogger } from '../core/runtime.ts';
+import { CLI_KEY, FIXTURES, REPO } from './cli-io.ts';
+
+const EXAMPLES = join(REPO, 'examples', 'ci');
+const AEH = `${process.execPath} ${join(REPO, 'bin', 'aeh.mjs')}`;
+
+/** A fresh "checkout": the example scenario at the path the workflow names, plus the failing CLI fixture. */
+function checkout(): string {
+  const root = mkdtempSync(join(tmpdir(), 'aeh-ci-'));
+  cpSync(join(EXAMPLES, 'scenarios'), join(root, 'examples', 'ci', 'scenarios'), { recursive: true });
+  cpSync(join(FIXTURES, 'fail.json'), join(root, 'fail.json'));
+  return root;
+}
+
+function run(command: string, args: string[], options: { cwd: string; env: Record<string, string | undefined> }): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: options.cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME, CI: 'true', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+function gate(cwd: string, args: string[], env: Record<string, string | undefined> = {}) {
+  return run('sh', [join(EXAMPLES, 'aeh-gate.sh'), ...args], { cwd, env: { AEH, DASHBOARD_API_KEY: CLI_KEY, ...env } });
+}
+
+interface WorkflowStep { name?: string; id?: string; if?: string; run?: string; uses?: string; env: Record<string, string>; with: Record<string, string> }
+
+/** Reads the workflow's top-level env and its steps (enough YAML for this file: maps, lists, `|` blocks). */
+function readWorkflow(text: string): { env: Record<string, string>; steps: WorkflowStep[] } {
+  const lines = text.split('\n');
+  const env: Record<string, string> = {};
+  const steps: WorkflowStep[] = [];
+  let section = '';
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index]!;
+    if (/^\S/.test(line)) section = line.replace(/:.*$/, '');
+    const topEnv = section === 'env' && line.match(/^ {2}(\w+): (.*)$/);
+    if (topEnv) env[topEnv[1]!] = topEnv[2]!;
+    const item = line.match(/^( +)- (\w[\w-]*): ?(.*)$/);
+    if (!item || section !== 'jobs' || item[1]!.length !== 6) continue;
+    const step: WorkflowStep = { env: {}, with: {} };
+    const indent = item[1]!.length + 2;
+    const keyLines = [`${' '.repeat(indent)}${item[2]}: ${item[3]}`];
+    while (index + 1 < lines.length && (lines[index + 1]!.startsWith(' '.repeat(indent)) || lines[index + 1]!.trim() === '')) keyLines.push(lines[++index]!);
+    for (let position = 0; position < keyLines.length; position++) {
+      const key = keyLines[position]!.match(new RegExp(`^ {${indent}}([\\w-]+): ?(.*)$`));
+      if (!key) continue;
+      const [, name, value] = key as unknown as [string, string, string];
+      const nested: string[] = [];
+      while (position + 1 < keyLines.length && (keyLines[position + 1]!.startsWith(' '.repeat(indent + 2)) || keyLines[position + 1]!.trim() === '')) nested.push(keyLines[++position]!);
+      if (name === 'run') step.run = value === '|' ? nested.map((text) => text.slice(indent + 2)).join('\n').trimEnd() : value;
+      else if (name === 'env' || name === 'with') for (const entry of nested) { const pair = entry.trim().match(/^([\w-]+): (.*)$/); if (pair) step[name][pair[1]!] = pair[2]!; }
+      else (step as unknown as Record<string, string>)[name] = value;
+    }
+    steps.push(step);
+  }
+  return { env, steps };
+}
+
+/** Evaluates the `${{ … }}` expressions the workflow uses: step outputs; `vars` and `secrets` come from `context`. */
+function expression(value: string, outputs: Record<string, Record<string, string>>, context: Record<string, string>): string {
+  return value.replace(/\$\{\{\s*([\w.-]+)\s*\}\}/g, (_, path: string) => {
+    const step = path.match(/^steps\.([\w-]+)\.outputs\.([\w-]+)$/);
+    if (step) return outputs[step[1]!]?.[step[2]!] ?? '';
+    return context[path] ?? '';
+  });
+}
+
+/** Runs the workflow's `run:` steps as the Actions runner would; returns each step's outcome. */
+async function runWorkflow(cwd: string, context: Record<string, string> = {}) {
+  const { env, steps } = readWorkflow(readFileSync(join(EXAMPLES, 'github-actions.yml'), 'utf8'));
+  const outputs: Record<string, Record<string, string>> = {};
+  const summary = join(cwd, 'step-summary.md');
+  const results: Array<{ name: string; outcome: 'success' | 'failure' | 'skipped' | 'not run (uses)'; stdout: string; stderr: string }> = [];
+  let failed = false;
+  for (const step of steps) {
+    const name = step.name ?? step.uses ?? step.run ?? '?';
+    if (failed && step.if !== 'always()') {
+      results.push({ name, outcome: 'skipped', stdout: '', stderr: '' });
+      continue;
+    }
+    if (!step.run || step.run === 'npm ci') {
+      results.push({ name, outcome: 'not run (uses)', stdout: '', stderr: '' });
+      continue;
+    }
+    const outputFile = join(cwd, `.github-output-${results.length}`);
+    writeFileSync(outputFile, '');
+    const stepEnv = Object.fromEntries(Object.entries({ ...env, ...step.env }).map(([key, value]) => [key, expression(value, outputs, context)]));
+    const script = step.run.replace(/\bnpx aeh\b/g, AEH);
+    const result = await run('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], { cwd, env: { ...stepEnv, GITHUB_OUTPUT: outputFile, GITHUB_STEP_SUMMARY: summary } });
+    if (step.id) outputs[step.id] = Object.fromEntries(readFileSync(outputFile, 'utf8').split('\n').filter(Boolean).map((line) => line.split('=', 2) as [string, string]));
+    failed ||= result.code !== 0;
+    results.push({ name, outcome: result.code === 0 ? 'success' : 'failure', stdout: result.stdout, stderr: result.stderr });
+  }
+  return { steps: results, job: failed ? 'failure' : 'success', summary: existsSync(summary) ? readFileSync(summary, 'utf8') : '', withOf: (uses: string) => steps.find((step) => step.uses?.startsWith(uses))?.with ?? {} };
+}
+
+beforeAll(() => {
+  const build = spawnSync(process.execPath, [join(REPO, 'scripts', 'build.mjs'), '--if-stale'], { cwd: REPO, encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`build failed: ${build.stderr}`);
+}, 240_000);
+
+describe('examples/ci/aeh-gate.sh', () => {
+  it('passes the example scenario: JUnit, Markdown summary, evidence, offline verification, exit 0', async () => {
+    const cwd = checkout();
+    const result = await gate(cwd, ['examples/ci/scenarios/support-triage.json', 'reports']);
+    expect(result.code, result.stderr + result.stdout).toBe(0);
+    expect(XMLValidator.validate(readFileSync(join(cwd, 'reports', 'junit.xml'), 'utf8'))).toBe(true);
+    expect(readFileSync(join(cwd, 'reports', 'summary.md'), 'utf8')).toMatch(/^### ✅ Support triage assistant \(CI gate example\): \*\*pass\*\*/);
+    expect(readdirSync(join(cwd, 'reports', 'evidence')).sort()).toEqual(['certificate.json', 'failures.json', 'jwks.json', 'run.json', 'scenario.json', 'scores.json', 'summary.json', 'trace.jsonl']);
+    expect(result.stdout.trim().split('\n').at(-1)).toBe('valid');
+  }, 120_000);
+
+  it('fails the gate (exit 1) on a failing scenario, still writing JUnit and verifying its certificate', async () => {
+    const cwd = checkout();
+    const result = await gate(cwd, ['fail.json']);
+    expect(result.code).toBe(1);
+    expect(readFileSync(join(cwd, 'aeh-reports', 'junit.xml'), 'utf8')).toContain('<failure type="SECURITY.SECRET_LEAK"');
+    expect(result.stdout).toMatch(/^ok +signatures /m);
+    expect(result.stdout.trim().split('\n').at(-1)).toBe('valid');
+  }, 120_000);
+
+  it('fails the gate (exit 1) when the certificate does not verify against the trusted key set', async () => {
+    const cwd = checkout();
+    const { publicKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519' });
+    writeFileSync(join(cwd, 'other-jwks.json'), JSON.stringify({ keys: [{ ...(await exportJWK(publicKey)), kid: 'someone-else', alg: 'EdDSA', use: 'sig' }] }));
+    const result = await gate(cwd, ['examples/ci/scenarios/support-triage.json'], { AEH_JWKS: 'other-jwks.json' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('aeh-gate: the certificate did not verify');
+    expect(result.stdout).toMatch(/^FAIL signatures /m);
+  }, 120_000);
+
+  it('exits 3 when the scenario cannot be evaluated', async () => {
+    const cwd = checkout();
+    const result = await gate(cwd, ['no-such-scenario']);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain('404 not_found');
+  }, 120_000);
+});
+
+describe('examples/ci/aeh-gate.sh and the workflow against a running service (AEH_URL)', () => {
+  let service: NodeService;
+
+  beforeAll(async () => {
+    const root = checkout();
+    service = await startNodeService({ PROJECT_ROOT: root, PORT: '0', HOST: '127.0.0.1', DASHBOARD_API_KEY: CLI_KEY, AEH_STORAGE: 'memory' }, root, silentLogger);
+  }, 60_000);
+
+  afterAll(async () => {
+    await service?.stop();
+  });
+
+  it('the script evaluates remotely and verifies with the service\'s published keys', async () => {
+    const cwd = checkout();
+    const result = await gate(cwd, ['examples/ci/scenarios/support-triage.json'], { AEH_URL: service.url, AEH_API_KEY: CLI_KEY, DASHBOARD_API_KEY: undefined });
+    expect(result.code, result.stderr).toBe(0);
+    const run = JSON.parse(readFileSync(join(cwd, 'aeh-reports', 'evidence', 'run.json'), 'utf8'));
+    expect((await fetch(`${service.url}/api/v1/verify/${run.run_id}`)).status).toBe(200);
+  }, 120_000);
+
+  it('the workflow steps succeed with vars.AEH_URL and secrets.AEH_API_KEY', async () => {
+    const cwd = checkout();
+    const workflow = await runWorkflow(cwd, { 'vars.AEH_URL': service.url, 'secrets.AEH_API_KEY': CLI_KEY });
+    expect(workflow.job, JSON.stringify(workflow.steps, null, 2)).toBe('success');
+    expect(workflow.steps.find((step) => step.name === 'Verify the certificate offline')!.stdout).toMatch(/^ok +signatures .*\(Evaluator\)/m);
+  }, 120_000);
+});
+
+describe('examples/ci/github-actions.yml', () => {
+  it('has the steps of a gate: evaluate, verify offline with npx aeh verify, publish JUnit, gate on the exit code', () => {
+    const { env, steps } = readWorkflow(readFileSync(join(EXAMPLES, 'github-actions.yml'), 'utf8'));
+    expect(env.AEH_SCENARIO).toBe('examples/ci/scenarios/support-triage.json');
+    expect(steps.map((step) => step.name ?? step.uses)).toEqual([
+      'actions/checkout@v4', 'actions/setup-node@v4', undefined, 'Evaluate', 'Verify the certificate offline', 'Publish JUnit', 'Summary', 'Keep the evidence',
+      'Gate on the verdict (0 pass, 1 fail, 2 warning, 3 error)',
+    ]);
+    expect(steps.find((step) => step.name === 'Verify the certificate offline')!.run).toMatch(/^npx aeh verify /m);
+    expect(steps.find((step) => step.name === 'Publish JUnit')!.with.report_paths).toBe('aeh-reports/junit.xml');
+  });
+
+  it('runs in-process: the job succeeds for the example, JUnit and summary are where the publishing steps look', async () => {
+    const cwd = checkout();
+    const workflow = await runWorkflow(cwd);
+    expect(workflow.job, JSON.stringify(workflow.steps, null, 2)).toBe('success');
+    expect(workflow.steps.map((step) => step.outcome)).toEqual(['not run (uses)', 'not run (uses)', 'not run (uses)', 'success', 'success', 'not run (uses)', 'success', 'not run (uses)', 'success']);
+    expect(XMLValidator.validate(readFileSync(join(cwd, workflow.withOf('mikepenz/action-junit-report').report_paths!), 'utf8'))).toBe(true);
+    expect(existsSync(join(cwd, workflow.withOf('actions/upload-artifact').path!, 'evidence', 'certificate.json'))).toBe(true);
+    expect(workflow.summary).toMatch(/^### ✅ /);
+  }, 120_000);
+
+  it('a failing scenario fails the job at the gate step, after JUnit, summary and evidence were produced', async () => {
+    const cwd = checkout();
+    mkdirSync(join(cwd, 'examples', 'ci', 'scenarios'), { recursive: true });
+    cpSync(join(cwd, 'fail.json'), join(cwd, 'examples', 'ci', 'scenarios', 'support-triage.json'));
+    const workflow = await runWorkflow(cwd);
+    expect(workflow.job).toBe('failure');
+    expect(workflow.steps.find((step) => step.name === 'Evaluate')!.outcome).toBe('success');
+    expect(workflow.steps.find((step) => step.name === 'Verify the certificate offline')!.outcome).toBe('success');
+    expect(workflow.steps.at(-1)).toMatchObject({ outcome: 'failure' });
+    expect(workflow.summary).toMatch(/^### ❌ /);
+  }, 120_000);
+});
