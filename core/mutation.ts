@@ -69,8 +69,11 @@ export function variantSeed(seed: number, index: number): number {
 }
 
 function resolveChain(types: string[], mutators: Registry<Mutator>, llm?: LlmClient): Mutator[] {
-  const known = availableMutators(mutators, llm).map((mutator) => mutator.type);
+  // Only an error needs the list of known types; the engine resolves chains per variant.
+  let knownTypes: string[] | undefined;
+  const knownList = () => (knownTypes ??= availableMutators(mutators, llm).map((mutator) => mutator.type));
   if (!Array.isArray(types) || types.length === 0) {
+    const known = knownList();
     throw new Problem('validation_failed', {
       detail: `type must name at least one mutator; known types: ${known.join(', ')}`,
       errors: [{ path: '/type', message: 'must name at least one mutator' }],
@@ -87,6 +90,7 @@ function resolveChain(types: string[], mutators: Registry<Mutator>, llm?: LlmCli
     const mutator = typeof type === 'string' ? mutators.get(type) : undefined;
     const path = Array.isArray(types) && types.length > 1 ? `/type/${index}` : '/type';
     if (!mutator) {
+      const known = knownList();
       throw new Problem('validation_failed', {
         detail: `unknown mutator type "${String(type)}"; known types: ${known.join(', ')}`,
         errors: [{ path, message: `unknown mutator type; known types: ${known.join(', ')}` }],
@@ -94,6 +98,7 @@ function resolveChain(types: string[], mutators: Registry<Mutator>, llm?: LlmCli
       });
     }
     if (mutator.requiresLlm && !llm) {
+      const known = knownList();
       throw new Problem('validation_failed', {
         detail: `mutator "${mutator.type}" needs a language-model provider; set AEH_LLM_BASE_URL and AEH_LLM_MODEL to enable it (known types: ${known.join(', ')})`,
         errors: [{ path, message: 'needs a language-model provider, none is configured' }],

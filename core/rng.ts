@@ -42,32 +42,34 @@ export function deriveSeed(seed: number, ...path: number[]): number {
 /** Creates an sfc32 generator for `seed` (any non-negative safe integer). */
 export function createRng(seed: number): Rng {
   const [low, high] = seedWords(seed);
-  let a = fmix32(low ^ 0x9e3779b9);
-  let b = fmix32(high ^ 0x243f6a88);
-  let c = fmix32(a ^ b ^ 0xb7e15162);
-  let d = 1;
-  const nextUint32 = (): number => {
-    // sfc32 step (PractRand reference, 32-bit variant).
-    const t = (((a + b) | 0) + d) | 0;
-    d = (d + 1) | 0;
-    a = b ^ (b >>> 9);
-    b = (c + (c << 3)) | 0;
-    c = (c << 21) | (c >>> 11);
-    c = (c + t) | 0;
-    return t >>> 0;
-  };
+  // One typed array holds the state: one allocation per generator, and the methods below share it.
+  const state = new Int32Array(4);
+  state[0] = fmix32(low ^ 0x9e3779b9);
+  state[1] = fmix32(high ^ 0x243f6a88);
+  state[2] = fmix32(state[0] ^ state[1] ^ 0xb7e15162);
+  state[3] = 1;
   // Discard the first outputs: sfc32's state needs a few rounds to decorrelate from the seed words.
-  for (let round = 0; round < 12; round++) nextUint32();
-  const next = (): number => nextUint32() / TWO_POW_32;
+  for (let round = 0; round < 12; round++) sfc32(state);
   return {
-    next,
-    int(max: number): number {
-      if (!(max >= 1)) return 0;
-      return Math.floor(next() * Math.floor(max));
-    },
+    next: () => (sfc32(state) >>> 0) / TWO_POW_32,
+    int: (max: number) => (max >= 1 ? Math.floor(((sfc32(state) >>> 0) / TWO_POW_32) * Math.floor(max)) : 0),
     pick<T>(items: readonly T[]): T {
       if (items.length === 0) throw new RangeError('cannot pick from an empty list');
-      return items[Math.floor(next() * items.length)]!;
+      return items[Math.floor(((sfc32(state) >>> 0) / TWO_POW_32) * items.length)]!;
     },
   };
+}
+
+/** One sfc32 step (PractRand reference, 32-bit variant) over `[a, b, c, counter]`; returns the output word. */
+function sfc32(state: Int32Array): number {
+  const a = state[0]!;
+  const b = state[1]!;
+  const c = state[2]!;
+  const d = state[3]!;
+  const t = (((a + b) | 0) + d) | 0;
+  state[3] = (d + 1) | 0;
+  state[0] = b ^ (b >>> 9);
+  state[1] = (c + (c << 3)) | 0;
+  state[2] = (((c << 21) | (c >>> 11)) + t) | 0;
+  return t;
 }

@@ -6,7 +6,7 @@
  * default 0.3, share of letters flipped in `random` mode; at least one when any letter has case).
  */
 import type { Mutator } from '../../core/mutator.ts';
-import { choiceOption, pickPositions, rateOption } from '../../core/mutator-text.ts';
+import { choiceOption, isAscii, pickPositions, rateOption } from '../../core/mutator-text.ts';
 
 const MODES = ['random', 'alternating', 'upper', 'lower', 'title'] as const;
 
@@ -28,7 +28,7 @@ const mutator: Mutator = {
   mutate(text, { rng, options }) {
     const mode = choiceOption(options, 'mode', MODES, 'random');
     const rate = rateOption(options, 'rate', 0.3);
-    const chars = Array.from(text);
+    const chars = isAscii(text) ? text.split('') : Array.from(text);
     if (mode === 'upper' || mode === 'lower') {
       return chars.map((char) => lengthSafe(char, mode === 'upper' ? char.toUpperCase() : char.toLowerCase())).join('');
     }
@@ -55,7 +55,11 @@ const mutator: Mutator = {
         .join('');
     }
     const spots: number[] = [];
-    for (let index = 0; index < chars.length; index++) if (flipped(chars[index]!) !== undefined) spots.push(index);
+    for (let index = 0; index < chars.length; index++) {
+      const code = chars[index]!.charCodeAt(0);
+      // ASCII letters always flip; other code points are asked (most have no case).
+      if ((code >= 65 && code <= 90) || (code >= 97 && code <= 122) || (code >= 0x80 && flipped(chars[index]!) !== undefined)) spots.push(index);
+    }
     for (const which of pickPositions(spots.length, rate, rng)) chars[spots[which]!] = flipped(chars[spots[which]!]!)!;
     return chars.join('');
   },

@@ -6,8 +6,12 @@
  * scrambled), `swap_rate` (0..1, default 0.1, chance that a word swaps with the next one).
  */
 import type { Mutator, Rng } from '../../core/mutator.ts';
-import { choiceOption, graphemes, pickPositions, rateOption, shuffled } from '../../core/mutator-text.ts';
+import { choiceOption, graphemes, isAscii, pickPositions, rateOption, shuffled } from '../../core/mutator-text.ts';
 
+
+function isAsciiAlnum(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+}
 
 interface Token {
   lead: string;
@@ -20,6 +24,13 @@ interface Token {
  * or digit) and trailing punctuation — cut at grapheme boundaries, so `🏳️‍🌈` never loses its selector.
  */
 function splitWord(piece: string): Token {
+  if (isAscii(piece)) {
+    let first = 0;
+    while (first < piece.length && !isAsciiAlnum(piece.charCodeAt(first))) first++;
+    let last = piece.length - 1;
+    while (last >= first && !isAsciiAlnum(piece.charCodeAt(last))) last--;
+    return { lead: piece.slice(0, first), core: piece.slice(first, last + 1), trail: piece.slice(last + 1) };
+  }
   const clusters = graphemes(piece);
   let first = 0;
   while (first < clusters.length && !LETTER.test(clusters[first]!)) first++;

@@ -11,6 +11,8 @@ const LEET: Record<string, readonly string[]> = {
   a: ['4', '@'], b: ['8'], e: ['3'], g: ['9', '6'], i: ['1', '!'], l: ['1', '|'], o: ['0'], s: ['5', '$'], t: ['7', '+'], z: ['2'],
 };
 
+const LEET_CODES = new Set(Object.keys(LEET).map((letter) => letter.charCodeAt(0)));
+
 const mutator: Mutator = {
   type: 'leetspeak',
   description: 'Writes letters as look-alike digits and symbols, e.g. e → 3, a → 4 (option rate, default 0.5).',
@@ -19,7 +21,8 @@ const mutator: Mutator = {
     const rate = rateOption(options, 'rate', 0.5);
     const spots: number[] = [];
     for (let index = 0; index < text.length; index++) {
-      if (LEET[text[index]!.toLowerCase()] !== undefined && isLoneAsciiLetter(text, index)) spots.push(index);
+      // `| 32` lower-cases an ASCII letter without allocating a string.
+      if (isLoneAsciiLetter(text, index) && LEET_CODES.has(text.charCodeAt(index) | 32)) spots.push(index);
     }
     const chosen = pickPositions(spots.length, rate, rng);
     if (chosen.size === 0) return text;
