@@ -7,8 +7,9 @@
 //    including certification, which signs every run): POST /api/evaluate for every run (keep-alive, bounded
 //    in-flight), then wait until every task is final. Elapsed = first POST to the last `finished_at`.
 //    Server RSS is sampled from /proc after each block of runs.
-// Usage: node bench/evaluate-throughput.mjs [--runs 10000] [--tasks 50] [--inflight 64] [--concurrency 4] [--threadpool 16] [--profile]
-import { readFileSync } from 'node:fs';
+// Usage: node bench/evaluate-throughput.mjs [--runs 10000] [--tasks 50] [--inflight 64] [--concurrency 4] [--threadpool 16]
+//        [--data-dir /dev/shm/aeh] [--profile]
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Agent, request } from 'undici';
@@ -24,7 +25,11 @@ const INFLIGHT = argument('inflight', 64);
 const CONCURRENCY = argument('concurrency', 4);
 // libuv's pool runs the file system calls (4 threads by default); atomic writes wait on fsync there.
 const THREADPOOL = argument('threadpool', 16);
-const BLOCK = Math.max(1, Math.floor(RUNS / 10));
+// `--data-dir /dev/shm/x` puts AEH_DATA_DIR on tmpfs (no disk, fsync free) to separate the engine from the disk.
+const DATA_DIR = (() => {
+  const index = process.argv.indexOf('--data-dir');
+  return index > 0 ? process.argv[index + 1] : undefined;
+})();
 const GOAL = 5000;
 
 function scenario(index) {
@@ -66,6 +71,12 @@ async function baseline() {
   return total / ((performance.now() - started) / 1000);
 }
 
+/** CPU seconds (user + system) the process has used, from /proc (independent of other load on the machine). */
+function cpuSeconds(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 function rssMb(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024;
@@ -77,12 +88,13 @@ async function main() {
   console.log(`baseline: scripted adapter + metrics in a plain loop: ${fmt(baselineRate)} tasks/s`);
 
   const root = freshRoot('aeh-bench-eval-');
+  if (DATA_DIR) mkdirSync(DATA_DIR, { recursive: true });
   const port = await freePort();
   const profile = process.argv.includes('--profile') ? ['--cpu-prof', `--cpu-prof-dir=${join(root, 'profile')}`] : [];
   if (profile.length) console.log(`CPU profile of the service in ${join(root, 'profile')}`);
   const service = spawnProcess(process.execPath, [...profile, 'dist/runtime/node.js'], {
     env: serviceEnv({
-      PROJECT_ROOT: root, PORT: String(port), DASHBOARD_API_KEY: BENCH_KEY, AEH_STORAGE: 'fs', AEH_CONCURRENCY: String(CONCURRENCY),
+      PROJECT_ROOT: root, ...(DATA_DIR ? { AEH_DATA_DIR: mkdtempSync(join(DATA_DIR, 'aeh-bench-')) } : {}), PORT: String(port), DASHBOARD_API_KEY: BENCH_KEY, AEH_STORAGE: 'fs', AEH_CONCURRENCY: String(CONCURRENCY),
       AEH_RATE_LIMIT_PER_MINUTE: '100000000', NODE_ENV: 'production', UV_THREADPOOL_SIZE: String(THREADPOOL),
     }),
   });
@@ -101,47 +113,60 @@ async function main() {
     const warm = await Promise.all(Array.from({ length: 200 }, (_, index) => call('POST', '/api/evaluate', bodies[index % 8])));
     for (const accepted of warm) for (let status; status !== 'succeeded';) status = (await call('GET', accepted.json.status_url)).json.status;
 
+    // Waves of runs: after each wave has drained (no backlog, nothing in flight), the server's RSS is sampled,
+    // so memory is compared at equal load whatever the queue held during the wave.
+    const WAVES = Math.max(1, Math.min(10, Math.floor(RUNS / 500)));
     const taskIds = new Array(RUNS);
     const memory = [{ runs: 0, rss: rssMb(service.child.pid) }];
+    const cpuBefore = cpuSeconds(service.child.pid);
     const started = Date.now();
     let next = 0;
     let refused = 0;
-    await Promise.all(Array.from({ length: INFLIGHT }, async () => {
-      while (next < RUNS) {
-        const index = next++;
-        const accepted = await call('POST', '/api/evaluate', bodies[index % 8]);
-        if (accepted.status !== 202) refused++;
-        taskIds[index] = accepted.json.task_id;
-        if ((index + 1) % BLOCK === 0) memory.push({ runs: index + 1, rss: rssMb(service.child.pid) });
-      }
-    }));
-    const submitted = Date.now();
-    // FIFO queue: the last task finishes (about) last; then every task is checked.
-    for (let status; !['succeeded', 'failed', 'cancelled'].includes(status);) {
-      status = (await call('GET', `/api/v1/tasks/${taskIds[RUNS - 1]}`)).json.status;
-      if (status !== 'succeeded') await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    let finishedAt = 0;
     let succeeded = 0;
-    for (const id of taskIds) {
-      let task;
-      do {
-        task = (await call('GET', `/api/v1/tasks/${id}`)).json;
-        if (task.status === 'queued' || task.status === 'running') await new Promise((resolve) => setTimeout(resolve, 20));
-      } while (task.status === 'queued' || task.status === 'running');
-      if (task.status === 'succeeded') succeeded++;
-      finishedAt = Math.max(finishedAt, Date.parse(task.finished_at));
+    let finishedAt = 0;
+    let pollCpu = 0;
+    for (let wave = 1; wave <= WAVES; wave++) {
+      const end = Math.floor((RUNS * wave) / WAVES);
+      const first = next;
+      await Promise.all(Array.from({ length: INFLIGHT }, async () => {
+        while (next < end) {
+          const index = next++;
+          const accepted = await call('POST', '/api/evaluate', bodies[index % 8]);
+          if (accepted.status !== 202) refused++;
+          taskIds[index] = accepted.json?.task_id;
+        }
+      }));
+      // FIFO queue: the wave's last task finishes (about) last; then every task of the wave is checked.
+      for (let status; !['succeeded', 'failed', 'cancelled'].includes(status);) {
+        status = (await call('GET', `/api/v1/tasks/${taskIds[end - 1]}`)).json.status;
+        if (status !== 'succeeded') await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const pollStart = cpuSeconds(service.child.pid);
+      for (const id of taskIds.slice(first, end)) {
+        let task;
+        do {
+          task = (await call('GET', `/api/v1/tasks/${id}`)).json;
+          if (task.status === 'queued' || task.status === 'running') await new Promise((resolve) => setTimeout(resolve, 20));
+        } while (task.status === 'queued' || task.status === 'running');
+        if (task.status === 'succeeded') succeeded++;
+        finishedAt = Math.max(finishedAt, Date.parse(task.finished_at));
+      }
+      // The check loop polls every task: its CPU is the API's, not the evaluations'.
+      pollCpu += cpuSeconds(service.child.pid) - pollStart;
+      memory.push({ runs: end, rss: rssMb(service.child.pid) });
     }
-    memory.push({ runs: RUNS, rss: rssMb(service.child.pid) });
+    const cpuAfter = cpuSeconds(service.child.pid);
     const seconds = (finishedAt - started) / 1000;
     const tasksPerSecond = (RUNS * TASKS) / seconds;
     console.log(`service: ${fmt(RUNS)} runs x ${TASKS} tasks = ${fmt(RUNS * TASKS)} tasks, ${succeeded} runs succeeded, ${refused} refused`);
-    console.log(`  submitted in ${fmt((submitted - started) / 1000, 2)} s (${fmt(RUNS / ((submitted - started) / 1000))} POST/s); all final after ${fmt(seconds, 2)} s`);
-    console.log(`  ${fmt(tasksPerSecond)} tasks/s, ${fmt(RUNS / seconds)} runs/s end to end (AEH_CONCURRENCY=${CONCURRENCY}, UV_THREADPOOL_SIZE=${THREADPOOL}, ${INFLIGHT} clients in flight)`);
+    console.log(`  ${WAVES} waves; all final after ${fmt(seconds, 2)} s`);
+    console.log(`  ${fmt(tasksPerSecond)} tasks/s, ${fmt(RUNS / seconds)} runs/s end to end (AEH_CONCURRENCY=${CONCURRENCY}, UV_THREADPOOL_SIZE=${THREADPOOL}, ${INFLIGHT} clients in flight, data on ${DATA_DIR ?? 'disk'})`);
     console.log(`  goal ${fmt(GOAL)} tasks/s: ${tasksPerSecond >= GOAL ? 'met' : 'NOT met'} (${fmt(tasksPerSecond / GOAL, 2)}x); ${fmt(tasksPerSecond / baselineRate * 100, 1)}% of the plain-loop baseline`);
-    console.log(`  server RSS (MB) by runs submitted: ${memory.map(({ runs, rss }) => `${fmt(runs)}:${fmt(rss)}`).join('  ')}`);
+    const cpuPerRun = ((cpuAfter - cpuBefore - pollCpu) / RUNS) * 1000;
+    console.log(`  server CPU: ${fmt(cpuPerRun, 2)} ms per run, ${fmt((cpuPerRun / TASKS) * 1000, 1)} µs per task (user+system, all threads, polling excluded); baseline loop ${fmt(1e6 / baselineRate, 1)} µs per task`);
+    console.log(`  server RSS (MB) after each drained wave, by runs done: ${memory.map(({ runs, rss }) => `${fmt(runs)}:${fmt(rss)}`).join('  ')}`);
     const settled = memory.slice(2).map(({ rss }) => rss);
-    if (settled.length > 1) console.log(`  RSS from ${fmt(memory[2].runs)} runs on: min ${fmt(Math.min(...settled))} MB, max ${fmt(Math.max(...settled))} MB (${fmt((Math.max(...settled) / Math.min(...settled) - 1) * 100, 1)}% spread)`);
+    if (settled.length > 1) console.log(`  RSS from ${fmt(memory[2].runs)} runs on: min ${fmt(Math.min(...settled))} MB, max ${fmt(Math.max(...settled))} MB (${fmt((Math.max(...settled) / Math.min(...settled) - 1) * 100, 1)}% spread); first to last: ${fmt(settled.at(-1) - settled[0], 1)} MB`);
     if (succeeded !== RUNS || refused > 0) process.exitCode = 1;
   } finally {
     await dispatcher.close();
