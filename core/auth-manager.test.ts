@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { createAuthManagerClass, constantTimeEqual, type AuthProvider, type Principal } from './auth-manager.ts';
+import { createAuthManagerClass, constantTimeEqual, secretMatcher, type AuthProvider, type Principal } from './auth-manager.ts';
 import { hasPermission, permissionsOfRole } from './permissions.ts';
 import { isProblem, Problem } from './problems.ts';
 
@@ -157,5 +157,23 @@ describe('core: permission matching', () => {
     expect(hasPermission(principal('operator').permissions, 'evaluations:launch')).toBe(true);
     expect(hasPermission(principal('operator').permissions, 'certificates:verify')).toBe(false);
     expect(hasPermission(principal('supervisor').permissions, 'identity:manage')).toBe(true);
+  });
+});
+
+describe('core: secretMatcher', () => {
+  it('matches only the exact secret', () => {
+    const matches = secretMatcher(KEY);
+    expect(matches(KEY)).toBe(true);
+    expect(matches(`${KEY.slice(0, -1)}j`)).toBe(false);
+    expect(matches(`j${KEY.slice(1)}`)).toBe(false);
+    expect(matches(KEY.slice(0, -1))).toBe(false);
+    expect(matches(`${KEY}k`)).toBe(false);
+    expect(matches('')).toBe(false);
+    expect(matches(KEY.toUpperCase())).toBe(false);
+  });
+
+  it('compares UTF-16 code units, so look-alike characters do not match', () => {
+    expect(secretMatcher('é'.repeat(40))('e'.repeat(40))).toBe(false);
+    expect(secretMatcher('é'.repeat(40))('é'.repeat(40))).toBe(true);
   });
 });

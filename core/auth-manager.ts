@@ -79,13 +79,17 @@ export function constantTimeEqual(a: string, b: string): boolean {
 }
 
 /**
- * `constantTimeEqual` against one fixed secret, which is digested once rather than on every request
- * (the static key is checked on every protected request).
+ * A constant-time comparison against one fixed secret, for the static key checked on every protected request.
+ * Its time does not depend on where a candidate of the right length differs; a candidate of another length is
+ * refused at once, which tells only the key's length (64 hex characters is what the spec recommends anyway) and
+ * spares hashing every request.
  */
 export function secretMatcher(secret: string): (candidate: string) => boolean {
-  const expected = sha256(encoder.encode(secret));
   return function matchesSecret(candidate) {
-    return equalDigests(sha256(encoder.encode(candidate)), expected);
+    if (candidate.length !== secret.length) return false;
+    let difference = 0;
+    for (let index = 0; index < secret.length; index++) difference |= secret.charCodeAt(index) ^ candidate.charCodeAt(index);
+    return difference === 0;
   };
 }
 

@@ -2,8 +2,8 @@
  * Ahead-of-time validators (edge runtimes forbid code generation): the build's precompilation finds every schema
  * in use by itself, and each generated validator judges data exactly as run-time compilation does.
  */
-import { describe, it, expect, beforeAll } from 'vitest';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ValidateFunction } from 'ajv';
@@ -30,6 +30,8 @@ beforeAll(async () => {
   generated = new Map();
   module.install((key: string, validate: ValidateFunction) => generated.set(key, validate));
 }, 120_000);
+
+afterAll(() => rmSync(out, { force: true }));
 
 /** A fresh run-time compiler with the service's options, for comparison. */
 function runtimeValidator(schema: JsonSchema): ValidateFunction {

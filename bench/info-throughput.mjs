@@ -1,0 +1,75 @@
+#!/usr/bin/env node
+// Throughput of authenticated `GET /api/info` against a bare hono hello-world served by the same adapter
+// (@hono/node-server), both measured in this run with autocannon (50 connections, 10 s each, after a 2 s
+// warm-up). Goal: the service sustains at least 70% of the baseline's requests per second.
+// Each server runs alone in its own process (the compiled service, as `npm start` runs it); autocannon runs
+// here. A public `GET /healthz` of the same service is measured too, to separate the framework and middleware
+// cost from authentication and the body. Usage: node bench/info-throughput.mjs [--duration 10] [--rounds 1]
+// [--storage fs|memory]
+import { join } from 'node:path';
+import { BENCH_KEY, ensureBuilt, fmt, freePort, freshRoot, load, median, repoRoot, serviceEnv, spawnProcess, waitForOk } from './lib.mjs';
+
+const argument = (name, fallback) => {
+  const index = process.argv.indexOf(`--${name}`);
+  return index > 0 ? process.argv[index + 1] : fallback;
+};
+const duration = Number(argument('duration', '10'));
+const storage = argument('storage', 'fs');
+const rounds = Number(argument('rounds', '1'));
+const GOAL = 0.7;
+
+async function measure(title, command, args, env, url, headers = {}) {
+  const server = spawnProcess(command, args, { env });
+  try {
+    await waitForOk(url, { headers });
+    await load({ url, headers, duration: 2, title: `${title} (warm-up)` });
+    return await load({ url, headers, duration, title, pid: server.child.pid });
+  } catch (error) {
+    throw new Error(`${error.message}\n${server.output()}`);
+  } finally {
+    await server.stop();
+  }
+}
+
+ensureBuilt();
+
+const basePort = await freePort();
+const port = await freePort();
+const env = serviceEnv({
+  PORT: String(port),
+  PROJECT_ROOT: freshRoot(),
+  DASHBOARD_API_KEY: BENCH_KEY,
+  AEH_STORAGE: storage,
+  // One principal sends every request here; the default per-principal limit would answer 429 within a second.
+  AEH_RATE_LIMIT_PER_MINUTE: '1000000000',
+  AEH_PUBLIC_RATE_LIMIT_PER_MINUTE: '1000000000',
+});
+const servers = {
+  baseline: { title: 'hono hello-world', args: [join(repoRoot, 'bench', 'fixtures', 'hello-hono.mjs')], env: serviceEnv({ PORT: String(basePort) }), url: `http://127.0.0.1:${basePort}/` },
+  healthz: { title: 'GET /healthz (public, same app)', args: [join(repoRoot, 'dist', 'runtime', 'node.js')], env, url: `http://127.0.0.1:${port}/healthz` },
+  info: { title: 'GET /api/info (X-API-Key)', args: [join(repoRoot, 'dist', 'runtime', 'node.js')], env, url: `http://127.0.0.1:${port}/api/info`, headers: { 'X-API-Key': BENCH_KEY } },
+};
+
+// Rounds alternate baseline and service so that load from other processes on the machine hits both alike;
+// the ratio reported is the median of the per-round ratios.
+const rows = [];
+const ratios = [];
+for (let round = 1; round <= rounds; round++) {
+  const measured = {};
+  for (const [name, server] of Object.entries(servers)) {
+    measured[name] = await measure(`${server.title}${rounds > 1 ? ` [round ${round}]` : ''}`, process.execPath, server.args, server.env, server.url, server.headers);
+    rows.push(measured[name]);
+  }
+  ratios.push(measured.info.requestsPerSecond / measured.baseline.requestsPerSecond);
+}
+
+const ratio = median(ratios);
+console.log(`\nNode ${process.versions.node}, ${duration} s per server, 50 connections, AEH_STORAGE=${storage}, ${rounds} round(s)`);
+console.log('| server | req/s | p50 ms | p99 ms | server CPU µs/request |');
+console.log('|---|---:|---:|---:|---:|');
+for (const row of rows) console.log(`| ${row.title} | ${fmt(row.requestsPerSecond)} | ${row.latencyP50} | ${row.latencyP99} | ${row.cpuMicrosPerRequest === null ? 'n/a' : fmt(row.cpuMicrosPerRequest, 1)} |`);
+const cpuRatio = median(rows.filter((row) => row.title.startsWith('hono')).map((row) => row.cpuMicrosPerRequest ?? NaN)) / median(rows.filter((row) => row.title.startsWith('GET /api/info')).map((row) => row.cpuMicrosPerRequest ?? NaN));
+console.log(`\nCPU-time ratio (baseline CPU per request / service CPU per request, medians): ${(cpuRatio * 100).toFixed(1)}%`);
+console.log(`per-round ratios: ${ratios.map((value) => `${(value * 100).toFixed(1)}%`).join(', ')}`);
+console.log(`ratio: ${(ratio * 100).toFixed(1)}% of the baseline (goal >= ${GOAL * 100}%): ${ratio >= GOAL ? 'PASS' : 'FAIL'}`);
+process.exitCode = ratio >= GOAL ? 0 : 1;

@@ -1,0 +1,134 @@
+// Shared helpers for the benchmarks: free ports, child services, autocannon runs, medians.
+// Benchmarks are run by hand (`node bench/<name>.mjs`) and print ratios against a baseline measured in the
+// same run, on the same machine, so the numbers compare like with like.
+import { spawn, spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** A key for benchmark services (never a real one). */
+export const BENCH_KEY = 'b'.repeat(64);
+
+/** A TCP port nobody listens on right now. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A fresh, empty PROJECT_ROOT. */
+export function freshRoot(prefix = 'aeh-bench-') {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Our environment minus anything that would configure the service, plus `extra`. */
+export function serviceEnv(extra = {}) {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(AEH_|DASHBOARD_|OIDC_|PORT$|HOST$|PROJECT_ROOT$|NODE_OPTIONS$)/.test(name)));
+  return { ...env, ...extra };
+}
+
+/** Compiles dist/ if the sources changed (what `prestart` does), so timings do not include a compile. */
+export function ensureBuilt() {
+  const result = spawnSync(process.execPath, [join(repoRoot, 'scripts', 'build.mjs'), '--if-stale'], { cwd: repoRoot, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('build failed');
+}
+
+/** Resolves once `url` answers 2xx; polls every `intervalMs`. */
+export async function waitForOk(url, { timeoutMs = 60_000, intervalMs = 5, headers = {} } = {}) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(url, { headers });
+      await response.arrayBuffer();
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+/**
+ * Spawns a process in its own process group (so `stop()` reaches node under `npm start`'s `sh -c`), keeping
+ * its output for error messages.
+ */
+export function spawnProcess(command, args, { env, cwd = repoRoot } = {}) {
+  const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    child,
+    output: () => output,
+    exited,
+    async stop() {
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        return exited; // already gone
+      }
+      const timer = setTimeout(() => {
+        try {
+          process.kill(-child.pid, 'SIGKILL');
+        } catch {
+          // gone
+        }
+      }, 5000);
+      const code = await exited;
+      clearTimeout(timer);
+      return code;
+    },
+  };
+}
+
+/** CPU time (user + system, ms) a process has used so far, from /proc; null where there is no /proc. */
+export function cpuMsOf(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10; // clock ticks of 10 ms
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Runs autocannon and returns its result; refuses runs with errors or non-2xx answers. With `pid`, also the
+ * server's CPU time per request, which the load of other processes on the machine distorts far less than req/s.
+ */
+export async function load({ url, headers = {}, connections = 50, duration = 10, title, pid }) {
+  const cpuBefore = pid ? cpuMsOf(pid) : null;
+  const result = await autocannon({ url, headers, connections, duration, title });
+  const cpuAfter = pid ? cpuMsOf(pid) : null;
+  const bad = result.non2xx + result.errors + result.timeouts;
+  if (bad > 0) throw new Error(`${title}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts — the run does not measure what it claims`);
+  return {
+    title,
+    requestsPerSecond: result.requests.average,
+    latencyP50: result.latency.p50,
+    latencyP99: result.latency.p99,
+    total: result.requests.total,
+    cpuMicrosPerRequest: cpuBefore !== null && cpuAfter !== null ? ((cpuAfter - cpuBefore) * 1000) / result.requests.total : null,
+  };
+}
+
+/** The median of a list of numbers. */
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/** Formats a number with thousands separators. */
+export const fmt = (value, digits = 0) => value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
