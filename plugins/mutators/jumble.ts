@@ -41,6 +41,7 @@ function splitWord(piece: string): Token {
 }
 
 const LETTER = /[\p{L}\p{N}]/u;
+const SENTENCE_END = /[.!?;:。！？]/u;
 
 /** Shuffles the inner letters of a word, first and last kept; inner apostrophes and hyphens stay in place. */
 function scramble(core: string, rng: Rng): string {
@@ -89,7 +90,9 @@ const mutator: Mutator = {
     if (mode !== 'letters') {
       const pairs: number[] = [];
       for (let index = 0; index + 1 < words.length; index++) {
-        if (words[index]!.core && words[index + 1]!.core && words[index]!.core !== words[index + 1]!.core) pairs.push(index);
+        const [left, right] = [words[index]!, words[index + 1]!];
+        // Words swap within a sentence, never across its end.
+        if (left.core && right.core && left.core !== right.core && !SENTENCE_END.test(left.trail)) pairs.push(index);
       }
       // When the scramble already perturbed the text, swaps stay optional; otherwise at least one happens.
       const chosen = scrambled === 0 ? pickPositions(pairs.length, swapRate, rng) : new Set(pairs.map((_, i) => i).filter(() => rng.next() < swapRate));
