@@ -15,14 +15,22 @@ export const CONSOLE_SCRIPT = String.raw`
     return res;
   }
 
-  async function load(el) {
+  // A refresh replaces the fragment only when it changed and nothing inside it has focus, so keyboard and
+  // screen-reader users are not thrown back to the top of the page every few seconds.
+  const rendered = new WeakMap();
+  async function load(el, refresh) {
+    if (refresh && el.contains(document.activeElement)) return;
     const url = el.dataset.fragment + (el.dataset.query === 'page' ? location.search : '');
-    el.setAttribute('aria-busy', 'true');
+    if (!refresh) el.setAttribute('aria-busy', 'true');
     try {
       const res = await api(url);
-      el.innerHTML = await res.text();
-      wire(el);
-    } catch (e) { if (e.message !== 'signed out') el.textContent = 'Could not load: ' + e.message; }
+      const html = await res.text();
+      if (!(refresh && html === rendered.get(el))) {
+        el.innerHTML = html;
+        rendered.set(el, html);
+        wire(el);
+      }
+    } catch (e) { if (e.message !== 'signed out' && !refresh) el.textContent = 'Could not load: ' + e.message; }
     el.removeAttribute('aria-busy');
   }
 
@@ -81,7 +89,7 @@ export const CONSOLE_SCRIPT = String.raw`
   }
 
   function wire(root) {
-    root.querySelectorAll('[data-fragment]').forEach(load);
+    root.querySelectorAll('[data-fragment]').forEach((el) => load(el, false));
     root.querySelectorAll('form[data-post]').forEach((f) => f.addEventListener('submit', (e) => { e.preventDefault(); post(f); }));
     root.querySelectorAll('button[data-launch],button[data-scenario]').forEach((b) => b.addEventListener('click', () => launch(b)));
     root.querySelectorAll('[data-verify]').forEach(verify);
@@ -106,7 +114,7 @@ export const CONSOLE_SCRIPT = String.raw`
     document.getElementById('sign-out')?.addEventListener('click', () => { sessionStorage.removeItem(KEY); signIn(); });
     wire(document);
     const live = document.querySelector('[data-refresh]');
-    if (live) setInterval(() => { if (!document.hidden) load(live); }, Number(live.dataset.refresh));
+    if (live) setInterval(() => { if (!document.hidden) load(live, true); }, Number(live.dataset.refresh));
   }
   start();
 })();

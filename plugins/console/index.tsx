@@ -31,10 +31,10 @@ function fragment(method: 'GET' | 'POST', path: string, permission: string, summ
 
 function registerConsole(host: PluginHost) {
   const routes: RouteDefinition[] = [
-    page('/', 'Console: runs', () => <RunsPage />),
+    page('/', 'Console: runs', (c) => <RunsPage status={c.req.query('status')} scenarioId={c.req.query('scenario_id')} />),
     page('/sign-in', 'Console: sign in', () => <SignInPage />),
     page('/runs/:run_id', 'Console: run detail', (c) => <RunPage runId={c.req.param('run_id') ?? ''} />),
-    page('/catalog', 'Console: catalog', () => <CatalogPage />),
+    page('/catalog', 'Console: catalog', (c) => <CatalogPage q={c.req.query('q')} />),
     page('/spec-to-eval', 'Console: spec to eval', () => <SpecToEvalPage />),
     page('/mutate', 'Console: mutate', () => <MutatePage />),
     page('/health', 'Console: health', () => <HealthPage />),

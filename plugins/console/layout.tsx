@@ -1,5 +1,6 @@
 /** The console's page frame: skip link, navigation, one main region, the client script. */
 import type { Child } from 'hono/jsx';
+import { raw } from 'hono/html';
 import { CONSOLE_CSS } from './styles.ts';
 
 const NAV = [
@@ -17,7 +18,8 @@ export function Layout(props: { title: string; current?: string; children?: Chil
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{props.title} · Agent Eval Harness</title>
-        <style>{CONSOLE_CSS}</style>
+        {/* <style> is raw text in HTML: escaped quotes would break the CSS. The stylesheet is our constant. */}
+        <style>{raw(CONSOLE_CSS)}</style>
       </head>
       <body>
         <a class="skip" href="#main">Skip to content</a>

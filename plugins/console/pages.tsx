@@ -4,6 +4,9 @@
  */
 import { Layout } from './layout.tsx';
 
+const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'];
+
+/** The sign-in page: the credential stays in this tab's session storage. */
 export function SignInPage() {
   return (
     <Layout title="Sign in">
@@ -20,7 +23,8 @@ export function SignInPage() {
   );
 }
 
-export function RunsPage() {
+/** The runs list; the filter form shows the filters in force (from the query string). */
+export function RunsPage(props: { status?: string; scenarioId?: string }) {
   return (
     <Layout title="Runs" current="/">
       <h1>Runs</h1>
@@ -28,17 +32,19 @@ export function RunsPage() {
         <label>Status
           <select name="status">
             <option value="">any</option>
-            {['queued', 'running', 'succeeded', 'failed', 'cancelled'].map((status) => <option value={status}>{status}</option>)}
+            {RUN_STATUSES.map((status) => <option value={status} selected={props.status === status}>{status}</option>)}
           </select>
         </label>
-        <label>Scenario id <input name="scenario_id" /></label>
+        <label>Scenario id <input name="scenario_id" value={props.scenarioId ?? ''} maxlength={200} /></label>
         <button type="submit">Filter</button>
       </form>
-      <div id="runs" data-fragment="/console/fragments/runs" data-query="page" data-refresh="3000" aria-live="polite"></div>
+      {/* Refreshed every few seconds while nothing inside has focus; not a live region, so it is not re-announced. */}
+      <div id="runs" data-fragment="/console/fragments/runs" data-query="page" data-refresh="3000"></div>
     </Layout>
   );
 }
 
+/** A run's detail page. */
 export function RunPage(props: { runId: string }) {
   return (
     <Layout title={`Run ${props.runId}`} current="">
@@ -48,12 +54,13 @@ export function RunPage(props: { runId: string }) {
   );
 }
 
-export function CatalogPage() {
+/** The catalog search; the search box shows the query in force. */
+export function CatalogPage(props: { q?: string }) {
   return (
     <Layout title="Catalog" current="/catalog">
       <h1>Scenario catalog</h1>
-      <form class="filters" method="get" action="/catalog">
-        <label>Search <input name="q" type="search" /></label>
+      <form class="filters" method="get" action="/catalog" role="search">
+        <label>Search <input name="q" type="search" value={props.q ?? ''} maxlength={200} /></label>
         <button type="submit">Search</button>
         <a href="/catalog">Clear filters</a>
       </form>
@@ -62,6 +69,7 @@ export function CatalogPage() {
   );
 }
 
+/** Spec to eval: paste a PRD, see the stubs or the pitfalls. */
 export function SpecToEvalPage() {
   return (
     <Layout title="Spec to eval" current="/spec-to-eval">
@@ -76,6 +84,7 @@ export function SpecToEvalPage() {
   );
 }
 
+/** Mutate: pick a scenario and a mutator, see the diff of inputs. */
 export function MutatePage() {
   return (
     <Layout title="Mutate" current="/mutate">
@@ -86,6 +95,7 @@ export function MutatePage() {
   );
 }
 
+/** Health: the doctor's checks. */
 export function HealthPage() {
   return (
     <Layout title="Health" current="/health">

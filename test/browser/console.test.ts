@@ -1,13 +1,14 @@
 /**
  * The console in real headless Chromium (Debian's package, driven by playwright-core): sign in, launch a
- * catalog scenario, watch it finish, open the run and see the verify badge turn valid. Saves screenshots to
- * test-artifacts/.
+ * catalog scenario, watch it finish, open the run and see the verify badge turn valid; filter the runs list;
+ * convert a PRD; mutate a scenario; the health page. Every page is checked for labelled controls, text contrast
+ * (WCAG AA, computed in the page) and keyboard access (skip link), and saved as a screenshot in test-artifacts/.
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { startNodeService, type NodeService } from '../../runtime/node/start.ts';
 import { silentLogger } from '../../core/runtime.ts';
 
@@ -15,6 +16,68 @@ const CHROMIUM = '/usr/bin/chromium';
 const SKIP = !existsSync(CHROMIUM) && !process.env.CI;
 const KEY = '5eed'.repeat(16);
 const ARTIFACTS = join(import.meta.dirname, '..', '..', 'test-artifacts');
+
+/** WCAG 2.1 contrast of every visible text element against its nearest opaque background; returns the failures. */
+function contrastFailures(page: Page) {
+  return page.evaluate(() => {
+    type Rgba = { r: number; g: number; b: number; a: number };
+    const parse = (colour: string): Rgba => {
+      const parts = (colour.match(/rgba?\(([^)]+)\)/)?.[1] ?? '0 0 0 0').split(/[\s,/]+/).filter(Boolean).map(Number);
+      return { r: parts[0]!, g: parts[1]!, b: parts[2]!, a: parts.length > 3 ? parts[3]! : 1 };
+    };
+    const channel = (value: number) => {
+      const v = value / 255;
+      return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+    };
+    const luminance = (c: Rgba) => 0.2126 * channel(c.r) + 0.7152 * channel(c.g) + 0.0722 * channel(c.b);
+    const background = (element: Element): Rgba => {
+      for (let current: Element | null = element; current; current = current.parentElement) {
+        const colour = parse(getComputedStyle(current).backgroundColor);
+        if (colour.a > 0.99) return colour;
+      }
+      return { r: 255, g: 255, b: 255, a: 1 };
+    };
+    const failures: string[] = [];
+    for (const element of document.body.querySelectorAll('*')) {
+      if (element.closest('svg') || !(element instanceof HTMLElement)) continue;
+      const hasText = [...element.childNodes].some((node) => node.nodeType === Node.TEXT_NODE && node.textContent!.trim());
+      if (!hasText || element.getClientRects().length === 0) continue;
+      const style = getComputedStyle(element);
+      if (style.visibility === 'hidden' || element.closest('[aria-busy=true]') || element.getBoundingClientRect().right < 0) continue;
+      const back = background(element);
+      const fore = parse(style.color);
+      const blended = { r: fore.r * fore.a + back.r * (1 - fore.a), g: fore.g * fore.a + back.g * (1 - fore.a), b: fore.b * fore.a + back.b * (1 - fore.a), a: 1 };
+      const [light, dark] = [luminance(blended), luminance(back)].sort((x, y) => y - x);
+      const ratio = (light! + 0.05) / (dark! + 0.05);
+      const size = parseFloat(style.fontSize);
+      const large = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700);
+      if (ratio < (large ? 3 : 4.5)) failures.push(`${element.tagName.toLowerCase()}.${element.className} "${element.textContent!.trim().slice(0, 40)}" ${ratio.toFixed(2)}:1`);
+    }
+    return failures;
+  });
+}
+
+/** Form controls without an accessible name. */
+function unlabelledControls(page: Page) {
+  return page.evaluate(() => [...document.querySelectorAll('input, select, textarea, button')]
+    .filter((control) => {
+      const element = control as HTMLInputElement;
+      if (element.type === 'hidden') return false;
+      const name = element.labels?.length ? [...element.labels].map((label) => label.textContent).join(' ') : element.getAttribute('aria-label') ?? (element.tagName === 'BUTTON' ? element.textContent : '');
+      return !name?.trim();
+    })
+    .map((control) => control.outerHTML.slice(0, 80)));
+}
+
+/** Accessibility checks every page gets, then a screenshot. */
+async function checkPage(page: Page, name: string) {
+  await expect.poll(() => page.locator('[aria-busy=true]').count(), { timeout: 10_000 }).toBe(0);
+  expect(await unlabelledControls(page), `${name}: unlabelled controls`).toEqual([]);
+  expect(await contrastFailures(page), `${name}: contrast below WCAG AA`).toEqual([]);
+  // No horizontal scrolling at this width: the layout fits.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1), `${name}: horizontal overflow`).toBe(true);
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
 
 describe.skipIf(SKIP)('console: in a real browser', () => {
   let service: NodeService;
@@ -37,31 +100,93 @@ describe.skipIf(SKIP)('console: in a real browser', () => {
 
   it('signs in, launches a catalog scenario, follows it and shows a valid certificate', async () => {
     const page = await browser.newPage();
+    const external: string[] = [];
+    page.on('request', (request) => {
+      if (!request.url().startsWith(service.url) && !request.url().startsWith('blob:') && !request.url().startsWith('data:')) external.push(request.url());
+    });
     await page.goto(`${service.url}/catalog`);
     await page.waitForURL(/\/sign-in/);
     await page.getByLabel('API key or bearer token').fill('wrong-key-that-is-long-enough-000000000000');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect.poll(() => page.locator('#sign-in-error').textContent()).toContain('refused');
+    // Regression: the stylesheet reached the page with its quotes HTML-escaped, so the font declaration was dropped.
+    expect(await page.evaluate(() => getComputedStyle(document.body).fontFamily)).toMatch(/"Liberation Sans".*sans-serif$/);
+    await checkPage(page, 'console-sign-in');
     await page.getByLabel('API key or bearer token').fill(KEY);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(/\/catalog$/);
 
-    const launch = page.getByRole('button', { name: 'Launch' }).first();
+    const launch = page.getByRole('button', { name: /^Launch / }).first();
     await launch.waitFor();
     await launch.click();
     const openRun = page.getByRole('link', { name: /^Open run / }).first();
     await openRun.waitFor({ timeout: 20_000 });
-    await page.screenshot({ path: join(ARTIFACTS, 'console-catalog.png'), fullPage: true });
+    await checkPage(page, 'console-catalog');
     await openRun.click();
     await page.waitForURL(/\/runs\//);
     const badge = page.locator('[data-verify]');
     await expect.poll(() => badge.textContent(), { timeout: 15_000 }).toBe('verified: valid');
     expect(await page.locator('svg[role=img]').getAttribute('aria-label')).toContain('index');
-    await page.screenshot({ path: join(ARTIFACTS, 'console-run.png'), fullPage: true });
+    await checkPage(page, 'console-run');
+
+    // The same page on a phone-sized screen: nothing runs off the side.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await checkPage(page, 'console-run-narrow');
+    await page.setViewportSize({ width: 1280, height: 720 });
+    expect(external, 'requests beyond the service').toEqual([]);
+    await page.close();
+  }, 90_000);
+
+  it('lists runs live and filters them by status and scenario', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${service.url}/sign-in`);
+    await page.getByLabel('API key or bearer token').fill(KEY);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${service.url}/`);
+    await expect.poll(() => page.locator('#runs tbody tr').count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    await page.getByLabel('Status').selectOption('failed');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(/status=failed/);
+    await expect.poll(() => page.locator('#runs').textContent(), { timeout: 10_000 }).toContain('No runs match');
+    // The filters keep their values after the page reloads with them.
+    expect(await page.getByLabel('Status').inputValue()).toBe('failed');
+    await page.getByLabel('Status').selectOption('succeeded');
+    await page.getByLabel('Scenario id').fill('sec-incident-handoff');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(/scenario_id=sec-incident-handoff/);
+    await expect.poll(() => page.locator('#runs tbody tr').count(), { timeout: 10_000 }).toBe(1);
+    await checkPage(page, 'console-runs');
+
+    // Keyboard: the first Tab reaches the skip link, Enter moves focus to the main region.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('main');
+    await page.close();
+  }, 60_000);
+
+  it('converts a PRD into stubs, shows pitfalls with line numbers, mutates a scenario and shows the health checks', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${service.url}/sign-in?next=/spec-to-eval`);
+    await page.getByLabel('API key or bearer token').fill(KEY);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/spec-to-eval$/);
+    await page.getByRole('button', { name: 'Convert' }).click();
+    await expect.poll(() => page.locator('#stubs').textContent(), { timeout: 10_000 }).toContain('scenario stub');
+    await checkPage(page, 'console-spec-to-eval');
+    await page.getByLabel(/PRD in Markdown/).fill('# PRD: Broken\n\n**Industry:** TBD\n**Use Case:** Returns\n\n## Tasks\n- one\n');
+    await page.getByRole('button', { name: 'Convert' }).click();
+    await expect.poll(() => page.locator('#stubs').textContent(), { timeout: 10_000 }).toMatch(/Line 3: malformed_industry/);
+
+    await page.goto(`${service.url}/mutate`);
+    await page.getByLabel('Mutator').selectOption('typo');
+    await page.getByRole('button', { name: 'Mutate' }).click();
+    await expect.poll(() => page.locator('#mutation ins').count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    await checkPage(page, 'console-mutate');
 
     await page.goto(`${service.url}/health`);
     await expect.poll(() => page.locator('table').count(), { timeout: 10_000 }).toBeGreaterThan(0);
-    await page.screenshot({ path: join(ARTIFACTS, 'console-health.png'), fullPage: true });
+    await checkPage(page, 'console-health');
     await page.close();
-  }, 90_000);
+  }, 60_000);
 });

@@ -26,7 +26,7 @@ export async function catalogFragment(c: AppContext) {
         ))}
       </div>
       <p aria-live="polite">{body.total} scenario{body.total === 1 ? '' : 's'} found.</p>
-      <table>
+      <div class="table-wrap"><table>
         <thead><tr><th scope="col">Scenario</th><th scope="col">Industry / use case</th><th scope="col">Dimensions</th><th scope="col">Tasks</th><th scope="col">Evaluate</th></tr></thead>
         <tbody>
           {body.items.map((entry) => (
@@ -36,13 +36,13 @@ export async function catalogFragment(c: AppContext) {
               <td>{entry.dimensions.join(', ')}</td>
               <td>{entry.task_count}</td>
               <td>
-                <button type="button" data-launch={entry.id} aria-controls={`launch-${entry.id}`}>Launch</button>
+                <button type="button" data-launch={entry.id} aria-controls={`launch-${entry.id}`}>Launch<span class="visually-hidden"> {entry.title}</span></button>
                 <div id={`launch-${entry.id}`} aria-live="polite"></div>
               </td>
             </tr>
           ))}
         </tbody>
-      </table>
+      </table></div>
       <p>
         {offset > 0 && <a href={`/catalog${query({ ...filters, offset: Math.max(0, offset - 20) })}`}>← Previous</a>}{' '}
         {offset + 20 < body.total && <a href={`/catalog${query({ ...filters, offset: offset + 20 })}`}>Next →</a>}

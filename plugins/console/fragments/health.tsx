@@ -9,14 +9,14 @@ export async function healthFragment(c: AppContext) {
   return c.html(
     <div>
       <p>Overall: <Badge value={body.status} /></p>
-      <table>
+      <div class="table-wrap"><table>
         <thead><tr><th scope="col">Check</th><th scope="col">Status</th><th scope="col">Message</th><th scope="col">How to fix</th></tr></thead>
         <tbody>
           {body.checks.map((check: { id: string; status: string; message: string; hint?: string }) => (
             <tr><td><code>{check.id}</code></td><td><Badge value={check.status} /></td><td>{check.message}</td><td>{check.hint ?? ''}</td></tr>
           ))}
         </tbody>
-      </table>
+      </table></div>
     </div>,
   );
 }

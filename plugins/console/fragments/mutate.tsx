@@ -1,7 +1,9 @@
 /** Mutate fragments: the picker (scenarios and mutators) and the diff of inputs a mutation produces. */
 import type { AppContext } from '../../../core/routes.ts';
 import { callApi } from '../api.ts';
+import { diffWords } from '../diff.ts';
 
+/** `GET /console/fragments/mutate`: the scenario and mutator pickers. */
 export async function mutateFormFragment(c: AppContext) {
   const [scenarios, mutators] = await Promise.all([callApi(c, '/api/scenarios?limit=200'), callApi(c, '/api/v1/mutators')]);
   if (scenarios.status !== 200 || mutators.status !== 200) return c.html(<p role="alert">Could not load scenarios or mutators.</p>);
@@ -19,6 +21,7 @@ export async function mutateFormFragment(c: AppContext) {
   );
 }
 
+/** `POST /console/fragments/mutate`: the changed inputs, word by word. */
 export async function mutateResultFragment(c: AppContext) {
   const { scenario_id: scenarioId, type, seed } = c.var.body as { scenario_id: string; type: string; seed?: number };
   const scenario = await callApi(c, `/api/scenarios/${encodeURIComponent(scenarioId)}`);
@@ -29,10 +32,19 @@ export async function mutateResultFragment(c: AppContext) {
   return c.html(
     <div>
       <p>{changes.length} input{changes.length === 1 ? '' : 's'} changed by <code>{type}</code> with seed {result.body.seed}.</p>
-      <table>
+      <div class="table-wrap"><table>
         <thead><tr><th scope="col">Task</th><th scope="col">Before</th><th scope="col">After</th></tr></thead>
-        <tbody>{changes.map((change) => <tr><td>{change.task_id}</td><td><del>{change.before}</del></td><td><ins>{change.after}</ins></td></tr>)}</tbody>
-      </table>
+        <tbody>{changes.map((change) => {
+          const parts = diffWords(change.before, change.after);
+          return (
+            <tr>
+              <td>{change.task_id}</td>
+              <td>{parts.filter((part) => part.kind !== 'added').map((part) => (part.kind === 'removed' ? <del>{part.text}</del> : part.text))}</td>
+              <td>{parts.filter((part) => part.kind !== 'removed').map((part) => (part.kind === 'added' ? <ins>{part.text}</ins> : part.text))}</td>
+            </tr>
+          );
+        })}</tbody>
+      </table></div>
     </div>,
   );
 }

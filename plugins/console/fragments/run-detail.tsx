@@ -53,10 +53,10 @@ export async function runDetailFragment(c: AppContext) {
         {failures.length === 0 ? <p>No failures.</p> : [...byCode.entries()].map(([code, group]) => (
           <details open>
             <summary><code>{code}</code> — {group.length} failure{group.length === 1 ? '' : 's'}</summary>
-            <table>
+            <div class="table-wrap"><table>
               <thead><tr><th scope="col">Task</th><th scope="col">Metric</th><th scope="col">Severity</th><th scope="col">Message</th><th scope="col">Event</th></tr></thead>
               <tbody>{group.map((failure) => <tr><td>{failure.task_id}{failure.variant ? ` (${failure.variant})` : ''}</td><td>{failure.metric}</td><td>{failure.severity}</td><td>{failure.message}</td><td>{failure.event_index ?? '—'}</td></tr>)}</tbody>
-            </table>
+            </table></div>
           </details>
         ))}
       </section>

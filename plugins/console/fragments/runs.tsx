@@ -14,6 +14,7 @@ interface RunSummary {
   finished_at: string | null;
 }
 
+/** `GET /console/fragments/runs`: a page of `GET /api/v1/runs` with the same filters and cursor. */
 export async function runsFragment(c: AppContext) {
   const status = c.req.query('status') || undefined;
   const scenario = c.req.query('scenario_id') || undefined;
@@ -23,9 +24,11 @@ export async function runsFragment(c: AppContext) {
   return c.html(
     <div>
       {body.items.length === 0 ? (
-        <p class="notice">No runs yet. Launch one from the <a href="/catalog">catalog</a>.</p>
+        status || scenario || cursor
+          ? <p class="notice">No runs match these filters{cursor ? ' on this page' : ''}.{body.next_cursor ? ' Older runs may.' : ''}</p>
+          : <p class="notice">No runs yet. Launch one from the <a href="/catalog">catalog</a>.</p>
       ) : (
-        <table>
+        <div class="table-wrap"><table>
           <caption class="muted" style="text-align:left">Newest first{status ? `, status ${status}` : ''}{scenario ? `, scenario ${scenario}` : ''}</caption>
           <thead><tr><th scope="col">Run</th><th scope="col">Status</th><th scope="col">Scenario</th><th scope="col">Index</th><th scope="col">Compliance</th><th scope="col">Created</th></tr></thead>
           <tbody>
@@ -40,7 +43,7 @@ export async function runsFragment(c: AppContext) {
               </tr>
             ))}
           </tbody>
-        </table>
+        </table></div>
       )}
       {body.next_cursor && <p><a href={`/${query({ status, scenario_id: scenario, cursor: body.next_cursor })}`}>Older runs →</a></p>}
     </div>,

@@ -25,7 +25,7 @@ export async function specToEvalFragment(c: AppContext) {
         <section class="panel">
           <h2>{stub.title} <code class="muted">{stub.id}</code></h2>
           <ol>{stub.tasks.map((task) => <li>{task.input} <span class="muted">[{task.metrics.map((m) => m.id).join(', ')}]</span></li>)}</ol>
-          <button type="button" data-scenario={JSON.stringify(stub)} aria-controls={`launch-${stub.id}`}>Launch</button>
+          <button type="button" data-scenario={JSON.stringify(stub)} aria-controls={`launch-${stub.id}`}>Launch<span class="visually-hidden"> {stub.title}</span></button>
           <div id={`launch-${stub.id}`} aria-live="polite"></div>
         </section>
       ))}
