@@ -70,7 +70,10 @@ export interface Logger {
 
 export interface RuntimeCapabilities {
   runtime: { name: string; version: string };
-  /** The platform's native SHA3-256 (node:crypto), when it has one. */
+  /**
+   * A faster SHA3-256 than @noble/hashes' JavaScript, when the runtime has one: node:crypto (OpenSSL) on Node,
+   * Deno and Bun; a WebAssembly Keccak brought by the bundle on workerd, which has no SHA3 of its own.
+   */
   nativeSha3?: () => IncrementalHash;
   files?: FileAccess;
   net?: NetAccess;

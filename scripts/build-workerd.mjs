@@ -5,6 +5,8 @@
 //   aeh:precompiled-validators  dist/validators.generated.js (scripts/precompile-validators.mjs, run by
 //                               scripts/build.mjs): ajv standalone code for every schema in use
 //   aeh:bundled-catalog         every JSON document of catalog/, as { path, text }
+//   aeh:sha3-wasm               hash-wasm's compiled Keccak (dist/workerd/sha3.wasm, a module of the config):
+//                               workerd has no SHA3 and compiles no WebAssembly from bytes at run time
 // Then writes dist/workerd/config.capnp, a local deployment for `workerd serve --experimental`: the worker, a
 // KV namespace (workerd's bundled KV Worker, SQLite on disk) bound as AEH_KV, and a cron trigger every minute
 // (workerd's bundled cron Worker) that calls the worker's `scheduled` handler. The const `test` adds the sockets
@@ -13,6 +15,8 @@
 //   mkdir -p .aeh/workerd/kv .aeh/workerd/blobs .aeh/workerd/cron
 //   DASHBOARD_API_KEY=$(openssl rand -hex 32) npx workerd serve --experimental dist/workerd/config.capnp
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,11 +59,37 @@ function catalogModule() {
   return `export default ${JSON.stringify(documents)};\n`;
 }
 
+/**
+ * hash-wasm's SHA-3 WebAssembly binary, taken from the base64 its package embeds, and checked against
+ * node:crypto (FIPS 202 test vectors would say the same) before it goes into a bundle.
+ */
+export function sha3WasmBinary() {
+  const require = createRequire(import.meta.url);
+  const source = readFileSync(join(dirname(require.resolve('hash-wasm/package.json')), 'dist', 'sha3.umd.min.js'), 'utf8');
+  const embedded = /name:"sha3",data:"([A-Za-z0-9+/=]+)"/.exec(source);
+  if (!embedded) throw new Error('hash-wasm: no embedded sha3 binary found in dist/sha3.umd.min.js (package layout changed?)');
+  const binary = Buffer.from(embedded[1], 'base64');
+  const { exports } = new WebAssembly.Instance(new WebAssembly.Module(binary), {});
+  const input = Buffer.from('abc'.repeat(12_000));
+  exports.Hash_Init(256);
+  for (let offset = 0; offset < input.length; offset += 16 * 1024) {
+    const part = input.subarray(offset, offset + 16 * 1024);
+    new Uint8Array(exports.memory.buffer, exports.Hash_GetBuffer(), part.length).set(part);
+    exports.Hash_Update(part.length);
+  }
+  exports.Hash_Final(0x06);
+  const digest = Buffer.from(new Uint8Array(exports.memory.buffer, exports.Hash_GetBuffer(), 32)).toString('hex');
+  if (digest !== createHash('sha3-256').update(input).digest('hex')) throw new Error('hash-wasm: the sha3 binary does not compute SHA3-256');
+  return binary;
+}
+
 /** Resolves the build's virtual modules. */
 function generatedModules(validators) {
   return {
     name: 'aeh-generated',
     setup(esbuild) {
+      // A module of the workerd config (a compiled WebAssembly.Module), not bundled JavaScript.
+      esbuild.onResolve({ filter: /^aeh:sha3-wasm$/ }, () => ({ path: './sha3.wasm', external: true }));
       esbuild.onResolve({ filter: /^aeh:bundled-catalog$/ }, () => ({ path: 'bundled-catalog', namespace: 'aeh' }));
       esbuild.onLoad({ filter: /.*/, namespace: 'aeh' }, () => ({ contents: catalogModule(), loader: 'js' }));
       esbuild.onResolve({ filter: /^aeh:precompiled-validators$/ }, () => ({ path: validators }));
@@ -77,6 +107,8 @@ export async function buildWorker({ outDir = OUT_DIR, log = console.error } = {}
   const validators = join(ROOT, 'dist', 'validators.generated.js');
   if (!existsSync(validators)) throw new Error(`${validators} is missing: scripts/build.mjs could not precompile the validators (${compiled.stderr.trim()})`);
   const outfile = join(outDir, 'worker.js');
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(join(outDir, 'sha3.wasm'), sha3WasmBinary());
   const result = await build({
     absWorkingDir: ROOT,
     entryPoints: [join(ROOT, 'runtime', 'workerd.ts')],
@@ -107,7 +139,7 @@ function workerService() {
     `(name = "AEH_KV", kvNamespace = (name = "kv", props = (json = ${quote(JSON.stringify({ namespace: KV_NAMESPACE }))})))`,
   ];
   return `(name = "aeh", worker = (
-      modules = [(name = "worker.js", esModule = embed "worker.js")],
+      modules = [(name = "worker.js", esModule = embed "worker.js"), (name = "sha3.wasm", wasm = embed "sha3.wasm")],
       compatibilityDate = ${quote(COMPATIBILITY_DATE)},
       bindings = [
         ${bindings.join(',\n        ')},

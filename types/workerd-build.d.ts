@@ -12,3 +12,9 @@ declare module 'aeh:precompiled-validators' {
   /** Registers the ajv standalone validators (scripts/precompile-validators.mjs) under their schema keys. */
   export function install(register: (key: string, validate: ValidateFunction) => void): void;
 }
+
+declare module 'aeh:sha3-wasm' {
+  /** hash-wasm's SHA-3 Keccak, compiled: a module of the worker (workerd compiles no WebAssembly from bytes). */
+  const module: WebAssembly.Module;
+  export default module;
+}

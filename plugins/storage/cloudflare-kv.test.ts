@@ -4,7 +4,7 @@ import { parseConfig } from '../../core/config.ts';
 import { createHost } from '../../core/host.ts';
 import { loadPlugins } from '../../core/plugin.ts';
 import type { Store } from '../../core/storage.ts';
-import { cloudflareKvStorage, type KvNamespace } from './cloudflare-kv.ts';
+import { cloudflareKvStorage, createKvStore, type KvNamespace } from './cloudflare-kv.ts';
 
 /**
  * A KV namespace with the binding's API and the service's observable rules: values are bytes, `list` answers
@@ -16,7 +16,9 @@ function fakeKv(pageSize = 2) {
   const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
   const namespace = {
     values,
+    reads: 0,
     async get(key: string, type: 'text' | 'arrayBuffer' | 'stream' = 'text') {
+      namespace.reads++;
       await tick();
       const entry = values.get(key);
       if (!entry) return null;
@@ -43,7 +45,8 @@ function fakeKv(pageSize = 2) {
       return { keys: page.map((name) => ({ name })), list_complete: complete, ...(complete ? {} : { cursor: String(start + pageSize) }) };
     },
   };
-  return namespace;
+  // The binding's `get` is overloaded by type; this one implementation answers all of them.
+  return namespace as typeof namespace & KvNamespace;
 }
 
 function kvStore(bindings: Record<string, unknown>, env: Record<string, string> = {}): Promise<Store> | Store {
@@ -53,7 +56,7 @@ function kvStore(bindings: Record<string, unknown>, env: Record<string, string> 
   return driver.create(host.config);
 }
 
-testStorage('cloudflare-kv', async () => kvStore({ AEH_KV: fakeKv() as unknown as KvNamespace }));
+testStorage('cloudflare-kv', async () => kvStore({ AEH_KV: fakeKv() }));
 
 describe('storage: cloudflare-kv', () => {
   it('keeps the fs layout in colon keys (what scripts/kv-seed.mjs writes)', async () => {
@@ -87,5 +90,83 @@ describe('storage: cloudflare-kv', () => {
   it('fails the start naming the missing binding and the fix', () => {
     expect(() => kvStore({ AEH_KV: 'a string, not a namespace' })).toThrow(/needs a KV namespace bound as AEH_KV: .*\[\[kv_namespaces\]\] binding = "AEH_KV"/);
     expect(() => kvStore({}, { AEH_KV_BINDING: 'STORE' })).toThrow(/bound as STORE/);
+  });
+});
+
+describe('storage: cloudflare-kv read cache', () => {
+  const encoder = new TextEncoder();
+  const text = (bytes: Uint8Array | null) => (bytes ? new TextDecoder().decode(bytes) : null);
+  const clock = () => {
+    let time = 1_000_000;
+    return { now: () => time, advance: (ms: number) => (time += ms) };
+  };
+
+  it('reads a hot key from KV once per AEH_KV_CACHE_MS, and sees other writers after that', async () => {
+    const kv = fakeKv();
+    const time = clock();
+    const store = createKvStore(kv, { cacheMs: 1000, now: time.now });
+    kv.values.set('runs:r:certificate.json', { bytes: encoder.encode('v1') });
+    for (let i = 0; i < 5; i++) expect(text(await store.getBytes('runs/r/certificate.json'))).toBe('v1');
+    expect(kv.reads).toBe(1);
+    kv.values.set('runs:r:certificate.json', { bytes: encoder.encode('v2 from another isolate') });
+    time.advance(999);
+    expect(text(await store.getBytes('runs/r/certificate.json'))).toBe('v1');
+    time.advance(1);
+    expect(text(await store.getBytes('runs/r/certificate.json'))).toBe('v2 from another isolate');
+    expect(kv.reads).toBe(2);
+  });
+
+  it('reads its own writes and removals at once', async () => {
+    const kv = fakeKv();
+    const store = createKvStore(kv, { cacheMs: 60_000 });
+    await store.setJson('tasks/t.json', { status: 'queued' });
+    expect(await store.getJson('tasks/t.json')).toEqual({ status: 'queued' });
+    await store.setJson('tasks/t.json', { status: 'succeeded' });
+    expect(await store.getJson('tasks/t.json')).toEqual({ status: 'succeeded' });
+    await store.remove('tasks/t.json');
+    expect(await store.getJson('tasks/t.json')).toBeNull();
+    await store.raw.setItem('tasks:t.json', '{"status":"raw"}');
+    expect(await store.getJson('tasks/t.json')).toEqual({ status: 'raw' });
+    // Only after the removal and after the raw write did the store have to ask KV.
+    expect(kv.reads).toBe(2);
+  });
+
+  it('does not cache what a read fetched while a write was in flight', async () => {
+    const kv = fakeKv();
+    const store = createKvStore(kv, { cacheMs: 60_000 });
+    kv.values.set('k', { bytes: encoder.encode('old') });
+    const [read] = await Promise.all([store.getBytes('k'), store.setBytes('k', encoder.encode('new'))]);
+    expect(['old', 'new']).toContain(text(read));
+    expect(text(await store.getBytes('k'))).toBe('new');
+  });
+
+  it('never caches large values (traces), nor anything with AEH_KV_CACHE_MS=0', async () => {
+    const kv = fakeKv();
+    const store = createKvStore(kv, { cacheMs: 60_000, cacheValueBytes: 4 });
+    kv.values.set('big', { bytes: encoder.encode('12345') });
+    await store.getBytes('big');
+    await store.getBytes('big');
+    expect(kv.reads).toBe(2);
+    const off = await kvStore({ AEH_KV: kv }, { AEH_KV_CACHE_MS: '0' });
+    kv.values.set('small', { bytes: encoder.encode('1') });
+    kv.reads = 0;
+    await off.getBytes('small');
+    await off.getBytes('small');
+    expect(kv.reads).toBe(2);
+  });
+
+  it('decides counters and locks on what KV holds, not on the cache', async () => {
+    const kv = fakeKv();
+    const store = createKvStore(kv, { cacheMs: 60_000 });
+    expect(await store.increment('count', 1)).toBe(1);
+    kv.values.set('count', { bytes: encoder.encode('10') });
+    expect(await store.increment('count', 1)).toBe(11);
+    expect(await store.setIfAbsent('lock', 'a')).toBe(true);
+    kv.values.delete('lock');
+    expect(await store.setIfAbsent('lock', 'b')).toBe(true);
+  });
+
+  it('refuses a malformed AEH_KV_CACHE_MS at start', () => {
+    expect(() => kvStore({ AEH_KV: fakeKv() }, { AEH_KV_CACHE_MS: '1s' })).toThrow(/AEH_KV_CACHE_MS must be a whole number of milliseconds/);
   });
 });

@@ -6,11 +6,16 @@
  *
  * KV has no atomic operations and is eventually consistent (a write may take up to 60 s to reach other
  * locations): counters, "set if absent" and appends are read-modify-write, serialised only within one isolate.
+ * For the same reason the store keeps what it read for `AEH_KV_CACHE_MS` (default 1000 ms, 0 turns it off):
+ * small values only (certificates, sidecars, records), bounded in count and bytes, and every write or removal
+ * through this isolate updates the cache at once, so the isolate reads its own writes. A hot key then costs
+ * one KV read per second instead of one per request (a certificate verified 2,000 times a second).
  * See docs/runtimes.md, "workerd". Keys are the store's colon keys (`runs:<run_id>:certificate.json`), the
  * layout `scripts/kv-seed.mjs` writes.
  */
 import { createStorage } from 'unstorage';
 import kvBindingDriver from 'unstorage/drivers/cloudflare-kv-binding';
+import type { Driver } from 'unstorage';
 import type { Plugin } from '../../core/plugin.ts';
 import { createStore, storageKey, type Store, type StorageDriver } from '../../core/storage.ts';
 
@@ -28,13 +33,68 @@ export const DEFAULT_KV_BINDING = 'AEH_KV';
 /** KV refuses an `expirationTtl` under 60 seconds. */
 const MIN_TTL_SECONDS = 60;
 
+/** Options of `createKvStore`. */
+export interface KvStoreOptions {
+  /** How long a value read stays in this isolate's cache; 0 reads KV every time (default 1000). */
+  cacheMs?: number;
+  /** Values larger than this are never cached (default 64 KiB: records, not traces). */
+  cacheValueBytes?: number;
+  /** Most values cached at once (default 1024); the oldest go first. */
+  cacheEntries?: number;
+  /** Clock, for tests. */
+  now?: () => number;
+}
+
+interface Cached {
+  bytes: Uint8Array | null;
+  at: number;
+}
+
 function isKvNamespace(value: unknown): value is KvNamespace {
   return !!value && typeof value === 'object' && ['get', 'put', 'delete', 'list'].every((method) => typeof (value as Record<string, unknown>)[method] === 'function');
 }
 
 /** Builds a store over a KV namespace binding. */
-export function createKvStore(namespace: KvNamespace): Store {
-  const raw = createStorage({ driver: kvBindingDriver({ binding: namespace as never }) });
+export function createKvStore(namespace: KvNamespace, options: KvStoreOptions = {}): Store {
+  const { cacheMs = 1000, cacheValueBytes = 64 * 1024, cacheEntries = 1024, now = Date.now } = options;
+  const cache = new Map<string, Cached>();
+  // Bumped by every write and removal: a read that was in flight meanwhile may hold the old bytes, so it does
+  // not cache them (the isolate must read its own writes).
+  let writes = 0;
+  const forget = (kvKey: string) => {
+    writes++;
+    cache.delete(kvKey);
+  };
+  const remember = (kvKey: string, bytes: Uint8Array | null) => {
+    cache.delete(kvKey);
+    if (cacheMs <= 0 || (bytes && bytes.byteLength > cacheValueBytes)) return;
+    if (cache.size >= cacheEntries) cache.delete(cache.keys().next().value!);
+    cache.set(kvKey, { bytes: bytes && bytes.slice(), at: now() });
+  };
+  // Writes and removals made through unstorage (store.remove, plugins using store.raw) drop the cached value.
+  const driver = kvBindingDriver({ binding: namespace as never }) as Driver;
+  const raw = createStorage({
+    driver: {
+      ...driver,
+      async setItem(key, value, options) {
+        forget(key);
+        await driver.setItem!(key, value, options);
+        forget(key);
+      },
+      async removeItem(key, options) {
+        forget(key);
+        await driver.removeItem!(key, options);
+        forget(key);
+      },
+      async clear(base, options) {
+        writes++;
+        cache.clear();
+        await driver.clear!(base, options);
+        writes++;
+        cache.clear();
+      },
+    },
+  });
   // One chain per key: read-modify-write operations of this isolate never interleave on the same key.
   const chains = new Map<string, Promise<unknown>>();
   function serialised<T>(key: string, work: () => Promise<T>): Promise<T> {
@@ -45,26 +105,42 @@ export function createKvStore(namespace: KvNamespace): Store {
     return next;
   }
   const ttl = (seconds?: number) => (seconds ? { expirationTtl: Math.max(MIN_TTL_SECONDS, Math.ceil(seconds)) } : undefined);
-  const read = async (key: string) => {
-    const value = await namespace.get(storageKey(key), 'arrayBuffer');
+  const readFresh = async (kvKey: string) => {
+    const value = await namespace.get(kvKey, 'arrayBuffer');
     return value === null ? null : new Uint8Array(value);
+  };
+  const read = async (key: string) => {
+    const kvKey = storageKey(key);
+    const cached = cache.get(kvKey);
+    if (cached && now() - cached.at < cacheMs) return cached.bytes && cached.bytes.slice();
+    const before = writes;
+    const bytes = await readFresh(kvKey);
+    if (writes === before) remember(kvKey, bytes);
+    return bytes;
+  };
+  const write = async (kvKey: string, value: Uint8Array | string, ttlSeconds?: number) => {
+    forget(kvKey);
+    await namespace.put(kvKey, value, ttl(ttlSeconds));
+    forget(kvKey);
+    remember(kvKey, typeof value === 'string' ? new TextEncoder().encode(value) : value);
   };
   return createStore('cloudflare-kv', raw, {
     read,
-    writeAtomic: (key, bytes) => namespace.put(storageKey(key), bytes),
+    writeAtomic: (key, bytes) => write(storageKey(key), bytes),
     stream: (key) => namespace.get(storageKey(key), 'stream'),
     increment(key, by, ttlSeconds) {
       return serialised(key, async () => {
-        const current = await read(key);
+        // Counters and locks are decided on what KV holds now, never on the cache.
+        const current = await readFresh(storageKey(key));
         const next = (current ? Number(new TextDecoder().decode(current)) || 0 : 0) + by;
-        await namespace.put(storageKey(key), String(next), ttl(ttlSeconds));
+        await write(storageKey(key), String(next), ttlSeconds);
         return next;
       });
     },
     setIfAbsent(key, value, ttlSeconds) {
       return serialised(key, async () => {
-        if ((await namespace.get(storageKey(key), 'arrayBuffer')) !== null) return false;
-        await namespace.put(storageKey(key), value, ttl(ttlSeconds));
+        if ((await readFresh(storageKey(key))) !== null) return false;
+        await write(storageKey(key), value, ttlSeconds);
         return true;
       });
     },
@@ -85,7 +161,9 @@ export function cloudflareKvStorage(bindings: Record<string, unknown>): Plugin {
       if (!isKvNamespace(namespace)) {
         throw new Error(`AEH_STORAGE=cloudflare-kv needs a KV namespace bound as ${name}: add it to the worker's bindings (wrangler: [[kv_namespaces]] binding = "${name}"), or set AEH_KV_BINDING to the binding's name`);
       }
-      return createKvStore(namespace);
+      const cacheMs = config.env.AEH_KV_CACHE_MS?.trim() || '1000';
+      if (!/^\d{1,9}$/.test(cacheMs)) throw new Error(`AEH_KV_CACHE_MS must be a whole number of milliseconds (0 turns the read cache off), got "${cacheMs}"`);
+      return createKvStore(namespace, { cacheMs: Number(cacheMs) });
     },
   };
   return {

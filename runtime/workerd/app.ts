@@ -1,17 +1,19 @@
 /**
  * Builds the service from a worker's bindings: string bindings (vars and secrets) are the environment that
  * `parseConfig` reads; other bindings (KV namespaces) are resources the storage plugin takes. workerd offers
- * no file system (path-based requests answer 501), no native SHA3 (@noble/hashes is used), no raw sockets
+ * no file system (path-based requests answer 501), no SHA3 (the bundle brings a WebAssembly one), no raw sockets
  * (outbound URLs go through the SSRF guard's literal-address checks over plain fetch), and the bundled
  * catalog is embedded in the bundle.
  */
 import documents from 'aeh:bundled-catalog';
+import sha3Module from 'aeh:sha3-wasm';
 import { createApp, type AehApp } from '../../core/app.ts';
 import { ConfigError, parseConfig } from '../../core/config.ts';
 import { consoleLogger, type RuntimeCapabilities } from '../../core/runtime.ts';
 import { portablePlugins } from '../../plugins/bundled.ts';
 import { cloudflareKvStorage } from '../../plugins/storage/cloudflare-kv.ts';
 import { backgroundWork } from './background.ts';
+import { wasmSha3 } from './sha3-wasm.ts';
 
 /** A module worker's `env`: the bindings of its configuration (wrangler.toml or a workerd `.capnp`). */
 export type WorkerBindings = Record<string, unknown>;
@@ -20,6 +22,7 @@ export type WorkerBindings = Record<string, unknown>;
 export function workerdCapabilities(): RuntimeCapabilities {
   return {
     runtime: { name: 'workerd', version: typeof navigator === 'object' ? navigator.userAgent : 'unknown' },
+    nativeSha3: wasmSha3(sha3Module),
     catalogDocuments: documents,
     logger: consoleLogger(),
     // Cloudflare's edge sets this header and overwrites any value a client sends.

@@ -1,0 +1,104 @@
+#!/usr/bin/env node
+// Public verification on workerd vs Node, same run, same certificate bytes: `GET /api/v1/verify/:run_id` of a
+// run with a 1 MiB trace, over HTTP with autocannon (50 connections, 2 s warm-up per round).
+// Goal (issue 9): workerd verifies at least 50% of the Node figure.
+//
+// The run is made once, on Node (bench/fixtures/verify-server.mjs: fs store, certificate issued by the
+// certification plugin): that is the precomputed certificate. workerd (dist/workerd/config.capnp, `test`
+// const: the bundled KV Worker as AEH_KV) gets the run's files through its KV namespace (scripts/kv-seed.mjs)
+// and Node's public keys through AEH_SIGNING_RETIRED_JWKS, as docs/runtimes.md describes. Both services run
+// with their defaults (artefact hashes reused for AEH_VERIFY_CACHE_MS = 1000 ms), and are measured in
+// alternating rounds so that the machine's load affects both alike; the ratio is of the medians.
+// Usage: node bench/verify-workerd.mjs [--duration 8] [--rounds 3] [--connections 50]
+import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { ensureBuilt, fmt, freePort, freshRoot, load, median, repoRoot, serviceEnv, spawnProcess, waitForOk, BENCH_KEY } from './lib.mjs';
+import { buildWorkerd } from '../scripts/build-workerd.mjs';
+import { putEntries, runEntries } from '../scripts/kv-seed.mjs';
+
+const argument = (name, fallback) => {
+  const index = process.argv.indexOf(`--${name}`);
+  return index > 0 ? Number(process.argv[index + 1]) : fallback;
+};
+const duration = argument('duration', 8);
+const rounds = argument('rounds', 3);
+const connections = argument('connections', 50);
+const GOAL = 0.5;
+// Every request comes from one address: the default public limit (600/min) would answer 429 at once.
+const UNLIMITED = { AEH_PUBLIC_RATE_LIMIT_PER_MINUTE: '1000000000' };
+
+async function startNode(root) {
+  const port = await freePort();
+  const env = serviceEnv({ PORT: String(port), HOST: '127.0.0.1', PROJECT_ROOT: root, DASHBOARD_API_KEY: BENCH_KEY, AEH_STORAGE: 'fs', ...UNLIMITED });
+  const server = spawnProcess(process.execPath, [join(repoRoot, 'bench', 'fixtures', 'verify-server.mjs'), '--dist'], { env });
+  const deadline = Date.now() + 120_000;
+  while (!/READY (\S+) (\S+)/.test(server.output())) {
+    if (Date.now() > deadline || server.child.exitCode !== null) throw new Error(`the Node fixture did not start:\n${server.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const [, runId, base] = /READY (\S+) (\S+)/.exec(server.output());
+  return { server, runId, base };
+}
+
+async function startWorkerd(config, env) {
+  const state = freshRoot('aeh-bench-workerd-');
+  const dirs = ['kv-store', 'kv-blobs', 'cron-store'].map((name) => [name, join(state, name)]);
+  for (const [, dir] of dirs) mkdirSync(dir);
+  const [port, kvPort, cronPort] = [await freePort(), await freePort(), await freePort()];
+  const args = ['serve', '--experimental', config, 'test', '--socket-addr', `http=127.0.0.1:${port}`, '--socket-addr', `kv-admin=127.0.0.1:${kvPort}`, '--socket-addr', `cron-admin=127.0.0.1:${cronPort}`, ...dirs.flatMap(([name, dir]) => ['--directory-path', `${name}=${dir}`])];
+  const server = spawnProcess(join(repoRoot, 'node_modules', '.bin', 'workerd'), args, { env: serviceEnv({ DASHBOARD_API_KEY: BENCH_KEY, ...UNLIMITED, ...env }) });
+  const base = `http://127.0.0.1:${port}`;
+  await waitForOk(`${base}/healthz`, { intervalMs: 50 }).catch((error) => {
+    throw new Error(`${error.message}\n${server.output()}`);
+  });
+  return { server, base, kvUrl: `http://127.0.0.1:${kvPort}` };
+}
+
+async function verified(url) {
+  const answer = await (await fetch(url)).json();
+  if (answer.valid !== true) throw new Error(`${url} does not verify: ${JSON.stringify(answer.checks ?? answer)}`);
+}
+
+ensureBuilt();
+const { config, bytes } = await buildWorkerd({ log: () => undefined });
+const root = freshRoot();
+const node = await startNode(root);
+let workerd;
+try {
+  const nodeJwks = await (await fetch(`${node.base}/.well-known/jwks.json`)).text();
+  workerd = await startWorkerd(config, { AEH_SIGNING_RETIRED_JWKS: nodeJwks });
+  const seeded = runEntries(join(root, '.aeh'), [node.runId]);
+  await putEntries(workerd.kvUrl, seeded);
+  const targets = {
+    node: `${node.base}/api/v1/verify/${node.runId}`,
+    workerd: `${workerd.base}/api/v1/verify/${node.runId}`,
+  };
+  for (const url of Object.values(targets)) await verified(url);
+  const results = { node: [], workerd: [] };
+  for (let round = 1; round <= rounds; round++) {
+    for (const name of ['node', 'workerd']) {
+      const title = `${name}: GET /api/v1/verify/:run_id (round ${round})`;
+      await load({ url: targets[name], duration: 2, connections, title: `${title} warm-up` });
+      results[name].push(await load({ url: targets[name], duration, connections, title }));
+    }
+  }
+  const workerdInfo = await (await fetch(`${workerd.base}/api/info`, { headers: { 'x-api-key': BENCH_KEY } })).json();
+  const summary = Object.fromEntries(Object.entries(results).map(([name, list]) => [name, {
+    perSecond: median(list.map((result) => result.requestsPerSecond)),
+    p50: median(list.map((result) => result.latencyP50)),
+    p99: median(list.map((result) => result.latencyP99)),
+    rounds: list.map((result) => fmt(result.requestsPerSecond)).join(' / '),
+  }]));
+  const ratio = summary.workerd.perSecond / summary.node.perSecond;
+  console.log(`\nNode ${process.versions.node} (compiled dist/, fs store) vs workerd ${workerdInfo.runtime.version} (dist/workerd/worker.js ${fmt(bytes / 1024)} KiB, ${workerdInfo.storage.driver} store on the bundled KV Worker)`);
+  console.log(`run ${node.runId}: 1 MiB trace, ${seeded.length} files seeded into KV; ${rounds} rounds x ${duration} s, ${connections} connections`);
+  console.log('| runtime | verify/s (median) | rounds | p50 ms | p99 ms |');
+  console.log('|---|---:|---|---:|---:|');
+  for (const [name, row] of Object.entries(summary)) console.log(`| ${name} | ${fmt(row.perSecond)} | ${row.rounds} | ${row.p50} | ${row.p99} |`);
+  console.log(`\nworkerd / Node: ${(ratio * 100).toFixed(1)}% (goal >= ${GOAL * 100}%)`);
+  console.log(ratio >= GOAL ? 'PASS' : 'FAIL');
+  process.exitCode = ratio >= GOAL ? 0 : 1;
+} finally {
+  await workerd?.server.stop();
+  await node.server.stop();
+}
