@@ -22,10 +22,14 @@ const cache = new Map<string, Promise<Recording>>();
 
 const keyOf = (taskId: string, variant?: string) => `${variant ?? ''}\u0000${taskId}`;
 
-/** Indexes a recorded trace by task id and variant. */
+/**
+ * Indexes a recorded trace by task id and variant. Tool calls belong to the output they follow (our traces) or,
+ * in recordings that log them first, to the output they precede.
+ */
 export function indexRecording(bytes: Uint8Array): Recording {
   const recording: Recording = new Map();
-  const tools = new Map<string, ToolCall[]>();
+  const pending = new Map<string, ToolCall[]>();
+  let open: string | undefined;
   for (const line of new TextDecoder().decode(bytes).split('\n')) {
     if (!line.trim()) continue;
     let event: Partial<TraceEvent> & { output?: unknown; latency_ms?: unknown };
@@ -38,18 +42,22 @@ export function indexRecording(bytes: Uint8Array): Recording {
     const key = keyOf(event.task_id, event.variant);
     const data = (event.data ?? {}) as Record<string, unknown>;
     if (event.type === 'tool_call') {
-      if (!recording.has(key)) tools.set(key, [...(tools.get(key) ?? []), { name: String(data.name ?? ''), arguments: data.arguments, result: data.result }]);
+      const call: ToolCall = { name: String(data.name ?? ''), arguments: data.arguments, result: data.result };
+      if (open === key) (recording.get(key)!.tool_calls ??= []).push(call);
+      else if (!recording.has(key)) pending.set(key, [...(pending.get(key) ?? []), call]);
       continue;
     }
+    if (event.type !== 'handoff') open = undefined;
     const plain = event.type === undefined && typeof event.output === 'string';
     const output = event.type === 'agent_output' && !data.probe ? data.output : plain ? event.output : undefined;
     if (typeof output !== 'string' || recording.has(key)) continue;
     const latency = plain ? event.latency_ms : data.latency_ms;
     recording.set(key, {
       output,
-      ...(tools.has(key) ? { tool_calls: tools.get(key) } : {}),
+      ...(pending.has(key) ? { tool_calls: pending.get(key) } : {}),
       ...(typeof latency === 'number' && latency >= 0 ? { latency_ms: latency } : {}),
     });
+    open = key;
   }
   return recording;
 }
