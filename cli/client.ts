@@ -5,12 +5,14 @@
 import { buildNodeApp } from '../runtime/node/start.ts';
 import { silentLogger } from '../core/runtime.ts';
 
+/** A parsed API answer: status, JSON body (or the text), raw text. */
 export interface ApiResponse<T = any> {
   status: number;
   body: T;
   text: string;
 }
 
+/** The service as a command sees it, in-process or over HTTP. */
 export interface ApiClient {
   /** Where requests go: `in-process` or the base URL. */
   readonly target: string;
@@ -20,6 +22,7 @@ export interface ApiClient {
   close(): Promise<void>;
 }
 
+/** Where to reach the service: `url` (+ `key`, else AEH_API_KEY / DASHBOARD_API_KEY) or in-process from `env` and `cwd`. */
 export interface ClientOptions {
   url?: string;
   key?: string;

@@ -10,6 +10,7 @@ export interface Io {
   cwd: string;
 }
 
+/** Writes one line to a stream. */
 export function line(stream: NodeJS.WritableStream, text = ''): void {
   stream.write(`${text}\n`);
 }

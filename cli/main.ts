@@ -4,19 +4,20 @@
  */
 import type { Io } from './io.ts';
 import { EXIT, line } from './io.ts';
+import { EVALUATE_USAGE } from './usage.ts';
 
 type Command = (argv: string[], io: Io) => Promise<number>;
 
 /** Each command is loaded only when called, so `aeh verify` never builds the service. */
-const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
-  serve: { summary: 'serve the API and console (same as npm start)', load: async () => (await import('./commands/serve.ts')).serveCommand },
-  evaluate: { summary: 'evaluate a scenario file or catalog id; exit 0 pass, 1 fail, 2 warning, 3 error', load: async () => (await import('./commands/evaluate.ts')).evaluateCommand },
-  verify: { summary: 'verify a certificate offline against its trace, sidecars and a JWKS; exit 0 valid, 1 invalid, 2 expired, 3 error', load: async () => (await import('./verify.ts')).verifyCommand },
-  keys: { summary: 'rotate the local signing key (retired keys stay published)', load: async () => (await import('./keys.ts')).keysCommand },
-  mutate: { summary: 'produce perturbed variants of a scenario', load: async () => (await import('./commands/mutate.ts')).mutateCommand },
-  'spec-to-eval': { summary: 'turn a Markdown PRD into scenario stubs', load: async () => (await import('./commands/spec-to-eval.ts')).specToEvalCommand },
-  doctor: { summary: 'check the environment; exit 1 when a check fails', load: async () => (await import('./commands/doctor.ts')).doctorCommand },
-  scenarios: { summary: 'search the scenario catalog', load: async () => (await import('./commands/scenarios.ts')).scenariosCommand },
+const COMMANDS: Record<string, { summary: string; usage: string; load: () => Promise<Command> }> = {
+  serve: { summary: 'serve the API and console (same as npm start)', usage: 'aeh serve [--port N] [--host HOST] [--json]', load: async () => (await import('./commands/serve.ts')).serveCommand },
+  evaluate: { summary: 'evaluate a scenario file or catalog id; exit 0 pass, 1 fail, 2 warning, 3 error', usage: EVALUATE_USAGE, load: async () => (await import('./commands/evaluate.ts')).evaluateCommand },
+  verify: { summary: 'verify a certificate offline against its trace, sidecars and a JWKS; exit 0 valid, 1 invalid, 2 expired, 3 error', usage: 'aeh verify <certificate.json> --trace <file> [--sidecars <dir>] --jwks <url-or-file> [--require-role <role>]... [--json]', load: async () => (await import('./verify.ts')).verifyCommand },
+  keys: { summary: 'rotate the local signing key (retired keys stay published)', usage: 'aeh keys rotate [--data-dir <dir>] [--json]', load: async () => (await import('./keys.ts')).keysCommand },
+  mutate: { summary: 'produce perturbed variants of a scenario', usage: 'aeh mutate <path|scenario-id> --type TYPE[,TYPE…] [--seed N] [--count N] [--json] [--url URL] [--key KEY]', load: async () => (await import('./commands/mutate.ts')).mutateCommand },
+  'spec-to-eval': { summary: 'turn a Markdown PRD into scenario stubs; exit 1 on pitfalls', usage: 'aeh spec-to-eval <prd.md> [--persist] [--json] [--url URL] [--key KEY]', load: async () => (await import('./commands/spec-to-eval.ts')).specToEvalCommand },
+  doctor: { summary: 'check the environment; exit 1 when a check fails', usage: 'aeh doctor [--json] [--url URL] [--key KEY]', load: async () => (await import('./commands/doctor.ts')).doctorCommand },
+  scenarios: { summary: 'search the scenario catalog', usage: 'aeh scenarios [words…] [--industry X] [--use-case X] [--tag X] [--dimension X] [--limit N] [--offset N] [--json] [--url URL] [--key KEY]', load: async () => (await import('./commands/scenarios.ts')).scenariosCommand },
 };
 
 function usage(io: Io): void {
@@ -37,12 +38,17 @@ export async function main(argv: string[], io: Io): Promise<number> {
     usage(io);
     return EXIT.error;
   }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    line(io.stdout, `${command.summary}\nusage: ${command.usage}\n(see docs/cli.md)`);
+    return EXIT.pass;
+  }
   try {
     return await (await command.load())(rest, io);
   } catch (error) {
-    const code = (error as { code?: string }).code;
-    // parseArgs reports unknown or malformed options with these codes: a usage error, not a crash.
+    // parseArgs reports unknown or malformed options (ERR_PARSE_ARGS_*), file and network errors land here too:
+    // one readable line and exit 3, never a stack trace.
     line(io.stderr, `aeh ${name}: ${(error as Error).message}`);
-    return code?.startsWith('ERR_PARSE_ARGS') ? EXIT.error : EXIT.error;
+    if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) line(io.stderr, `usage: ${command.usage}`);
+    return EXIT.error;
   }
 }

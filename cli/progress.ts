@@ -9,6 +9,7 @@ export interface Progress {
   finish(): void;
 }
 
+/** Creates the progress display for `io` (silent when `quiet`). */
 export function createProgress(io: Io, quiet: boolean): Progress {
   if (quiet) return { update() {}, finish() {} };
   const interactive = Boolean(io.stderr.isTTY) && !io.env.CI;

@@ -23,6 +23,14 @@ describe('cli: aeh (command table)', () => {
     expect((await runCli(['help'], { cwd })).code).toBe(0);
   });
 
+  it('--help on any command prints its summary and usage and exits 0', async () => {
+    for (const [command, usage] of [['evaluate', 'usage: aeh evaluate <path|scenario-id>'], ['verify', 'usage: aeh verify <certificate.json>'], ['doctor', 'usage: aeh doctor [--json]'], ['serve', 'usage: aeh serve [--port N]']]) {
+      const result = await runCli([command!, '--help'], { cwd });
+      expect(result.code, command).toBe(0);
+      expect(result.stdout, command).toContain(usage);
+    }
+  });
+
   it('refuses an unknown command with exit 3', async () => {
     const result = await runCli(['evalute', 'x.json'], { cwd });
     expect(result.code).toBe(3);
@@ -34,6 +42,7 @@ describe('cli: aeh (command table)', () => {
       const result = await runCli([command, '--no-such-option'], { cwd });
       expect(result.code, command).toBe(3);
       expect(result.stderr, command).toMatch(new RegExp(`^aeh ${command}: Unknown option '--no-such-option'`));
+      expect(result.stderr, command).toMatch(new RegExp(`^usage: aeh ${command}`, 'm'));
     }
   });
 });

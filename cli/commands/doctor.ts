@@ -5,6 +5,7 @@ import { openClient } from '../client.ts';
 
 const MARK: Record<string, string> = { ok: 'ok  ', warn: 'WARN', fail: 'FAIL' };
 
+/** Runs `aeh doctor`; returns the exit code (0 ok or warn, 1 a check failed or the service cannot start, 3 error). */
 export async function doctorCommand(argv: string[], io: Io): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { url: { type: 'string' }, key: { type: 'string' }, json: { type: 'boolean', default: false } } });
   let client;

@@ -9,6 +9,7 @@ import { dirname, resolve } from 'node:path';
 import { EXIT, line, printProblem, type Io } from '../io.ts';
 import { openClient, type ApiClient } from '../client.ts';
 import { createProgress } from '../progress.ts';
+import { EVALUATE_USAGE } from '../usage.ts';
 import { saveArtifacts } from '../artifacts.ts';
 import { buildResults, taskScoresFrom } from '../report/model.ts';
 import { toJunit } from '../report/junit.ts';
@@ -16,10 +17,6 @@ import { toMarkdown } from '../report/markdown.ts';
 import { normalizeScenario } from '../../core/scenario-load.ts';
 import type { RunRecord } from '../../core/runs.ts';
 import type { Scenario } from '../../core/scenario.ts';
-
-/** The usage line of `aeh evaluate`. */
-export const EVALUATE_USAGE = `aeh evaluate <path|scenario-id> [--url URL] [--key KEY] [--format text|json|junit|markdown]
-             [--output FILE] [--summary FILE] [--artifacts DIR] [--allow-warning] [--json] [--timeout SECONDS]`;
 
 const TERMINAL = new Set(['succeeded', 'failed', 'cancelled']);
 

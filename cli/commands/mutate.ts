@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { EXIT, line, printProblem, type Io } from '../io.ts';
 import { openClient } from '../client.ts';
 
+/** Runs `aeh mutate`; returns the exit code (0, or 3 on a refused mutation or usage error). */
 export async function mutateCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,

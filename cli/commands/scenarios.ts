@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { EXIT, line, printProblem, type Io } from '../io.ts';
 import { openClient } from '../client.ts';
 
+/** Runs `aeh scenarios`; returns the exit code (0, or 3 when the search is refused). */
 export async function scenariosCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,

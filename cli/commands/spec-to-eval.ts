@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { EXIT, line, printProblem, type Io } from '../io.ts';
 import { openClient } from '../client.ts';
 
+/** Runs `aeh spec-to-eval`; returns the exit code (0 stubs, 1 pitfalls, 3 error). */
 export async function specToEvalCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,

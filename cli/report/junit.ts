@@ -10,6 +10,7 @@ function xml(text: unknown): string {
     .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
 }
 
+/** Renders a run as JUnit XML (the de-facto schema CI dashboards read: testsuites/testsuite/testcase). */
 export function toJunit({ run, scenarioTitle, results }: ReportInput): string {
   const failures = results.filter((result) => result.failures.length > 0).length;
   const skipped = results.filter((result) => result.score === null && result.failures.length === 0).length;

@@ -7,6 +7,7 @@ function cell(text: unknown): string {
   return String(text ?? '').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 }
 
+/** Renders a run as a Markdown summary (GitHub-flavoured tables). */
 export function toMarkdown({ run, scenarioTitle, results }: ReportInput): string {
   const status = run.compliance?.status ?? 'error';
   const lines = [
