@@ -128,6 +128,7 @@ export async function createBullmqQueue(options: BullmqQueueOptions): Promise<Ta
         maxStalledCount: 10,
       });
       worker.on('error', warn);
+      worker.on('stalled', (jobId) => logger.info('evaluation task returned to the queue: the instance running it stopped renewing its claim', { task_id: jobId }));
       // The lock could not be renewed (Redis away, the event loop blocked): another instance may now hold the
       // task, so this one stops it at its next await.
       worker.on('lockRenewalFailed', (jobIds) => {
