@@ -1,7 +1,8 @@
 /**
  * workerd / Cloudflare Workers entry (module worker), bundled by `scripts/build-workerd.mjs` into
  * dist/workerd/worker.js. The app is built from the bindings on the first event and kept for the isolate's
- * life; every event then waits (`waitUntil`) for the evaluations it may have started, and `scheduled` (a cron
+ * life; every event is kept alive (`waitUntil`) until its work and the evaluations it may have started are
+ * done, even when its client disconnects, and `scheduled` (a cron
  * trigger, every minute) runs the jobs due that minute, as croner does on the other runtimes.
  */
 import './workerd/validators.ts';
@@ -34,9 +35,11 @@ export default {
     } catch (error) {
       return (error as Problem).toResponse();
     }
-    const response = await service.app.fetch(request, bindings, context);
-    context.waitUntil(service.settled());
-    return response;
+    // Registered before the response: a client that goes away must not cancel work that other requests
+    // share (a verification's hashing pass, the catalog index), nor the evaluations this event started.
+    const handling = Promise.resolve(service.app.fetch(request, bindings, context));
+    context.waitUntil(handling.then(service.settled, service.settled));
+    return handling;
   },
   scheduled(event: { scheduledTime: number }, bindings: WorkerBindings, context: ExecutionContext): void {
     const service = serviceOf(bindings);

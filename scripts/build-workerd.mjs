@@ -104,6 +104,8 @@ function generatedModules(validators) {
 export async function buildWorker({ outDir = OUT_DIR, log = console.error } = {}) {
   const compiled = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs'), '--if-stale'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
   if (compiled.status !== 0 && compiled.status !== 2) throw new Error(`scripts/build.mjs failed: ${compiled.stderr}`);
+  // On Node a missing validator is compiled at run time; workerd cannot, so a failed precompilation fails here.
+  if (/could not precompile validators/.test(compiled.stderr)) throw new Error(`scripts/build.mjs could not precompile the validators, and workerd cannot compile them at run time:\n${compiled.stderr}`);
   const validators = join(ROOT, 'dist', 'validators.generated.js');
   if (!existsSync(validators)) throw new Error(`${validators} is missing: scripts/build.mjs could not precompile the validators (${compiled.stderr.trim()})`);
   const outfile = join(outDir, 'worker.js');

@@ -17,13 +17,12 @@ function fakeKv(pageSize = 2) {
   const namespace = {
     values,
     reads: 0,
-    async get(key: string, type: 'text' | 'arrayBuffer' | 'stream' = 'text') {
+    async get(key: string, type: 'text' | 'arrayBuffer' = 'text') {
       namespace.reads++;
       await tick();
       const entry = values.get(key);
       if (!entry) return null;
       if (type === 'arrayBuffer') return entry.bytes.slice().buffer;
-      if (type === 'stream') return new Blob([entry.bytes.slice()]).stream();
       return new TextDecoder().decode(entry.bytes);
     },
     async put(key: string, value: Uint8Array | string, options?: { expirationTtl?: number }) {

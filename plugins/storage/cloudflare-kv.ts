@@ -22,7 +22,6 @@ import { createStore, storageKey, type Store, type StorageDriver } from '../../c
 /** The part of a Workers KV namespace binding this store uses (Cloudflare's `KVNamespace`). */
 export interface KvNamespace {
   get(key: string, type: 'arrayBuffer'): Promise<ArrayBuffer | null>;
-  get(key: string, type: 'stream'): Promise<ReadableStream<Uint8Array> | null>;
   put(key: string, value: Uint8Array | string, options?: { expirationTtl?: number }): Promise<void>;
   delete(key: string): Promise<void>;
   list(options?: { prefix?: string; cursor?: string }): Promise<{ keys: Array<{ name: string }>; list_complete: boolean; cursor?: string }>;
@@ -30,6 +29,8 @@ export interface KvNamespace {
 
 /** The binding name used when `AEH_KV_BINDING` is not set. */
 export const DEFAULT_KV_BINDING = 'AEH_KV';
+/** Chunk size of `stream()`. */
+const STREAM_CHUNK = 1 << 20;
 /** KV refuses an `expirationTtl` under 60 seconds. */
 const MIN_TTL_SECONDS = 60;
 
@@ -127,7 +128,21 @@ export function createKvStore(namespace: KvNamespace, options: KvStoreOptions = 
   return createStore('cloudflare-kv', raw, {
     read,
     writeAtomic: (key, bytes) => write(storageKey(key), bytes),
-    stream: (key) => namespace.get(storageKey(key), 'stream'),
+    // The value is read whole, not as the binding's stream: a KV stream is an I/O object of the event that
+    // opened it, and work that events share (a verification's single hashing pass) may read it from another.
+    // KV values are at most 25 MiB, so holding one costs what it costs.
+    async stream(key) {
+      const bytes = await read(key);
+      if (!bytes) return null;
+      let offset = 0;
+      return new ReadableStream<Uint8Array>({
+        pull(controller) {
+          controller.enqueue(bytes.subarray(offset, offset + STREAM_CHUNK));
+          offset += STREAM_CHUNK;
+          if (offset >= bytes.length) controller.close();
+        },
+      });
+    },
     increment(key, by, ttlSeconds) {
       return serialised(key, async () => {
         // Counters and locks are decided on what KV holds now, never on the cache.
