@@ -4,11 +4,12 @@
 // server's own: routing, authentication, the in-process API calls the fragments make, JSX rendering.
 // 1. Seeds run records the way the engine leaves them (runs/<id>/run.json through store.setJson, then the run
 //    index through the engine's own indexer), plus real evaluations with a trace, sidecars and a certificate.
-// 2. Times each console route (median and p95 of --iterations requests after a warm-up) at 100 runs and again at
+// 2. Times each console route (the first request, then median and p95 of --iterations requests after a warm-up) at 100 runs and again at
 //    10,000, against baselines measured in the same run: GET /healthz (the framework floor), GET /api/v1/runs
 //    (the API the runs fragment reads) and a naive listing that reads every run.json (what paging avoids).
 // Usage: node bench/console.mjs [--runs 10000] [--iterations 60]
 import { join } from 'node:path';
+import { availableParallelism, loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { BENCH_KEY, ensureBuilt, fmt, freshRoot, median, repoRoot } from './lib.mjs';
 
@@ -88,7 +89,11 @@ async function realRun(scenarioId) {
 }
 
 async function time(path) {
-  for (let warm = 0; warm < 5; warm++) await request(path);
+  // The first request reads what no request read before (finished runs' summaries are then remembered).
+  const coldStarted = performance.now();
+  await request(path);
+  const first = performance.now() - coldStarted;
+  for (let warm = 0; warm < 4; warm++) await request(path);
   const samples = [];
   for (let n = 0; n < iterations; n++) {
     const started = performance.now();
@@ -96,7 +101,7 @@ async function time(path) {
     samples.push(performance.now() - started);
   }
   samples.sort((a, b) => a - b);
-  return { p50: median(samples), p95: samples[Math.min(samples.length - 1, Math.floor(samples.length * 0.95))] };
+  return { first, p50: median(samples), p95: samples[Math.min(samples.length - 1, Math.floor(samples.length * 0.95))] };
 }
 
 /** The listing paging avoids: every run.json read to show the newest 25. */
@@ -126,10 +131,10 @@ async function measure(label, detailRunId, deepCursor) {
   for (const [name, path] of routes) results.push({ name, ...(await time(path)) });
   const floor = results[0].p50;
   console.log(`\n${label}`);
-  console.log(`${'route'.padEnd(38)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'x healthz'.padStart(10)}  goal`);
+  console.log(`${'route'.padEnd(38)} ${'first ms'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'x healthz'.padStart(10)}  goal`);
   for (const result of results) {
-    const goal = result.name.startsWith('baseline') ? '' : result.p95 < GOAL_MS ? `ok (<${GOAL_MS})` : `OVER ${GOAL_MS}`;
-    console.log(`${result.name.padEnd(38)} ${fmt(result.p50, 2).padStart(8)} ${fmt(result.p95, 2).padStart(8)} ${fmt(result.p50 / floor, 1).padStart(10)}  ${goal}`);
+    const goal = result.name.startsWith('baseline') ? '' : Math.max(result.p95, result.first) < GOAL_MS ? `ok (<${GOAL_MS})` : `OVER ${GOAL_MS}`;
+    console.log(`${result.name.padEnd(38)} ${fmt(result.first, 2).padStart(9)} ${fmt(result.p50, 2).padStart(8)} ${fmt(result.p95, 2).padStart(8)} ${fmt(result.p50 / floor, 1).padStart(10)}  ${goal}`);
   }
   return results;
 }
@@ -153,6 +158,7 @@ for (const [position, result] of large.entries()) {
   const before = small.find((entry) => entry.name === result.name);
   if (before) console.log(`  ${result.name.padEnd(36)} x${fmt(result.p50 / before.p50, 2)}`);
 }
-const over = large.filter((result) => !result.name.startsWith('baseline') && result.p95 >= GOAL_MS);
-console.log(over.length ? `\nGOAL MISSED: ${over.map((result) => result.name).join(', ')}` : `\nGOAL MET: every console route p95 < ${GOAL_MS} ms with ${seeded} runs`);
+const over = large.filter((result) => !result.name.startsWith('baseline') && Math.max(result.p95, result.first) >= GOAL_MS);
+console.log(over.length ? `\nGOAL MISSED: ${over.map((result) => result.name).join(', ')}` : `\nGOAL MET: every console route under ${GOAL_MS} ms (first request and p95) with ${seeded} runs`);
+console.log(`load average ${loadavg().map((value) => value.toFixed(1)).join(' ')} on ${availableParallelism()} cores`);
 await app.close();

@@ -9,11 +9,11 @@ import type { Services } from '../core/services.ts';
 import { createRunIndexer } from '../plugins/evaluation/run-index.ts';
 
 /** Stores finished runs the way the engine leaves them (run.json + the run index), oldest first. */
-async function seedRuns(services: Services, runs: Array<Pick<RunRecord, 'scenario_id' | 'status'>>): Promise<string[]> {
+async function seedRuns(services: Services, runs: Array<Pick<RunRecord, 'scenario_id' | 'status'>>, prefix = 'run_seed_'): Promise<string[]> {
   const indexer = createRunIndexer(services.store);
   const ids: string[] = [];
   for (const [position, { scenario_id, status }] of runs.entries()) {
-    const runId = `run_seed_${String(position).padStart(5, '0')}`;
+    const runId = `${prefix}${String(position).padStart(5, '0')}`;
     const compliance = status === 'succeeded' ? { status: 'pass' as const, score: 0.9, policy_ref: 'NIST' } : status === 'failed' ? { status: 'error' as const, score: 0, policy_ref: 'NIST' } : null;
     const record: RunRecord = {
       run_id: runId, task_id: `task_${runId}`, scenario_id, scenario_title: `Title of ${scenario_id}`, status,
@@ -80,6 +80,20 @@ describe('GET /api/v1/runs filters', () => {
     const none = await collect('scenario_id=nothing-matches', 100);
     expect(none.seen).toEqual([]);
     expect(none.pages).toBe(5); // 1,200 entries at 250 per request
+  });
+
+  it('sees a run move from running to succeeded (only finished runs are remembered)', async () => {
+    const services = await t.app.ready;
+    const [runId] = await seedRuns(services, [{ scenario_id: 'moving', status: 'running' }], 'run_moving_');
+    const task = { task_id: `task_${runId}`, run_id: runId!, status: 'running', progress: { done: 0, total: 1 }, created_at: '2026-01-01T00:00:00.000Z', started_at: '2026-01-01T00:00:00.000Z', finished_at: null };
+    await services.store.setJson(keys.task(task.task_id), task);
+    const running = await t.json('GET', '/api/v1/runs?scenario_id=moving&status=running');
+    expect(running.body.items.map((run: { run_id: string }) => run.run_id)).toEqual([runId]);
+    const record = await services.store.getJson<RunRecord>(keys.run(runId!));
+    await services.store.setJson(keys.task(task.task_id), { ...task, status: 'succeeded', finished_at: '2026-01-01T00:00:01.000Z' });
+    await services.store.setJson(keys.run(runId!), { ...record, status: 'succeeded' });
+    expect((await t.json('GET', '/api/v1/runs?scenario_id=moving&status=running')).body.items).toEqual([]);
+    expect((await t.json('GET', '/api/v1/runs?scenario_id=moving&status=succeeded')).body.items).toHaveLength(1);
   });
 
   it('refuses unknown statuses and oversized scenario ids', async () => {

@@ -9,7 +9,8 @@ import { engineOf, type EngineHolder } from './engine.ts';
 import { submitEvaluation, type EvaluateBody } from './submit.ts';
 import { cancelTask } from './cancel.ts';
 import { decodeCursor, listRunIds } from './run-index.ts';
-import { liveRun, runOr404, runSummary, taskView } from './views.ts';
+import { filteredRunPage, runFilterOf, RUN_STATUSES, summaryOf } from './run-filter.ts';
+import { runOr404, taskView } from './views.ts';
 import { EVALUATE_BODY, ACCEPTED, RUN, RUN_LIST, TASK } from './schemas.ts';
 
 const PLUGIN = 'evaluation';
@@ -23,60 +24,6 @@ function limitOf(raw: string | undefined): number {
     throw new Problem('validation_failed', { detail: 'limit must be an integer from 1 to 100', errors: [{ path: '/limit', message: 'must be an integer from 1 to 100' }] });
   }
   return limit;
-}
-
-const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
-/**
- * Most index entries one filtered listing reads before answering (with a cursor to continue): bounded work, so a
- * console page stays under 100 ms however many runs are stored (docs/bench-console.md).
- */
-const FILTER_SCAN_BUDGET = 250;
-
-type RunFilter = { status?: string; scenario_id?: string };
-type Summary = ReturnType<typeof runSummary>;
-
-function filterOf(status: string | undefined, scenarioId: string | undefined): RunFilter | null {
-  if (status && !(RUN_STATUSES as readonly string[]).includes(status)) {
-    throw new Problem('validation_failed', { detail: `status must be one of ${RUN_STATUSES.join(', ')}`, errors: [{ path: '/status', message: `must be one of ${RUN_STATUSES.join(', ')}` }] });
-  }
-  if (scenarioId !== undefined && scenarioId.length > 200) {
-    throw new Problem('validation_failed', { detail: 'scenario_id is longer than 200 characters', errors: [{ path: '/scenario_id', message: 'must be at most 200 characters' }] });
-  }
-  return status || scenarioId ? { status: status || undefined, scenario_id: scenarioId || undefined } : null;
-}
-
-/**
- * A filtered page, walked through the run index newest first in batches (never a scan of every run): stops when
- * `limit` runs match or FILTER_SCAN_BUDGET entries were read, and answers the cursor after the last entry read.
- */
-async function filteredPage(store: Parameters<typeof listRunIds>[0], options: { limit: number; before?: number; filter: RunFilter; summaryOf(id: string): Promise<Summary | null> }) {
-  const { limit, filter, summaryOf } = options;
-  const items: Summary[] = [];
-  let before = options.before;
-  let scanned = 0;
-  let cursorAfterRead: string | null = null;
-  while (scanned < FILTER_SCAN_BUDGET) {
-    const batchStart = before;
-    // A first batch sized to the page (most filters match often), then larger ones.
-    const batchSize = scanned === 0 ? Math.max(50, limit * 2) : 100;
-    const batch = await listRunIds(store, { limit: Math.min(batchSize, FILTER_SCAN_BUDGET - scanned), before: batchStart });
-    const runs = await Promise.all(batch.ids.map(summaryOf));
-    for (let position = 0; position < runs.length; position++) {
-      const run = runs[position];
-      if (run && (!filter.status || run.status === filter.status) && (!filter.scenario_id || run.scenario_id === filter.scenario_id)) items.push(run);
-      if (items.length === limit) {
-        // Full mid-batch: the cursor continues right after this entry (the index below a cursor never changes).
-        const rest = position + 1 < runs.length || batch.next_cursor !== null;
-        const next = rest ? (await listRunIds(store, { limit: position + 1, before: batchStart })).next_cursor : null;
-        return { items, next_cursor: next };
-      }
-    }
-    scanned += runs.length;
-    if (batch.next_cursor === null) return { items, next_cursor: null };
-    cursorAfterRead = batch.next_cursor;
-    before = decodeCursor(batch.next_cursor);
-  }
-  return { items, next_cursor: cursorAfterRead };
 }
 
 /** Registers the evaluation routes. */
@@ -151,17 +98,11 @@ export function registerEvaluationRoutes(host: PluginHost, holder: EngineHolder)
       const cursor = c.req.query('cursor');
       const limit = limitOf(c.req.query('limit'));
       const before = cursor ? decodeCursor(cursor) : undefined;
-      const filter = filterOf(c.req.query('status'), c.req.query('scenario_id'));
-      const summaryOf = async (id: string) => {
-        const run = await readRun(store, id);
-        return run ? runSummary(await liveRun(store, run)) : null;
-      };
-      if (!filter) {
-        const page = await listRunIds(store, { limit, before });
-        const runs = await Promise.all(page.ids.map(summaryOf));
-        return c.json({ items: runs.filter((run) => run !== null), next_cursor: page.next_cursor });
-      }
-      return c.json(await filteredPage(store, { limit, before, filter, summaryOf }));
+      const filter = runFilterOf(c.req.query('status'), c.req.query('scenario_id'));
+      if (filter) return c.json(await filteredRunPage(store, { limit, before, filter }));
+      const page = await listRunIds(store, { limit, before });
+      const runs = await Promise.all(page.ids.map((id) => summaryOf(store, id)));
+      return c.json({ items: runs.filter((run) => run !== null), next_cursor: page.next_cursor });
     },
   }, PLUGIN);
 
