@@ -112,6 +112,10 @@ describe.skipIf(SKIP)('console: in a real browser', () => {
     // Regression: the stylesheet reached the page with its quotes HTML-escaped, so the font declaration was dropped.
     expect(await page.evaluate(() => getComputedStyle(document.body).fontFamily)).toMatch(/"Liberation Sans".*sans-serif$/);
     await checkPage(page, 'console-sign-in');
+    // The checker itself catches low contrast (grey #aaa on white is 2.3:1).
+    await page.evaluate(() => document.querySelector('main')!.insertAdjacentHTML('beforeend', '<p id="probe" style="color:#aaa">faint text</p>'));
+    expect(await contrastFailures(page)).toEqual([expect.stringMatching(/^p\. "faint text" 2\.\d+:1$/)]);
+    await page.evaluate(() => document.getElementById('probe')!.remove());
     await page.getByLabel('API key or bearer token').fill(KEY);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(/\/catalog$/);
@@ -174,6 +178,9 @@ describe.skipIf(SKIP)('console: in a real browser', () => {
     await page.getByRole('button', { name: 'Convert' }).click();
     await expect.poll(() => page.locator('#stubs').textContent(), { timeout: 10_000 }).toContain('scenario stub');
     await checkPage(page, 'console-spec-to-eval');
+    // A stub launches as it is and its progress is followed to the run.
+    await page.getByRole('button', { name: /^Launch Returns assistant/ }).click();
+    await page.getByRole('link', { name: /^Open run / }).waitFor({ timeout: 20_000 });
     await page.getByLabel(/PRD in Markdown/).fill('# PRD: Broken\n\n**Industry:** TBD\n**Use Case:** Returns\n\n## Tasks\n- one\n');
     await page.getByRole('button', { name: 'Convert' }).click();
     await expect.poll(() => page.locator('#stubs').textContent(), { timeout: 10_000 }).toMatch(/Line 3: malformed_industry/);
