@@ -3,10 +3,11 @@
  * and the `run:` steps of examples/ci/github-actions.yml in order, the way the Actions runner does (bash -eo
  * pipefail per step, `$GITHUB_OUTPUT` and `$GITHUB_STEP_SUMMARY` files, `if: always()`), with `npx aeh`
  * pointing at this checkout's bin/aeh.mjs. `uses:` steps (checkout, setup-node, JUnit publishing, upload) are
- * not run; the files they would consume are checked instead. `npm ci` is skipped: the dependencies are here.
+ * not run; the files they would consume are checked instead. `npm ci` is skipped: the dependencies are here, and
+ * dist/ (what bin/aeh.mjs runs) is built once for all suites by test/global-setup.ts.
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -114,11 +115,6 @@ async function runWorkflow(cwd: string, context: Record<string, string> = {}) {
   }
   return { steps: results, job: failed ? 'failure' : 'success', summary: existsSync(summary) ? readFileSync(summary, 'utf8') : '', withOf: (uses: string) => steps.find((step) => step.uses?.startsWith(uses))?.with ?? {} };
 }
-
-beforeAll(() => {
-  const build = spawnSync(process.execPath, [join(REPO, 'scripts', 'build.mjs'), '--if-stale'], { cwd: REPO, encoding: 'utf8' });
-  if (build.status !== 0) throw new Error(`build failed: ${build.stderr}`);
-}, 240_000);
 
 describe('examples/ci/aeh-gate.sh', () => {
   it('passes the example scenario: JUnit, Markdown summary, evidence, offline verification, exit 0', async () => {

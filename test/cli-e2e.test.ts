@@ -3,7 +3,7 @@
  * `--url` against a real service listening on a socket (startNodeService on port 0).
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { XMLValidator } from 'fast-xml-parser';
@@ -13,11 +13,10 @@ import { CLI_KEY, projectWithFixtures, REPO, runCli, spawnCli } from './cli-io.t
 
 let cwd: string;
 
+// dist/ (what bin/aeh.mjs runs) is built once for all suites by test/global-setup.ts.
 beforeAll(() => {
   cwd = projectWithFixtures();
-  const build = spawnSync(process.execPath, [join(REPO, 'scripts', 'build.mjs'), '--if-stale'], { cwd: REPO, encoding: 'utf8' });
-  if (build.status !== 0) throw new Error(`build failed: ${build.stderr}`);
-}, 240_000);
+});
 
 describe('cli: node bin/aeh.mjs as a child process', () => {
   it('prints usage on stderr and exits 3 without a command', async () => {

@@ -42,7 +42,7 @@ export async function runCli(argv: string[], options: { cwd: string; env?: Recor
   return { code, stdout: stdout.text(), stderr: stderr.text() };
 }
 
-/** Spawns `node bin/aeh.mjs <argv>` (build it first with `node scripts/build.mjs --if-stale`). */
+/** Spawns `node bin/aeh.mjs <argv>` (dist/ is built by test/global-setup.ts). */
 export function spawnCli(argv: string[], options: { cwd: string; env?: Record<string, string | undefined>; timeoutMs?: number }): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(REPO, 'bin', 'aeh.mjs'), ...argv], {
