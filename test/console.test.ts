@@ -13,6 +13,7 @@ describe('console: pages and fragments', () => {
       expect(html.startsWith('<!doctype html>')).toBe(true);
       expect(html).toContain('<script src="/console/app.js"');
       expect(html).not.toMatch(/https?:\/\/(?!json-schema)[a-z]/i); // nothing from a CDN
+      expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
     }
   });
 

@@ -18,10 +18,21 @@ import { mutateFormFragment, mutateResultFragment } from './fragments/mutate.tsx
 
 const HTML = { 200: { description: 'HTML', contentType: 'text/html' } };
 
+/**
+ * Pages run only our own script and talk only to this service: a fragment that ever carried markup from data
+ * could not run it. Inline styles stay allowed (the stylesheet is inline; no data reaches a style).
+ */
+const PAGE_HEADERS = {
+  'cache-control': 'no-store',
+  'content-security-policy': "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+};
+
 function page(path: string, summary: string, render: (c: AppContext) => unknown): RouteDefinition {
   return {
     method: 'GET', path, permission: null, summary, tags: ['console'], rateClass: 'public', responses: HTML,
-    handler: (c) => c.html(`<!doctype html>${String(render(c))}`, 200, { 'cache-control': 'no-store' }),
+    handler: (c) => c.html(`<!doctype html>${String(render(c))}`, 200, PAGE_HEADERS),
   };
 }
 

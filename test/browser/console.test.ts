@@ -100,6 +100,10 @@ describe.skipIf(SKIP)('console: in a real browser', () => {
 
   it('signs in, launches a catalog scenario, follows it and shows a valid certificate', async () => {
     const page = await browser.newPage();
+    const violations: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+    });
     const external: string[] = [];
     page.on('request', (request) => {
       if (!request.url().startsWith(service.url) && !request.url().startsWith('blob:') && !request.url().startsWith('data:')) external.push(request.url());
@@ -138,6 +142,7 @@ describe.skipIf(SKIP)('console: in a real browser', () => {
     await checkPage(page, 'console-run-narrow');
     await page.setViewportSize({ width: 1280, height: 720 });
     expect(external, 'requests beyond the service').toEqual([]);
+    expect(violations, 'content security policy violations').toEqual([]);
     await page.close();
   }, 90_000);
 
