@@ -37,7 +37,7 @@ export function serviceEnv(extra = {}) {
   return { ...env, ...extra };
 }
 
-/** Compiles dist/ if the sources changed (what `prestart` does), so timings do not include a compile. */
+/** Compiles dist/ if the sources changed (what `npm start` does first), so timings do not include a compile. */
 export function ensureBuilt() {
   const result = spawnSync(process.execPath, [join(repoRoot, 'scripts', 'build.mjs'), '--if-stale'], { cwd: repoRoot, stdio: 'inherit' });
   if (result.status !== 0) throw new Error('build failed');

@@ -12,7 +12,7 @@ const runs = runsIndex > 0 ? Number(process.argv[runsIndex + 1]) : 5;
 const GOAL_MS = 1500;
 
 const modes = [
-  { title: 'npm start (prestart up-to-date check, then node dist/runtime/node.js)', command: 'npm', args: ['start', '--silent'] },
+  { title: 'npm start (up-to-date check and dist/runtime/node.js in one process)', command: 'npm', args: ['start', '--silent'] },
   { title: 'node dist/runtime/node.js (compiled, without npm)', command: process.execPath, args: [join(repoRoot, 'dist', 'runtime', 'node.js')] },
   { title: 'node --import tsx runtime/node.ts (sources, tsx loader)', command: process.execPath, args: ['--import', 'tsx', join(repoRoot, 'runtime', 'node.ts')] },
   { title: 'tsx runtime/node.ts (the tsx CLI)', command: join(repoRoot, 'node_modules', '.bin', 'tsx'), args: [join(repoRoot, 'runtime', 'node.ts')] },

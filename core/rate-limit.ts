@@ -112,9 +112,23 @@ export function clientAddress(request: Request, bindings: unknown, capabilities:
   }
 }
 
+// Parsing an address costs more than the rest of a rate-limit decision; clients repeat, so keys are kept.
+const addressKeys = new Map<string, string>();
+const ADDRESS_KEYS_KEPT = 10_000;
+
 /** Groups an address into its rate-limit key: IPv4 as is, IPv6 by its /64. */
 export function addressKey(address: string | undefined): string {
   if (!address) return 'unknown';
+  let key = addressKeys.get(address);
+  if (key === undefined) {
+    key = computeAddressKey(address);
+    if (addressKeys.size >= ADDRESS_KEYS_KEPT) addressKeys.clear();
+    addressKeys.set(address, key);
+  }
+  return key;
+}
+
+function computeAddressKey(address: string): string {
   const ip = parseIp(address);
   if (!ip) return address.slice(0, 64);
   if (ip.kind() === 'ipv6') {

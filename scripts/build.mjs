@@ -1,31 +1,15 @@
 #!/usr/bin/env node
 // Compiles the service to dist/ with tsc (tsconfig.build.json), then precompiles the JSON Schema validators
 // (scripts/precompile-validators.mjs) into dist/validators.generated.js.
-// `--if-stale` (used by `prestart`) skips the compile when dist/ is newer than every source file, so
-// `npm start` on an unchanged checkout goes straight to `node dist/runtime/node.js`.
+// `--if-stale` skips the compile when dist/ is newer than every source file (scripts/stale.mjs).
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
+import { distIsStale, root, stamp } from './stale.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const stamp = join(root, 'dist', '.build-stamp');
-const SOURCES = ['core', 'plugins', 'runtime', 'cli', 'types', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
-
-function newestSource(path) {
-  if (!existsSync(path)) return 0;
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const entry of readdirSync(path)) newest = Math.max(newest, newestSource(join(path, entry)));
-  return newest;
-}
-
-if (process.argv.includes('--if-stale') && existsSync(stamp)) {
-  const built = statSync(stamp).mtimeMs;
-  if (SOURCES.every((source) => newestSource(join(root, source)) <= built)) process.exit(0);
-}
+if (process.argv.includes('--if-stale') && !distIsStale()) process.exit(0);
 
 const require = createRequire(import.meta.url);
 let tsc;
