@@ -38,3 +38,14 @@ export function redactingLogger(logger: Logger, secrets: ReadonlyArray<string | 
     write(redactText(message, known), fields ? (redactValue(fields, known) as Record<string, unknown>) : fields);
   return { info: wrap(logger.info.bind(logger)), warn: wrap(logger.warn.bind(logger)), error: wrap(logger.error.bind(logger)) };
 }
+
+/** A URL without its password, for messages about connections (`redis://user:***@host`). */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'the configured URL';
+  }
+}

@@ -11,6 +11,7 @@ import { Redis } from 'ioredis';
 import type { Logger } from '../../core/runtime.ts';
 import type { Telemetry } from '../../core/telemetry.ts';
 import type { TaskQueue, TaskWorker } from '../../core/tasks.ts';
+import { redactUrl } from '../../core/redact.ts';
 
 /** Redis key prefix of the queue: outside the store's `aeh:` keys, so store listings never see jobs. */
 export const QUEUE_PREFIX = 'aeh-queue';
@@ -40,17 +41,6 @@ export interface BullmqQueueOptions {
 
 interface TaskJob {
   task_id: string;
-}
-
-/** The URL without its password, for messages. */
-function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return 'the configured URL';
-  }
 }
 
 /** Connects to Redis and returns the shared queue; fails with a clear message when Redis cannot be reached. */

@@ -8,21 +8,11 @@ import { createStorage } from 'unstorage';
 import type { Redis } from 'ioredis';
 import type { Plugin } from '../../core/plugin.ts';
 import { createStore, storageKey, type Store, type StorageDriver } from '../../core/storage.ts';
+import { redactUrl } from '../../core/redact.ts';
 
 /** Key prefix of every value the service keeps in Redis. */
 export const REDIS_PREFIX = 'aeh';
 const STREAM_CHUNK = 1 << 20;
-
-/** The URL without its password, for messages. */
-function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return 'the configured URL';
-  }
-}
 
 /** Builds a Redis store for a `redis://` or `rediss://` URL. */
 export async function createRedisStore(url: string, prefix = REDIS_PREFIX): Promise<Store> {
