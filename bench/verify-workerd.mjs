@@ -9,9 +9,9 @@
 // and Node's public keys through AEH_SIGNING_RETIRED_JWKS, as docs/runtimes.md describes. Both services run
 // with their defaults (artefact hashes reused for AEH_VERIFY_CACHE_MS = 1000 ms), and are measured in
 // alternating rounds so that the machine's load affects both alike; the ratio is of the medians.
-// Usage: node bench/verify-workerd.mjs [--duration 8] [--rounds 3] [--connections 50]
+// Usage: node bench/verify-workerd.mjs [--duration 8] [--rounds 3] [--connections 50] [--no-build]
 import { join } from 'node:path';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { ensureBuilt, fmt, freePort, freshRoot, load, median, repoRoot, serviceEnv, spawnProcess, waitForOk, BENCH_KEY } from './lib.mjs';
 import { buildWorkerd } from '../scripts/build-workerd.mjs';
 import { putEntries, runEntries } from '../scripts/kv-seed.mjs';
@@ -60,7 +60,10 @@ async function verified(url) {
 }
 
 ensureBuilt();
-const { config, bytes } = await buildWorkerd({ log: () => undefined });
+// --no-build measures the bundle already in dist/workerd (for instance one built with a local change).
+const { config, bytes } = process.argv.includes('--no-build')
+  ? { config: join(repoRoot, 'dist', 'workerd', 'config.capnp'), bytes: statSync(join(repoRoot, 'dist', 'workerd', 'worker.js')).size }
+  : await buildWorkerd({ log: () => undefined });
 const root = freshRoot();
 const node = await startNode(root);
 let workerd;
@@ -98,6 +101,9 @@ try {
   console.log(`\nworkerd / Node: ${(ratio * 100).toFixed(1)}% (goal >= ${GOAL * 100}%)`);
   console.log(ratio >= GOAL ? 'PASS' : 'FAIL');
   process.exitCode = ratio >= GOAL ? 0 : 1;
+} catch (error) {
+  console.error(`${error.message}\nworkerd's log (last lines):\n${workerd?.server.output().split('\n').slice(-12).join('\n')}`);
+  process.exitCode = 2;
 } finally {
   await workerd?.server.stop();
   await node.server.stop();

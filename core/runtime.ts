@@ -91,6 +91,11 @@ export interface RuntimeCapabilities {
    * server passed to `app.fetch` as its second argument (`{ incoming }` on @hono/node-server).
    */
   clientAddress?(request: Request, bindings: unknown): string | undefined;
+  /**
+   * True where I/O belongs to the request that started it (workerd): a request must not wait on work another
+   * request started (a shared single-flight promise), because that request's end or cancellation strands it.
+   */
+  requestScopedIo?: boolean;
   /** Clock, injectable for tests. */
   now?: () => number;
 }

@@ -86,10 +86,12 @@ async function artefactChecks(services: Services, cache: VerifyCache, runId: str
     return kept.checks.map((check) => (check.id === 'chain_anchor' ? check : { ...check, detail: `${check.detail} (hashed ${now - kept.at} ms ago)` }));
   }
   const flightKey = `${runId}\n${text}`;
-  let pending = cache.inflight.get(flightKey);
+  // On workerd a request cannot wait on another's I/O (capabilities.requestScopedIo): each one hashes for itself.
+  const shared = !services.capabilities.requestScopedIo;
+  let pending = shared ? cache.inflight.get(flightKey) : undefined;
   if (!pending) {
     pending = hashArtefacts(services, runId, certificate, text, document).finally(() => cache.inflight.delete(flightKey));
-    cache.inflight.set(flightKey, pending);
+    if (shared) cache.inflight.set(flightKey, pending);
   }
   const hashed = await pending;
   if (cache.ttlMs > 0) remember(cache.artefacts, runId, hashed);

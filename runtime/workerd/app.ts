@@ -23,6 +23,7 @@ export function workerdCapabilities(): RuntimeCapabilities {
   return {
     runtime: { name: 'workerd', version: typeof navigator === 'object' ? navigator.userAgent : 'unknown' },
     nativeSha3: wasmSha3(sha3Module),
+    requestScopedIo: true,
     catalogDocuments: documents,
     logger: consoleLogger(),
     // Cloudflare's edge sets this header and overwrites any value a client sends.
