@@ -1,9 +1,8 @@
 /**
  * workerd / Cloudflare Workers entry (module worker), bundled by `scripts/build-workerd.mjs` into
- * dist/workerd/worker.js. The app is built from the bindings on the first event and kept for the isolate's
- * life; every event is kept alive (`waitUntil`) until its work and the evaluations it may have started are
- * done, even when its client disconnects, and `scheduled` (a cron
- * trigger, every minute) runs the jobs due that minute, as croner does on the other runtimes.
+ * dist/workerd/worker.js. The app is built from the bindings on the first event and kept for the isolate's life.
+ * Every event stays alive (`waitUntil`) until its own work and the evaluations it started are done, even when
+ * its client disconnects; `scheduled` (a cron trigger, every minute) runs the jobs due that minute.
  */
 import './workerd/validators.ts';
 import type { ExecutionContext } from 'hono';
@@ -35,8 +34,8 @@ export default {
     } catch (error) {
       return (error as Problem).toResponse();
     }
-    // Registered before the response: a client that goes away must not cancel work that other requests
-    // share (a verification's hashing pass, the catalog index), nor the evaluations this event started.
+    // Registered before the response: a client that goes away must not cancel what this event started
+    // (an accepted evaluation runs after the 202; see ./workerd/background.ts).
     const handling = Promise.resolve(service.app.fetch(request, bindings, context));
     context.waitUntil(handling.then(service.settled, service.settled));
     return handling;
