@@ -70,6 +70,10 @@ export async function createRedisStore(url: string, prefix = REDIS_PREFIX): Prom
       const [[, value]] = (await client.multi().incrby(redisKey, by).expire(redisKey, ttlSeconds, 'NX').exec()) as Array<[Error | null, number]>;
       return value;
     },
+    async close() {
+      // QUIT waits for the replies of commands still in flight; a bare disconnect rejects them.
+      await client.quit().catch(() => undefined);
+    },
     async setIfAbsent(key, value, ttlSeconds) {
       const result = ttlSeconds ? await client.set(keyOf(key), value, 'EX', ttlSeconds, 'NX') : await client.set(keyOf(key), value, 'NX');
       return result === 'OK';
