@@ -8,5 +8,10 @@ export interface ScheduledJob {
   name: string;
   /** A cron pattern (croner syntax). */
   cron: string;
+  /**
+   * Runs on every instance (it refreshes something each instance keeps, like a key-set cache) instead of on
+   * the one instance that claims the firing in the shared store.
+   */
+  perInstance?: boolean;
   run(services: Services): Promise<void>;
 }

@@ -14,7 +14,7 @@ const LOCK_TTL_SECONDS = 24 * 60 * 60;
 export async function fireJob(services: Services, job: ScheduledJob, firingTime: Date): Promise<boolean> {
   // Epoch seconds: ISO timestamps hold ':' which storage keys refuse.
   const slot = Math.floor(firingTime.getTime() / 1000);
-  const claimed = await services.store.setIfAbsent(`jobs/${job.name}/${slot}`, JSON.stringify({ at: new Date(services.now()).toISOString() }), LOCK_TTL_SECONDS);
+  const claimed = job.perInstance || await services.store.setIfAbsent(`jobs/${job.name}/${slot}`, JSON.stringify({ at: new Date(services.now()).toISOString() }), LOCK_TTL_SECONDS);
   if (!claimed) return false;
   try {
     await job.run(services);

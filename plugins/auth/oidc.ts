@@ -85,6 +85,8 @@ export interface OidcVerifier {
   everFetched(): boolean;
   /** Doctor view: configuration warnings and whether the key server answers. */
   health(): Promise<Omit<CheckResult, 'id'>>;
+  /** Fetches the key set again now (the scheduled refresh), so rotations are picked up before the cache TTL. */
+  refresh(): Promise<void>;
 }
 
 function unauthorized(detail: string): Problem {
@@ -189,6 +191,9 @@ export function createOidcVerifier(options: OidcVerifierOptions): OidcVerifier {
         throw unauthorized('the token cannot be verified: the cached signing keys expired and the key server does not answer');
       }
     },
+    async refresh() {
+      await jwks.reload();
+    },
     async health() {
       const warnings: string[] = [];
       if (!options.issuer) warnings.push('OIDC_ISSUER is unset: tokens from any issuer signed by these keys are accepted');
@@ -269,6 +274,16 @@ function setup(host: PluginHost): void {
   };
   host.authProviders.register(provider, 'auth-oidc');
   host.doctorChecks.register({ id: 'oidc', run: () => verifier.health() }, 'auth-oidc');
+  // Every instance keeps its own key cache, so every instance refreshes it; a failed refresh keeps the cached
+  // keys (they stay valid until their TTL) and is reported by the doctor.
+  host.jobs.register({
+    name: 'oidc.key-set-refresh',
+    cron: '*/15 * * * *',
+    perInstance: true,
+    async run(services) {
+      await verifier.refresh().catch((error: Error) => services.logger.warn(`OIDC key-set refresh failed: ${error.message}`, { plugin: 'auth-oidc' }));
+    },
+  }, 'auth-oidc');
   host.onStart((services) => {
     const unset = [oidc.issuer ? '' : 'OIDC_ISSUER', oidc.audience ? '' : 'OIDC_AUDIENCE'].filter(Boolean);
     if (unset.length) {
