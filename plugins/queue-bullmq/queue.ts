@@ -149,6 +149,9 @@ export async function createBullmqQueue(options: BullmqQueueOptions): Promise<Ta
     async close() {
       closing = true;
       // Waits for the running tasks (the engine has told them to stop) and hands unfinished ones back.
+      // A worker closed before its connections are ready leaves BullMQ's own connect promise rejecting with
+      // "Connection is closed" where nobody awaits it: let it finish connecting first.
+      await worker?.waitUntilReady().catch(() => undefined);
       await worker?.close();
       await queue.close();
       await Promise.allSettled([producer.quit(), consumer.quit()]);
