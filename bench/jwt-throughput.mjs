@@ -15,6 +15,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SignJWT, exportJWK, generateKeyPair } from 'jose';
 import { BENCH_KEY, ensureBuilt, fmt, freePort, freshRoot, load, median, repoRoot, serviceEnv, spawnProcess, waitForOk } from './lib.mjs';
+const benchStartedAt = Date.now();
 
 const argument = (name, fallback) => {
   const index = process.argv.indexOf(`--${name}`);
@@ -117,9 +118,12 @@ for (const row of rows) {
   console.log(`| ${row.title} | ${fmt(row.requestsPerSecond)} | ${row.latencyP50} | ${row.latencyP99} | ${((row.requestsPerSecond / baseline) * 100).toFixed(1)}% | ${fmt(row.cpuMicrosPerRequest)} | ${((rows[0].cpuMicrosPerRequest / row.cpuMicrosPerRequest) * 100).toFixed(1)}% |`);
 }
 const worst = Math.min(...rows.slice(1).map((row) => row.requestsPerSecond / baseline));
-const cacheHeld = jwksFetches === 1;
+// The service also refreshes the key set on its own every 15 minutes (the oidc.key-set-refresh job): a run that
+// crosses such a boundary sees one more fetch, which is not a fetch on the request path.
+const refreshes = Math.floor(Date.now() / 900_000) - Math.floor(benchStartedAt / 900_000);
+const cacheHeld = jwksFetches <= 1 + refreshes;
 const worstCpu = Math.min(...rows.slice(1).map((row) => rows[0].cpuMicrosPerRequest / row.cpuMicrosPerRequest));
 console.log(`\nCPU-based estimate, worst JWT: ${(worstCpu * 100).toFixed(1)}% (load average at the end: ${(await import('node:os')).loadavg()[0].toFixed(1)} on ${(await import('node:os')).availableParallelism()} cores)`);
 console.log(`\nworst JWT ratio: ${(worst * 100).toFixed(1)}% of static-key requests/second (goal >= ${GOAL * 100}%): ${worst >= GOAL ? 'PASS' : 'FAIL'}`);
-console.log(`key set fetched ${jwksFetches} time(s) (expected 1: the cache is warm for the whole run): ${cacheHeld ? 'PASS' : 'FAIL'}`);
+console.log(`key set fetched ${jwksFetches} time(s) (expected 1, plus ${refreshes} scheduled refresh(es): the cache is warm for the whole run): ${cacheHeld ? 'PASS' : 'FAIL'}`);
 process.exitCode = worst >= GOAL && cacheHeld ? 0 : 1;
