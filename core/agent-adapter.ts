@@ -2,6 +2,7 @@
  * The agent adapter extension point: how the engine talks to the agent under evaluation.
  * Built-ins (`scripted`, `http`, `openai`, `replay`) are plugins; teams add their own the same way.
  */
+import { concatBytes } from '@noble/hashes/utils.js';
 import type { AgentSpec, Scenario, ScenarioTask } from './scenario.ts';
 import type { GuardedFetch } from './runtime.ts';
 import type { FileAccess } from './runtime.ts';
@@ -102,12 +103,7 @@ export async function readAgentJson(response: Response, what: string, maxBytes =
       chunks.push(chunk);
     }
   }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.length;
-  }
+  const bytes = concatBytes(...chunks);
   try {
     return JSON.parse(new TextDecoder().decode(bytes));
   } catch {

@@ -7,6 +7,7 @@
  * `StoreCapabilities`, and the core falls back to read-modify-write where they cannot.
  */
 import type { Storage as Unstorage } from 'unstorage';
+import { concatBytes } from '@noble/hashes/utils.js';
 import type { Config } from './config.ts';
 
 /** Optional, driver-specific abilities that unstorage does not offer. */
@@ -130,10 +131,7 @@ export function createStore(driver: string, raw: Unstorage, capabilities: StoreC
       if (capabilities.append) return capabilities.append(key, bytes);
       return serialised(key, async () => {
         const existing = (await getBytes(key)) ?? new Uint8Array();
-        const joined = new Uint8Array(existing.length + bytes.length);
-        joined.set(existing);
-        joined.set(bytes, existing.length);
-        await setBytes(key, joined);
+        await setBytes(key, concatBytes(existing, bytes));
       });
     },
     async stream(key) {

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../routes.ts';
+import { concatBytes } from '@noble/hashes/utils.js';
 import { Problem } from '../problems.ts';
 import { assertValid, type JsonSchema } from '../validate.ts';
 
@@ -20,13 +21,7 @@ async function readLimited(body: ReadableStream<Uint8Array>, limit: number): Pro
     }
     chunks.push(value);
   }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return bytes;
+  return concatBytes(...chunks);
 }
 
 /**

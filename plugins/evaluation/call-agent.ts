@@ -54,11 +54,7 @@ export async function callAgent(
   try {
     // The race stops waiting for an adapter that ignores its signal.
     const reply = await Promise.race([adapter.call(input, { ...context, signal: controller.signal }), aborted]);
-    const latency = performance.now() - started;
-    if (!reply || typeof reply.output !== 'string') {
-      return { failure: { code: 'agent_error', failure_code: 'INFRA.AGENT_ERROR', message: 'the adapter returned no string output' }, latency_ms: latency };
-    }
-    return { reply, latency_ms: typeof reply.latency_ms === 'number' ? reply.latency_ms : latency };
+    return replyResult(reply, performance.now() - started);
   } catch (error) {
     const latency = performance.now() - started;
     if (parent.aborted) throw parent.reason;
@@ -78,6 +74,14 @@ export async function callAgent(
   }
 }
 
+/** A reply as a call result: its own latency when the agent reported one, else the measured one. */
+function replyResult(reply: AgentReply | undefined, latency: number): CallResult {
+  if (!reply || typeof reply.output !== 'string') {
+    return { failure: { code: 'agent_error', failure_code: 'INFRA.AGENT_ERROR', message: 'the adapter returned no string output' }, latency_ms: latency };
+  }
+  return { reply, latency_ms: typeof reply.latency_ms === 'number' ? reply.latency_ms : latency };
+}
+
 /**
  * The same for in-process idempotent adapters, without a controller per call (measurable at thousands of calls
  * a second): the adapter gets the task's own signal, and the timeout stops the engine waiting; an adapter that
@@ -91,11 +95,7 @@ async function callInProcess(adapter: AgentAdapter, input: string, context: Omit
       adapter.call(input, { ...context, signal: parent }),
       new Promise<never>((_, reject) => (timer = setTimeout(() => reject(TIMED_OUT), timeoutMs))),
     ]);
-    const latency = performance.now() - started;
-    if (!reply || typeof reply.output !== 'string') {
-      return { failure: { code: 'agent_error', failure_code: 'INFRA.AGENT_ERROR', message: 'the adapter returned no string output' }, latency_ms: latency };
-    }
-    return { reply, latency_ms: typeof reply.latency_ms === 'number' ? reply.latency_ms : latency };
+    return replyResult(reply, performance.now() - started);
   } catch (error) {
     const latency = performance.now() - started;
     if (parent.aborted) throw parent.reason;
