@@ -3,18 +3,20 @@ import { generateKeyPairSync, sign as nodeSign, verify as nodeVerify } from 'nod
 import { derToJoseEcdsa, fromBase64, toBase64, spkiPem } from './remote-signing.ts';
 
 describe('core: remote signing helpers', () => {
-  it('converts DER ECDSA signatures to the JOSE r||s form (1000 signatures, leading zeros included)', () => {
+  // About 1 signature in 128 has an r or s short enough to drop a byte in DER, so 1,000 random signatures miss
+  // the case about once in 2,500 runs: sign on until a few short ones have gone through the conversion.
+  it('converts DER ECDSA signatures to the JOSE r||s form (1000 signatures or more, leading zeros included)', () => {
     const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const message = Buffer.from('signing input');
     let short = 0;
-    for (let i = 0; i < 1000; i++) {
+    for (let i = 0; i < 1000 || (short < 3 && i < 100_000); i++) {
       const der = nodeSign('sha256', message, { key: privateKey, dsaEncoding: 'der' });
       if (der.length < 70) short++;
       const jose = derToJoseEcdsa(der);
       expect(jose).toHaveLength(64);
       expect(nodeVerify('sha256', message, { key: publicKey, dsaEncoding: 'ieee-p1363' }, jose)).toBe(true);
     }
-    expect(short).toBeGreaterThan(0);
+    expect(short).toBeGreaterThanOrEqual(3);
   });
 
   it('refuses malformed DER', () => {
