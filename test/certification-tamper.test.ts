@@ -174,7 +174,7 @@ describe('certification: tamper matrix (each artefact × each check)', () => {
       ['a timestamp moved', (chain) => chain.map((entry, index) => (index === 1 ? { ...entry, timestamp: '2020-01-01T00:00:00.000Z' } : entry)), ['signatures'], 'timestamp differs'],
       ['an identity replaced', (chain) => chain.map((entry, index) => (index === 3 ? { ...entry, identity: 'ceo' } : entry)), ['signatures'], 'identity differs'],
       ['a role changed', (chain) => chain.map((entry, index) => (index === 3 ? { ...entry, role: 'Agent' as const } : entry)), ['signatures'], 'role differs'],
-      ['a signature byte changed', (chain) => chain.map((entry, index) => (index === 2 ? { ...entry, signature: `${entry.signature.slice(0, -3)}${entry.signature.endsWith('A') ? 'B' : 'A'}${entry.signature.slice(-2)}` } : entry)), ['signatures'], 'does not verify'],
+      ['a signature byte changed', (chain) => chain.map((entry, index) => (index === 2 ? { ...entry, signature: `${entry.signature.slice(0, -3)}${entry.signature.at(-3) === 'A' ? 'B' : 'A'}${entry.signature.slice(-2)}` } : entry)), ['signatures'], 'does not verify'],
       ['the chain emptied', () => [], ['chain_anchor', 'expiry', 'signatures'], 'chain is empty'],
       ['entries that are not objects', (chain) => [chain[0]!, null, 7] as unknown as Certificate['provenance_chain'], ['chain_anchor', 'expiry', 'schema', 'signatures'], 'could not be read'],
     ];
