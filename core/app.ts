@@ -3,26 +3,24 @@
  * Loads the plugins into a fresh host, then, lazily on the first request (or `app.ready`), opens storage and
  * runs start hooks. Runtime entries only build the config and capabilities and serve `app.fetch`.
  */
-import { Hono, type MiddlewareHandler } from 'hono';
+import { Hono } from 'hono';
 import type { Config } from './config.ts';
 import type { RuntimeCapabilities } from './runtime.ts';
 import { consoleLogger } from './runtime.ts';
 import { createHost, type HostInternals } from './host.ts';
 import { loadPlugins, type LoadPluginsOptions, type Plugin } from './plugin.ts';
-import { Problem, isProblem } from './problems.ts';
-import type { AppEnv, RouteDefinition } from './routes.ts';
+import { Problem } from './problems.ts';
+import type { AppEnv } from './routes.ts';
 import type { PluginInfo, Services } from './services.ts';
-import type { HookEvents, Hooks, AuditEntry } from './hooks.ts';
-import { requestId } from './middleware/request-id.ts';
-import { jsonBody } from './middleware/json-body.ts';
-import { authorize } from './middleware/authorize.ts';
+import type { HookEvents, Hooks } from './hooks.ts';
 import { createTelemetry } from './telemetry.ts';
 import { createLlmClient } from './llm-client.ts';
 import { createGuardedFetch } from './ssrf.ts';
 import { createCatalog } from './catalog.ts';
 import { redactingLogger } from './redact.ts';
-import { createRateLimits, type RateLimits } from './rate-limit.ts';
-import { limitAuthFailures, limitRequests } from './middleware/rate-limit.ts';
+import { createRateLimits } from './rate-limit.ts';
+import { createPipeline, errorResponse, routeHandler } from './pipeline/route.ts';
+import { requestIdFor } from './pipeline/request-id.ts';
 
 export interface CreateAppOptions extends LoadPluginsOptions {
   /** Names of plugins that came from the user (config file, `AEH_PLUGINS`) rather than the bundle. */
@@ -107,32 +105,6 @@ async function openServices(host: HostInternals, plugins: PluginInfo[], dispatch
   return services;
 }
 
-/** What route mounting needs besides the route: the limiters, and the requests already audited as refused. */
-interface MountContext {
-  maxBodyBytes: number;
-  limits: RateLimits;
-  audited: WeakSet<Request>;
-}
-
-function auditTrail(action: string, mount: MountContext): MiddlewareHandler<AppEnv> {
-  return async function auditTrailMiddleware(c, next) {
-    await next();
-    if (mount.audited.has(c.req.raw)) return; // onError already wrote the refusal
-    const entry: AuditEntry = {
-      at: new Date(c.var.services.now()).toISOString(),
-      request_id: c.var.requestId,
-      principal: c.var.principal?.id,
-      client: mount.limits.clientKey(c.req.raw, c.env),
-      method: c.req.method,
-      path: new URL(c.req.url).pathname,
-      action,
-      outcome: c.res.status < 400 ? 'ok' : 'error',
-      status: c.res.status,
-    };
-    await c.var.services.hooks.emit('audit', entry);
-  };
-}
-
 /**
  * Builds the service.
  * @param config from `parseConfig`
@@ -153,53 +125,15 @@ export function createApp(config: Config, plugins: Plugin[], capabilities: Runti
   ready.catch(() => undefined); // surfaced per request and by the runtime entry
   const app = new Hono<AppEnv>() as AehApp;
 
-  app.use('*', requestId());
-  app.use('*', async function servicesMiddleware(c, next) {
-    let services: Services;
-    try {
-      services = await ready;
-    } catch (error) {
-      throw new Problem('unavailable', { detail: 'the service failed to start; see its log', cause: error });
-    }
-    c.set('services', services);
-    services.telemetry.increment('http.requests');
-    await next();
-  });
+  const pipeline = createPipeline(ready, createRateLimits(config, capabilities), config.maxBodyBytes);
+  for (const route of host.routes.list()) app.on([route.method], [route.path], routeHandler(route, pipeline));
 
-  const mount: MountContext = { maxBodyBytes: config.maxBodyBytes, limits: createRateLimits(config, capabilities), audited: new WeakSet() };
-  for (const route of host.routes.list()) mountRoute(app, route, mount);
-
-  app.notFound((c) => new Problem('not_found', { detail: `no route for ${c.req.method} ${new URL(c.req.url).pathname}` }).toResponse(c.var.requestId));
-  app.onError((error, c) => {
-    const services = c.var.services;
-    if (isProblem(error)) {
-      if ((error.status === 401 || error.status === 403 || error.code === 'ssrf_blocked') && services) {
-        services.telemetry.increment('http.refused');
-        mount.audited.add(c.req.raw);
-        void services.hooks.emit('audit', {
-          at: new Date(services.now()).toISOString(),
-          request_id: c.var.requestId,
-          principal: c.var.principal?.id,
-          client: mount.limits.clientKey(c.req.raw, c.env),
-          method: c.req.method,
-          path: new URL(c.req.url).pathname,
-          action: 'request',
-          outcome: 'refused',
-          status: error.status,
-          detail: error.code,
-        });
-      }
-      if (error.status >= 500 && error.cause) services?.logger.warn(error.detail, { request_id: c.var.requestId, cause: String((error.cause as Error)?.message ?? error.cause) });
-      return error.toResponse(c.var.requestId);
-    }
-    (services?.logger ?? consoleLogger()).error('unhandled error', {
-      request_id: c.var.requestId,
-      error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
-      stack: error instanceof Error ? error.stack : undefined,
-    });
-    services?.telemetry.increment('http.errors');
-    return new Problem('internal', { detail: `an internal error occurred; quote request id ${c.var.requestId}` }).toResponse(c.var.requestId);
+  app.notFound((c) => {
+    pipeline.started()?.telemetry.increment('http.requests');
+    return new Problem('not_found', { detail: `no route for ${c.req.method} ${new URL(c.req.url).pathname}` }).toResponse(requestIdFor(c.req.raw));
   });
+  // Route handlers answer their own errors; this catches what a runtime or hono itself throws.
+  app.onError((error, c) => errorResponse(error, c, pipeline));
 
   app.ready = ready;
   app.host = host;
@@ -210,17 +144,4 @@ export function createApp(config: Config, plugins: Plugin[], capabilities: Runti
     await services.store.close();
   };
   return app;
-}
-
-function mountRoute(app: Hono<AppEnv>, route: RouteDefinition, mount: MountContext): void {
-  const chain: MiddlewareHandler<AppEnv>[] = [];
-  const rateClass = route.rateClass ?? (route.permission ? 'protected' : 'public');
-  if (route.permission) chain.push(limitAuthFailures(mount.limits), authorize(route.permission));
-  chain.push(limitRequests(mount.limits, rateClass));
-  // Every authenticated mutation is audited, named or not; the trail wraps the body parser so that malformed
-  // attempts (400/413/415) are on record too.
-  const action = route.audit ?? (route.permission && route.method !== 'GET' ? `${route.method} ${route.path}` : undefined);
-  if (action) chain.push(auditTrail(action, mount));
-  if (route.body) chain.push(jsonBody(route.body, mount.maxBodyBytes));
-  app.on([route.method], [route.path], ...chain, (c) => route.handler(c));
 }

@@ -29,6 +29,25 @@ describe('core: rate limiter', () => {
     for (let index = 0; index < 1000; index++) limiter.consume(`k${index}`);
     expect(limiter.size).toBe(100);
   });
+
+  it('evicts by last use, to the second: a key used again a second later outlives newer idle keys', () => {
+    let clock = 0;
+    const limiter = createRateLimiter({ perMinute: 1, now: () => clock, maxKeys: 2 });
+    limiter.consume('old');
+    limiter.consume('idle');
+    clock = 1000;
+    expect(limiter.consume('old').allowed).toBe(false); // used again: it moves to the recent end
+    limiter.consume('new'); // evicts "idle", the least recently used
+    clock = 1001;
+    expect(limiter.consume('old')).toMatchObject({ allowed: false, firstRefusal: false });
+    expect(limiter.consume('idle').allowed).toBe(true); // forgotten, so full again
+  });
+
+  it('does not create a bucket for a key it only peeks at', () => {
+    const limiter = createRateLimiter({ perMinute: 5, now: () => 0 });
+    expect(limiter.peek('never-seen')).toMatchObject({ allowed: true, remaining: 5 });
+    expect(limiter.size).toBe(0);
+  });
 });
 
 describe('core: client address', () => {

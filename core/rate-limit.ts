@@ -44,8 +44,13 @@ export interface RateLimiterOptions {
 interface Bucket {
   tokens: number;
   updatedAt: number;
+  /** When the key last moved to the most recently used end of the map. */
+  movedAt: number;
   refusing: boolean;
 }
+
+/** A key never seen is full: peeking at it need not create its bucket. */
+const UNTOUCHED: RateDecision = Object.freeze({ allowed: true, remaining: Infinity, retryAfterSeconds: 0, firstRefusal: false });
 
 /** Builds an in-memory token-bucket limiter. */
 export function createRateLimiter({ perMinute, now = Date.now, maxKeys = 100_000 }: RateLimiterOptions): RateLimiter {
@@ -57,14 +62,20 @@ export function createRateLimiter({ perMinute, now = Date.now, maxKeys = 100_000
     const at = now();
     let bucket = buckets.get(key);
     if (bucket) {
+      // Map order is least recently used first. Moving a key to the end costs a delete and an insert, so a
+      // busy key moves at most once a second: the order is exact to the second, which is all eviction needs.
+      if (at - bucket.movedAt >= 1000) {
+        buckets.delete(key);
+        buckets.set(key, bucket);
+        bucket.movedAt = at;
+      }
       bucket.tokens = Math.min(capacity, bucket.tokens + (at - bucket.updatedAt) * perMs);
       bucket.updatedAt = at;
-      buckets.delete(key); // re-inserted below: Map order is then least recently used first
     } else {
-      bucket = { tokens: capacity, updatedAt: at, refusing: false };
+      bucket = { tokens: capacity, updatedAt: at, movedAt: at, refusing: false };
       while (buckets.size >= maxKeys) buckets.delete(buckets.keys().next().value as string);
+      buckets.set(key, bucket);
     }
-    buckets.set(key, bucket);
     return bucket;
   }
 
@@ -81,7 +92,8 @@ export function createRateLimiter({ perMinute, now = Date.now, maxKeys = 100_000
 
   return {
     consume: (key) => decide(bucketOf(key), true),
-    peek: (key) => decide(bucketOf(key), false),
+    // Peeking at a key never seen must not create its bucket: the brute-force check peeks at every client.
+    peek: (key) => (buckets.has(key) ? decide(bucketOf(key), false) : { ...UNTOUCHED, remaining: Math.floor(capacity) }),
     get size() {
       return buckets.size;
     },

@@ -10,12 +10,19 @@ export interface Telemetry {
 
 export function createTelemetry(): Telemetry {
   const counters = new Map<string, number>();
+  // The names sorted, kept until a new counter appears: monitoring polls the snapshot on every `/api/info`.
+  let sorted: string[] | undefined;
   return {
     increment(name, by = 1) {
-      counters.set(name, (counters.get(name) ?? 0) + by);
+      const value = counters.get(name);
+      if (value === undefined) sorted = undefined;
+      counters.set(name, (value ?? 0) + by);
     },
     snapshot() {
-      return Object.fromEntries([...counters.entries()].sort(([a], [b]) => a.localeCompare(b)));
+      sorted ??= [...counters.keys()].sort((a, b) => a.localeCompare(b));
+      const snapshot: Record<string, number> = {};
+      for (const name of sorted) snapshot[name] = counters.get(name)!;
+      return snapshot;
     },
   };
 }

@@ -8,6 +8,9 @@ import type { Services } from '../../core/services.ts';
 import { buildOpenApi } from '../../core/openapi.ts';
 import { HARNESS_VERSION, PRODUCT_NAME } from '../../core/version.ts';
 import { selectQueueFactory } from '../../core/tasks.ts';
+import { respond } from '../../core/respond.ts';
+
+const HEALTHY = JSON.stringify({ status: 'ok' });
 
 const INFO_SCHEMA = {
   type: 'object',
@@ -52,7 +55,7 @@ function registerRoutes(host: PluginHost): void {
     tags: ['system'],
     rateClass: 'none',
     responses: { 200: { description: 'The service is up', schema: { type: 'object', properties: { status: { const: 'ok' } } } } },
-    handler: (c) => c.json({ status: 'ok' }),
+    handler: (c) => respond(c, HEALTHY),
   }, 'system');
 
   host.routes.register({
@@ -87,7 +90,7 @@ function registerRoutes(host: PluginHost): void {
       };
       const uptime = Math.round((services.now() - services.startedAt) / 100) / 10;
       const body = `${staticInfo.head},"uptime_s":${uptime},"counts":${staticInfo.counts},"runs":${JSON.stringify(runs)}},"telemetry":${JSON.stringify(services.telemetry.snapshot())}}`;
-      return c.body(body, 200, { 'content-type': 'application/json' });
+      return respond(c, body);
     },
   }, 'system');
 

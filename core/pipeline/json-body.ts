@@ -1,0 +1,47 @@
+import type { AppContext } from '../routes.ts';
+import { concatBytes } from '@noble/hashes/utils.js';
+import { Problem } from '../problems.ts';
+import { assertValid, type JsonSchema } from '../validate.ts';
+
+const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i;
+
+/** Reads at most `limit` bytes of a body stream; throws 413 past it (chunked bodies have no Content-Length). */
+async function readLimited(body: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.length;
+    if (total > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw new Problem('payload_too_large', { detail: `the body is larger than ${limit} bytes (AEH_MAX_BODY_BYTES)` });
+    }
+    chunks.push(value);
+  }
+  return concatBytes(...chunks);
+}
+
+/**
+ * Parses and validates a JSON body: 415 for another content type, 413 over the limit, 400 `invalid_json`
+ * for broken JSON, 400 `validation_failed` with every failing path when the schema refuses it.
+ */
+export async function readJsonBody(c: AppContext, schema: JsonSchema, limit: number): Promise<unknown> {
+  const type = c.req.header('content-type') ?? '';
+  if (!JSON_TYPE.test(type)) {
+    throw new Problem('unsupported_media_type', { detail: `send the body as application/json, not "${type || 'nothing'}"` });
+  }
+  const declared = Number(c.req.header('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > limit) {
+    throw new Problem('payload_too_large', { detail: `the body is ${declared} bytes; the limit is ${limit} (AEH_MAX_BODY_BYTES)` });
+  }
+  const bytes = c.req.raw.body ? await readLimited(c.req.raw.body, limit) : new Uint8Array();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch (error) {
+    throw new Problem('invalid_json', { detail: `the body is not valid JSON: ${(error as Error).message.slice(0, 200)}` });
+  }
+  return assertValid(schema, parsed, 'body');
+}

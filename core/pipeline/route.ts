@@ -1,0 +1,146 @@
+/**
+ * One route's request pipeline, run as a single hono handler: request id, services, brute-force check,
+ * authentication and permission, rate limit, audit, JSON body, then the plugin's handler. The steps are plain
+ * calls in one async function rather than a chain of hono middleware: each async middleware layer costs a
+ * promise chain per request, and six of them cost a quarter of a bare hono app's throughput
+ * (docs/bench-foundation.md).
+ */
+import type { Handler } from 'hono';
+import type { AppContext, AppEnv, RouteDefinition } from '../routes.ts';
+import type { AuditEntry } from '../hooks.ts';
+import type { Services } from '../services.ts';
+import { Problem, isProblem } from '../problems.ts';
+import { consoleLogger } from '../runtime.ts';
+import type { RateLimits } from '../rate-limit.ts';
+import { requestIdFor } from './request-id.ts';
+import { authorize } from './authorize.ts';
+import { checkAuthFailures, limitRequest } from './rate-limit.ts';
+import { readJsonBody } from './json-body.ts';
+import { carriesRequestId } from '../respond.ts';
+
+/** What every route's pipeline shares: the started services, the limiters, and the requests already audited. */
+export interface Pipeline {
+  /** The services once started, without waiting; `undefined` while starting. */
+  started(): Services | undefined;
+  /** Waits for start; rejects with `unavailable` when the service failed to start. */
+  services(): Promise<Services>;
+  maxBodyBytes: number;
+  limits: RateLimits;
+  /** Requests whose refusal (401, 403, SSRF) is already on the audit trail. */
+  audited: WeakSet<Request>;
+}
+
+/** Builds the pipeline state over the app's start-up promise. */
+export function createPipeline(ready: Promise<Services>, limits: RateLimits, maxBodyBytes: number): Pipeline {
+  let started: Services | undefined;
+  ready.then((services) => { started = services; }, () => undefined);
+  return {
+    started: () => started,
+    async services() {
+      try {
+        return await ready;
+      } catch (error) {
+        throw new Problem('unavailable', { detail: 'the service failed to start; see its log', cause: error });
+      }
+    },
+    maxBodyBytes,
+    limits,
+    audited: new WeakSet(),
+  };
+}
+
+/**
+ * Turns anything thrown while answering into the response the client gets: a Problem as itself (refusals
+ * audited once), anything else as a generic `internal` naming only the request id.
+ */
+export function errorResponse(error: unknown, c: AppContext, pipeline: Pipeline): Response {
+  const services = c.get('services') as Services | undefined;
+  const requestId = c.get('requestId') ?? requestIdFor(c.req.raw);
+  if (isProblem(error)) {
+    if ((error.status === 401 || error.status === 403 || error.code === 'ssrf_blocked') && services) {
+      services.telemetry.increment('http.refused');
+      pipeline.audited.add(c.req.raw);
+      void services.hooks.emit('audit', {
+        at: new Date(services.now()).toISOString(),
+        request_id: requestId,
+        principal: c.get('principal')?.id,
+        client: pipeline.limits.clientKey(c.req.raw, c.env),
+        method: c.req.method,
+        path: new URL(c.req.url).pathname,
+        action: 'request',
+        outcome: 'refused',
+        status: error.status,
+        detail: error.code,
+      });
+    }
+    if (error.status >= 500 && error.cause) services?.logger.warn(error.detail, { request_id: requestId, cause: String((error.cause as Error)?.message ?? error.cause) });
+    return error.toResponse(requestId);
+  }
+  (services?.logger ?? consoleLogger()).error('unhandled error', {
+    request_id: requestId,
+    error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+    stack: error instanceof Error ? error.stack : undefined,
+  });
+  services?.telemetry.increment('http.errors');
+  return new Problem('internal', { detail: `an internal error occurred; quote request id ${requestId}` }).toResponse(requestId);
+}
+
+async function audit(c: AppContext, services: Services, pipeline: Pipeline, action: string, response: Response): Promise<void> {
+  if (pipeline.audited.has(c.req.raw)) return; // errorResponse already wrote the refusal
+  const entry: AuditEntry = {
+    at: new Date(services.now()).toISOString(),
+    request_id: c.get('requestId'),
+    principal: c.get('principal')?.id,
+    client: pipeline.limits.clientKey(c.req.raw, c.env),
+    method: c.req.method,
+    path: new URL(c.req.url).pathname,
+    action,
+    outcome: response.status < 400 ? 'ok' : 'error',
+    status: response.status,
+  };
+  await services.hooks.emit('audit', entry);
+}
+
+/** The hono handler serving one route definition. */
+export function routeHandler(route: RouteDefinition, pipeline: Pipeline): Handler<AppEnv> {
+  const { permission } = route;
+  const rateClass = route.rateClass ?? (permission ? 'protected' : 'public');
+  // Every authenticated mutation is audited, named or not; the trail covers the body parser so that malformed
+  // attempts (400/413/415) are on record too.
+  const action = route.audit ?? (permission && route.method !== 'GET' ? `${route.method} ${route.path}` : undefined);
+  const { limits } = pipeline;
+
+  async function answer(c: AppContext): Promise<Response> {
+    try {
+      if (route.body) c.set('body', await readJsonBody(c, route.body, pipeline.maxBodyBytes));
+      return await route.handler(c);
+    } catch (error) {
+      return errorResponse(error, c, pipeline);
+    }
+  }
+
+  return async function handleRoute(c) {
+    const requestId = requestIdFor(c.req.raw);
+    c.set('requestId', requestId);
+    let client: string | undefined;
+    let response: Response;
+    try {
+      const services = pipeline.started() ?? (await pipeline.services());
+      c.set('services', services);
+      services.telemetry.increment('http.requests');
+      if (rateClass !== 'none' || permission) client = limits.clientKey(c.req.raw, c.env);
+      if (permission) {
+        checkAuthFailures(c, services, limits, client!);
+        await authorize(c, services, permission);
+      }
+      limitRequest(c, services, limits, rateClass, client!);
+      response = await answer(c);
+      if (action) await audit(c, services, pipeline, action, response);
+    } catch (error) {
+      response = errorResponse(error, c, pipeline);
+    }
+    if (permission && response.status === 401) limits.authFailures.consume(client ?? limits.clientKey(c.req.raw, c.env));
+    if (!carriesRequestId(response)) response.headers.set('X-Request-Id', requestId);
+    return response;
+  };
+}
