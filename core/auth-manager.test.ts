@@ -23,8 +23,10 @@ const staticKey: AuthProvider = {
   },
 };
 
-async function refusal(promise: Promise<unknown>): Promise<Problem> {
-  const error = await promise.then(() => undefined, (caught: unknown) => caught);
+/** The Problem an authentication refused with; a refusal must be a rejected promise, never a synchronous throw. */
+async function refusal(answer: unknown): Promise<Problem> {
+  expect(answer).toBeInstanceOf(Promise);
+  const error = await (answer as Promise<unknown>).then(() => undefined, (caught: unknown) => caught);
   expect(isProblem(error)).toBe(true);
   return error as Problem;
 }
@@ -73,6 +75,23 @@ describe('core: AuthManager.authenticate', () => {
     const principal = await manager([skip, take, never]).authenticate(request({ 'X-API-Key': 'anything' }));
     expect(principal?.provider).toBe('take');
     expect(seen).toEqual(['skip', 'take']);
+  });
+
+  it('answers synchronously while providers do, and goes on asynchronously after the first that does not', async () => {
+    const syncStatic: AuthProvider = { name: 'sync', authenticate: (credential) => (credential.value === KEY ? { id: 'static-key', provider: 'sync', permissions: ['*'] } : null) };
+    const asyncTake: AuthProvider = { name: 'async', authenticate: async (credential) => (credential.value === 'jwt' ? { id: 'u', provider: 'async', permissions: [] } : null) };
+    const lastSync: AuthProvider = { name: 'last', authenticate: (credential) => (credential.value === 'late' ? { id: 'l', provider: 'last', permissions: [] } : null) };
+    const auth = manager([syncStatic, asyncTake, lastSync]);
+    expect(auth.authenticate(request({ 'X-API-Key': KEY }))).toMatchObject({ provider: 'sync' });
+    const viaAsync = auth.authenticate(request({ 'X-API-Key': 'jwt' }));
+    expect(viaAsync).toBeInstanceOf(Promise);
+    expect(await viaAsync).toMatchObject({ provider: 'async' });
+    expect(await auth.authenticate(request({ 'X-API-Key': 'late' }))).toMatchObject({ provider: 'last' });
+    // A refusal is a rejected promise even when every provider answered synchronously.
+    expect((await refusal(manager([syncStatic]).authenticate(request({ 'X-API-Key': 'nope' })))).status).toBe(401);
+    expect((await refusal(auth.authenticate(request({ 'X-API-Key': 'nope' })))).status).toBe(401);
+    const throwing: AuthProvider = { name: 'throws', authenticate: () => { throw new Problem('unavailable', { detail: 'down' }); } };
+    expect((await refusal(manager([throwing]).authenticate(request({ 'X-API-Key': KEY })))).status).toBe(503);
   });
 
   it('refuses a credential no provider recognises with 401 and WWW-Authenticate', async () => {

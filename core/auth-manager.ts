@@ -12,6 +12,7 @@
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { Problem } from './problems.ts';
+import { isPromiseLike, type MaybePromise } from './maybe-async.ts';
 import { permissionsOfRole } from './permissions.ts';
 
 /** Where a credential was found. */
@@ -39,7 +40,8 @@ export interface Principal {
  */
 export interface AuthProvider {
   name: string;
-  authenticate(credential: Credential, manager: AuthManagerInstance): Promise<Principal | null>;
+  /** May answer synchronously (the static key does); the manager then stays synchronous too. */
+  authenticate(credential: Credential, manager: AuthManagerInstance): MaybePromise<Principal | null>;
   /** Start-up warnings and health, for the log and the doctor. */
   health?(): Promise<{ status: 'ok' | 'warn' | 'fail'; message: string; hint?: string }>;
 }
@@ -54,7 +56,11 @@ export interface AuthManagerInstance {
   readonly options: AuthManagerOptions;
   addProvider(provider: AuthProvider): void;
   extractCredentials(request: Request): Credential[];
-  authenticate(request: Request): Promise<Principal | null>;
+  /**
+   * The caller's principal, `null` without credentials. Answers synchronously when every provider it asked did,
+   * else with a promise; never throws: a refusal is always a rejected promise (refusals need no fast path).
+   */
+  authenticate(request: Request): MaybePromise<Principal | null>;
   /** Maps token claims to permission nodes; override to add mappings. */
   permissionsFromClaims(claims: Record<string, unknown>): string[];
   /** Permission nodes of a role name, `undefined` for an unknown role. */
@@ -107,6 +113,20 @@ function queryKey(request: Request): string | undefined {
   return undefined;
 }
 
+/** Asks the providers from `from` on, in order, synchronously for as long as they answer synchronously. */
+function askProviders(manager: AuthManagerInstance, credential: Credential, from: number): MaybePromise<Principal> {
+  const { providers } = manager;
+  for (let index = from; index < providers.length; index++) {
+    const answer = providers[index]!.authenticate(credential, manager);
+    if (isPromiseLike(answer)) return answer.then((principal) => principal ?? askProviders(manager, credential, index + 1));
+    if (answer) return answer;
+  }
+  throw new Problem('unauthorized', {
+    detail: 'the credential is not valid',
+    headers: { 'WWW-Authenticate': 'Bearer realm="aeh", error="invalid_token"' },
+  });
+}
+
 /** Builds a fresh AuthManager class for one app. */
 export function createAuthManagerClass(): AuthManagerClass {
   return class AuthManager implements AuthManagerInstance {
@@ -145,31 +165,27 @@ export function createAuthManagerClass(): AuthManagerClass {
       return found;
     }
 
-    async authenticate(request: Request): Promise<Principal | null> {
-      const credentials = this.extractCredentials(request);
-      if (credentials.length === 0) return null;
-      const distinct = new Set(credentials.map((credential) => credential.value));
-      if (distinct.size > 1) {
-        throw new Problem('unauthorized', {
-          detail: `conflicting credentials in ${credentials.map((c) => c.source).join(', ')}; send exactly one`,
-          headers: { 'WWW-Authenticate': 'Bearer realm="aeh", error="invalid_request"' },
-        });
+    authenticate(request: Request): MaybePromise<Principal | null> {
+      try {
+        const credentials = this.extractCredentials(request);
+        if (credentials.length === 0) return null;
+        if (credentials.length > 1 && new Set(credentials.map((credential) => credential.value)).size > 1) {
+          throw new Problem('unauthorized', {
+            detail: `conflicting credentials in ${credentials.map((c) => c.source).join(', ')}; send exactly one`,
+            headers: { 'WWW-Authenticate': 'Bearer realm="aeh", error="invalid_request"' },
+          });
+        }
+        const credential = credentials[0];
+        if (!credential.value) {
+          throw new Problem('unauthorized', {
+            detail: `empty or malformed credential in ${credential.source}`,
+            headers: { 'WWW-Authenticate': 'Bearer realm="aeh", error="invalid_request"' },
+          });
+        }
+        return askProviders(this, credential, 0);
+      } catch (error) {
+        return Promise.reject(error);
       }
-      const credential = credentials[0];
-      if (!credential.value) {
-        throw new Problem('unauthorized', {
-          detail: `empty or malformed credential in ${credential.source}`,
-          headers: { 'WWW-Authenticate': 'Bearer realm="aeh", error="invalid_request"' },
-        });
-      }
-      for (const provider of this.providers) {
-        const principal = await provider.authenticate(credential, this);
-        if (principal) return principal;
-      }
-      throw new Problem('unauthorized', {
-        detail: 'the credential is not valid',
-        headers: { 'WWW-Authenticate': 'Bearer realm="aeh", error="invalid_token"' },
-      });
     }
 
     permissionsFromClaims(claims: Record<string, unknown>): string[] {

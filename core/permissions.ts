@@ -34,11 +34,22 @@ export function permissionsOfRole(role: string): readonly string[] | undefined {
  * Matching is case-insensitive because claims come from identity providers with their own conventions.
  */
 export function hasPermission(granted: Iterable<string>, required: string): boolean {
+  return permissionCheck(required)(granted);
+}
+
+/**
+ * `hasPermission` for one fixed permission, prepared once: the pipeline checks a route's permission on every
+ * request, and the common grant (`*`, the static key's) then costs one comparison.
+ */
+export function permissionCheck(required: string): (granted: Iterable<string>) => boolean {
   const wanted = required.toLowerCase();
-  const area = wanted.split(':')[0];
-  for (const node of granted) {
-    const have = node.toLowerCase();
-    if (have === '*' || have === wanted || have === `${area}:*`) return true;
-  }
-  return false;
+  const areaWildcard = `${wanted.split(':')[0]}:*`;
+  return function covers(granted) {
+    for (const node of granted) {
+      if (node === '*' || node === wanted) return true;
+      const have = node.toLowerCase();
+      if (have === wanted || have === areaWildcard) return true;
+    }
+    return false;
+  };
 }

@@ -46,8 +46,7 @@ export function checkAuthFailures(c: AppContext, services: Services, limits: Rat
 export function limitRequest(c: AppContext, services: Services, limits: RateLimits, rateClass: RateClass, client: string): void {
   if (rateClass === 'none') return;
   const principal = c.get('principal');
-  const decision = rateClass === 'protected' && principal
-    ? limits.protected.consume(`principal:${principal.id}`)
-    : limits.public.consume(`address:${client}`);
+  // Each limiter holds one kind of key (principal ids, client addresses), so the keys need no prefix.
+  const decision = rateClass === 'protected' && principal ? limits.protected.consume(principal.id) : limits.public.consume(client);
   if (!decision.allowed) refuse(c, services, decision, rateClass === 'protected' ? 'requests for this principal' : 'requests from this address', client);
 }

@@ -13,10 +13,11 @@ import { Problem, isProblem } from '../problems.ts';
 import { consoleLogger } from '../runtime.ts';
 import type { RateLimits } from '../rate-limit.ts';
 import { requestIdFor } from './request-id.ts';
-import { authorize } from './authorize.ts';
+import { authorizer } from './authorize.ts';
 import { checkAuthFailures, limitRequest } from './rate-limit.ts';
 import { readJsonBody } from './json-body.ts';
 import { carriesRequestId } from '../respond.ts';
+import { andThen, type MaybePromise } from '../maybe-async.ts';
 
 /** What every route's pipeline shares: the started services, the limiters, and the requests already audited. */
 export interface Pipeline {
@@ -101,7 +102,11 @@ async function audit(c: AppContext, services: Services, pipeline: Pipeline, acti
   await services.hooks.emit('audit', entry);
 }
 
-/** The hono handler serving one route definition. */
+/**
+ * The hono handler serving one route definition. It stays synchronous for as long as every step does (a static
+ * key, a handler answering from memory), so such a request is answered without a turn of the event loop; the
+ * first step that returns a promise carries the rest over to it.
+ */
 export function routeHandler(route: RouteDefinition, pipeline: Pipeline): Handler<AppEnv> {
   const { permission } = route;
   const rateClass = route.rateClass ?? (permission ? 'protected' : 'public');
@@ -109,38 +114,47 @@ export function routeHandler(route: RouteDefinition, pipeline: Pipeline): Handle
   // attempts (400/413/415) are on record too.
   const action = route.audit ?? (permission && route.method !== 'GET' ? `${route.method} ${route.path}` : undefined);
   const { limits } = pipeline;
+  const authorize = permission ? authorizer(permission) : undefined;
 
-  async function answer(c: AppContext): Promise<Response> {
+  /** The last step: counts a failed authentication and stamps the request id. */
+  function finish(c: AppContext, response: Response): Response {
+    if (permission && response.status === 401) limits.authFailures.consume(limits.clientKey(c.req.raw, c.env));
+    if (!carriesRequestId(response)) response.headers.set('X-Request-Id', c.get('requestId'));
+    return response;
+  }
+  const fail = (c: AppContext) => (error: unknown) => finish(c, errorResponse(error, c, pipeline));
+
+  /** The body and the plugin's handler; what they throw becomes the response (which the audit then records). */
+  function answer(c: AppContext): MaybePromise<Response> {
+    const respondWithError = (error: unknown) => errorResponse(error, c, pipeline);
+    if (route.body) return readJsonBody(c, route.body, pipeline.maxBodyBytes).then((body) => { c.set('body', body); return route.handler(c); }).catch(respondWithError);
+    return andThen(undefined, () => route.handler(c), respondWithError);
+  }
+
+  /** From the rate limit on: the principal, if any, is known. */
+  function afterAuthentication(c: AppContext, services: Services, client: string): MaybePromise<Response> {
+    limitRequest(c, services, limits, rateClass, client);
+    const response = answer(c);
+    if (!action) return andThen(response, (done) => finish(c, done), fail(c));
+    return andThen(response, (done) => audit(c, services, pipeline, action, done).then(() => finish(c, done)), fail(c));
+  }
+
+  function serve(c: AppContext, services: Services): MaybePromise<Response> {
     try {
-      if (route.body) c.set('body', await readJsonBody(c, route.body, pipeline.maxBodyBytes));
-      return await route.handler(c);
+      c.set('services', services);
+      services.telemetry.increment('http.requests');
+      const client = rateClass !== 'none' || authorize ? limits.clientKey(c.req.raw, c.env) : 'unknown';
+      if (!authorize) return afterAuthentication(c, services, client);
+      checkAuthFailures(c, services, limits, client);
+      return andThen(authorize(c, services), () => afterAuthentication(c, services, client), fail(c));
     } catch (error) {
-      return errorResponse(error, c, pipeline);
+      return fail(c)(error);
     }
   }
 
-  return async function handleRoute(c) {
-    const requestId = requestIdFor(c.req.raw);
-    c.set('requestId', requestId);
-    let client: string | undefined;
-    let response: Response;
-    try {
-      const services = pipeline.started() ?? (await pipeline.services());
-      c.set('services', services);
-      services.telemetry.increment('http.requests');
-      if (rateClass !== 'none' || permission) client = limits.clientKey(c.req.raw, c.env);
-      if (permission) {
-        checkAuthFailures(c, services, limits, client!);
-        await authorize(c, services, permission);
-      }
-      limitRequest(c, services, limits, rateClass, client!);
-      response = await answer(c);
-      if (action) await audit(c, services, pipeline, action, response);
-    } catch (error) {
-      response = errorResponse(error, c, pipeline);
-    }
-    if (permission && response.status === 401) limits.authFailures.consume(client ?? limits.clientKey(c.req.raw, c.env));
-    if (!carriesRequestId(response)) response.headers.set('X-Request-Id', requestId);
-    return response;
+  return function handleRoute(c) {
+    c.set('requestId', requestIdFor(c.req.raw));
+    const services = pipeline.started();
+    return services ? serve(c, services) : pipeline.services().then((started) => serve(c, started), fail(c));
   };
 }

@@ -5,6 +5,7 @@
 import type { Plugin } from '../../core/plugin.ts';
 import type { PluginHost } from '../../core/host.ts';
 import type { Services } from '../../core/services.ts';
+import type { AppContext } from '../../core/routes.ts';
 import { buildOpenApi } from '../../core/openapi.ts';
 import { HARNESS_VERSION, PRODUCT_NAME } from '../../core/version.ts';
 import { selectQueueFactory } from '../../core/tasks.ts';
@@ -34,17 +35,21 @@ const COUNT_TTL_MS = 1000;
 
 function registerRoutes(host: PluginHost): void {
   let openApiDocument: string | undefined;
-  let runCount: { value: Promise<number>; at: number } | undefined;
+  let runCount: { value: Promise<number>; resolved?: number; at: number } | undefined;
   let staticInfo: { head: string; counts: string } | undefined;
-  const storedRunCount = (services: Services): Promise<number> => {
+  /** The stored run count: a number while the last read is fresh and done, else a promise of a new read. */
+  const storedRunCount = (services: Services): number | Promise<number> => {
     const now = services.now();
     if (!runCount || now - runCount.at >= COUNT_TTL_MS) {
-      const value = services.store.getJson<number>('stats/runs').then((count) => count ?? 0);
-      runCount = { value, at: now };
+      const entry: NonNullable<typeof runCount> = {
+        value: services.store.getJson<number>('stats/runs').then((count) => (entry.resolved = count ?? 0)),
+        at: now,
+      };
+      runCount = entry;
       // A failed read is not cached: the next request asks storage again.
-      value.catch(() => { if (runCount?.value === value) runCount = undefined; });
+      entry.value.catch(() => { if (runCount === entry) runCount = undefined; });
     }
-    return runCount.value;
+    return runCount.resolved ?? runCount.value;
   };
 
   host.routes.register({
@@ -65,34 +70,39 @@ function registerRoutes(host: PluginHost): void {
     summary: 'Engine version, runtime, storage, plugins, counts and telemetry',
     tags: ['system'],
     responses: { 200: { description: 'System information', schema: INFO_SCHEMA } },
-    async handler(c) {
+    handler(c) {
       const services = c.get('services');
-      const runs = await storedRunCount(services);
-      // Everything but uptime, the run count and telemetry is fixed once the service started: serialised once,
-      // since monitoring polls this route and the plugin list is most of the body.
-      staticInfo ??= {
-        head: JSON.stringify({
-          name: PRODUCT_NAME,
-          version: HARNESS_VERSION,
-          harness_version: HARNESS_VERSION,
-          runtime: services.capabilities.runtime,
-          storage: { driver: services.store.driver },
-          queue: { kind: selectQueueFactory(host.queues.list(), services.config)?.name ?? 'memory', concurrency: services.config.concurrency },
-          plugins: services.plugins,
-        }).slice(0, -1),
-        counts: JSON.stringify({
-          plugins: services.plugins.length,
-          metrics: services.metrics.names().length,
-          mutators: services.mutators.names().length,
-          agent_adapters: services.agents.names().length,
-          signers: services.signers.names().length,
-        }).slice(0, -1),
-      };
-      const uptime = Math.round((services.now() - services.startedAt) / 100) / 10;
-      const body = `${staticInfo.head},"uptime_s":${uptime},"counts":${staticInfo.counts},"runs":${JSON.stringify(runs)}},"telemetry":${JSON.stringify(services.telemetry.snapshot())}}`;
-      return respond(c, body);
+      const runs = storedRunCount(services);
+      // A fresh count answers without a turn of the event loop; polls within a second are most of them.
+      return typeof runs === 'number' ? infoResponse(c, services, runs) : runs.then((count) => infoResponse(c, services, count));
     },
   }, 'system');
+
+  function infoResponse(c: AppContext, services: Services, runs: number): Response {
+    // Everything but uptime, the run count and telemetry is fixed once the service started: serialised once,
+    // since monitoring polls this route and the plugin list is most of the body.
+    staticInfo ??= {
+      head: JSON.stringify({
+        name: PRODUCT_NAME,
+        version: HARNESS_VERSION,
+        harness_version: HARNESS_VERSION,
+        runtime: services.capabilities.runtime,
+        storage: { driver: services.store.driver },
+        queue: { kind: selectQueueFactory(host.queues.list(), services.config)?.name ?? 'memory', concurrency: services.config.concurrency },
+        plugins: services.plugins,
+      }).slice(0, -1),
+      counts: JSON.stringify({
+        plugins: services.plugins.length,
+        metrics: services.metrics.names().length,
+        mutators: services.mutators.names().length,
+        agent_adapters: services.agents.names().length,
+        signers: services.signers.names().length,
+      }).slice(0, -1),
+    };
+    const uptime = Math.round((services.now() - services.startedAt) / 100) / 10;
+    const body = `${staticInfo.head},"uptime_s":${uptime},"counts":${staticInfo.counts},"runs":${JSON.stringify(runs)}},"telemetry":${services.telemetry.snapshotJson()}}`;
+    return respond(c, body);
+  }
 
   host.routes.register({
     method: 'GET',
