@@ -71,5 +71,9 @@ for (const row of rows) console.log(`| ${row.title} | ${fmt(row.requestsPerSecon
 const cpuRatio = median(rows.filter((row) => row.title.startsWith('hono')).map((row) => row.cpuMicrosPerRequest ?? NaN)) / median(rows.filter((row) => row.title.startsWith('GET /api/info')).map((row) => row.cpuMicrosPerRequest ?? NaN));
 console.log(`\nCPU-time ratio (baseline CPU per request / service CPU per request, medians): ${(cpuRatio * 100).toFixed(1)}%`);
 console.log(`per-round ratios: ${ratios.map((value) => `${(value * 100).toFixed(1)}%`).join(', ')}`);
+// Load from other tenants only ever slows a server down, so each server's best round is the nearest to what it
+// can do; on a shared machine the ratio of the bests is the steadiest figure after the CPU-time ratio.
+const best = (prefix) => Math.max(...rows.filter((row) => row.title.startsWith(prefix)).map((row) => row.requestsPerSecond));
+console.log(`best rounds: ${fmt(best('GET /api/info'))} vs ${fmt(best('hono'))} req/s = ${((best('GET /api/info') / best('hono')) * 100).toFixed(1)}%`);
 console.log(`ratio: ${(ratio * 100).toFixed(1)}% of the baseline (goal >= ${GOAL * 100}%): ${ratio >= GOAL ? 'PASS' : 'FAIL'}`);
 process.exitCode = ratio >= GOAL ? 0 : 1;

@@ -6,15 +6,17 @@
  */
 import type { AppContext } from './routes.ts';
 
-const carryingId = new WeakSet<Response>();
+// A mark on the response itself: cheaper per request than a WeakSet entry, and invisible to JSON and headers.
+const CARRIES_ID = Symbol('aeh.carriesRequestId');
+type Marked = Response & { [CARRIES_ID]?: true };
 
 /** A response with its body already serialised: `X-Request-Id` and `Content-Type` set, plus `headers`. */
 export function respond(c: AppContext, body: string | Uint8Array<ArrayBuffer> | null, status = 200, contentType = 'application/json', headers?: Record<string, string>): Response {
   const record: Record<string, string> = body === null ? {} : { 'content-type': contentType };
   for (const name in headers) record[name] = headers[name]!;
   record['x-request-id'] = c.get('requestId');
-  const response = new Response(body, { status, headers: record });
-  carryingId.add(response);
+  const response: Marked = new Response(body, { status, headers: record });
+  response[CARRIES_ID] = true;
   return response;
 }
 
@@ -25,5 +27,5 @@ export function respondJson(c: AppContext, value: unknown, status = 200, headers
 
 /** True for a response `respond` built, which carries the request id already. */
 export function carriesRequestId(response: Response): boolean {
-  return carryingId.has(response);
+  return (response as Marked)[CARRIES_ID] === true;
 }
