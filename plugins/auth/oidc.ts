@@ -15,12 +15,14 @@
  * - The principal is `iss|sub`, never the token: ECDSA signatures and base64 padding let one token be
  *   written several ways, so nothing is keyed on the token string.
  * - Verified tokens are remembered (`OIDC_VERIFIED_CACHE_SIZE`, default 10 000, 0 turns it off) under their
- *   identity claims (`iss|sub|jti|iat|exp`), with the exact bytes that verified: a hit needs the same bytes
- *   (compared in constant time), a still-fresh key set of the same generation, and passes the time checks
- *   again, so it is equivalent to verifying again, without the signature's cost. Another spelling of the same
- *   token is simply a miss and is verified in full.
+ *   payload segment (the claims as sent: not a credential without the signature), with the exact bytes that
+ *   verified: a hit needs the same bytes (compared in constant time), a still-fresh key set of the same
+ *   generation, and passes the time checks again, so it is equivalent to verifying again, without the
+ *   signature's cost. Another spelling of the same token is simply a miss and is verified in full. A hit is
+ *   answered synchronously, so a remembered token costs the request pipeline no turn of the event loop.
  */
-import { createRemoteJWKSet, customFetch, decodeJwt, decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
+import { createRemoteJWKSet, customFetch, decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
+import { isPromiseLike, type MaybePromise } from '../../core/maybe-async.ts';
 import type { Plugin } from '../../core/plugin.ts';
 import type { PluginHost } from '../../core/host.ts';
 import { Problem } from '../../core/problems.ts';
@@ -52,6 +54,13 @@ interface VerifiedToken {
   generation: number;
 }
 
+/** The middle segment of a compact JWS (its payload as sent), or '' when there is none. */
+function payloadSegment(token: string): string {
+  const first = token.indexOf('.');
+  const second = first < 0 ? -1 : token.indexOf('.', first + 1);
+  return second > first + 1 ? token.slice(first + 1, second) : '';
+}
+
 /** Equality in time that depends on the lengths only, never on where the texts differ. */
 function sameText(left: string, right: string): boolean {
   const length = Math.max(left.length, right.length);
@@ -80,7 +89,8 @@ export interface OidcVerifierOptions {
 
 /** A key-set client and the token checks built on it. */
 export interface OidcVerifier {
-  verify(token: string): Promise<JWTPayload>;
+  /** The verified claims: at once for a remembered token, else a promise; failures are always rejections. */
+  verify(token: string): MaybePromise<JWTPayload>;
   /** True once a key set was fetched successfully (it may have expired since). */
   everFetched(): boolean;
   /** Doctor view: configuration warnings and whether the key server answers. */
@@ -134,62 +144,59 @@ export function createOidcVerifier(options: OidcVerifierOptions): OidcVerifier {
     [customFetch]: keySetFetch,
   });
 
+  /** The full check: format, header, signature against the key set, claims; remembered when it passes. */
+  async function verifyInFull(token: string): Promise<JWTPayload> {
+    if (token.length > MAX_TOKEN_BYTES) throw unauthorized(`the bearer token is larger than ${MAX_TOKEN_BYTES} bytes`);
+    if (!COMPACT_JWS.test(token)) throw unauthorized('the bearer token is neither the API key nor a compact JWS (header.payload.signature)');
+    const key = verifiedCacheSize > 0 ? payloadSegment(token) : '';
+    let header: Record<string, unknown>;
+    try {
+      header = decodeProtectedHeader(token) as Record<string, unknown>;
+    } catch {
+      throw unauthorized('the token header is not valid base64url JSON');
+    }
+    const embedded = KEY_BEARING_HEADERS.filter((name) => name in header);
+    if (embedded.length) throw unauthorized(`keys named or embedded in the token header (${embedded.join(', ')}) are refused`);
+    if (typeof header.alg !== 'string' || !OIDC_ALGORITHMS.includes(header.alg)) {
+      throw unauthorized(`algorithm ${JSON.stringify(String(header.alg)).slice(0, 40)} is not accepted; use one of ${OIDC_ALGORITHMS.join(', ')}`);
+    }
+    try {
+      const { payload } = await jwtVerify(token, jwks, {
+        algorithms: OIDC_ALGORITHMS,
+        issuer: options.issuer,
+        audience: options.audience,
+        clockTolerance: CLOCK_TOLERANCE_SECONDS,
+        requiredClaims: ['exp'],
+      });
+      if (key) {
+        verified.delete(key);
+        while (verified.size >= verifiedCacheSize) verified.delete(verified.keys().next().value as string);
+        verified.set(key, { token, payload: Object.freeze(payload), generation });
+      }
+      return payload;
+    } catch (error) {
+      if (isTokenError(error)) throw unauthorized(`invalid bearer token: ${(error as Error).message}`);
+      if (!jwks.jwks()) {
+        throw new Problem('unavailable', {
+          detail: 'the OIDC key set (OIDC_JWKS_URL) could not be fetched; retry later',
+          headers: { 'Retry-After': String(Math.ceil(OUTAGE_BACKOFF_MS / 1000)) },
+          cause: error,
+        });
+      }
+      throw unauthorized('the token cannot be verified: the cached signing keys expired and the key server does not answer');
+    }
+  }
+
   return {
     everFetched: () => jwks.jwks() !== undefined,
-    async verify(token) {
-      if (token.length > MAX_TOKEN_BYTES) throw unauthorized(`the bearer token is larger than ${MAX_TOKEN_BYTES} bytes`);
-      if (!COMPACT_JWS.test(token)) throw unauthorized('the bearer token is neither the API key nor a compact JWS (header.payload.signature)');
-      // Identity claims, unverified, serve only as the lookup key; identical bytes decide a hit, and identical
-      // bytes already passed every check below.
-      let identity: string | undefined;
+    verify(token) {
       if (verifiedCacheSize > 0) {
-        try {
-          const claims = decodeJwt(token);
-          identity = [claims.iss, claims.sub, claims.jti, claims.iat, claims.exp].map((part) => String(part ?? '')).join('|');
-        } catch {
-          identity = undefined;
-        }
-        const hit = identity ? verified.get(identity) : undefined;
+        const hit = verified.get(payloadSegment(token));
         if (hit && hit.generation === generation && jwks.fresh && sameText(hit.token, token) && timely(hit.payload, Math.floor(Date.now() / 1000))) {
           return hit.payload;
         }
       }
-      let header: Record<string, unknown>;
-      try {
-        header = decodeProtectedHeader(token) as Record<string, unknown>;
-      } catch {
-        throw unauthorized('the token header is not valid base64url JSON');
-      }
-      const embedded = KEY_BEARING_HEADERS.filter((name) => name in header);
-      if (embedded.length) throw unauthorized(`keys named or embedded in the token header (${embedded.join(', ')}) are refused`);
-      if (typeof header.alg !== 'string' || !OIDC_ALGORITHMS.includes(header.alg)) {
-        throw unauthorized(`algorithm ${JSON.stringify(String(header.alg)).slice(0, 40)} is not accepted; use one of ${OIDC_ALGORITHMS.join(', ')}`);
-      }
-      try {
-        const { payload } = await jwtVerify(token, jwks, {
-          algorithms: OIDC_ALGORITHMS,
-          issuer: options.issuer,
-          audience: options.audience,
-          clockTolerance: CLOCK_TOLERANCE_SECONDS,
-          requiredClaims: ['exp'],
-        });
-        if (identity) {
-          verified.delete(identity);
-          while (verified.size >= verifiedCacheSize) verified.delete(verified.keys().next().value as string);
-          verified.set(identity, { token, payload: Object.freeze(payload), generation });
-        }
-        return payload;
-      } catch (error) {
-        if (isTokenError(error)) throw unauthorized(`invalid bearer token: ${(error as Error).message}`);
-        if (!jwks.jwks()) {
-          throw new Problem('unavailable', {
-            detail: 'the OIDC key set (OIDC_JWKS_URL) could not be fetched; retry later',
-            headers: { 'Retry-After': String(Math.ceil(OUTAGE_BACKOFF_MS / 1000)) },
-            cause: error,
-          });
-        }
-        throw unauthorized('the token cannot be verified: the cached signing keys expired and the key server does not answer');
-      }
+      return verifyInFull(token);
     },
     async refresh() {
       await jwks.reload();
@@ -258,17 +265,20 @@ function setup(host: PluginHost): void {
   const principals = new WeakMap<JWTPayload, Principal>();
   const provider: AuthProvider = {
     name: 'oidc',
-    async authenticate(credential: Credential, manager) {
+    authenticate(credential: Credential, manager) {
       // Only `Authorization: Bearer` carries JWTs; a token in X-API-Key or ?apiKey= is not looked at.
       if (credential.source !== 'authorization') return null;
-      const payload = await verifier.verify(credential.value);
-      let principal = principals.get(payload);
-      if (!principal) {
-        const permissions = Object.freeze(manager.permissionsFromClaims(payload as Record<string, unknown>)) as string[];
-        principal = Object.freeze(principalOf(payload, permissions));
-        principals.set(payload, principal);
-      }
-      return principal;
+      const principalFor = (payload: JWTPayload): Principal => {
+        let principal = principals.get(payload);
+        if (!principal) {
+          const permissions = Object.freeze(manager.permissionsFromClaims(payload as Record<string, unknown>)) as string[];
+          principal = Object.freeze(principalOf(payload, permissions));
+          principals.set(payload, principal);
+        }
+        return principal;
+      };
+      const payload = verifier.verify(credential.value);
+      return isPromiseLike(payload) ? payload.then(principalFor) : principalFor(payload);
     },
     health: () => verifier.health(),
   };
