@@ -49,14 +49,14 @@ interface Bucket {
   refusing: boolean;
 }
 
-/** A key never seen is full: peeking at it need not create its bucket. */
-const UNTOUCHED: RateDecision = Object.freeze({ allowed: true, remaining: Infinity, retryAfterSeconds: 0, firstRefusal: false });
 
 /** Builds an in-memory token-bucket limiter. */
 export function createRateLimiter({ perMinute, now = Date.now, maxKeys = 100_000 }: RateLimiterOptions): RateLimiter {
   const capacity = perMinute;
   const perMs = perMinute / 60_000;
   const buckets = new Map<string, Bucket>();
+  /** What a key never seen gets: a full bucket. Peeking at it need not create the bucket. */
+  const untouched: RateDecision = Object.freeze({ allowed: true, remaining: Math.floor(capacity), retryAfterSeconds: 0, firstRefusal: false });
 
   function bucketOf(key: string): Bucket {
     const at = now();
@@ -93,7 +93,7 @@ export function createRateLimiter({ perMinute, now = Date.now, maxKeys = 100_000
   return {
     consume: (key) => decide(bucketOf(key), true),
     // Peeking at a key never seen must not create its bucket: the brute-force check peeks at every client.
-    peek: (key) => (buckets.has(key) ? decide(bucketOf(key), false) : { ...UNTOUCHED, remaining: Math.floor(capacity) }),
+    peek: (key) => (buckets.has(key) ? decide(bucketOf(key), false) : untouched),
     get size() {
       return buckets.size;
     },
