@@ -6,8 +6,11 @@ import synonym, { thesaurusSize } from './synonym.ts';
 const run = (text: string, seed: number, options: Record<string, unknown> = {}) => synonym.mutate(text, { rng: createRng(seed), options }) as string;
 
 describe('mutator: synonym', () => {
-  it('indexes the WordNet-derived thesaurus both ways (over 25,000 replaceable words)', () => {
-    expect(thesaurusSize()).toBeGreaterThan(25_000);
+  it('loads the thesaurus on first use, then mutates synonymously; indexes it both ways (over 25,000 words)', async () => {
+    const first = synonym.mutate('The quick car stopped near the large house', { rng: createRng(1), options: {} });
+    expect(await first).toBe(run('The quick car stopped near the large house', 1)); // same seed, same result, now synchronous
+    expect(typeof run('The large house', 2)).toBe('string');
+    expect(await thesaurusSize()).toBeGreaterThan(25_000);
   });
 
   it('replaces words with thesaurus synonyms', () => {

@@ -5,8 +5,7 @@
  * original's case (UPPER, Capitalised, lower) and the punctuation around it.
  * Options: `rate` (0..1, default 0.3, share of replaceable words replaced; at least one when any exists).
  */
-import synonyms from 'synonyms';
-import type { Mutator } from '../../core/mutator.ts';
+import type { Mutator, MutatorContext } from '../../core/mutator.ts';
 import { matchCase, pickPositions, rateOption } from '../../core/mutator-text.ts';
 
 /** Words that carry grammar rather than meaning: swapping them breaks sentences (`a` → `ampere`). */
@@ -34,12 +33,15 @@ const NOUN_FIRST: readonly Pos[] = ['n', 'a', 's', 'v', 'r'];
 const VERB_FIRST: readonly Pos[] = ['v', 'r', 'n', 'a', 's'];
 
 let index: Map<string, Senses> | undefined;
+// The thesaurus (27,000 words) is imported on the first synonym mutation, not at start-up; after that the
+// mutator is synchronous.
+let loading: Promise<Map<string, Senses>> | undefined;
+const loadThesaurus = () => (loading ??= import('synonyms').then(({ default: synonyms }) => (index = buildIndex(synonyms.dictionary))));
 
-/** Word → its synonyms per part of speech, built once on first use from every synonym set the thesaurus lists. */
-function thesaurus(): Map<string, Senses> {
-  if (index) return index;
+/** Word → its synonyms per part of speech, from every synonym set the thesaurus lists. */
+function buildIndex(dictionary: Record<string, Partial<Record<Pos, string[]>>>): Map<string, Senses> {
   const sets = new Map<string, Partial<Record<Pos, Set<string>>>>();
-  for (const entry of Object.values(synonyms.dictionary)) {
+  for (const entry of Object.values(dictionary)) {
     for (const [pos, group] of Object.entries(entry) as Array<[Pos, string[]]>) {
       for (const word of group) {
         if (!PLAIN.test(word) || STOPWORDS.has(word)) continue;
@@ -50,18 +52,18 @@ function thesaurus(): Map<string, Senses> {
       }
     }
   }
-  index = new Map();
+  const built = new Map<string, Senses>();
   for (const [word, senses] of sets) {
     const usable: Senses = {};
     for (const [pos, set] of Object.entries(senses) as Array<[Pos, Set<string>]>) if (set.size > 0) usable[pos] = [...set].sort();
-    if (Object.keys(usable).length > 0) index.set(word, usable);
+    if (Object.keys(usable).length > 0) built.set(word, usable);
   }
-  return index;
+  return built;
 }
 
 /** How many words the thesaurus can replace (for documentation and tests). */
-export function thesaurusSize(): number {
-  return thesaurus().size;
+export async function thesaurusSize(): Promise<number> {
+  return (await loadThesaurus()).size;
 }
 
 /** The synonyms of the most likely part of speech, guessed from the word before (a determiner or a pronoun). */
@@ -78,27 +80,30 @@ const mutator: Mutator = {
   mutate(text, { rng, options }) {
     const rate = rateOption(options, 'rate', 0.3);
     if (text.length === 0) return text;
-    const words = thesaurus();
-    const spots: Array<{ start: number; end: number; choices: string[] }> = [];
-    let previous: string | undefined;
-    for (const match of text.matchAll(WORD)) {
-      const lower = match[0].toLowerCase();
-      const senses = lower.length < 3 ? undefined : words.get(lower);
-      if (senses) spots.push({ start: match.index, end: match.index + match[0].length, choices: choicesFor(senses, previous) });
-      previous = lower;
-    }
-    const chosen = pickPositions(spots.length, rate, rng);
-    if (chosen.size === 0) return text;
-    let out = '';
-    let cursor = 0;
-    for (let which = 0; which < spots.length; which++) {
-      if (!chosen.has(which)) continue;
-      const spot = spots[which]!;
-      out += text.slice(cursor, spot.start) + matchCase(text.slice(spot.start, spot.end), rng.pick(spot.choices));
-      cursor = spot.end;
-    }
-    return out + text.slice(cursor);
+    return index ? replaceWords(text, index, rate, rng) : loadThesaurus().then((words) => replaceWords(text, words, rate, rng));
   },
 };
+
+function replaceWords(text: string, words: Map<string, Senses>, rate: number, rng: MutatorContext['rng']): string {
+  const spots: Array<{ start: number; end: number; choices: string[] }> = [];
+  let previous: string | undefined;
+  for (const match of text.matchAll(WORD)) {
+    const lower = match[0].toLowerCase();
+    const senses = lower.length < 3 ? undefined : words.get(lower);
+    if (senses) spots.push({ start: match.index, end: match.index + match[0].length, choices: choicesFor(senses, previous) });
+    previous = lower;
+  }
+  const chosen = pickPositions(spots.length, rate, rng);
+  if (chosen.size === 0) return text;
+  let out = '';
+  let cursor = 0;
+  for (let which = 0; which < spots.length; which++) {
+    if (!chosen.has(which)) continue;
+    const spot = spots[which]!;
+    out += text.slice(cursor, spot.start) + matchCase(text.slice(spot.start, spot.end), rng.pick(spot.choices));
+    cursor = spot.end;
+  }
+  return out + text.slice(cursor);
+}
 
 export default mutator;

@@ -8,10 +8,14 @@ import type { PluginHost } from '../../core/host.ts';
 import { Problem } from '../../core/problems.ts';
 import { readJailedFile } from '../../core/jail.ts';
 import type { Services } from '../../core/services.ts';
-import { convertSpec } from './convert.ts';
 import { persistScenarios } from './persist.ts';
 import { DEFAULT_LLM_TIMEOUT_MS } from './llm-fallback.ts';
 import { PITFALL, specParseFailed } from './pitfalls.ts';
+
+// The converter pulls in the Markdown parser (micromark, mdast, GFM: a tenth of the service's start-up), which
+// only this route needs: it loads on the first conversion, not at start.
+let converter: Promise<typeof import('./convert.ts')> | undefined;
+const loadConverter = () => (converter ??= import('./convert.ts'));
 
 /** Largest PRD file read through `input_path` (inline documents are bounded by AEH_MAX_BODY_BYTES). */
 export const MAX_INPUT_FILE_BYTES = 16 * 1024 * 1024;
@@ -109,6 +113,7 @@ function registerRoute(host: PluginHost): void {
       const services = c.var.services;
       const body = c.var.body as SpecToEvalBody;
       const source = await readSource(services, body);
+      const { convertSpec } = await loadConverter();
       const result = await convertSpec(source, {
         llm: services.llm,
         registeredMetrics: services.metrics.names(),
