@@ -9,6 +9,7 @@
 import type { Storage as Unstorage } from 'unstorage';
 import { concatBytes } from '@noble/hashes/utils.js';
 import type { Config } from './config.ts';
+import { createKeyedSerialiser } from './serialise.ts';
 
 /** Optional, driver-specific abilities that unstorage does not offer. */
 export interface StoreCapabilities {
@@ -96,15 +97,7 @@ function toBytes(value: unknown): Uint8Array | null {
  * read-modify-write fallbacks otherwise (serialised per key within this process).
  */
 export function createStore(driver: string, raw: Unstorage, capabilities: StoreCapabilities = {}): Store {
-  const locks = new Map<string, Promise<unknown>>();
-  function serialised<T>(key: string, work: () => Promise<T>): Promise<T> {
-    const previous = locks.get(key) ?? Promise.resolve();
-    const next = previous.then(work, work);
-    const settled = next.catch(() => undefined);
-    locks.set(key, settled);
-    void settled.then(() => { if (locks.get(key) === settled) locks.delete(key); });
-    return next;
-  }
+  const serialised = createKeyedSerialiser();
 
   async function getBytes(key: string): Promise<Uint8Array | null> {
     if (capabilities.read) return capabilities.read(key);

@@ -12,6 +12,7 @@ import type { AppContext } from '../../core/routes.ts';
 import { appendAuditor } from './issue.ts';
 import { publishedKeySet } from './keyset.ts';
 import { verifyStoredRun, type VerifyCache } from './verify-run.ts';
+import { createKeyedSerialiser } from '../../core/serialise.ts';
 
 const RUN_ID_PARAMETER = { name: 'run_id', in: 'path' as const, required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,128}$' } };
 
@@ -46,22 +47,13 @@ function etagMatches(header: string | undefined, etag: string): boolean {
   return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag);
 }
 
-// Serialises Auditor signatures per run within this instance, so two concurrent signs never drop one another.
-const signing = new Map<string, Promise<unknown>>();
-function serialised<T>(runId: string, work: () => Promise<T>): Promise<T> {
-  const previous = signing.get(runId) ?? Promise.resolve();
-  const next = previous.then(work, work);
-  const settled = next.catch(() => undefined);
-  signing.set(runId, settled);
-  void settled.then(() => {
-    if (signing.get(runId) === settled) signing.delete(runId);
-  });
-  return next;
-}
-
 /** Registers the certification routes. */
 export function registerCertificationRoutes(host: PluginHost, cache: VerifyCache): void {
   const owner = 'certification';
+  // Auditor signatures of one run are appended one at a time within this instance, so two concurrent signs
+  // never drop one another. (Two instances signing the same run at the same instant can still both read the
+  // same chain; the later write wins and the certificate stays valid with one Auditor entry: see docs/certificates.md.)
+  const serialised = createKeyedSerialiser();
   host.routes.register({
     method: 'GET',
     path: '/api/v1/verify/:run_id',

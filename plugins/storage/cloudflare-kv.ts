@@ -18,6 +18,7 @@ import kvBindingDriver from 'unstorage/drivers/cloudflare-kv-binding';
 import type { Driver } from 'unstorage';
 import type { Plugin } from '../../core/plugin.ts';
 import { createStore, storageKey, type Store, type StorageDriver } from '../../core/storage.ts';
+import { createKeyedSerialiser } from '../../core/serialise.ts';
 
 /** The part of a Workers KV namespace binding this store uses (Cloudflare's `KVNamespace`). */
 export interface KvNamespace {
@@ -97,14 +98,7 @@ export function createKvStore(namespace: KvNamespace, options: KvStoreOptions = 
     },
   });
   // One chain per key: read-modify-write operations of this isolate never interleave on the same key.
-  const chains = new Map<string, Promise<unknown>>();
-  function serialised<T>(key: string, work: () => Promise<T>): Promise<T> {
-    const next = (chains.get(key) ?? Promise.resolve()).then(work, work);
-    const settled = next.catch(() => undefined);
-    chains.set(key, settled);
-    void settled.then(() => { if (chains.get(key) === settled) chains.delete(key); });
-    return next;
-  }
+  const serialised = createKeyedSerialiser();
   const ttl = (seconds?: number) => (seconds ? { expirationTtl: Math.max(MIN_TTL_SECONDS, Math.ceil(seconds)) } : undefined);
   const readFresh = async (kvKey: string) => {
     const value = await namespace.get(kvKey, 'arrayBuffer');
