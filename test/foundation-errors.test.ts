@@ -41,6 +41,8 @@ describe('foundation: request ids', () => {
       await t.request('GET', '/no/such/route'),
       await t.request('POST', '/api/test/echo', { headers: JSON_HEADERS, raw: '{' }),
       await t.request('GET', '/api/test/boom'),
+      await t.request('GET', '/api/test/boom-later'),
+      await t.request('GET', '/api/test/redirect', { key: null }),
     ];
     const ids = responses.map((response) => response.headers.get('x-request-id'));
     for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9._-]{8,128}$/);
@@ -74,15 +76,24 @@ describe('foundation: problem details', () => {
     await expectProblem(await t.request('POST', '/api/test/echo', { key: null, headers: { ...JSON_HEADERS, 'X-API-Key': VIEWER_TOKEN }, raw: '{}' }), 403, 'forbidden');
   });
 
-  it('turns an unexpected error into a generic 500 and logs the cause with the request id', async () => {
-    const response = await t.request('GET', '/api/test/boom');
-    const requestId = response.headers.get('x-request-id');
-    const body = await expectProblem(response, 500, 'internal');
-    expect(JSON.stringify(body)).not.toContain('hunter2');
-    expect(JSON.stringify(body)).not.toContain('TypeError');
-    expect(body.detail).toContain(requestId);
-    const logged = logger.lines.find((line) => line.level === 'error' && line.fields?.request_id === requestId);
-    expect(logged?.fields?.error).toContain(BOOM_MESSAGE);
+  for (const path of ['/api/test/boom', '/api/test/boom-later']) {
+    it(`turns an unexpected error into a generic 500 and logs the cause with the request id (${path})`, async () => {
+      const response = await t.request('GET', path);
+      const requestId = response.headers.get('x-request-id');
+      const body = await expectProblem(response, 500, 'internal');
+      expect(JSON.stringify(body)).not.toContain('hunter2');
+      expect(JSON.stringify(body)).not.toContain('TypeError');
+      expect(body.detail).toContain(requestId);
+      const logged = logger.lines.find((line) => line.level === 'error' && line.fields?.request_id === requestId);
+      expect(logged?.fields?.error).toContain(BOOM_MESSAGE);
+    });
+  }
+
+  it('stamps the request id on a handler response whose headers are immutable, keeping the rest', async () => {
+    const response = await t.request('GET', '/api/test/redirect', { key: null });
+    expect(response.status).toBe(302);
+    expect(response.headers.get('location')).toBe('https://aeh.test/elsewhere');
+    expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f]{16}-[0-9a-z]+$/);
   });
 });
 

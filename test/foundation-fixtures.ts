@@ -58,6 +58,23 @@ export const testRoutesPlugin: Plugin = {
         throw new TypeError(BOOM_MESSAGE);
       },
     }, 'test-routes');
+    host.routes.register({
+      method: 'GET',
+      path: '/api/test/boom-later',
+      permission: 'system:read',
+      summary: 'Fails like a bug, after a turn of the event loop',
+      async handler() {
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        throw new TypeError(BOOM_MESSAGE);
+      },
+    }, 'test-routes');
+    host.routes.register({
+      method: 'GET',
+      path: '/api/test/redirect',
+      permission: null,
+      summary: 'Answers a response whose headers cannot be changed',
+      handler: () => Response.redirect('https://aeh.test/elsewhere', 302),
+    }, 'test-routes');
   },
 };
 

@@ -119,8 +119,16 @@ export function routeHandler(route: RouteDefinition, pipeline: Pipeline): Handle
   /** The last step: counts a failed authentication and stamps the request id. */
   function finish(c: AppContext, response: Response): Response {
     if (permission && response.status === 401) limits.authFailures.consume(limits.clientKey(c.req.raw, c.env));
-    if (!carriesRequestId(response)) response.headers.set('X-Request-Id', c.get('requestId'));
-    return response;
+    if (carriesRequestId(response)) return response;
+    try {
+      response.headers.set('X-Request-Id', c.get('requestId'));
+      return response;
+    } catch {
+      // A response with immutable headers (one a handler passed through from fetch): answer a copy.
+      const copy = new Response(response.body, response);
+      copy.headers.set('X-Request-Id', c.get('requestId'));
+      return copy;
+    }
   }
   const fail = (c: AppContext) => (error: unknown) => finish(c, errorResponse(error, c, pipeline));
 
