@@ -3,7 +3,7 @@
 // (scripts/precompile-validators.mjs) into dist/validators.generated.js.
 // `--if-stale` skips the compile when dist/ is newer than every source file (scripts/stale.mjs).
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
@@ -19,6 +19,10 @@ try {
   console.error('build: typescript is not installed; run `npm install` first');
   process.exit(1);
 }
+// tsc never deletes: a source removed or renamed would leave its old module in dist/, where the validator scan
+// below (and anyone importing by path) could still find it. The compiled trees start empty; dist/workerd (its
+// own build) is left alone.
+for (const tree of ['cli', 'core', 'plugins', 'runtime']) rmSync(join(root, 'dist', tree), { recursive: true, force: true });
 const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit', cwd: root });
 // tsc exits 2 when it reported type errors but still emitted every file: the service can run (the type errors
 // fail `npm test`, which is where they belong), so `npm start` warns instead of refusing to start.
