@@ -6,6 +6,7 @@
  */
 import { base64url, calculateJwkThumbprint, exportJWK, importJWK, importSPKI, type JWK } from 'jose';
 import type { Signer, SignerKey, SigningAlgorithm } from './signer.ts';
+import type { PluginHost } from './host.ts';
 
 const encoder = new TextEncoder();
 
@@ -147,4 +148,17 @@ export function createRemoteSigner({ name, current, retired = [] }: RemoteSigner
       }
     },
   };
+}
+
+/**
+ * The fetch a key-service signer calls: the runtime's until the service has started, then the services'
+ * `trustedFetch` (operator-configured endpoints, not SSRF-guarded). Signers are built at plugin setup, before
+ * services exist, so they take this getter rather than a fetch.
+ */
+export function keyServiceFetch(host: PluginHost): () => typeof fetch {
+  let fetcher: typeof fetch = host.capabilities.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  host.onStart((services) => {
+    fetcher = services.trustedFetch;
+  });
+  return () => fetcher;
 }

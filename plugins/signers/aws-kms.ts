@@ -13,7 +13,7 @@ import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import type { Plugin } from '../../core/plugin.ts';
-import { createRemoteSigner, derToJoseEcdsa, fromBase64, publishedKeyFromSpki, toBase64, type RemoteKey } from '../../core/remote-signing.ts';
+import { createRemoteSigner, derToJoseEcdsa, fromBase64, publishedKeyFromSpki, toBase64, keyServiceFetch, type RemoteKey } from '../../core/remote-signing.ts';
 import type { SigningAlgorithm } from '../../core/signer.ts';
 
 const encoder = new TextEncoder();
@@ -171,12 +171,9 @@ export default {
   enabled: (host) => Boolean(host.config.env.AEH_AWS_KMS_KEY_ID?.trim()),
   setup(host) {
     const config = awsKmsConfig(host.config.env)!;
-    let fetcher: typeof fetch = host.capabilities.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    const fetcher = keyServiceFetch(host);
     const now = () => (host.capabilities.now ?? Date.now)();
-    const key = (id: string) => awsKmsKey(config, id, () => fetcher, now);
+    const key = (id: string) => awsKmsKey(config, id, fetcher, now);
     host.signers.register(createRemoteSigner({ name: 'aws-kms', current: key(config.keyId), retired: config.retiredKeyIds.map(key) }), 'signer-aws-kms');
-    host.onStart((services) => {
-      fetcher = services.trustedFetch;
-    });
   },
 } satisfies Plugin;

@@ -11,7 +11,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { base64url } from 'jose';
 import type { Plugin } from '../../core/plugin.ts';
-import { createRemoteSigner, publishedKey, type RemoteKey } from '../../core/remote-signing.ts';
+import { createRemoteSigner, publishedKey, keyServiceFetch, type RemoteKey } from '../../core/remote-signing.ts';
 
 /** Configuration of the Azure Key Vault signer (from `config.env`). */
 export interface AzureKeyVaultConfig {
@@ -93,11 +93,8 @@ export default {
   enabled: (host) => Boolean(host.config.env.AEH_AZURE_KEY_ID?.trim()),
   setup(host) {
     const config = azureKeyVaultConfig(host.config.env)!;
-    let fetcher: typeof fetch = host.capabilities.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    const key = (id: string) => azureKey(config, id, () => fetcher);
+    const fetcher = keyServiceFetch(host);
+    const key = (id: string) => azureKey(config, id, fetcher);
     host.signers.register(createRemoteSigner({ name: 'azure-keyvault', current: key(config.keyId), retired: config.retiredKeyIds.map(key) }), 'signer-azure-keyvault');
-    host.onStart((services) => {
-      fetcher = services.trustedFetch;
-    });
   },
 } satisfies Plugin;

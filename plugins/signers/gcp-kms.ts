@@ -10,7 +10,7 @@
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import type { Plugin } from '../../core/plugin.ts';
-import { createRemoteSigner, derToJoseEcdsa, fromBase64, publishedKeyFromSpki, toBase64, type RemoteKey } from '../../core/remote-signing.ts';
+import { createRemoteSigner, derToJoseEcdsa, fromBase64, publishedKeyFromSpki, toBase64, keyServiceFetch, type RemoteKey } from '../../core/remote-signing.ts';
 import type { SigningAlgorithm } from '../../core/signer.ts';
 
 const KEY_VERSION = /^projects\/[^/]+\/locations\/[^/]+\/keyRings\/[^/]+\/cryptoKeys\/[^/]+\/cryptoKeyVersions\/[^/]+$/;
@@ -83,11 +83,8 @@ export default {
   enabled: (host) => Boolean(host.config.env.AEH_GCP_KMS_KEY_VERSION?.trim()),
   setup(host) {
     const config = gcpKmsConfig(host.config.env)!;
-    let fetcher: typeof fetch = host.capabilities.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    const key = (name: string) => gcpKmsKey(config, name, () => fetcher);
+    const fetcher = keyServiceFetch(host);
+    const key = (name: string) => gcpKmsKey(config, name, fetcher);
     host.signers.register(createRemoteSigner({ name: 'gcp-kms', current: key(config.keyVersion), retired: config.retiredKeyVersions.map(key) }), 'signer-gcp-kms');
-    host.onStart((services) => {
-      fetcher = services.trustedFetch;
-    });
   },
 } satisfies Plugin;
