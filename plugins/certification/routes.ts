@@ -13,6 +13,7 @@ import { appendAuditor } from './issue.ts';
 import { publishedKeySet } from './keyset.ts';
 import { verifyStoredRun, type VerifyCache } from './verify-run.ts';
 import { createKeyedSerialiser } from '../../core/serialise.ts';
+import { respond, respondJson } from '../../core/respond.ts';
 
 const RUN_ID_PARAMETER = { name: 'run_id', in: 'path' as const, required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,128}$' } };
 
@@ -68,7 +69,8 @@ export function registerCertificationRoutes(host: PluginHost, cache: VerifyCache
       const verified = await verifyStoredRun(services, runId, cache);
       if (!verified) throw notFound(`a certificate for run "${runId}"`);
       services.telemetry.increment(`certificates.verified.${verified.result.status}`);
-      return c.json(
+      return respondJson(
+        c,
         { run_id: runId, valid: verified.result.valid, status: verified.result.status, checks: verified.result.checks, certificate: verified.certificate, expires_at: verified.result.expires_at, checked_at: new Date(services.now()).toISOString() },
         200,
         { 'cache-control': 'no-store' },
@@ -92,8 +94,8 @@ export function registerCertificationRoutes(host: PluginHost, cache: VerifyCache
       const etag = `"${sha3Hex(bytes, sha3Factory(services.capabilities))}"`;
       // An Auditor signature changes the certificate, so caches must revalidate; the ETag makes that cheap.
       const headers = { etag, 'cache-control': 'public, no-cache' };
-      if (etagMatches(c.req.header('if-none-match'), etag)) return c.body(null, 304, headers);
-      return c.body(bytes as Uint8Array<ArrayBuffer>, 200, { ...headers, 'content-type': 'application/json' });
+      if (etagMatches(c.req.header('if-none-match'), etag)) return respond(c, null, 304, undefined, headers);
+      return respond(c, bytes as Uint8Array<ArrayBuffer>, 200, 'application/json', headers);
     },
   }, owner);
 
@@ -106,7 +108,7 @@ export function registerCertificationRoutes(host: PluginHost, cache: VerifyCache
     responses: { 200: { description: 'JSON Web Key Set (RFC 7517)', schema: JWKS_SCHEMA } },
     async handler(c) {
       const published = await publishedKeySet(c.var.services);
-      return c.json({ keys: published }, 200, { 'cache-control': 'public, max-age=300' });
+      return respondJson(c, { keys: published }, 200, { 'cache-control': 'public, max-age=300' });
     },
   }, owner);
 
