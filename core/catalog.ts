@@ -13,13 +13,7 @@ import { AES_FORMAT } from './aes.ts';
 import { buildSearchIndex, dimensionsOf, type MetricDimension, type SearchIndex } from './catalog-index.ts';
 
 /** A catalog scenario as search results show it. */
-export interface CatalogEntry {
-  id: string;
-  title: string;
-  description?: string;
-  industry: string;
-  use_case: string;
-  tags: string[];
+export interface CatalogEntry extends Pick<Scenario, 'id' | 'title' | 'description' | 'industry' | 'use_case' | 'tags'> {
   dimensions: Dimension[];
   /** `bundled` (catalog/) or the mounted folder it came from. */
   source: string;
