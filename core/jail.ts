@@ -42,8 +42,8 @@ function outside(detail: string): Problem {
   return new Problem('path_outside_jail', { detail });
 }
 
-/** True when `path` is `root` or below it, segment-wise. */
-function within(path: string, root: string): boolean {
+/** True when `path` is `root` or below it, segment-wise (both absolute and normalised, as realpath gives them). */
+export function within(path: string, root: string): boolean {
   if (root === '/') return path.startsWith('/');
   return path === root || path.startsWith(`${root}/`);
 }

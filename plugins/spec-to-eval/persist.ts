@@ -12,6 +12,7 @@ import { Problem } from '../../core/problems.ts';
 import type { Scenario } from '../../core/scenario.ts';
 import type { Services } from '../../core/services.ts';
 import { LIMITS } from './build.ts';
+import { within } from '../../core/jail.ts';
 
 /** Folder under PROJECT_ROOT that receives persisted stubs. */
 export const SCENARIOS_DIR = 'scenarios';
@@ -28,10 +29,6 @@ export interface PersistedStub {
 
 async function exists(files: NonNullable<Services['capabilities']['files']>, path: string): Promise<boolean> {
   return files.realpath(path).then(() => true, () => false);
-}
-
-function within(path: string, root: string): boolean {
-  return path === root || path.startsWith(root.endsWith('/') ? root : `${root}/`);
 }
 
 async function scenariosFolder(services: Pick<Services, 'config' | 'capabilities'>): Promise<string> {

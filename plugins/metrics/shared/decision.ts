@@ -5,6 +5,7 @@
  */
 import { detectRefusal } from './refusal.ts';
 import { escapeRegExp, fold } from './text.ts';
+import { matchCase } from '../../../core/mutator-text.ts';
 
 export type Decision = 'refused' | 'positive' | 'negative' | 'mixed' | 'none';
 
@@ -45,12 +46,6 @@ export function similarity(a: string, b: string): number {
 export interface Swap {
   from: string;
   to: string;
-}
-
-function matchCase(template: string, word: string): string {
-  if (template === template.toUpperCase() && template !== template.toLowerCase()) return word.toUpperCase();
-  if (template[0] === template[0]?.toUpperCase() && template[0] !== template[0]?.toLowerCase()) return word[0].toUpperCase() + word.slice(1);
-  return word;
 }
 
 /** Replaces every whole-word `from` with its `to` in one pass, keeping the case of each occurrence. */
