@@ -1,6 +1,8 @@
 import { describe, it, expect } from 'vitest';
 import { createAuthManagerClass, constantTimeEqual, secretMatcher, type AuthProvider, type Principal } from './auth-manager.ts';
-import { hasPermission, permissionsOfRole } from './permissions.ts';
+import { permissionCheck, permissionsOfRole } from './permissions.ts';
+
+const hasPermission = (granted: string[], required: string) => permissionCheck(required)(granted);
 import { isProblem, Problem } from './problems.ts';
 
 const KEY = 'k'.repeat(64);

@@ -30,16 +30,10 @@ export function permissionsOfRole(role: string): readonly string[] | undefined {
 }
 
 /**
- * True when `granted` covers `required`: an exact node, `*`, or an `area:*` wildcard.
- * Matching is case-insensitive because claims come from identity providers with their own conventions.
- */
-export function hasPermission(granted: Iterable<string>, required: string): boolean {
-  return permissionCheck(required)(granted);
-}
-
-/**
- * `hasPermission` for one fixed permission, prepared once: the pipeline checks a route's permission on every
- * request, and the common grant (`*`, the static key's) then costs one comparison.
+ * The check of one fixed permission: true when `granted` covers it with an exact node, `*`, or an `area:*`
+ * wildcard. Matching is case-insensitive because claims come from identity providers with their own
+ * conventions. Prepared once per route, since the pipeline checks it on every request; the common grant (`*`,
+ * the static key's) then costs one comparison.
  */
 export function permissionCheck(required: string): (granted: Iterable<string>) => boolean {
   const wanted = required.toLowerCase();
