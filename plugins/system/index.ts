@@ -100,7 +100,7 @@ function registerRoutes(host: PluginHost): void {
       }).slice(0, -1),
     };
     const uptime = Math.round((services.now() - services.startedAt) / 100) / 10;
-    const body = `${staticInfo.head},"uptime_s":${uptime},"counts":${staticInfo.counts},"runs":${JSON.stringify(runs)}},"telemetry":${services.telemetry.snapshotJson()}}`;
+    const body = `${staticInfo.head},"uptime_s":${uptime},"counts":${staticInfo.counts},"runs":${JSON.stringify(runs)}},"telemetry":${JSON.stringify(services.telemetry.snapshot())}}`;
     return respond(c, body);
   }
 
