@@ -50,8 +50,17 @@ describe('core: credential extraction', () => {
     expect(auth.extractCredentials(request({ AUTHORIZATION: `bEaReR ${KEY}` }))).toEqual([{ source: 'authorization', value: KEY }]);
     expect(auth.extractCredentials(request({ 'X-Aes-Api-Key': KEY }))).toEqual([{ source: 'x-aes-api-key', value: KEY }]);
     expect(auth.extractCredentials(request({ 'X-API-KEY': KEY }))).toEqual([{ source: 'x-api-key', value: KEY }]);
-    expect(auth.extractCredentials(request({}, `?APIKEY=${KEY}`))).toEqual([{ source: 'query', value: KEY }]);
+    expect(auth.extractCredentials(request({}, `?apiKey=${KEY}`))).toEqual([{ source: 'query', value: KEY }]);
+    expect(auth.extractCredentials(request({}, `?APIKEY=${KEY}&apikey=${KEY}`))).toEqual([]);
+    expect(auth.extractCredentials(request({}, `?apiKey=${KEY}&apiKey=x`))).toEqual([{ source: 'query', value: KEY }, { source: 'query', value: 'x' }]);
     expect(auth.extractCredentials(request())).toEqual([]);
+  });
+
+  it('trims ASCII spaces and tabs only, never Unicode whitespace', () => {
+    const auth = manager();
+    expect(auth.extractCredentials(request({ 'X-API-Key': `\t${KEY} ` }))).toEqual([{ source: 'x-api-key', value: KEY }]);
+    expect(auth.extractCredentials(request({ 'X-API-Key': `${KEY}\u00a0` }))).toEqual([{ source: 'x-api-key', value: `${KEY}\u00a0` }]);
+    expect(auth.extractCredentials(request({}, `?apiKey=${KEY}%C2%A0`))).toEqual([{ source: 'query', value: `${KEY}\u00a0` }]);
   });
 
   it('reports a non-Bearer Authorization header as an empty credential rather than ignoring it', () => {

@@ -1,8 +1,8 @@
 /**
  * The AuthManager: credential → principal with permissions (service-spec.md, "Authentication").
  *
- * Credentials are extracted case-insensitively from `Authorization: Bearer`, `X-AES-API-KEY`, `X-API-Key` and
- * the `apiKey` query parameter. Providers (the static key, OIDC JWTs, a team's own) are asked in order; the
+ * Credentials are extracted from `Authorization: Bearer`, `X-AES-API-KEY`, `X-API-Key` (header names are
+ * case-insensitive) and the `apiKey` query parameter (exactly that name; every occurrence counts). Providers (the static key, OIDC JWTs, a team's own) are asked in order; the
  * first that recognises the credential decides. Two different credentials in one request are refused rather
  * than "any one matches", so a weak credential cannot ride along a strong one.
  *
@@ -69,7 +69,7 @@ export interface AuthManagerInstance {
 
 export type AuthManagerClass = new (options: AuthManagerOptions) => AuthManagerInstance;
 
-const BEARER = /^bearer\s+(.+)$/i;
+const BEARER = /^bearer[ \t]+(.+)$/i;
 
 const encoder = new TextEncoder();
 
@@ -105,12 +105,25 @@ function asStrings(value: unknown): string[] {
   return [];
 }
 
-/** The query parameter holding a key, found case-insensitively. */
-function queryKey(request: Request): string | undefined {
-  if (!request.url.includes('?')) return undefined;
-  const url = new URL(request.url);
-  for (const [name, value] of url.searchParams) if (name.toLowerCase() === 'apikey') return value;
-  return undefined;
+/**
+ * Trims ASCII spaces and tabs only. `String#trim` also strips U+00A0, U+2028, U+FEFF and the other Unicode
+ * spaces, which would make `KEY\u00a0` the key: a credential is compared byte for byte, never cleaned up.
+ */
+export function trimAsciiSpace(value: string): string {
+  let start = 0;
+  let end = value.length;
+  while (start < end && (value.charCodeAt(start) === 32 || value.charCodeAt(start) === 9)) start++;
+  while (end > start && (value.charCodeAt(end - 1) === 32 || value.charCodeAt(end - 1) === 9)) end--;
+  return start === 0 && end === value.length ? value : value.slice(start, end);
+}
+
+/**
+ * Every value of the `apiKey` query parameter, by its exact name (`apikey` or `APIKEY` is not a credential):
+ * repeated parameters are all returned so that `?apiKey=KEY&apiKey=wrong` is a conflict, not "the first wins".
+ */
+function queryKeys(request: Request): string[] {
+  if (!request.url.includes('?')) return [];
+  return new URL(request.url).searchParams.getAll('apiKey');
 }
 
 /** Asks the providers from `from` on, in order, synchronously for as long as they answer synchronously. */
@@ -144,23 +157,23 @@ export function createAuthManagerClass(): AuthManagerClass {
       const found: Credential[] = [];
       const authorization = request.headers.get('authorization');
       if (authorization !== null) {
-        const match = BEARER.exec(authorization.trim());
+        const match = BEARER.exec(trimAsciiSpace(authorization));
         // A non-Bearer Authorization header is still a credential, and an unusable one.
-        found.push({ source: 'authorization', value: match ? match[1].trim() : '' });
+        found.push({ source: 'authorization', value: match ? trimAsciiSpace(match[1]) : '' });
       }
       const aes = request.headers.get('x-aes-api-key');
-      if (aes !== null) found.push({ source: 'x-aes-api-key', value: aes.trim() });
+      if (aes !== null) found.push({ source: 'x-aes-api-key', value: trimAsciiSpace(aes) });
       const api = request.headers.get('x-api-key');
-      if (api !== null) found.push({ source: 'x-api-key', value: api.trim() });
-      const query = queryKey(request);
-      if (query !== undefined) {
+      if (api !== null) found.push({ source: 'x-api-key', value: trimAsciiSpace(api) });
+      const queries = queryKeys(request);
+      if (queries.length > 0) {
         if (!this.options.allowQueryKey) {
           throw new Problem('unauthorized', {
             detail: 'the apiKey query parameter is disabled on this service (AEH_ALLOW_QUERY_KEY=0); send the key in X-API-Key',
             headers: { 'WWW-Authenticate': 'Bearer realm="aeh"' },
           });
         }
-        found.push({ source: 'query', value: query.trim() });
+        for (const query of queries) found.push({ source: 'query', value: trimAsciiSpace(query) });
       }
       return found;
     }

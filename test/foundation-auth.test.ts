@@ -33,9 +33,13 @@ describe('foundation: credential extraction', () => {
     expect(response.body.name).toBeTypeOf('string');
   });
 
-  it.each(['apiKey', 'apikey', 'APIKEY'])('accepts the static key in the %s query parameter', async (name) => {
-    const response = await info({}, `?${name}=${TEST_KEY}`);
+  it('accepts the static key in the apiKey query parameter', async () => {
+    const response = await info({}, `?apiKey=${TEST_KEY}`);
     expect(response.status).toBe(200);
+  });
+
+  it('reads only the exact name apiKey (issue 13 item 9): apikey and APIKEY are not credentials', async () => {
+    for (const name of ['apikey', 'APIKEY', 'ApiKey', 'api_key']) expectUnauthorized(await info({}, `?${name}=${TEST_KEY}`));
   });
 
   it('accepts the same key sent in two places', async () => {
@@ -81,6 +85,28 @@ describe('foundation: refused credentials are 401', () => {
     expectUnauthorized(response);
     expect(response.body.detail).toMatch(/conflicting credentials in x-aes-api-key, x-api-key|conflicting credentials in x-api-key, x-aes-api-key/);
     expect(JSON.stringify(response.body)).not.toContain('c'.repeat(64));
+  });
+
+  it('refuses a repeated apiKey with two values as a conflict (issue 13 item 9), accepts it repeated with one', async () => {
+    const response = await info({}, `?apiKey=${TEST_KEY}&apiKey=wrong`);
+    expectUnauthorized(response);
+    expect(response.body.detail).toContain('conflicting credentials in query, query');
+    expectUnauthorized(await info({}, `?apiKey=wrong&apiKey=${TEST_KEY}`));
+    expect((await info({}, `?apiKey=${TEST_KEY}&apiKey=${TEST_KEY}`)).status).toBe(200);
+  });
+
+  it.each([
+    ['U+00A0 after the key in the query', {}, `?apiKey=${TEST_KEY}%C2%A0`],
+    ['U+FEFF before the key in the query', {}, `?apiKey=%EF%BB%BF${TEST_KEY}`],
+    ['U+2028 after the key in the query', {}, `?apiKey=${TEST_KEY}%E2%80%A8`],
+    ['U+00A0 after the key in X-API-Key', { 'X-API-Key': `${TEST_KEY}\u00a0` }, ''],
+    ['U+00A0 between Bearer and the key', { Authorization: `Bearer\u00a0${TEST_KEY}` }, ''],
+  ])('does not trim non-ASCII whitespace (issue 13 item 9): %s is a wrong key', async (_, headers, query) => {
+    expectUnauthorized(await info(headers as Record<string, string>, query));
+  });
+
+  it('still trims ASCII spaces and tabs around a header key', async () => {
+    expect((await info({ 'X-API-Key': ` ${TEST_KEY}\t` })).status).toBe(200);
   });
 
   it('refuses a good bearer token next to a wrong query key', async () => {
