@@ -54,7 +54,7 @@ function createHooks(host: HostInternals, services: () => Services): Hooks {
   };
 }
 
-async function openServices(host: HostInternals, plugins: PluginInfo[], dispatch: (request: Request) => Promise<Response>): Promise<Services> {
+async function openServices(host: HostInternals, plugins: PluginInfo[], { dispatch, dispatchAs }: Pick<Services, 'dispatch' | 'dispatchAs'>): Promise<Services> {
   const { config, capabilities } = host;
   const driver = host.storageDrivers.list().find((candidate) => candidate.accepts(config.storage));
   if (!driver) throw new Error(`no storage driver accepts AEH_STORAGE="${config.storage}" (loaded: ${host.storageDrivers.names().join(', ') || 'none'})`);
@@ -100,6 +100,7 @@ async function openServices(host: HostInternals, plugins: PluginInfo[], dispatch
     startedAt: now(),
     now,
     dispatch,
+    dispatchAs,
   };
   for (const hook of host.startHooks) await hook(services);
   return services;
@@ -121,7 +122,13 @@ export function createApp(config: Config, plugins: Plugin[], capabilities: Runti
     .map((plugin) => ({ name: plugin.name, version: plugin.version, source: userPlugins.has(plugin.name) ? 'user' : 'bundled' }));
 
   // The app is created below; dispatch is only called after start, when it exists.
-  const ready = openServices(host, pluginInfo, async (request) => app.fetch(request));
+  const ready = openServices(host, pluginInfo, {
+    dispatch: async (request) => app.fetch(request),
+    async dispatchAs(request, principal) {
+      pipeline.delegated.set(request, principal);
+      return app.fetch(request);
+    },
+  });
   ready.catch(() => undefined); // surfaced per request and by the runtime entry
   const app = new Hono<AppEnv>() as AehApp;
 

@@ -28,6 +28,11 @@ export interface Config {
   plugins: string[];
   /** Requests per minute per principal on protected routes, per client address on public ones. */
   rateLimit: { protectedPerMinute: number; publicPerMinute: number; authFailuresPerMinute: number };
+  /**
+   * Limits per principal, so that one caller cannot hold the service for everyone (issue 13 item 7):
+   * evaluations queued or running at once, schedules kept, and the longest per-call agent timeout accepted.
+   */
+  quotas: { queuedRunsPerPrincipal: number; schedulesPerPrincipal: number; maxAgentTimeoutMs: number };
   /** Free-form environment for plugins that read their own variables (key services, signer keys). */
   env: Record<string, string | undefined>;
 }
@@ -117,6 +122,11 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = '/'):
       protectedPerMinute: integer(env, 'AEH_RATE_LIMIT_PER_MINUTE', 6000, 1),
       publicPerMinute: integer(env, 'AEH_PUBLIC_RATE_LIMIT_PER_MINUTE', 600, 1),
       authFailuresPerMinute: integer(env, 'AEH_AUTH_FAILURES_PER_MINUTE', 30, 1),
+    },
+    quotas: {
+      queuedRunsPerPrincipal: integer(env, 'AEH_MAX_QUEUED_PER_PRINCIPAL', 500, 1),
+      schedulesPerPrincipal: integer(env, 'AEH_MAX_SCHEDULES_PER_PRINCIPAL', 50, 1),
+      maxAgentTimeoutMs: integer(env, 'AEH_MAX_AGENT_TIMEOUT_MS', 300_000, 1, 3_600_000),
     },
     env,
   };

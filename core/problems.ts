@@ -20,6 +20,7 @@ export const PROBLEM_CATALOGUE = {
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   spec_parse_failed: { status: 422, title: 'Specification could not be parsed' },
   rate_limited: { status: 429, title: 'Too many requests' },
+  quota_exceeded: { status: 429, title: 'Quota exceeded' },
   internal: { status: 500, title: 'Internal error' },
   not_implemented: { status: 501, title: 'Not available on this runtime' },
   unavailable: { status: 503, title: 'Service unavailable' },

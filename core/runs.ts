@@ -65,6 +65,8 @@ export interface TaskRecord {
   error?: { code: string; message: string };
   /** The latest handoff token: the signed state any instance resumes from. */
   handoff?: string;
+  /** The id of the principal that submitted it (a schedule's creator for a scheduled firing). */
+  submitted_by?: string;
 }
 
 /** The trace file's basename (`trace_file` in the run and the certificate). */

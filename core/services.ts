@@ -11,7 +11,7 @@ import type { Mutator } from './mutator.ts';
 import type { AgentAdapter } from './agent-adapter.ts';
 import type { Signer } from './signer.ts';
 import type { ScheduledJob } from './jobs.ts';
-import type { AuthManagerInstance } from './auth-manager.ts';
+import type { AuthManagerInstance, Principal } from './auth-manager.ts';
 import type { Hooks } from './hooks.ts';
 import type { LlmClient } from './llm.ts';
 import type { DoctorCheck } from './doctor.ts';
@@ -53,6 +53,12 @@ export interface Services {
    * (the console renders from it, so it shows exactly what the API answers).
    */
   dispatch(request: Request): Promise<Response>;
+  /**
+   * Like `dispatch`, but the request runs as `principal` instead of authenticating its headers: for work done
+   * on someone's behalf (a schedule firing as its creator), so that permissions, quotas, rate limits and the
+   * audit trail all see the real principal. In-process only; nothing that arrives over the network can do this.
+   */
+  dispatchAs(request: Request, principal: Principal): Promise<Response>;
   /** Milliseconds since the epoch when the app was created. */
   startedAt: number;
   now(): number;

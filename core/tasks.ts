@@ -26,8 +26,11 @@ export interface TaskQueue {
   readonly shared?: boolean;
   /** Starts handing tasks to `worker`. */
   start(worker: TaskWorker): void;
-  /** Adds a task at the end; never drops one, whatever the backlog. Duplicate ids (waiting or running) are ignored. */
-  enqueue(taskId: string): void | Promise<void>;
+  /**
+   * Adds a task; never drops one, whatever the backlog. Duplicate ids (waiting or running) are ignored. With an
+   * `owner`, tasks are dispatched fairly across owners (see `EnqueueOptions`) instead of first come, first served.
+   */
+  enqueue(taskId: string, options?: EnqueueOptions): void | Promise<void>;
   /** Takes a task that is still waiting off the queue; true when it was waiting here. */
   remove(taskId: string): boolean | Promise<boolean>;
   /** True while the task is waiting or running in this queue (for a shared queue: running on this instance). */
@@ -35,6 +38,19 @@ export interface TaskQueue {
   stats(): { waiting: number; active: number };
   /** Stops handing out tasks and resolves when the running ones returned. */
   close(): Promise<void>;
+}
+
+/**
+ * Who a task belongs to, so that one principal's backlog cannot starve everyone else's (issue 13 item 7).
+ * The memory queue gives each free slot to the owner with the fewest running tasks, in turn among equals; a
+ * shared queue that can only order by a number uses `rank` (the owner's outstanding tasks, this one included),
+ * so every owner's first task goes before anyone's second.
+ */
+export interface EnqueueOptions {
+  /** A stable principal id (`Principal.id`); tasks without one share the owner `""`. */
+  owner?: string;
+  /** 1 for the owner's oldest outstanding task, 2 for the next, … */
+  rank?: number;
 }
 
 export interface MemoryQueueOptions {
@@ -68,25 +84,67 @@ export function selectQueueFactory(factories: readonly TaskQueueFactory[], confi
 }
 
 /**
- * A bounded in-process FIFO: a burst of any size waits in order (ids only, a few bytes each) while at most
- * `concurrency` tasks run.
+ * An in-process queue, fair across owners: a burst of any size waits (ids only, a few bytes each) while at most
+ * `concurrency` tasks run; each free slot goes to the owner with the fewest running tasks, ties in the order the
+ * owners last got a slot (round robin), and each owner's tasks run in the order they came.
  */
 export function createMemoryQueue({ concurrency, onError }: MemoryQueueOptions): TaskQueue {
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`queue concurrency must be a positive integer, got ${concurrency}`);
-  // A Set keeps insertion order and removes in O(1): the FIFO and the index of waiting ids in one.
-  const waiting = new Set<string>();
+  // Per owner a Set: insertion order is the FIFO, and removal is O(1). The Map's order is the round robin.
+  const waitingByOwner = new Map<string, Set<string>>();
+  const ownerOf = new Map<string, string>();
+  const runningByOwner = new Map<string, number>();
+  // When each owner last got a slot (a dispatch counter); forgotten with the owner's last task.
+  const lastServed = new Map<string, number>();
+  let dispatches = 0;
   const active = new Map<string, Promise<void>>();
+  let waitingCount = 0;
   let worker: TaskWorker | undefined;
   let closed = false;
 
+  /** The owner whose turn it is: fewest running tasks, then the one served longest ago (never served first). */
+  function nextOwner(): string | undefined {
+    let chosen: string | undefined;
+    let best = [Infinity, Infinity];
+    for (const owner of waitingByOwner.keys()) {
+      const candidate = [runningByOwner.get(owner) ?? 0, lastServed.get(owner) ?? -1];
+      if (candidate[0] < best[0] || (candidate[0] === best[0] && candidate[1] < best[1])) {
+        chosen = owner;
+        best = candidate;
+      }
+    }
+    return chosen;
+  }
+
+  function take(): string {
+    const owner = nextOwner()!;
+    const tasks = waitingByOwner.get(owner)!;
+    const taskId = tasks.values().next().value as string;
+    tasks.delete(taskId);
+    if (tasks.size === 0) waitingByOwner.delete(owner);
+    lastServed.set(owner, dispatches++);
+    waitingCount--;
+    runningByOwner.set(owner, (runningByOwner.get(owner) ?? 0) + 1);
+    return taskId;
+  }
+
+  function settle(taskId: string): void {
+    active.delete(taskId);
+    const owner = ownerOf.get(taskId) ?? '';
+    ownerOf.delete(taskId);
+    const running = (runningByOwner.get(owner) ?? 1) - 1;
+    if (running > 0) runningByOwner.set(owner, running);
+    else runningByOwner.delete(owner);
+    if (running <= 0 && !waitingByOwner.has(owner)) lastServed.delete(owner);
+  }
+
   function pump(): void {
-    while (worker && !closed && active.size < concurrency && waiting.size > 0) {
-      const taskId = waiting.values().next().value as string;
-      waiting.delete(taskId);
+    while (worker && !closed && active.size < concurrency && waitingCount > 0) {
+      const taskId = take();
       const running = worker(taskId)
         .catch((error) => onError?.(taskId, error))
         .finally(() => {
-          active.delete(taskId);
+          settle(taskId);
           pump();
         });
       active.set(taskId, running);
@@ -100,15 +158,32 @@ export function createMemoryQueue({ concurrency, onError }: MemoryQueueOptions):
       worker = taskWorker;
       pump();
     },
-    enqueue(taskId) {
+    enqueue(taskId, options) {
       if (closed) throw new Error('the task queue is closed');
-      if (waiting.has(taskId) || active.has(taskId)) return;
-      waiting.add(taskId);
+      if (ownerOf.has(taskId)) return;
+      const owner = options?.owner ?? '';
+      ownerOf.set(taskId, owner);
+      const tasks = waitingByOwner.get(owner);
+      if (tasks) tasks.add(taskId);
+      else waitingByOwner.set(owner, new Set([taskId]));
+      waitingCount++;
       pump();
     },
-    remove: (taskId) => waiting.delete(taskId),
-    has: (taskId) => waiting.has(taskId) || active.has(taskId),
-    stats: () => ({ waiting: waiting.size, active: active.size }),
+    remove(taskId) {
+      if (active.has(taskId)) return false;
+      const owner = ownerOf.get(taskId);
+      const tasks = owner === undefined ? undefined : waitingByOwner.get(owner);
+      if (!tasks?.delete(taskId)) return false;
+      ownerOf.delete(taskId);
+      waitingCount--;
+      if (tasks.size === 0) {
+        waitingByOwner.delete(owner!);
+        if (!runningByOwner.has(owner!)) lastServed.delete(owner!);
+      }
+      return true;
+    },
+    has: (taskId) => ownerOf.has(taskId),
+    stats: () => ({ waiting: waitingCount, active: active.size }),
     async close() {
       closed = true;
       await Promise.allSettled([...active.values()]);

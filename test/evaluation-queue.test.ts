@@ -29,7 +29,7 @@ function gauge() {
 describe('evaluation: bounded queue', () => {
   it('runs a burst of 1,000 evaluations AEH_CONCURRENCY at a time and drops none', async () => {
     const { state, plugin } = gauge();
-    const t = await testApp({ plugins: [testMetrics, plugin], env: { AEH_CONCURRENCY: '3', AEH_RATE_LIMIT_PER_MINUTE: '100000' } });
+    const t = await testApp({ plugins: [testMetrics, plugin], env: { AEH_CONCURRENCY: '3', AEH_RATE_LIMIT_PER_MINUTE: '100000', AEH_MAX_QUEUED_PER_PRINCIPAL: '1000' } });
     const scenario = scriptedScenario('burst', { agent: { adapter: 'gauge' }, tasks: [{ id: 't1', input: 'balance?', expected: { contains: '42 EUR' }, metrics: [{ id: 'probe_contains' }] }] });
     const accepted = await Promise.all(Array.from({ length: 1000 }, () => t.json('POST', '/api/evaluate', { body: { scenario } })));
     expect(accepted.every((response) => response.status === 202)).toBe(true);
@@ -46,7 +46,7 @@ describe('evaluation: bounded queue', () => {
 describe('evaluation: cancellation', () => {
   it('cancels a queued task at once and a running one mid-call', async () => {
     const t = await testApp({ plugins: [testMetrics], env: { AEH_CONCURRENCY: '1' } });
-    const slow = scriptedScenario('slow', { agent: { adapter: 'scripted', delay_ms: 600_000, timeout_ms: 600_000, replies: { '*': 'x' } } });
+    const slow = scriptedScenario('slow', { agent: { adapter: 'scripted', delay_ms: 300_000, timeout_ms: 300_000, replies: { '*': 'x' } } });
     const running = (await t.json('POST', '/api/evaluate', { body: { scenario: slow } })).body;
     const queued = (await t.json('POST', '/api/evaluate', { body: { scenario: slow } })).body;
     for (let i = 0; i < 200 && (await t.json('GET', running.status_url)).body.status !== 'running'; i++) await new Promise((resolve) => setTimeout(resolve, 5));

@@ -7,6 +7,13 @@ import authStaticKey from '../plugins/auth/static-key.ts';
 import schedules from '../plugins/schedules/index.ts';
 import { runDueJobs } from '../core/scheduler.ts';
 import { startRedis, SKIP_REDIS, type RedisServer } from './redis-server.ts';
+import claimsBearer from './fixtures/claims-bearer-auth.ts';
+import audit from '../plugins/audit/index.ts';
+import type { AuthManagerInstance } from '../core/auth-manager.ts';
+import type { OverrideThis } from '../core/plugin.ts';
+
+/** Who each launch ran as. */
+let principals: unknown[] = [];
 
 /** Stands in for the evaluation engine: counts launches. */
 function fakeEvaluate(launched: unknown[]): Plugin {
@@ -17,6 +24,7 @@ function fakeEvaluate(launched: unknown[]): Plugin {
         method: 'POST', path: '/api/evaluate', permission: 'evaluations:launch', summary: 'fake', body: { type: 'object' },
         handler: (c) => {
           launched.push(c.var.body);
+          principals.push(c.var.principal);
           return c.json({ task_id: `t${launched.length}`, run_id: `r${launched.length}`, status: 'queued', status_url: '/x' }, 202);
         },
       });
@@ -81,6 +89,110 @@ describe('schedules: firing', () => {
     expect(launched).toEqual([{ path: 's.json' }]);
     const record = (await t.json('GET', '/api/v1/schedules')).body.items.find((item: { schedule_id: string }) => item.schedule_id === due.body.schedule_id);
     expect(record.last_run).toMatchObject({ at: '2026-11-23T09:00:00.000Z', task_id: 't1', status: 202 });
+  });
+});
+
+/** Bearer tokens for test principals: `claims.<base64url JSON>` (test/fixtures/claims-bearer-auth.ts). */
+const token = (claims: Record<string, unknown>) => `claims.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
+/** Subjects whose claims the identity provider's mapping no longer honours. */
+const revoked = new Set<string>();
+const revocableMapping: Plugin = {
+  name: 'test-revocable-mapping',
+  overrides: {
+    AuthManager: {
+      permissionsFromClaims(this: OverrideThis<AuthManagerInstance>, claims: Record<string, unknown>): string[] {
+        return revoked.has(String(claims.sub)) ? [] : this.__super__.permissionsFromClaims(claims);
+      },
+    },
+  },
+};
+
+describe('schedules: act as the person who made them (issue 13 item 8)', () => {
+  const alice = token({ sub: 'alice', roles: ['operator'] });
+  const bob = token({ sub: 'bob', roles: ['operator'] });
+  const supervisor = token({ sub: 'sue', roles: ['supervisor'] });
+  async function appAsPeople(launched: unknown[], env: Record<string, string> = {}) {
+    principals = [];
+    revoked.clear();
+    const t = await testApp({ only: [storageMemory, authStaticKey, claimsBearer, revocableMapping, audit, schedules, fakeEvaluate(launched)], env, capabilities: { now: () => MONDAY_0900_UTC } });
+    (await import('node:fs')).writeFileSync(`${t.root}/s.json`, '{}');
+    return t;
+  }
+  const asUser = (credential: string) => ({ key: null, headers: { authorization: `Bearer ${credential}` } });
+
+  it('fires with the creator\'s principal and only evaluations:launch, not the master key, and audits the creator', async () => {
+    const launched: unknown[] = [];
+    const t = await appAsPeople(launched);
+    const created = await t.json('POST', '/api/v1/schedules', { body: { cron: '0 9 * * 1', path: 's.json' }, ...asUser(alice) });
+    expect(created.status).toBe(201);
+    expect(created.body.created_by).toBe('test|alice');
+    expect(created.body).not.toHaveProperty('creator');
+    await runDueJobs(await t.app.ready, new Date(MONDAY_0900_UTC));
+    expect(launched).toHaveLength(1);
+    expect(principals[0]).toEqual({ id: 'test|alice', provider: 'test-claims', permissions: ['evaluations:launch'] });
+    const entries = (await t.json('GET', '/api/v1/audit')).body.items as Array<{ action: string; principal: string }>;
+    expect(entries.find((entry) => entry.action !== 'schedule' && entry.principal === 'test|alice' && entry.action.includes('evaluate'))).toBeDefined();
+    expect(entries.some((entry) => entry.action.includes('evaluate') && entry.principal === 'static-key')).toBe(false);
+  });
+
+  it('disables the schedule when the creator\'s claims no longer grant evaluations:launch, and says so', async () => {
+    const launched: unknown[] = [];
+    const t = await appAsPeople(launched);
+    const created = await t.json('POST', '/api/v1/schedules', { body: { cron: '* * * * *', path: 's.json' }, ...asUser(alice) });
+    revoked.add('alice');
+    const services = await t.app.ready;
+    await runDueJobs(services, new Date(MONDAY_0900_UTC));
+    expect(launched).toEqual([]);
+    const [listed] = (await t.json('GET', '/api/v1/schedules')).body.items;
+    expect(listed).toMatchObject({ schedule_id: created.body.schedule_id, disabled: { reason: expect.stringMatching(/no longer grant evaluations:launch/) }, next_run: null });
+    // Restoring the mapping does not silently re-enable it: the creator makes it again.
+    revoked.clear();
+    await runDueJobs(services, new Date(MONDAY_0900_UTC + 60_000));
+    expect(launched).toEqual([]);
+    const entries = (await t.json('GET', '/api/v1/audit')).body.items as Array<{ action: string; principal: string; outcome: string }>;
+    expect(entries).toContainEqual(expect.objectContaining({ action: 'schedule.disabled', principal: 'test|alice', outcome: 'refused' }));
+  });
+
+  it('lets only the creator or a SUPERVISOR delete a schedule', async () => {
+    const t = await appAsPeople([]);
+    const created = await t.json('POST', '/api/v1/schedules', { body: { cron: '0 9 * * 1', path: 's.json' }, ...asUser(alice) });
+    const path = `/api/v1/schedules/${created.body.schedule_id}`;
+    const byBob = await t.json('DELETE', path, asUser(bob));
+    expect(byBob.status).toBe(403);
+    expect(byBob.body.detail).toMatch(/creator or a SUPERVISOR/);
+    expect((await t.request('DELETE', path, asUser(alice))).status).toBe(204);
+    const again = await t.json('POST', '/api/v1/schedules', { body: { cron: '0 9 * * 1', path: 's.json' }, ...asUser(alice) });
+    expect((await t.request('DELETE', `/api/v1/schedules/${again.body.schedule_id}`, asUser(supervisor))).status).toBe(204);
+  });
+
+  it('keeps at most AEH_MAX_SCHEDULES_PER_PRINCIPAL per principal: 429 quota_exceeded with Retry-After', async () => {
+    const t = await appAsPeople([], { AEH_MAX_SCHEDULES_PER_PRINCIPAL: '2' });
+    for (let index = 0; index < 2; index++) expect((await t.json('POST', '/api/v1/schedules', { body: { cron: '0 9 * * 1', path: 's.json' }, ...asUser(alice) })).status).toBe(201);
+    const third = await t.json('POST', '/api/v1/schedules', { body: { cron: '0 9 * * 1', path: 's.json' }, ...asUser(alice) });
+    expect(third.status).toBe(429);
+    expect(third.body).toMatchObject({ code: 'quota_exceeded', limit: 2, outstanding: 2 });
+    expect(third.headers.get('retry-after')).toBe('60');
+    expect((await t.json('POST', '/api/v1/schedules', { body: { cron: '0 9 * * 1', path: 's.json' }, ...asUser(bob) })).status).toBe(201);
+  });
+
+  it('refuses to fire a schedule stored without its creator unless the static key made it', async () => {
+    const launched: unknown[] = [];
+    const t = await appAsPeople(launched);
+    const services = await t.app.ready;
+    for (const [id, createdBy] of [['00000000-0000-4000-8000-000000000001', 'static-key'], ['00000000-0000-4000-8000-000000000002', 'oidc|someone']]) {
+      await services.store.setJson(`schedules/${id}.json`, { schedule_id: id, cron: '* * * * *', timezone: 'UTC', path: 's.json', created_at: '2026-01-01T00:00:00.000Z', created_by: createdBy });
+    }
+    await runDueJobs(services, new Date(MONDAY_0900_UTC));
+    expect(launched).toHaveLength(1);
+    expect(principals[0]).toMatchObject({ id: 'static-key', permissions: ['evaluations:launch'] });
+    const legacy = (await t.json('GET', '/api/v1/schedules')).body.items.find((item: { created_by: string }) => item.created_by === 'oidc|someone');
+    expect(legacy.disabled.reason).toMatch(/does not record who created it/);
+  });
+
+  it('a request cannot claim to be dispatched on someone\'s behalf: headers alone never skip authentication', async () => {
+    const t = await appAsPeople([]);
+    const response = await t.json('POST', '/api/evaluate', { body: {}, key: null, headers: { 'x-request-id': 'schedule-x-1' } });
+    expect(response.status).toBe(401);
   });
 });
 

@@ -10,9 +10,10 @@ import { isPromiseLike, type MaybePromise } from '../maybe-async.ts';
  * (service-spec.md, design rule 3). No credential or an invalid one is 401 with `WWW-Authenticate`; a valid one
  * without the permission is 403 naming it. The principal is set on the context before the permission check, so
  * that a 403 is audited under the principal that was refused. Synchronous when authentication is (a static key;
- * see maybe-async.ts), and then it throws its refusals rather than rejecting.
+ * see maybe-async.ts), and then it throws its refusals rather than rejecting. `delegated` holds the requests
+ * that `services.dispatchAs` sent, with the principal each runs as.
  */
-export function authorizer(permission: string): (c: AppContext, services: Services) => MaybePromise<Principal> {
+export function authorizer(permission: string, delegated?: WeakMap<Request, Principal>): (c: AppContext, services: Services) => MaybePromise<Principal> {
   const covers = permissionCheck(permission);
   const check = (c: AppContext, principal: Principal | null): Principal => {
     if (!principal) {
@@ -28,6 +29,10 @@ export function authorizer(permission: string): (c: AppContext, services: Servic
     return principal;
   };
   return function authorize(c, services) {
+    // A request dispatched in-process on someone's behalf (services.dispatchAs) carries its principal; its
+    // headers are not read.
+    const onBehalf = delegated?.get(c.req.raw);
+    if (onBehalf) return check(c, onBehalf);
     const principal = services.auth.authenticate(c.req.raw);
     return isPromiseLike(principal) ? principal.then((found) => check(c, found)) : check(c, principal);
   };

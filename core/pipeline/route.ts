@@ -8,6 +8,7 @@
 import type { Handler } from 'hono';
 import type { AppContext, AppEnv, RouteDefinition } from '../routes.ts';
 import type { AuditEntry } from '../hooks.ts';
+import type { Principal } from '../auth-manager.ts';
 import type { Services } from '../services.ts';
 import { Problem, isProblem } from '../problems.ts';
 import { consoleLogger } from '../runtime.ts';
@@ -29,6 +30,8 @@ export interface Pipeline {
   limits: RateLimits;
   /** Requests whose refusal (401, 403, SSRF) is already on the audit trail. */
   audited: WeakSet<Request>;
+  /** In-process requests sent on a principal's behalf (`services.dispatchAs`), with that principal. */
+  delegated: WeakMap<Request, Principal>;
 }
 
 /** Builds the pipeline state over the app's start-up promise. */
@@ -47,6 +50,7 @@ export function createPipeline(ready: Promise<Services>, limits: RateLimits, max
     maxBodyBytes,
     limits,
     audited: new WeakSet(),
+    delegated: new WeakMap(),
   };
 }
 
@@ -114,7 +118,7 @@ export function routeHandler(route: RouteDefinition, pipeline: Pipeline): Handle
   // attempts (400/413/415) are on record too.
   const action = route.audit ?? (permission && route.method !== 'GET' ? `${route.method} ${route.path}` : undefined);
   const { limits } = pipeline;
-  const authorize = permission ? authorizer(permission) : undefined;
+  const authorize = permission ? authorizer(permission, pipeline.delegated) : undefined;
 
   /** The last step: counts a failed authentication and stamps the request id. */
   function finish(c: AppContext, response: Response): Response {

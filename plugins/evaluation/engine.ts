@@ -10,6 +10,7 @@ import { sha3Factory, type Sha3Factory } from '../../core/hash.ts';
 import { keys, readTask, type TaskRecord } from '../../core/runs.ts';
 import { Problem } from '../../core/problems.ts';
 import { createRunIndexer, type RunIndexer } from './run-index.ts';
+import { sweepOwnerMarkers } from './owners.ts';
 
 /** Why a running task was told to stop. */
 export class StopRequest extends Error {
@@ -93,10 +94,18 @@ export async function startEngine(services: Services, runTask: (engine: Engine, 
   const tasks = (await Promise.all(left.map((key) => readTask(services.store, key.slice(key.lastIndexOf('/') + 1))))).filter((task): task is TaskRecord => task !== null);
   tasks.sort((a, b) => a.created_at.localeCompare(b.created_at));
   // In order (one connection keeps the order of a shared queue's commands); a shared queue ignores ids it holds.
-  await Promise.all(tasks.map((task) => engine.queue.enqueue(task.task_id)));
+  // Each owner's tasks are ranked again from 1, oldest first, for fair dispatch.
+  const ranks = new Map<string, number>();
+  await Promise.all(tasks.map((task) => {
+    const rank = (ranks.get(task.submitted_by ?? '') ?? 0) + 1;
+    ranks.set(task.submitted_by ?? '', rank);
+    return engine.queue.enqueue(task.task_id, { owner: task.submitted_by, rank });
+  }));
   if (tasks.length) services.logger.info(`resuming ${tasks.length} unfinished evaluation task(s) from their handoff tokens`);
   // Markers of tasks whose record is gone would be retried forever.
-  await Promise.all(left.filter((key) => !tasks.some((task) => key.endsWith(`/${task.task_id}`))).map((key) => services.store.remove(key)));
+  const resumed = new Set(tasks.map((task) => task.task_id));
+  await Promise.all(left.filter((key) => !resumed.has(key.slice(key.lastIndexOf('/') + 1))).map((key) => services.store.remove(key)));
+  await sweepOwnerMarkers(services.store, resumed);
   return engine;
 }
 

@@ -8,6 +8,7 @@ import { keys, SIDECARS, type RunRecord, type RunStatus, type TaskRecord } from 
 import { scoreDimensions } from '../../core/scoring.ts';
 import type { Engine } from './engine.ts';
 import type { RunContext } from './runner.ts';
+import { releaseTask } from './owners.ts';
 
 /** The run record every stage of a run writes (`GET /api/v1/runs/:run_id`). */
 export function baseRunRecord(task: TaskRecord, scenario: { id: string; title: string }, total: number): RunRecord {
@@ -93,7 +94,7 @@ export async function finishRun(run: RunContext): Promise<void> {
   Object.assign(task, { status, started_at: task.started_at ?? startedAt, finished_at: finishedAt, ...(error ? { error } : {}) });
   delete task.handoff;
   await Promise.all([store.setJson(keys.run(task.run_id), record), store.setJson(keys.task(task.task_id), task)]);
-  await store.remove(keys.activeTask(task.task_id));
+  await releaseTask(store, task.task_id, task);
 }
 
 async function endWithoutResults(engine: Engine, task: TaskRecord, status: RunStatus, error?: { code: string; message: string }): Promise<void> {
@@ -111,7 +112,7 @@ async function endWithoutResults(engine: Engine, task: TaskRecord, status: RunSt
   Object.assign(task, { status, finished_at: finishedAt, ...(error ? { error } : {}) });
   delete task.handoff;
   await Promise.all([store.setJson(keys.run(task.run_id), record), store.setJson(keys.task(task.task_id), task)]);
-  await Promise.all([store.remove(keys.activeTask(task.task_id)), store.remove(keys.cancelRequest(task.task_id))]);
+  await Promise.all([releaseTask(store, task.task_id, task), store.remove(keys.cancelRequest(task.task_id))]);
 }
 
 /** Ends a cancelled task: the trace gets its `run_end`, the run and task become `cancelled`. */

@@ -38,7 +38,7 @@ export function registerEvaluationRoutes(host: PluginHost, holder: EngineHolder)
     audit: 'evaluate',
     responses: { 202: { description: 'Accepted; poll status_url', schema: ACCEPTED } },
     async handler(c) {
-      const ids = await submitEvaluation(engineOf(holder), c.var.body as EvaluateBody);
+      const ids = await submitEvaluation(engineOf(holder), c.var.body as EvaluateBody, c.var.principal?.id);
       const statusUrl = `/api/v1/tasks/${ids.task_id}`;
       return c.json({ ...ids, status: 'queued', status_url: statusUrl }, 202, { Location: statusUrl });
     },

@@ -14,6 +14,7 @@ import { positionAt, unitCount, type RunPlan } from './plan.ts';
 import { createRunState, type RunState } from './run-state.ts';
 import { runUnit } from './unit.ts';
 import { finishRun, abandonRun, cancelRun } from './finish.ts';
+import { releaseTask } from './owners.ts';
 
 /** Checkpoint batching for idempotent in-process adapters (scripted, replay): redoing them costs nothing. */
 const BATCH_UNITS = 64;
@@ -107,7 +108,7 @@ export async function runTask(engine: Engine, taskId: string, signal: AbortSigna
   engine.fresh.delete(taskId);
   const task = fresh?.task ?? (await readTask(services.store, taskId));
   if (!task || FINAL_STATUSES.has(task.status)) {
-    await services.store.remove(keys.activeTask(taskId));
+    await releaseTask(services.store, taskId, task);
     return;
   }
   let run: RunContext | undefined;

@@ -16,6 +16,7 @@ import type { AgentSpec, Scenario } from '../../core/scenario.ts';
 import { FRESH_LIMIT, type Engine } from './engine.ts';
 import { positionAt, unitCount, type PlannedVariant, type RunPlan } from './plan.ts';
 import { baseRunRecord } from './finish.ts';
+import { checkQueueQuota, markOwned } from './owners.ts';
 
 export interface EvaluateBody {
   path?: string;
@@ -44,13 +45,20 @@ async function resolveScenario(engine: Engine, body: EvaluateBody): Promise<Scen
   return found;
 }
 
-/** Every reason the scenario cannot run here: unknown adapter, adapter options, unknown metrics, metric params. */
+/**
+ * Every reason the scenario cannot run here: unknown adapter, adapter options, an agent timeout above
+ * `AEH_MAX_AGENT_TIMEOUT_MS`, unknown metrics, metric params.
+ */
 function refusals(engine: Engine, scenario: Scenario): FieldError[] {
-  const { agents, metrics } = engine.services;
+  const { agents, metrics, config } = engine.services;
   const errors: FieldError[] = [];
   const adapter = agents.get(scenario.agent.adapter);
   if (!adapter) errors.push({ path: '/agent/adapter', message: `unknown agent adapter "${scenario.agent.adapter}"; known: ${agents.names().join(', ')}` });
   else if (adapter.options) errors.push(...check(adapter.options, scenario.agent, '/agent'));
+  const timeoutMs = scenario.agent.timeout_ms;
+  if (typeof timeoutMs === 'number' && timeoutMs > config.quotas.maxAgentTimeoutMs) {
+    errors.push({ path: '/agent/timeout_ms', message: `must be at most ${config.quotas.maxAgentTimeoutMs} ms on this service (AEH_MAX_AGENT_TIMEOUT_MS)` });
+  }
   scenario.tasks.forEach((task, taskIndex) => {
     task.metrics.forEach((ref, refIndex) => {
       const metric = metrics.get(ref.id);
@@ -94,8 +102,11 @@ function newId(prefix: string, now: number): string {
   return `${prefix}_${now.toString(36)}${suffix}`;
 }
 
-/** Validates, persists and queues an evaluation; returns its ids. */
-export async function submitEvaluation(engine: Engine, body: EvaluateBody): Promise<{ task_id: string; run_id: string }> {
+/**
+ * Validates, persists and queues an evaluation; returns its ids.
+ * @param owner the submitting principal's id: counted against its queue quota and dispatched fairly
+ */
+export async function submitEvaluation(engine: Engine, body: EvaluateBody, owner?: string): Promise<{ task_id: string; run_id: string }> {
   const { services } = engine;
   let scenario = await resolveScenario(engine, body);
   if (body.agent) scenario = { ...scenario, agent: body.agent };
@@ -105,6 +116,7 @@ export async function submitEvaluation(engine: Engine, body: EvaluateBody): Prom
   // Refused before any variant is built: a hostile `count` must not make the mutators do the work first.
   const planned = scenario.tasks.length * (1 + (body.mutations ?? []).reduce((sum, mutation) => sum + (mutation.count ?? 1), 0));
   if (planned > MAX_UNITS) throw new Problem('validation_failed', { detail: `the run would have ${planned} tasks with its variants; the limit is ${MAX_UNITS}`, errors: [{ path: '/mutations', message: 'too many variants for this scenario' }] });
+  const ahead = owner === undefined ? 0 : await checkQueueQuota(services.store, owner, services.config.quotas.queuedRunsPerPrincipal);
   const variants = await buildVariants(engine, scenario, body);
   const now = services.now();
   const runId = newId('run', now);
@@ -114,7 +126,7 @@ export async function submitEvaluation(engine: Engine, body: EvaluateBody): Prom
   const planBytes = encoder.encode(JSON.stringify(plan));
   const scenarioDigest = sha3Hex(planBytes, engine.sha3);
   const createdAt = new Date(now).toISOString();
-  const task: TaskRecord = { task_id: taskId, run_id: runId, status: 'queued', progress: { done: 0, total }, created_at: createdAt, started_at: null, finished_at: null };
+  const task: TaskRecord = { task_id: taskId, run_id: runId, status: 'queued', progress: { done: 0, total }, created_at: createdAt, started_at: null, finished_at: null, ...(owner === undefined ? {} : { submitted_by: owner }) };
   const state: HandoffState = {
     run_id: runId, task_id: taskId, next: 0, total, step: 0, phase: 'running', position: positionAt(plan, 0),
     trace: { seq: 0, bytes: 0, digest: EMPTY_SHA3 }, scenario_digest: scenarioDigest,
@@ -126,11 +138,12 @@ export async function submitEvaluation(engine: Engine, body: EvaluateBody): Prom
     services.store.setJson(keys.task(taskId), task),
     // An append creates the marker without the fsync of an atomic write; its content does not matter.
     services.store.append(keys.activeTask(taskId), encoder.encode(createdAt)),
+    ...(owner === undefined ? [] : [markOwned(services.store, owner, taskId)]),
   ]);
   await engine.runIndex.add(runId);
   // With a shared queue another instance may start (and checkpoint) the task first; the state in memory would then be stale.
   if (!engine.queue.shared && engine.fresh.size < FRESH_LIMIT) engine.fresh.set(taskId, { task, plan, state });
-  await engine.queue.enqueue(taskId);
+  await engine.queue.enqueue(taskId, { owner, rank: ahead + 1 });
   services.telemetry.increment('evaluations.accepted');
   return { task_id: taskId, run_id: runId };
 }

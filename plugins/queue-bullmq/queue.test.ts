@@ -148,6 +148,21 @@ describe.skipIf(SKIP_REDIS)('queue: bullmq on a real Redis', () => {
     await expect(leaving.enqueue('task_z')).rejects.toThrow(/closed/);
   });
 
+  it('orders by the owner rank, so one principal\'s backlog does not starve another (issue 13 item 7)', async () => {
+    const queue = await queueOn(`q${++prefixes}`, { concurrency: 1 });
+    for (let rank = 1; rank <= 20; rank++) await queue.enqueue(`task_m${rank}`, { owner: 'mallory', rank });
+    await queue.enqueue('task_b1', { owner: 'bob', rank: 1 });
+    await queue.enqueue('task_b2', { owner: 'bob', rank: 2 });
+    const ran: string[] = [];
+    queue.start(async (taskId) => {
+      ran.push(taskId);
+    });
+    await until(() => ran.length === 22);
+    // Rank 1 of both owners first, in arrival order; then rank 2 of both; then mallory's backlog.
+    expect(ran.slice(0, 4)).toEqual(['task_m1', 'task_b1', 'task_m2', 'task_b2']);
+    expect(ran.slice(4)).toEqual(Array.from({ length: 18 }, (_, index) => `task_m${index + 3}`));
+  });
+
   it('retries a task whose worker threw (a storage failure) and reports the error', async () => {
     const errors: string[] = [];
     const queue = await queueOn(`q${++prefixes}`, { concurrency: 1, onError: (taskId, error) => errors.push(`${taskId}: ${(error as Error).message}`) });

@@ -19,6 +19,8 @@ export const QUEUE_PREFIX = 'aeh-queue';
 export const QUEUE_NAME = 'evaluations';
 /** How long a claim on a task lasts without renewal (renewed every half of it). */
 export const LOCK_DURATION_MS = 6000;
+/** BullMQ's largest job priority (2^21). */
+const MAX_PRIORITY = 2_097_152;
 /** How often each instance looks for tasks whose claim expired. */
 export const STALLED_INTERVAL_MS = 2000;
 
@@ -125,10 +127,14 @@ export async function createBullmqQueue(options: BullmqQueueOptions): Promise<Ta
         for (const jobId of jobIds) worker?.cancelJob(jobId, 'claim lost');
       });
     },
-    async enqueue(taskId) {
+    async enqueue(taskId, options) {
       if (closing) throw new Error('the task queue is closed');
+      // Fair share across principals on a queue that orders by one number: a task's priority is its owner's
+      // count of outstanding tasks (lower runs first, FIFO among equals), so everyone's first task goes before
+      // anyone's second. Every job gets a priority: BullMQ runs jobs without one before all prioritised jobs.
+      const priority = Math.min(Math.max(Math.floor(options?.rank ?? 1), 1), MAX_PRIORITY);
       // Adding an id BullMQ already holds (waiting, delayed or active) is a no-op: each task is queued once.
-      await queue.add('evaluate', { task_id: taskId }, { jobId: taskId });
+      await queue.add('evaluate', { task_id: taskId }, { jobId: taskId, priority });
     },
     async remove(taskId) {
       // BullMQ refuses (0) only while an instance holds the job's lock; otherwise (waiting, delayed, already

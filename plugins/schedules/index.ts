@@ -1,13 +1,14 @@
 /**
  * Recurring evaluations: `POST /api/v1/schedules {cron, scenario_id|path, timezone}`, `GET /api/v1/schedules`,
- * `DELETE /api/v1/schedules/:schedule_id` (permission evaluations:launch), fired by the `schedules.tick` job;
- * plus the daily certificate expiry sweep.
+ * `DELETE /api/v1/schedules/:schedule_id` (permission evaluations:launch; deleting also needs to be the creator
+ * or a SUPERVISOR), fired by the `schedules.tick` job as their creator; plus the daily certificate expiry sweep.
+ * A principal keeps at most `AEH_MAX_SCHEDULES_PER_PRINCIPAL` schedules.
  */
 import { Cron } from 'croner';
 import type { Plugin } from '../../core/plugin.ts';
 import { Problem, notFound } from '../../core/problems.ts';
 import { jailedPath } from '../../core/jail.ts';
-import { listSchedules, scheduleKey, type ScheduleRecord } from './store.ts';
+import { listSchedules, scheduleKey, scheduleView, type ScheduleRecord } from './store.ts';
 import { schedulesTick } from './tick.ts';
 import { expirySweep } from './expiry-sweep.ts';
 
@@ -59,12 +60,23 @@ export default {
         }
         if (body.scenario_id && !(await services.catalog.get(body.scenario_id))) throw notFound(`scenario ${body.scenario_id}`);
         if (body.path) await jailedPath(services, body.path);
+        const principal = c.var.principal!;
+        const limit = services.config.quotas.schedulesPerPrincipal;
+        const owned = (await listSchedules(services.store)).filter((record) => record.created_by === principal.id).length;
+        if (owned >= limit) {
+          throw new Problem('quota_exceeded', {
+            detail: `you already keep ${owned} schedules; the limit per principal is ${limit} (AEH_MAX_SCHEDULES_PER_PRINCIPAL). Delete one first.`,
+            headers: { 'Retry-After': '60' },
+            extra: { limit, outstanding: owned },
+          });
+        }
         const record: ScheduleRecord = {
           schedule_id: crypto.randomUUID(), cron: body.cron.trim(), timezone, scenario_id: body.scenario_id, path: body.path,
-          created_at: new Date(services.now()).toISOString(), created_by: c.var.principal?.id,
+          created_at: new Date(services.now()).toISOString(), created_by: principal.id,
+          creator: { id: principal.id, provider: principal.provider, permissions: [...principal.permissions], ...(principal.claims ? { claims: principal.claims } : {}) },
         };
         await services.store.setJson(scheduleKey(record.schedule_id), record);
-        return c.json({ ...record, next_run: nextRun(record) }, 201, { Location: `/api/v1/schedules/${record.schedule_id}` });
+        return c.json({ ...scheduleView(record), next_run: nextRun(record) }, 201, { Location: `/api/v1/schedules/${record.schedule_id}` });
       },
     }, 'schedules');
 
@@ -72,7 +84,7 @@ export default {
       method: 'GET', path: '/api/v1/schedules', permission: 'evaluations:launch', summary: 'List scheduled evaluations', tags: ['evaluation'],
       async handler(c) {
         const records = await listSchedules(c.var.services.store);
-        return c.json({ items: records.map((record) => ({ ...record, next_run: nextRun(record) })) });
+        return c.json({ items: records.map((record) => ({ ...scheduleView(record), next_run: record.disabled ? null : nextRun(record) })) });
       },
     }, 'schedules');
 
@@ -81,7 +93,12 @@ export default {
       responses: { 204: { description: 'Deleted' } },
       async handler(c) {
         const id = c.req.param('schedule_id') ?? '';
-        if (!/^[0-9a-f-]{36}$/.test(id) || !(await c.var.services.store.has(scheduleKey(id)))) throw notFound(`schedule ${id}`);
+        const record = /^[0-9a-f-]{36}$/.test(id) ? await c.var.services.store.getJson<ScheduleRecord>(scheduleKey(id)) : null;
+        if (!record) throw notFound(`schedule ${id}`);
+        const principal = c.var.principal!;
+        if (record.created_by !== principal.id && !principal.permissions.includes('*')) {
+          throw new Problem('forbidden', { detail: 'only the schedule\'s creator or a SUPERVISOR may delete it', extra: { permission: '*' } });
+        }
         await c.var.services.store.remove(scheduleKey(id));
         return c.body(null, 204);
       },

@@ -8,11 +8,32 @@ export interface ScheduleRecord {
   scenario_id?: string;
   path?: string;
   created_at: string;
+  /** The creator's principal id (audit, quotas, who may delete it). */
   created_by?: string;
+  /** Who firings run as: the creator's principal as of creation. Never shown by the API (claims may be personal). */
+  creator?: ScheduleCreator;
+  /** Set when a firing found that the creator may no longer launch evaluations; a disabled schedule never fires. */
+  disabled?: { at: string; reason: string };
   last_run?: { at: string; task_id?: string; run_id?: string; status: number; error?: string };
 }
 
+/** The creator of a schedule, as its firings act. */
+export interface ScheduleCreator {
+  id: string;
+  provider: string;
+  /** The creator's permission nodes when the schedule was made. */
+  permissions: string[];
+  /** The token claims they came from, to map again at each firing (identity-provider principals only). */
+  claims?: Record<string, unknown>;
+}
+
 export const scheduleKey = (id: string) => `schedules/${id}.json`;
+
+/** A schedule as the API shows it: without the creator's stored claims and permissions. */
+export function scheduleView(record: ScheduleRecord): Omit<ScheduleRecord, 'creator'> {
+  const { creator: _creator, ...view } = record;
+  return view;
+}
 
 export async function listSchedules(store: Store): Promise<ScheduleRecord[]> {
   const keys = (await store.keys('schedules')).filter((key) => key.endsWith('.json'));

@@ -1,29 +1,65 @@
 /**
  * The schedules job: every minute, launch the evaluations whose cron pattern matches that minute (in their
  * time zone). A firing of a schedule is claimed in the store before it launches, so instances sharing
- * Redis launch it once.
+ * Redis launch it once. A firing acts as the schedule's creator (issue 13 item 8): their principal id, only the
+ * `evaluations:launch` permission they held at creation, and, for identity-provider principals, only while
+ * their stored claims still map to that permission; otherwise the schedule is disabled and the audit log says so.
  */
 import { Cron } from 'croner';
 import type { ScheduledJob } from '../../core/jobs.ts';
 import type { Services } from '../../core/services.ts';
+import type { Principal } from '../../core/auth-manager.ts';
+import { permissionCheck } from '../../core/permissions.ts';
 import { listSchedules, scheduleKey, type ScheduleRecord } from './store.ts';
+
+const canLaunch = permissionCheck('evaluations:launch');
 
 /** True when `record` is due in the minute that starts at `minute`. */
 export function isDue(record: ScheduleRecord, minute: Date): boolean {
+  if (record.disabled) return false;
   const next = new Cron(record.cron, { paused: true, timezone: record.timezone }).nextRun(new Date(minute.getTime() - 1000));
   return next !== null && Math.floor(next.getTime() / 60_000) === Math.floor(minute.getTime() / 60_000);
+}
+
+/** Who a firing runs as, or why it may not run any more. */
+export function firingPrincipal(services: Services, record: ScheduleRecord): { principal: Principal } | { refused: string } {
+  const creator = record.creator
+    // Made before schedules kept their creator: only the static key's can be trusted to act as it did.
+    ?? (record.created_by === 'static-key' ? { id: 'static-key', provider: 'static-key', permissions: ['*'] } : undefined);
+  if (!creator) return { refused: 'the schedule does not record who created it; delete it and create it again' };
+  if (!canLaunch(creator.permissions)) return { refused: `its creator ${creator.id} did not hold evaluations:launch` };
+  if (creator.claims && !canLaunch(services.auth.permissionsFromClaims(creator.claims))) {
+    return { refused: `the claims of its creator ${creator.id} no longer grant evaluations:launch` };
+  }
+  // Least privilege: a firing does one thing.
+  return { principal: { id: creator.id, provider: creator.provider, permissions: ['evaluations:launch'] } };
+}
+
+async function disable(services: Services, record: ScheduleRecord, reason: string, minute: Date): Promise<void> {
+  const current = await services.store.getJson<ScheduleRecord>(scheduleKey(record.schedule_id));
+  if (!current || current.disabled) return;
+  const at = new Date(services.now()).toISOString();
+  current.disabled = { at, reason };
+  await services.store.setJson(scheduleKey(record.schedule_id), current);
+  services.telemetry.increment('schedules.disabled');
+  services.logger.warn('schedule disabled', { schedule_id: record.schedule_id, reason });
+  await services.hooks.emit('audit', {
+    at, request_id: `schedule-${record.schedule_id}-${minute.getTime()}`, principal: record.creator?.id ?? record.created_by,
+    method: 'POST', path: '/api/evaluate', action: 'schedule.disabled', outcome: 'refused', status: 403, detail: reason,
+  });
 }
 
 async function launch(services: Services, record: ScheduleRecord, minute: Date): Promise<void> {
   const claimed = await services.store.setIfAbsent(`schedules/${record.schedule_id}/fired/${minute.getTime()}`, 'launched', 24 * 3600);
   if (!claimed) return;
+  const acting = firingPrincipal(services, record);
+  if ('refused' in acting) return disable(services, record, acting.refused, minute);
   const body = record.scenario_id ? { scenario_id: record.scenario_id } : { path: record.path };
-  // The scheduler acts for the operator who owns the static key; the request never leaves the process.
-  const response = await services.dispatch(new Request('http://scheduler.internal/api/evaluate', {
+  const response = await services.dispatchAs(new Request('http://scheduler.internal/api/evaluate', {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': services.config.apiKey ?? '', 'x-request-id': `schedule-${record.schedule_id}-${minute.getTime()}` },
+    headers: { 'content-type': 'application/json', 'x-request-id': `schedule-${record.schedule_id}-${minute.getTime()}` },
     body: JSON.stringify(body),
-  }));
+  }), acting.principal);
   const answer = (await response.json().catch(() => ({}))) as { task_id?: string; run_id?: string; detail?: string };
   const current = await services.store.getJson<ScheduleRecord>(scheduleKey(record.schedule_id));
   if (!current) return; // deleted meanwhile
