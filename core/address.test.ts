@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { classifyAddress, createHostAllowList, deniedHostname, normalizeHostname, parseIp } from './address.ts';
+import { classifyAddress, createHostAllowList, deniedHostname, isLocalAddress, normalizeHostname, parseIp } from './address.ts';
 
 /** What the WHATWG URL parser makes of a host, as the guard sees it. */
 const urlHost = (host: string) => normalizeHostname(new URL(`http://${host}/`).hostname);
@@ -76,6 +76,34 @@ describe('core: host allow-list (AEH_ALLOW_HOSTS)', () => {
     expect(list.allowsAddress('10.1.200.3')).toBe(true);
     expect(list.allowsAddress('10.2.0.1')).toBe(false);
     expect(createHostAllowList([]).allowsHost('127.0.0.1')).toBe(false);
+  });
+
+  it('accepts host:port entries that exempt that port only (issue 13 item 10)', () => {
+    const ported = createHostAllowList(['agent.test:8080', '127.0.0.1:9000', '[::1]:9001', '*.svc.example:8443', '10.9.0.0/16', 'fd00::1']);
+    expect(ported.allowsHost('agent.test', 8080)).toBe(true);
+    expect(ported.allowsHost('agent.test', 80)).toBe(false);
+    expect(ported.allowsHost('agent.test')).toBe(false);
+    expect(ported.allowsHost('127.0.0.1', 9000)).toBe(true);
+    expect(ported.allowsHost(urlHost('127.1'), 9000)).toBe(true);
+    expect(ported.allowsHost('127.0.0.1', 9001)).toBe(false);
+    expect(ported.allowsHost('[::1]', 9001)).toBe(true);
+    expect(ported.allowsHost('[::1]', 9000)).toBe(false);
+    expect(ported.allowsHost('a.svc.example', 8443)).toBe(true);
+    expect(ported.allowsHost('a.svc.example', 443)).toBe(false);
+    expect(ported.allowsAddress('10.9.3.3', 1234)).toBe(true);
+    // A bare IPv6 address has no port: `fd00::1` is the address, not `fd00:` port 1.
+    expect(ported.allowsHost('[fd00::1]', 80)).toBe(true);
+    expect(list.allowsHost('agent.test', 1234)).toBe(true);
+  });
+});
+
+describe('core: isLocalAddress', () => {
+  it('is loopback, unspecified, their IPv4-mapped forms and the bind address', () => {
+    for (const address of ['127.0.0.1', '127.9.9.9', '::1', '0.0.0.0', '::', '::ffff:127.0.0.1']) expect(isLocalAddress(address), address).toBe(true);
+    expect(isLocalAddress('10.0.0.5')).toBe(false);
+    expect(isLocalAddress('10.0.0.5', '10.0.0.5')).toBe(true);
+    expect(isLocalAddress('::ffff:10.0.0.5', '10.0.0.5')).toBe(true);
+    expect(isLocalAddress('93.184.215.14', 'example.com')).toBe(false);
   });
 });
 

@@ -134,12 +134,12 @@ export function deniedHostname(hostname: string): string | undefined {
   return undefined;
 }
 
-/** `AEH_ALLOW_HOSTS` compiled: host names, `*.suffix` wildcards, IP addresses and CIDR blocks. */
+/** `AEH_ALLOW_HOSTS` compiled: host names, `*.suffix` wildcards, IP addresses and CIDR blocks, each with an optional port. */
 export interface HostAllowList {
-  /** True when the URL host (name or IP literal) is listed. */
-  allowsHost(hostname: string): boolean;
-  /** True when an IP address (literal or resolved) is listed or falls in a listed CIDR block. */
-  allowsAddress(address: string): boolean;
+  /** True when the URL host (name or IP literal) is listed, for `port` when given (an entry's port must match). */
+  allowsHost(hostname: string, port?: number): boolean;
+  /** True when an IP address (literal or resolved) is listed or falls in a listed CIDR block, for `port` when given. */
+  allowsAddress(address: string, port?: number): boolean;
   readonly size: number;
 }
 
@@ -154,44 +154,78 @@ function hostOfEntry(entry: string): string | null {
 }
 
 /**
+ * Splits `host:port` (`agent.internal:8080`, `10.0.0.5:9000`, `[::1]:9000`, `*.example.com:8443`). A bare IPv6
+ * address (`::1`, `fd00::1`) has no port: an IPv6 address with a port must be bracketed.
+ */
+function splitPort(entry: string): { host: string; port?: number } {
+  if (ipaddr.IPv6.isValid(entry) || (entry.includes('/') && ipaddr.isValidCIDR(entry))) return { host: entry };
+  const match = /^(.*):(\d{1,5})$/.exec(entry);
+  if (!match || Number(match[2]) > 65535) return { host: entry };
+  const host = match[1].startsWith('[') && match[1].endsWith(']') ? match[1].slice(1, -1) : match[1];
+  return { host, port: Number(match[2]) };
+}
+
+const portMatches = (allowed: number | undefined, port: number | undefined) => allowed === undefined || allowed === port;
+
+/**
  * Compiles `AEH_ALLOW_HOSTS` entries. Entries are host names (`agent.internal`, matched after URL
  * normalisation), `*.example.com` (any name below it), IP addresses (`127.0.0.1`, `::1`) or CIDR blocks
- * (`10.1.0.0/16`). A port in an entry is ignored: entries exempt hosts, not services.
+ * (`10.1.0.0/16`), each optionally with `:port` (`127.0.0.1:9000`, `[::1]:9000`): with a port the entry exempts
+ * that service only, without one every port of the host.
  */
 export function createHostAllowList(entries: readonly string[]): HostAllowList {
-  const names = new Set<string>();
-  const suffixes: string[] = [];
-  const addresses = new Set<string>();
-  const blocks: Array<[Ip, number]> = [];
+  const names: Array<[string, number | undefined]> = [];
+  const suffixes: Array<[string, number | undefined]> = [];
+  const addresses: Array<[string, number | undefined]> = [];
+  const blocks: Array<[Ip, number, number | undefined]> = [];
   for (const raw of entries) {
-    const entry = raw.trim().toLowerCase();
+    const { host: entry, port } = splitPort(raw.trim().toLowerCase());
     if (!entry) continue;
     if (entry.startsWith('*.')) {
-      suffixes.push(`.${normalizeHostname(entry.slice(2))}`);
+      suffixes.push([`.${normalizeHostname(entry.slice(2))}`, port]);
     } else if (entry.includes('/') && ipaddr.isValidCIDR(entry)) {
-      blocks.push(ipaddr.parseCIDR(entry));
+      const [base, bits] = ipaddr.parseCIDR(entry);
+      blocks.push([base, bits, port]);
     } else {
       const host = hostOfEntry(entry);
       if (!host) continue;
       const ip = parseIp(host);
-      if (ip) addresses.add(canonical(ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress() ? (ip as ipaddr.IPv6).toIPv4Address() : ip));
-      else names.add(host);
+      if (ip) addresses.push([canonical(ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress() ? (ip as ipaddr.IPv6).toIPv4Address() : ip), port]);
+      else names.push([host, port]);
     }
   }
-  const allowsAddress = (address: string): boolean => {
+  const allowsAddress = (address: string, port?: number): boolean => {
     let ip = parseIp(address);
     if (!ip) return false;
     if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) ip = (ip as ipaddr.IPv6).toIPv4Address();
-    if (addresses.has(canonical(ip))) return true;
-    return blocks.some(([base, bits]) => base.kind() === ip!.kind() && ip!.match(base, bits));
+    const text = canonical(ip);
+    if (addresses.some(([listed, allowed]) => listed === text && portMatches(allowed, port))) return true;
+    return blocks.some(([base, bits, allowed]) => base.kind() === ip!.kind() && ip!.match(base, bits) && portMatches(allowed, port));
   };
   return {
-    size: names.size + suffixes.length + addresses.size + blocks.length,
-    allowsHost(hostname) {
+    size: names.length + suffixes.length + addresses.length + blocks.length,
+    allowsHost(hostname, port) {
       const host = normalizeHostname(hostname);
-      if (parseIp(host)) return allowsAddress(host);
-      return names.has(host) || suffixes.some((suffix) => host.endsWith(suffix));
+      if (parseIp(host)) return allowsAddress(host, port);
+      return names.some(([name, allowed]) => name === host && portMatches(allowed, port))
+        || suffixes.some(([suffix, allowed]) => host.endsWith(suffix) && portMatches(allowed, port));
     },
     allowsAddress,
   };
+}
+
+/**
+ * True for an address that is this machine whatever the interface: loopback (127/8, `::1`), unspecified
+ * (`0.0.0.0`, `::`), their IPv4-mapped forms, and the service's bind address `serviceHost` when it is an IP.
+ */
+export function isLocalAddress(address: string, serviceHost?: string): boolean {
+  let ip = parseIp(address);
+  if (!ip) return false;
+  if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) ip = (ip as ipaddr.IPv6).toIPv4Address();
+  const range = ip.range();
+  if (range === 'loopback' || range === 'unspecified') return true;
+  const bound = serviceHost ? parseIp(serviceHost) : null;
+  if (!bound) return false;
+  const boundIp = bound.kind() === 'ipv6' && (bound as ipaddr.IPv6).isIPv4MappedAddress() ? (bound as ipaddr.IPv6).toIPv4Address() : bound;
+  return canonical(boundIp) === canonical(ip);
 }

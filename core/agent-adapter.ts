@@ -6,6 +6,9 @@ import { concatBytes } from '@noble/hashes/utils.js';
 import type { AgentSpec, Scenario, ScenarioTask } from './scenario.ts';
 import type { GuardedFetch } from './runtime.ts';
 import type { FileAccess } from './runtime.ts';
+import type { Services } from './services.ts';
+import { readJailedFile } from './jail.ts';
+import { checkSubmittedUrl } from './ssrf.ts';
 
 export interface AgentTurn {
   role: 'user' | 'assistant' | 'tool';
@@ -43,8 +46,11 @@ export interface AgentCallContext {
   fetch: GuardedFetch;
   /** File reads through the jail (absent on runtimes without a file system). */
   files?: FileAccess;
-  /** Operator environment, for `api_key_env` lookups. */
-  env: Record<string, string | undefined>;
+  /**
+   * The variables named in `AEH_AGENT_KEY_ENVS` (for `api_key_env` lookups), and nothing else: never the
+   * service's environment (`agentEnvironment`). A listed variable that is unset is present as `undefined`.
+   */
+  env: Readonly<Record<string, string | undefined>>;
   /** Aborts at the per-call timeout or when the task is cancelled. */
   signal: AbortSignal;
   /** Reads a file named by the scenario through the file jail (`core/jail.ts`). */
@@ -56,7 +62,14 @@ export interface AgentCallContext {
 /** What `AgentAdapter.check` may use to refuse a spec at submission (before a run is queued). */
 export interface AgentCheckContext {
   readFile(path: string): Promise<Uint8Array>;
-  env: Record<string, string | undefined>;
+  /** The allowed variables only, as in `AgentCallContext.env`. */
+  env: Readonly<Record<string, string | undefined>>;
+  /**
+   * Refuses an agent URL that no connection could ever be allowed to reach (400 `ssrf_blocked`, `errors[0].path`
+   * is `field`): another scheme, credentials in the URL, a forbidden IP literal in any spelling, this service's
+   * own port. Names are left to the connection-time guard, which resolves them.
+   */
+  checkUrl(url: unknown, field: string): void;
 }
 
 export interface AgentAdapter {
@@ -75,6 +88,58 @@ export interface AgentAdapter {
   /** Refuses a spec at submission with a `Problem` (a missing file, an unset key variable). */
   check?(spec: AgentSpec, context: AgentCheckContext): Promise<void>;
   call(input: string, context: AgentCallContext): Promise<AgentReply>;
+}
+
+/**
+ * Variables no agent is ever given, whatever `AEH_AGENT_KEY_ENVS` lists: the service's own (`DASHBOARD_API_KEY`,
+ * `AEH_*`, `PROJECT_ROOT`, `HOST`, `PORT`), its signers' credentials (`AWS_*` for KMS, `GOOGLE_*`/`GCP_*`/
+ * `GCLOUD_*`/`CLOUDSDK_*`, `AZURE_*`/`ARM_*`/`MSI_*`/`IDENTITY_*` for Key Vault and managed identities), Redis's
+ * (`REDIS*`), the identity provider's (`OIDC_*`), the runtime's (`NODE_*`, `NPM_*`, `DENO_*`, `BUN_*`), proxy
+ * URLs (which carry credentials) and the process basics (`HOME`, `PATH`, `USER`, ...). With AWS's secret, anyone
+ * could sign certificates that pass public verify.
+ */
+const SERVICE_VARIABLE = new RegExp(
+  '^(?:DASHBOARD_API_KEY|PROJECT_ROOT|HOST|HOSTNAME|PORT|HOME|PATH|USER|LOGNAME|SHELL|PWD|TMPDIR|HTTPS?_PROXY|ALL_PROXY|NO_PROXY)$'
+    + '|^(?:AEH_|AWS_|AMAZON_|GOOGLE_|GCP_|GCLOUD_|CLOUDSDK_|AZURE_|ARM_|MSI_|IDENTITY_|OIDC_|REDIS|BULLMQ|NODE_|NPM_|DENO_|BUN_)',
+  'i',
+);
+
+/** True for a variable of the service, its signers, Redis, OIDC or the process, which no agent may read. */
+export function isServiceVariable(name: string): boolean {
+  return SERVICE_VARIABLE.test(name);
+}
+
+/** `AEH_AGENT_KEY_ENVS` split: the names agents may use, and the listed ones refused as the service's own. */
+export function agentKeyVariables(env: Record<string, string | undefined>): { allowed: string[]; refused: string[] } {
+  const listed = (env.AEH_AGENT_KEY_ENVS ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+  return { allowed: listed.filter((name) => !isServiceVariable(name)), refused: listed.filter(isServiceVariable) };
+}
+
+const agentEnvironments = new WeakMap<object, Readonly<Record<string, string | undefined>>>();
+
+/**
+ * What adapters get as `env`: only the variables `AEH_AGENT_KEY_ENVS` names (none by default), minus the
+ * service's own (`isServiceVariable`). Built once per environment record and frozen.
+ */
+export function agentEnvironment(env: Record<string, string | undefined>): Readonly<Record<string, string | undefined>> {
+  let filtered = agentEnvironments.get(env);
+  if (!filtered) {
+    const record: Record<string, string | undefined> = Object.create(null);
+    for (const name of agentKeyVariables(env).allowed) record[name] = env[name] || undefined;
+    filtered = Object.freeze(record);
+    agentEnvironments.set(env, filtered);
+  }
+  return filtered;
+}
+
+/** The context `AgentAdapter.check` gets at submission: jailed reads, the allowed variables, the URL check. */
+export function agentCheckContext(services: Pick<Services, 'config' | 'capabilities'>): AgentCheckContext {
+  const { config } = services;
+  return {
+    readFile: (path) => readJailedFile(services, path),
+    env: agentEnvironment(config.env),
+    checkUrl: (url, field) => checkSubmittedUrl(url, field, { allowHosts: config.allowHosts, servicePort: config.port, serviceHost: config.host }),
+  };
 }
 
 /** An agent that answered, but not usefully (an error status, a body that is not the expected JSON). */

@@ -89,7 +89,7 @@ async function openServices(host: HostInternals, plugins: PluginInfo[], { dispat
     doctorChecks: host.doctorChecks,
     auth,
     hooks: createHooks(host, () => services),
-    fetch: createGuardedFetch({ net: capabilities.net, allowHosts: config.allowHosts, fallbackFetch: trustedFetch }),
+    fetch: createGuardedFetch({ net: capabilities.net, allowHosts: config.allowHosts, servicePort: config.port, serviceHost: config.host, fallbackFetch: trustedFetch }),
     trustedFetch,
     llm: config.llm.baseUrl && config.llm.model
       ? createLlmClient({ baseUrl: config.llm.baseUrl, apiKey: config.llm.apiKey, model: config.llm.model, fetch: trustedFetch })

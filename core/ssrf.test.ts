@@ -91,6 +91,24 @@ describe('core: SSRF guard', () => {
     expect(await (await guarded('http://localhost:9/x')).text()).toBe('named');
   });
 
+  it('never opens the service\'s own port on a local address, whatever the allow list says (issue 13 item 10)', async () => {
+    const { net } = fakeNet({ 'self.test': ['127.0.0.1'], 'agent.test': ['10.0.0.7'] });
+    const guarded = createGuardedFetch({ net, allowHosts: ['127.0.0.1', 'localhost', 'self.test', 'agent.test', '::1'], servicePort: 8787, serviceHost: '127.0.0.1', fallbackFetch: fetch });
+    for (const url of ['http://127.0.0.1:8787/api/info', 'http://localhost:8787/', 'http://self.test:8787/', 'http://[::1]:8787/', 'http://0x7f.1:8787/']) {
+      expect(await refusal(guarded(url)), url).toMatchObject({ code: 'ssrf_blocked', detail: expect.stringContaining('own listening port') });
+    }
+    server.use(http.get('http://agent.test:8787/ok', () => HttpResponse.text('remote')), http.get('http://127.0.0.1:8788/ok', () => HttpResponse.text('other port')));
+    expect(await (await guarded('http://agent.test:8787/ok')).text()).toBe('remote');
+    expect(await (await guarded('http://127.0.0.1:8788/ok')).text()).toBe('other port');
+  });
+
+  it('honours host:port allow entries for that port only', async () => {
+    server.use(http.get('http://127.0.0.1:9000/x', () => HttpResponse.text('listed')));
+    const guarded = createGuardedFetch({ net: fakeNet({}).net, allowHosts: ['127.0.0.1:9000'], fallbackFetch: fetch });
+    expect(await (await guarded('http://127.0.0.1:9000/x')).text()).toBe('listed');
+    expect(await refusal(guarded('http://127.0.0.1:9001/x'))).toMatchObject({ code: 'ssrf_blocked', detail: expect.stringContaining('loopback') });
+  });
+
   it('follows redirects by hand, re-checking every hop', async () => {
     server.use(
       http.get('http://agent.test/hop', () => new HttpResponse(null, { status: 302, headers: { location: 'http://169.254.169.254/latest/meta-data/' } })),

@@ -14,14 +14,18 @@
  * exempt from classification and are fetched with the plain fetch (which is what msw intercepts).
  */
 import { Problem } from './problems.ts';
-import { classifyAddress, createHostAllowList, deniedHostname, normalizeHostname, parseIp, type HostAllowList } from './address.ts';
+import { classifyAddress, createHostAllowList, deniedHostname, isLocalAddress, normalizeHostname, parseIp, type HostAllowList } from './address.ts';
 import type { GuardedFetch, NetAccess, ResolvedAddress } from './runtime.ts';
 
 export interface GuardedFetchOptions {
   /** Resolution and pinned connections; without it host names must be allow-listed. */
   net?: NetAccess;
-  /** `AEH_ALLOW_HOSTS` entries (names, `*.suffix`, IPs, CIDR blocks). */
+  /** `AEH_ALLOW_HOSTS` entries (names, `*.suffix`, IPs, CIDR blocks, each optionally `:port`). */
   allowHosts: readonly string[];
+  /** The service's own listening port (`PORT`; 0 or absent: unknown): never reachable on a local address. */
+  servicePort?: number;
+  /** The service's bind address (`HOST`), a local address besides loopback and unspecified. */
+  serviceHost?: string;
   /** Plain fetch, used for allow-listed hosts and, without `net`, for IP literals. */
   fallbackFetch: typeof fetch;
   /** Whole-exchange deadline, body included, unless a call passes `timeoutMs`. Default 30 s. */
@@ -40,24 +44,100 @@ const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 /** Headers that carry no credential and survive a cross-origin redirect; all others are dropped. */
 const CROSS_ORIGIN_SAFE_HEADERS = new Set(['accept', 'accept-language', 'content-language', 'content-type', 'user-agent', 'cache-control', 'pragma']);
 
-function blocked(detail: string): Problem {
-  return new Problem('ssrf_blocked', { detail, extra: { reason: detail } });
+const ALLOW_HINT = 'if the agent is a trusted service on a private network, list its host (or host:port) in AEH_ALLOW_HOSTS';
+const OWN_PORT_HINT = "AEH_ALLOW_HOSTS never opens this service's own listening port: run the agent on another port";
+
+function blocked(detail: string, hint = ALLOW_HINT): Problem {
+  return new Problem('ssrf_blocked', { detail, extra: { reason: detail, hint } });
 }
 
-/** Throws `ssrf_blocked` unless the URL may be fetched; returns how to connect. */
-async function route(url: URL, allowList: HostAllowList, net: NetAccess | undefined): Promise<Route> {
+/** What `route` needs besides the URL: the compiled allow list and where this service listens. */
+interface Policy {
+  allowList: HostAllowList;
+  servicePort?: number;
+  serviceHost?: string;
+}
+
+/** The port a URL connects to: its own, else the scheme's default. */
+function portOf(url: URL): number {
+  return url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
+}
+
+function ownPort(url: URL): Problem {
+  return blocked(`${url.host} is this service's own listening port`, OWN_PORT_HINT);
+}
+
+/**
+ * The checks that need no resolution: scheme, host, this service's own port on a local address (never opened
+ * by an allow entry), allow-listed hosts, IP literals and always-denied names. Returns the route, or the name
+ * still to resolve.
+ */
+function staticRoute(url: URL, policy: Policy): Route | { name: string; port: number } {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw blocked(`scheme "${url.protocol.slice(0, -1)}" is not allowed; only http and https are`);
   const host = normalizeHostname(url.hostname);
   if (!host) throw blocked('the URL has no host');
-  if (allowList.allowsHost(host)) return { pinned: null };
+  const port = portOf(url);
   const literal = parseIp(host);
+  const self = !!policy.servicePort && port === policy.servicePort
+    && (literal ? isLocalAddress(host, policy.serviceHost) : deniedHostname(host) !== undefined || host === normalizeHostname(policy.serviceHost ?? ''));
+  if (policy.allowList.allowsHost(host, port)) {
+    if (self) throw ownPort(url);
+    return { pinned: null };
+  }
   if (literal) {
     const verdict = classifyAddress(host);
     if (!verdict.allowed) throw blocked(`${url.hostname} is a ${verdict.reason}`);
+    if (self) throw ownPort(url);
     return { pinned: { address: verdict.address, family: verdict.family } };
   }
   const denied = deniedHostname(host);
   if (denied) throw blocked(`${host} is ${denied}`);
+  if (self) throw ownPort(url);
+  return { name: host, port };
+}
+
+/**
+ * The submission-time check of an agent URL (`AgentCheckContext.checkUrl`): a scheme other than http(s),
+ * credentials in the URL, a forbidden IP literal in any spelling WHATWG URL parsing turns into one
+ * (`http://2130706433/`, `http://0x7f.1/`) or this service's own port on a local address is a 400 `ssrf_blocked`
+ * before a run is queued, with `errors[0].path` naming the field and a `hint` naming `AEH_ALLOW_HOSTS`. Names
+ * pass here; the guard resolves and checks them when it connects.
+ */
+export function checkSubmittedUrl(raw: unknown, field: string, options: { allowHosts: readonly string[]; servicePort?: number; serviceHost?: string }): void {
+  if (typeof raw !== 'string') return;
+  const refuse = (problem: Problem): never => {
+    throw new Problem('ssrf_blocked', { detail: `${field.replace(/^\//, '')}: ${problem.detail}`, errors: [{ path: field, message: problem.detail }], extra: problem.extra });
+  };
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return refuse(blocked('the URL is not an absolute URL'));
+  }
+  if (url.username || url.password) refuse(blocked('URLs with embedded credentials are refused; send credentials in headers'));
+  // Names, `localhost` included, are the connection-time guard's: what they mean can change until then.
+  if ((url.protocol === 'http:' || url.protocol === 'https:') && url.hostname && !parseIp(url.hostname)) return;
+  try {
+    staticRoute(url, { allowList: createHostAllowList(options.allowHosts), servicePort: options.servicePort, serviceHost: options.serviceHost });
+  } catch (error) {
+    if (error instanceof Problem) refuse(error);
+    throw error;
+  }
+}
+
+/** Throws `ssrf_blocked` unless the URL may be fetched; returns how to connect. */
+async function route(url: URL, policy: Policy, net: NetAccess | undefined): Promise<Route> {
+  const decided = staticRoute(url, policy);
+  if (!('name' in decided)) {
+    // An allow-listed name on the service's own port may still be this machine: resolve it to find out.
+    if (decided.pinned === null && net && policy.servicePort && portOf(url) === policy.servicePort && !parseIp(url.hostname)) {
+      const addresses = await net.resolve(normalizeHostname(url.hostname)).catch(() => []);
+      if (addresses.some(({ address }) => isLocalAddress(address, policy.serviceHost))) throw ownPort(url);
+    }
+    return decided;
+  }
+  const { name: host, port } = decided;
+  const allowList = policy.allowList;
   if (!net) throw blocked(`${host} cannot be resolved safely on this runtime; list it in AEH_ALLOW_HOSTS or use an IP address`);
   let addresses: ResolvedAddress[];
   try {
@@ -69,7 +149,8 @@ async function route(url: URL, allowList: HostAllowList, net: NetAccess | undefi
   if (addresses.length === 0) throw new TypeError(`fetch failed: ${host} has no addresses`);
   // Every answer is checked: a resolver returning one public and one private address must not win a race.
   for (const { address } of addresses) {
-    if (allowList.allowsAddress(address)) continue;
+    if (policy.servicePort === port && isLocalAddress(address, policy.serviceHost)) throw ownPort(url);
+    if (allowList.allowsAddress(address, port)) continue;
     const verdict = classifyAddress(address);
     if (!verdict.allowed) throw blocked(`${host} resolves to a ${verdict.reason}`);
   }
@@ -113,7 +194,7 @@ function replayable(body: RequestInit['body']): boolean {
  */
 export function createGuardedFetch(options: GuardedFetchOptions): GuardedFetch {
   const { net, fallbackFetch, timeoutMs: defaultTimeout = 30_000, maxBytes: defaultMaxBytes = 10 * 1024 * 1024, maxRedirects = 5 } = options;
-  const allowList = createHostAllowList(options.allowHosts);
+  const policy: Policy = { allowList: createHostAllowList(options.allowHosts), servicePort: options.servicePort || undefined, serviceHost: options.serviceHost };
 
   return async function guardedFetch(input, init = {}) {
     const { timeoutMs = defaultTimeout, maxBytes = defaultMaxBytes, redirect = 'follow', ...requestInit } = init;
@@ -131,7 +212,7 @@ export function createGuardedFetch(options: GuardedFetchOptions): GuardedFetch {
     let headers = new Headers(requestInit.headers);
 
     for (let hop = 0; ; hop++) {
-      const { pinned } = await route(url, allowList, net);
+      const { pinned } = await route(url, policy, net);
       const hopInit: RequestInit = { ...requestInit, method, headers, body, signal, redirect: 'manual' };
       const response = pinned && net ? await net.fetchPinned(url, hopInit, pinned) : await fallbackFetch(url, hopInit);
       const location = response.headers.get('location');

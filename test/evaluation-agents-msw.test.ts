@@ -15,7 +15,7 @@ afterEach(() => {
 });
 afterAll(() => server.close());
 
-const ENV = { AEH_ALLOW_HOSTS: 'agent.test,llm.test', AGENT_OPENAI_KEY: 'sk-test-123' };
+const ENV = { AEH_ALLOW_HOSTS: 'agent.test,llm.test', AGENT_OPENAI_KEY: 'sk-test-123', AEH_AGENT_KEY_ENVS: 'AGENT_OPENAI_KEY,NOT_SET_ANYWHERE' };
 const BALANCE = scriptedScenario('balance', { tasks: [{ id: 't1', input: 'What is my balance?', expected: { contains: '42 EUR' }, metrics: [{ id: 'probe_contains' }] }] });
 
 describe('agent: http (msw)', () => {
@@ -57,9 +57,18 @@ describe('agent: http (msw)', () => {
     expect(slow.run.failures[0].code).toBe('INFRA.AGENT_TIMEOUT');
   });
 
-  it('refuses a forbidden address inside a run with ssrf_blocked and INFRA.SSRF_BLOCKED', async () => {
+  it('refuses a forbidden literal address at submission with 400 ssrf_blocked and a hint naming AEH_ALLOW_HOSTS', async () => {
     const t = await testApp({ plugins: [testMetrics], env: ENV });
     for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://127.0.0.1:9/agent', 'http://[::1]/agent']) {
+      const refused = await t.json('POST', '/api/evaluate', { body: { scenario: BALANCE, agent: { adapter: 'http', url } } });
+      expect(refused.status, url).toBe(400);
+      expect(refused.body).toMatchObject({ code: 'ssrf_blocked', errors: [{ path: '/agent/url' }], hint: expect.stringContaining('AEH_ALLOW_HOSTS') });
+    }
+  });
+
+  it('refuses a forbidden name inside a run with ssrf_blocked and INFRA.SSRF_BLOCKED', async () => {
+    const t = await testApp({ plugins: [testMetrics], env: ENV });
+    for (const url of ['http://localhost:9/agent', 'http://metadata.google.internal/computeMetadata/v1/']) {
       const { run, task } = await evaluate(t, { scenario: BALANCE, agent: { adapter: 'http', url } });
       expect(task).toMatchObject({ status: 'failed', error: { code: 'ssrf_blocked' } });
       expect(run.failures).toEqual([expect.objectContaining({ code: 'INFRA.SSRF_BLOCKED', task_id: 't1' })]);
@@ -94,13 +103,18 @@ describe('agent: openai (msw)', () => {
     expect(JSON.stringify(trace)).not.toContain('sk-test-123');
   });
 
-  it('refuses an api_key_env that is unset or names the service\'s own credentials', async () => {
-    const t = await testApp({ plugins: [testMetrics], env: ENV });
+  it('refuses an api_key_env that is unset, unlisted or names the service\'s own credentials', async () => {
+    const t = await testApp({ plugins: [testMetrics], env: { ...ENV, AWS_SECRET_ACCESS_KEY: 'aws-secret-value', UNLISTED_KEY: 'unlisted-value' } });
     const base = { adapter: 'openai', base_url: 'http://llm.test/v1', model: 'm' };
-    const own = await t.json('POST', '/api/evaluate', { body: { scenario: BALANCE, agent: { ...base, api_key_env: 'DASHBOARD_API_KEY' } } });
-    expect(own.status).toBe(400);
-    expect(own.body.errors[0]).toMatchObject({ path: '/agent/api_key_env' });
-    expect(JSON.stringify(own.body)).not.toContain('a'.repeat(64));
+    for (const name of ['DASHBOARD_API_KEY', 'AWS_SECRET_ACCESS_KEY', 'HOME', 'PATH']) {
+      const own = await t.json('POST', '/api/evaluate', { body: { scenario: BALANCE, agent: { ...base, api_key_env: name } } });
+      expect(own.status, name).toBe(400);
+      expect(own.body.errors[0]).toMatchObject({ path: '/agent/api_key_env', message: expect.stringContaining('never receive') });
+      expect(JSON.stringify(own.body)).not.toContain('a'.repeat(64));
+      expect(JSON.stringify(own.body)).not.toContain('aws-secret-value');
+    }
+    const unlisted = await t.json('POST', '/api/evaluate', { body: { scenario: BALANCE, agent: { ...base, api_key_env: 'UNLISTED_KEY' } } });
+    expect(unlisted.body.errors[0].message).toContain('AEH_AGENT_KEY_ENVS');
     const unset = await t.json('POST', '/api/evaluate', { body: { scenario: BALANCE, agent: { ...base, api_key_env: 'NOT_SET_ANYWHERE' } } });
     expect(unset.body.detail).toMatch(/not set/);
   });

@@ -40,6 +40,9 @@ export const httpAdapter: AgentAdapter = {
   name: 'http',
   description: 'POSTs each task to an HTTP agent and reads its JSON answer.',
   options: OPTIONS,
+  async check(spec, { checkUrl }) {
+    checkUrl(spec.url, '/agent/url');
+  },
   async call(input, { run_id, task, spec, history, fetch, signal, variant }) {
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
     for (const [name, value] of Object.entries((spec.headers ?? {}) as Record<string, string>)) headers[name.toLowerCase()] = value;

@@ -1,13 +1,14 @@
 /**
  * The `openai` agent adapter (api-contract.md "Built-in agent adapters"): any OpenAI-compatible
  * chat-completions endpoint (`POST {base_url}/chat/completions`), tool calls included. The key is read from the
- * environment variable named by `api_key_env`, never from the scenario. Tool calls the model makes are
+ * environment variable named by `api_key_env`, never from the scenario, and only from the variables the
+ * operator listed in `AEH_AGENT_KEY_ENVS`. Tool calls the model makes are
  * recorded; when the agent spec scripts a result for the tool (`tool_results`), the result is sent back and the
  * conversation continues for up to `max_tool_rounds` rounds.
  */
 import type { Plugin } from '../../core/plugin.ts';
 import { Problem } from '../../core/problems.ts';
-import { AgentError, readAgentJson, type AgentAdapter, type AgentCheckContext, type ToolCall } from '../../core/agent-adapter.ts';
+import { AgentError, agentKeyVariables, isServiceVariable, readAgentJson, type AgentAdapter, type AgentCheckContext, type ToolCall } from '../../core/agent-adapter.ts';
 import type { AgentSpec } from '../../core/scenario.ts';
 
 const ENV_NAME = '^[A-Z][A-Z0-9_]{0,127}$';
@@ -29,22 +30,22 @@ const OPTIONS = {
   },
 };
 
-// The service's own credentials must never be sent to a URL a scenario chose.
-const RESERVED = /^(DASHBOARD_API_KEY$|AEH_|OIDC_)/;
-
-/** Refuses `api_key_env` names the operator did not allow, or that name the service's own secrets. */
-function allowedKeyVariable(name: string, env: Record<string, string | undefined>): string | null {
-  const allowList = (env.AEH_AGENT_KEY_ENVS ?? '').split(',').map((item) => item.trim()).filter(Boolean);
-  if (allowList.length > 0) return allowList.includes(name) ? null : `is not listed in AEH_AGENT_KEY_ENVS`;
-  return RESERVED.test(name) ? 'names one of the service\'s own credentials' : null;
+/**
+ * Why `api_key_env` may not be used, or `null`. `env` holds only what `AEH_AGENT_KEY_ENVS` allows (none by
+ * default, never the service's own variables): the key goes to a URL a scenario chose.
+ */
+function keyVariableRefusal(name: string, env: AgentCheckContext['env']): string | null {
+  if (isServiceVariable(name)) return 'names a variable of the service, its signers, Redis or OIDC, which agents never receive';
+  if (!Object.hasOwn(env, name)) return 'is not listed in AEH_AGENT_KEY_ENVS (agents may use no variable unless the operator lists it)';
+  return null;
 }
 
-async function checkSpec(spec: AgentSpec, { env }: AgentCheckContext): Promise<void> {
+async function checkSpec(spec: AgentSpec, { env, checkUrl }: AgentCheckContext): Promise<void> {
+  checkUrl(spec.base_url, '/agent/base_url');
   const name = spec.api_key_env;
   if (typeof name !== 'string') return;
-  const refusal = allowedKeyVariable(name, env);
-  const missing = refusal ?? (env[name] ? null : 'is not set in the service\'s environment');
-  if (missing) throw new Problem('validation_failed', { detail: `agent.api_key_env "${name}" ${missing}`, errors: [{ path: '/agent/api_key_env', message: missing }] });
+  const refusal = keyVariableRefusal(name, env) ?? (env[name] ? null : 'is not set in the service\'s environment');
+  if (refusal) throw new Problem('validation_failed', { detail: `agent.api_key_env "${name}" ${refusal}`, errors: [{ path: '/agent/api_key_env', message: refusal }] });
 }
 
 interface ChatMessage {
@@ -73,7 +74,7 @@ export const openaiAdapter: AgentAdapter = {
     const endpoint = `${String(spec.base_url).replace(/\/+$/, '')}/chat/completions`;
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
     if (typeof spec.api_key_env === 'string') {
-      if (allowedKeyVariable(spec.api_key_env, env)) throw new AgentError(`agent.api_key_env "${spec.api_key_env}" is not allowed`);
+      if (keyVariableRefusal(spec.api_key_env, env)) throw new AgentError(`agent.api_key_env "${spec.api_key_env}" is not allowed`);
       const key = env[spec.api_key_env];
       if (key) headers.authorization = `Bearer ${key}`;
     }
@@ -112,6 +113,11 @@ export const openaiAdapter: AgentAdapter = {
 export default {
   name: 'agent-openai',
   setup(host) {
+    const { refused } = agentKeyVariables(host.config.env);
+    if (refused.length > 0) {
+      throw new Error(`agent-openai: AEH_AGENT_KEY_ENVS lists ${refused.join(', ')}, a variable of the service, its signers, Redis or OIDC; `
+        + 'agents never receive those: remove it and give the agent a key variable of its own');
+    }
     host.agents.register(openaiAdapter, 'agent-openai');
   },
 } satisfies Plugin;

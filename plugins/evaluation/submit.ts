@@ -6,7 +6,7 @@
  */
 import { Problem, type FieldError } from '../../core/problems.ts';
 import { loadScenarioFile, normalizeScenario } from '../../core/scenario-load.ts';
-import { readJailedFile } from '../../core/jail.ts';
+import { agentCheckContext } from '../../core/agent-adapter.ts';
 import { check } from '../../core/validate.ts';
 import { mutateScenario, normalizeTypes, DEFAULT_SEED } from '../../core/mutation.ts';
 import { sha3Hex } from '../../core/hash.ts';
@@ -112,7 +112,7 @@ export async function submitEvaluation(engine: Engine, body: EvaluateBody, owner
   if (body.agent) scenario = { ...scenario, agent: body.agent };
   const errors = refusals(engine, scenario);
   if (errors.length) throw new Problem('validation_failed', { detail: `the scenario cannot run: ${errors.slice(0, 3).map((e) => `${e.path} ${e.message}`).join('; ')}`, errors });
-  await services.agents.get(scenario.agent.adapter)!.check?.(scenario.agent, { readFile: (path) => readJailedFile(services, path), env: services.config.env });
+  await services.agents.get(scenario.agent.adapter)!.check?.(scenario.agent, agentCheckContext(services));
   // Refused before any variant is built: a hostile `count` must not make the mutators do the work first.
   const planned = scenario.tasks.length * (1 + (body.mutations ?? []).reduce((sum, mutation) => sum + (mutation.count ?? 1), 0));
   if (planned > MAX_UNITS) throw new Problem('validation_failed', { detail: `the run would have ${planned} tasks with its variants; the limit is ${MAX_UNITS}`, errors: [{ path: '/mutations', message: 'too many variants for this scenario' }] });

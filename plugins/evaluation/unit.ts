@@ -5,6 +5,7 @@
  */
 import type { MetricContext, MetricResult } from '../../core/metric.ts';
 import { readJailedFile } from '../../core/jail.ts';
+import { agentEnvironment } from '../../core/agent-adapter.ts';
 import type { TraceEvent, TraceEventType } from '../../core/trace.ts';
 import { callAgent, DEFAULT_TIMEOUT_MS } from './call-agent.ts';
 import { agentOf, channelBetween, taskOf, unitAt, variantOf } from './plan.ts';
@@ -62,7 +63,7 @@ export async function runUnit(run: RunContext, index: number): Promise<boolean> 
     spec,
     fetch: services.fetch,
     files: services.capabilities.files,
-    env: services.config.env,
+    env: agentEnvironment(services.config.env),
     readFile: (path: string) => readJailedFile(services, path),
     variant,
   };
