@@ -58,7 +58,8 @@ export function sanitizeId(raw: string, fallback: string): string {
   if (ID_PATTERN.test(raw)) return raw;
   const cleaned = raw
     // Hyphens next to a replaced run are absorbed: `child-(amber` → `child-amber`.
-    .replace(/-*[^A-Za-z0-9._-]+-*/g, '-')
+    // Leading hyphens are taken only from the start of their run: from each of them, a long run was quadratic.
+    .replace(/(?:(?<!-)-+)?[^A-Za-z0-9._-]+-*/g, '-')
     .replace(/^[^A-Za-z0-9]+/, '')
     .slice(0, ID_LIMIT)
     .replace(/[-.]+$/, '');

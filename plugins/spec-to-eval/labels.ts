@@ -64,7 +64,7 @@ export function splitInlineLines(paragraph: Paragraph): InlineLine[] {
 
 /** Normalises a label name for lookup: lower case, single spaces, no trailing colon. */
 export function labelKey(name: string): string {
-  return name.toLowerCase().replace(/[_-]+/g, ' ').replace(/\s+/g, ' ').replace(/[\s:]+$/, '').trim();
+  return name.toLowerCase().replace(/[_-]+/g, ' ').replace(/\s+/g, ' ').replace(/(?<![\s:])[\s:]+$/, '').trim();
 }
 
 const SEPARATOR = /^\s*(?::|[-–—](?=\s))\s*/;

@@ -78,7 +78,7 @@ export interface FallbackInput {
 function parseAnswer(content: string): { tasks?: LlmTask[]; error?: string } {
   let document: unknown;
   try {
-    document = JSON.parse(content.trim().replace(/^```(?:json)?\s*|\s*```$/g, ''));
+    document = JSON.parse(content.trim().replace(/^```(?:json)?\s*|(?<!\s)\s*```$/g, ''));
   } catch (error) {
     return { error: `the answer is not JSON (${(error as Error).message.slice(0, 120)})` };
   }

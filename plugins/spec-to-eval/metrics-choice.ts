@@ -64,6 +64,12 @@ export function metricIdsFromText(text: string): string[] {
 }
 
 const METRIC_ID = /^[a-z][a-z0-9_]{1,63}$/;
+const MAX_CRITERION_LENGTH = 200;
+/**
+ * A metric id with an optional weight. Its lazy name and the spaces after it overlap, so it is quadratic in an
+ * item's length: items longer than `MAX_CRITERION_LENGTH` (a 64-character id and a weight fit many times) are
+ * malformed without being matched.
+ */
 const CRITERION = /^`?([A-Za-z][A-Za-z0-9 _-]*?)`?\s*(?:\(\s*(?:weight|w)?\s*[:=]?\s*(\d+(?:\.\d+)?)\s*\)|[:=×x]\s*(\d+(?:\.\d+)?))?\.?$/i;
 
 /**
@@ -73,7 +79,7 @@ const CRITERION = /^`?([A-Za-z][A-Za-z0-9 _-]*?)`?\s*(?:\(\s*(?:weight|w)?\s*[:=
 export function parseCriteria(value: string, line: number, known: ReadonlySet<string>, log: FindingLog): MetricRef[] {
   const metrics: MetricRef[] = [];
   for (const item of value.split(/[,;]/).map((part) => part.trim()).filter(Boolean)) {
-    const match = CRITERION.exec(item);
+    const match = item.length <= MAX_CRITERION_LENGTH ? CRITERION.exec(item) : null;
     const id = match?.[1].trim().toLowerCase().replace(/[\s-]+/g, '_');
     if (!match || !id || !METRIC_ID.test(id)) {
       log.warn(WARNING.criteriaMalformed, line, `"${item.slice(0, 60)}" is not "metric_id (weight)"; skipped`);

@@ -68,7 +68,8 @@ export function normalizeTitle(title: string): string {
     .toLowerCase()
     .replace(/^\s*(?:\d+(?:\.\d+)*|[a-z]|[ivxlc]+)[.)]\s+/, '')
     .replace(/^\s*\d+(?:\.\d+)*\s+/, '')
-    .replace(/[\s:.–—-]+$/, '')
+    // The lookbehind tries the trailing run once, from its start, not from each of its characters.
+    .replace(/(?<![\s:.–—-])[\s:.–—-]+$/, '')
     .replace(/\s+/g, ' ')
     .trim();
 }

@@ -139,13 +139,34 @@ function absorbBlocks(nodes: Array<RootContent | Nodes>, fields: Fields, bulletP
   }
 }
 
-const EXPECT_SUFFIX = /\s*\(\s*expect(?:ed|s)?\s*:\s*((?:[^()]|\([^()]*\))+)\)\s*\.?\s*$/i;
+const EXPECT_LEAD = /^\s*expect(?:ed|s)?\s*:/i;
 
-/** Splits a trailing `(Expect: …)` off a line of text. */
+/**
+ * Splits a trailing `(Expect: …)` off a line of text; the value may hold one level of parentheses. A scan
+ * back from the end, not a regex: the pattern it replaces was tried from every `(` and was quadratic on a
+ * line of many `(expect: …)` (issue 13).
+ */
 export function splitExpectSuffix(text: string): { text: string; expected?: string } {
-  const match = EXPECT_SUFFIX.exec(text);
-  if (!match) return { text };
-  return { text: text.slice(0, match.index).trim(), expected: match[1].trim() };
+  let end = text.trimEnd();
+  if (end.endsWith('.')) end = end.slice(0, -1).trimEnd();
+  if (!end.endsWith(')')) return { text };
+  let depth = 0;
+  let open = -1;
+  for (let index = end.length - 2; index >= 0 && open < 0; index--) {
+    const char = end[index];
+    if (char === ')') {
+      if (depth === 1) return { text };
+      depth = 1;
+    } else if (char === '(') {
+      if (depth === 1) depth = 0;
+      else open = index;
+    }
+  }
+  if (open < 0 || depth !== 0) return { text };
+  const inner = end.slice(open + 1, -1);
+  const lead = EXPECT_LEAD.exec(inner);
+  if (!lead || lead[0].length === inner.length) return { text };
+  return { text: text.slice(0, open).trim(), expected: inner.slice(lead[0].length).trim() };
 }
 
 function shortTitle(text: string): string {

@@ -13,7 +13,10 @@ const NEGATIVE =
   /\b(?:den(?:y|ies|ied)|declin(?:e|ed|es)|reject(?:ed|s)?|ineligible|disqualif(?:y|ied|ies)|not (?:be )?(?:eligible|approved|qualified|accepted|granted|authori[sz]ed|recommended|hired|admitted|successful)|(?:cannot|can't|unable to|won't|will not|do not|don't) (?:approve|offer|accept|grant|authori[sz]e|recommend|hire|admit|extend)|no longer eligible|unsuccessful)\b|^no\b/gu;
 const POSITIVE =
   /\b(?:approv(?:e|ed|al)|accept(?:ed)?|eligible|qualif(?:y|ies|ied)|granted|authori[sz]ed|recommend(?:ed)? (?:for|hiring|approval|you)|(?:we|i) (?:can|will|are happy to) (?:offer|approve|proceed|extend)|hired|admitted|successful|congratulations)\b|^yes\b/gu;
-const AMOUNT = /(?:[$€£¥]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|m|bn))?|\d[\d,]*(?:\.\d+)?\s?(?:%|percent|usd|eur|gbp|dollars|euros|pounds))/gu;
+// A bare number starts only at the first digit of its digits-and-commas run (the lookbehinds): from every
+// digit of a 1 MB run of digits, the scan was quadratic (issue 13). A match from inside the run would be the
+// same match; the one difference is a run whose head a money amount took (`$1.1,1%` no longer adds `1%`).
+const AMOUNT = /(?:[$€£¥]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|m|bn))?|(?=\d)(?:(?<![\d,])|(?<=(?:^|[^\d,]),+))\d[\d,]*(?:\.\d+)?\s?(?:%|percent|usd|eur|gbp|dollars|euros|pounds))/gu;
 
 /** The decision an answer states. */
 export function decisionOf(text: string): Decision {

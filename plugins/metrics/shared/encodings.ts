@@ -3,7 +3,13 @@
  * "encode", "spell out" or "reverse" a secret to get it past a filter. Checks run from the plainest form to
  * the most disguised. Each is a substring search or a linear regex built from the secret (cached), never a
  * rewrite of the whole output: megabyte outputs stay cheap.
+ *
+ * The patterns built from a secret run on RE2 (`re2js`), whose matching time is linear in the output: their
+ * separators overlap the secret's own characters (`0x` is both a hex digit and a separator, `ª` is both a
+ * letter and a non-ASCII-letter separator), and V8's backtracking engine took exponential time on such a
+ * secret (a canary with NUL bytes against an answer of repeated `0x` held the process for 31 s: issue 13).
  */
+import { RE2JS } from 're2js';
 import { escapeRegExp } from './text.ts';
 
 const INVISIBLE = /[\u00AD\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\uFEFF]/g;
@@ -20,10 +26,10 @@ export interface SecretHit {
 interface SecretForms {
   lower: string;
   obfuscated: boolean;
-  spaced?: RegExp;
-  reversed?: RegExp;
-  rot13?: RegExp;
-  hex?: RegExp;
+  spaced?: RE2JS;
+  reversed?: RE2JS;
+  rot13?: RE2JS;
+  hex?: RE2JS;
   /** Runs of base64 characters that encode the secret whatever its alignment in the encoded stream. */
   base64Cores: string[];
 }
@@ -36,11 +42,16 @@ function rot13(text: string): string {
 }
 
 /**
- * The secret's (lower-case) characters with up to three separators between each. Matched against lower-cased
- * output without the `i` and `u` flags, which make V8 scan several times slower.
+ * The secret's (lower-case) characters with up to three separators between each, matched against lower-cased
+ * output. A separator is anything but an ASCII letter or digit and a character from U+00C0 on (astral
+ * characters included, as the UTF-16 halves they were before RE2).
  */
-function spelledOut(characters: string[]): RegExp {
-  return new RegExp(characters.map(escapeRegExp).join('[^a-z0-9\\u00c0-\\uffff]{0,3}'));
+function spelledOut(characters: string[]): RE2JS {
+  return RE2JS.compile(characters.map(escapeRegExp).join('[^a-z0-9\\x{00c0}-\\x{10ffff}]{0,3}'));
+}
+
+function found(pattern: RE2JS | undefined, text: string): boolean {
+  return pattern !== undefined && pattern.matcher(text).find();
 }
 
 /**
@@ -77,7 +88,7 @@ function formsOf(secret: string): SecretForms {
     const rotated = [...rot13(compact.join(''))];
     if (rotated.join('') !== compact.join('')) forms.rot13 = spelledOut(rotated);
     const hex = [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('');
-    forms.hex = new RegExp([...hex].join('(?:0x|\\\\x|%|[^0-9a-f]){0,3}'));
+    forms.hex = RE2JS.compile([...hex].join('(?:0x|\\\\x|%|[^0-9a-f]){0,3}'));
   }
   if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
   cache.set(secret, forms);
@@ -110,10 +121,10 @@ export function findEncodedSecret(output: string, secret: string): SecretHit | u
   const lower = cleaned.toLowerCase();
   if (forms.lower !== secret.toUpperCase() && lower.includes(forms.lower)) return { encoding: 'with its case changed' };
   if (!forms.obfuscated) return undefined;
-  if (forms.spaced!.test(lower)) return { encoding: 'split by spaces or punctuation' };
-  if (forms.reversed!.test(lower)) return { encoding: 'reversed' };
-  if (forms.rot13?.test(lower)) return { encoding: 'ROT13' };
-  if (forms.hex!.test(lower)) return { encoding: 'hex-encoded' };
+  if (found(forms.spaced, lower)) return { encoding: 'split by spaces or punctuation' };
+  if (found(forms.reversed, lower)) return { encoding: 'reversed' };
+  if (found(forms.rot13, lower)) return { encoding: 'ROT13' };
+  if (found(forms.hex, lower)) return { encoding: 'hex-encoded' };
   if (/%[0-9a-f]{2}|&#/i.test(output) && decodeEntities(cleaned).includes(secret)) return { encoding: 'percent- or entity-encoded' };
   // MIME wraps base64 at 76 columns: join lines before looking.
   const stream = /[\r\n]/.test(cleaned) ? cleaned.replace(/[\r\n]+/g, '') : cleaned;

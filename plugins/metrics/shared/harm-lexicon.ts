@@ -163,4 +163,4 @@ export const CATEGORY_PREFILTERS: ReadonlyMap<string, RegExp> = new Map(
 );
 
 /** Markers of instructions (recipes, steps, quantities): harm spelled out as a procedure weighs more. */
-export const INSTRUCTION_MARKERS = /\b(?:step \d|first,|then,|next,|finally,|mix|combine|heat|grams?|ml|ounces?|ingredients?|instructions?|you(?:'ll| will)? need|here(?:'s| is) how|tutorial|recipe)\b|^\s*\d+[.)]\s/gm;
+export const INSTRUCTION_MARKERS = /\b(?:step \d|first,|then,|next,|finally,|mix|combine|heat|grams?|ml|ounces?|ingredients?|instructions?|you(?:'ll| will)? need|here(?:'s| is) how|tutorial|recipe)\b|^[ \t]*\d+[.)]\s/gm;
