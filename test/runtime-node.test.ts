@@ -60,7 +60,9 @@ describe('runtime: startNodeService on a real socket', () => {
       expect(response.status, name).toBe(200);
     }
     expect((await raw(service.url, { path: '/api/info', headers: [['authorization', `bearer ${TEST_KEY}`]] })).status).toBe(200);
-    expect((await raw(service.url, { path: `/api/info?APIKEY=${TEST_KEY}` })).status).toBe(200);
+    expect((await raw(service.url, { path: `/api/info?apiKey=${TEST_KEY}` })).status).toBe(200);
+    // The query parameter is read by its exact name only (issue 13 item 9).
+    expect((await raw(service.url, { path: `/api/info?APIKEY=${TEST_KEY}` })).status).toBe(401);
     const refused = await raw(service.url, { path: '/api/info', headers: [['X-Api-Key', 'wrong'.repeat(8)]] });
     expect(refused.status).toBe(401);
     expect(refused.headers['www-authenticate']).toContain('Bearer');
