@@ -14,6 +14,7 @@ import { isSafeBasename } from '../core/certificate.ts';
 import { verifyCertificate, type VerificationResult } from '../core/verify-certificate.ts';
 import { nodeSha3 } from '../runtime/node/capabilities.ts';
 import { line, type Io } from './io.ts';
+import { parseJson } from '../core/json.ts';
 
 /** Exit codes of `aeh verify`. */
 export const VERIFY_EXIT = { valid: 0, invalid: 1, expired: 2, error: 3 } as const;
@@ -39,7 +40,7 @@ async function loadJwks(source: string, cwd: string): Promise<JWK[]> {
   } else {
     text = await readFile(resolve(cwd, source), 'utf8');
   }
-  const parsed = JSON.parse(text) as { keys?: unknown };
+  const parsed = parseJson(text) as { keys?: unknown };
   if (!parsed || !Array.isArray(parsed.keys)) throw new Error(`${source} is not a JSON Web Key Set ({"keys": [...]})`);
   return parsed.keys as JWK[];
 }

@@ -9,6 +9,7 @@ import type { Dimension, Scenario } from './scenario.ts';
 import type { CatalogDocument, FileAccess, Logger } from './runtime.ts';
 import { normalizeScenario } from './scenario-load.ts';
 import { isProblem } from './problems.ts';
+import { JsonSyntaxError, parseJson } from './json.ts';
 import { AES_FORMAT } from './aes.ts';
 import { buildSearchIndex, dimensionsOf, type MetricDimension, type SearchIndex } from './catalog-index.ts';
 
@@ -106,7 +107,8 @@ function describeError(error: unknown): string {
     const first = error.errors?.slice(0, 3).map((field) => `${field.path} ${field.message}`).join('; ');
     return first ? `invalid scenario: ${first}` : error.detail;
   }
-  if (error instanceof SyntaxError) return `not valid JSON: ${error.message}`;
+  // JsonSyntaxError says where; any other SyntaxError's message would quote the file.
+  if (error instanceof SyntaxError) return error instanceof JsonSyntaxError ? error.message : 'invalid JSON';
   return error instanceof Error ? error.message : String(error);
 }
 
@@ -123,7 +125,7 @@ function yieldToEventLoop(): Promise<void> {
 function loadBytes(bytes: Uint8Array, path: string, source: string, decoder: TextDecoder): Loaded {
   try {
     if (bytes.byteLength > MAX_FILE_BYTES) return { path, source, problem: `larger than ${MAX_FILE_BYTES} bytes` };
-    const document: unknown = JSON.parse(decoder.decode(bytes));
+    const document: unknown = parseJson(decoder.decode(bytes));
     const scenario = normalizeScenario(document, { path });
     return { path, source, scenario, format: scenario.source === AES_FORMAT ? AES_FORMAT : 'native' };
   } catch (error) {

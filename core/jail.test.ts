@@ -156,3 +156,23 @@ describe('core: file jail properties (fast-check)', () => {
     );
   });
 });
+
+describe('core: the jail refuses the service\'s own secrets (issue 13 item 6)', () => {
+  it('refuses AEH_DATA_DIR (from the configuration, relative to PROJECT_ROOT when relative) and .env files', async () => {
+    const project = realpathSync(mkdtempSync(join(tmpdir(), 'aeh-jail-secrets-')));
+    mkdirSync(join(project, 'state', 'keys'), { recursive: true });
+    writeFileSync(join(project, 'state', 'keys', 'key.json'), '{}');
+    writeFileSync(join(project, '.env'), 'DASHBOARD_API_KEY=x');
+    writeFileSync(join(project, '.ENV.local'), 'X=1');
+    writeFileSync(join(project, 'env.json'), '{}');
+    const jail = (dataDir: string) => ({ config: parseConfig({ PROJECT_ROOT: project, AEH_DATA_DIR: dataDir }), capabilities: { runtime: { name: 'node', version: '' }, files: nodeFiles() } });
+    const code = (dataDir: string, path: string) => jailedPath(jail(dataDir), path).then(() => 'ok', (error) => (isProblem(error) ? error.code : 'thrown'));
+    expect(await code('state', 'state/keys/key.json')).toBe('path_outside_jail');
+    expect(await code(join(project, 'state'), `${project}/state/keys/key.json`)).toBe('path_outside_jail');
+    expect(await code(join(project, 'state'), 'state/keys/missing.json')).toBe('path_outside_jail');
+    expect(await code(join(project, 'elsewhere'), 'state/keys/key.json')).toBe('ok');
+    expect(await code('state', '.env')).toBe('path_outside_jail');
+    expect(await code('state', '.ENV.local')).toBe('path_outside_jail');
+    expect(await code('state', 'env.json')).toBe('ok');
+  });
+});

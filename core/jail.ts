@@ -13,7 +13,10 @@
  *    `PROJECT_ROOT` under `AEH_STRICT_JAIL=1`), compared segment-wise so `/srv/app-evil` is not inside
  *    `/srv/app`. A path that does not exist is 404 only when it would be inside the jail (403 otherwise, so
  *    the jail does not reveal what exists outside it);
- * 4. only regular files are served: directories, FIFOs, sockets and devices are 403.
+ * 4. the service's own secrets are refused even inside the jail: anything in `AEH_DATA_DIR` (signing keys,
+ *    the handoff secret, runs) and `.env` / `.env.*` files (where `DASHBOARD_API_KEY` is written), both
+ *    learnt from the configuration;
+ * 5. only regular files are served: directories, FIFOs, sockets and devices are 403.
  *
  * The returned path is the realpath that was checked; callers open that and nothing else. Contents of a
  * refused file are never read, so never echoed.
@@ -33,6 +36,8 @@ const DRIVE_LETTER = /^[a-z]:/i;
 const LONE_SURROGATE = /[\ud800-\udfff]/u;
 /** Kernel pseudo file systems: never evaluation inputs, even when PROJECT_ROOT is `/`. */
 const PSEUDO_ROOTS = ['/proc', '/sys', '/dev'];
+/** `.env` and `.env.local`, `.env.production`...: where the service's key and other secrets are written. */
+const ENV_FILE = /^\.env(?:\..*)?$/i;
 
 function malformed(detail: string): Problem {
   return new Problem('bad_request', { detail: `the path is malformed: ${detail}` });
@@ -113,6 +118,22 @@ async function allowedRoots(services: JailServices): Promise<string[]> {
   return [root, ...(services.config.strictJail ? [] : files.tempDirs)];
 }
 
+const basename = (path: string) => path.slice(path.lastIndexOf('/') + 1);
+
+/**
+ * Why a path inside the jail is still refused: it is in the data directory (`config.dataDir`, made absolute
+ * against `PROJECT_ROOT` when relative) or is a `.env` file, by its own name, its real name or its target.
+ */
+async function serviceSecret(services: JailServices, lexical: string, real: string): Promise<string | undefined> {
+  const { dataDir, projectRoot } = services.config;
+  const data = await locate(services, normalizeAbsolute(dataDir.startsWith('/') ? dataDir : `${projectRoot}/${dataDir}`));
+  if (within(real, data.real)) return "the service's data directory (AEH_DATA_DIR: signing keys, handoff secret) is never served";
+  if (ENV_FILE.test(basename(lexical)) || ENV_FILE.test(basename(real))) return ".env files hold the service's secrets and are never served";
+  const envFile = await locate(services, normalizeAbsolute(`${projectRoot}/.env`));
+  if (envFile.exists && real === envFile.real) return ".env files hold the service's secrets and are never served";
+  return undefined;
+}
+
 /**
  * Resolves a requested path to the real path of an allowed, existing, regular file.
  * Throws 400 `bad_request` (malformed), 403 `path_outside_jail`, 404 `not_found`, or 501 `not_implemented`
@@ -131,6 +152,9 @@ export async function jailedPath(services: JailServices, requested: string): Pro
       : 'the path resolves outside PROJECT_ROOT and the system temp directories');
   }
   if (PSEUDO_ROOTS.some((root) => within(real, root))) throw outside('kernel pseudo-files (/proc, /sys, /dev) are never served');
+  // Before the existence check: a refused file is refused whether it exists or not.
+  const secret = await serviceSecret(services, absolute, real);
+  if (secret) throw outside(secret);
   if (!exists) throw new Problem('not_found', { detail: 'no such file' });
   const stat = await files.stat(real).catch(() => null);
   if (!stat) throw new Problem('not_found', { detail: 'no such file' });

@@ -8,6 +8,7 @@ import type { Scenario } from './scenario.ts';
 import type { Services } from './services.ts';
 import { scenarioSchema } from './schemas/scenario.ts';
 import { assertValid } from './validate.ts';
+import { parseJson } from './json.ts';
 import { readJailedFile } from './jail.ts';
 import { aesSchema } from './schemas/aes.ts';
 import { aesToScenario, type AesDocument } from './aes.ts';
@@ -73,9 +74,11 @@ export async function loadScenarioFile(services: Pick<Services, 'config' | 'capa
   const bytes = await readJailedFile(services, path, 16 * 1024 * 1024);
   let document: unknown;
   try {
-    document = JSON.parse(new TextDecoder().decode(bytes));
+    document = parseJson(new TextDecoder().decode(bytes));
   } catch (error) {
-    throw new Problem('validation_failed', { detail: `the scenario file is not valid JSON: ${(error as Error).message}`, errors: [{ path: '/', message: 'not valid JSON' }] });
+    // Where, never what: the file may be anything the jail lets through, and V8's message quotes it.
+    const where = (error as Error).message;
+    throw new Problem('validation_failed', { detail: `the scenario file is ${where}`, errors: [{ path: '/', message: where }] });
   }
   return normalizeScenario(document, { path });
 }

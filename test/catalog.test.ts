@@ -388,7 +388,7 @@ describe('catalog: AEH_CATALOG_DIRS', () => {
     expect(integrity.bySource).toEqual({ bundled: bundled.length, [dir]: 2 });
     const problems = Object.fromEntries(integrity.problems.map((problem) => [problem.path.replace(`${dir}/`, ''), problem.message]));
     expect(Object.keys(problems).sort()).toEqual(['/definitely/not/here', 'broken/invalid.json', 'broken/not-json.json', 'dupes/duplicate.json']);
-    expect(problems['broken/not-json.json']).toMatch(/not valid JSON/);
+    expect(problems['broken/not-json.json']).toMatch(/^invalid JSON at line \d+, column \d+$/);
     expect(problems['broken/invalid.json']).toMatch(/invalid scenario: .*\/industry/);
     expect(problems['dupes/duplicate.json']).toMatch(new RegExp(`duplicate id "${bundled[0].scenario.id}"`));
     expect(problems['/definitely/not/here']).toBe('catalog folder not found');

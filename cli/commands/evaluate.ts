@@ -15,6 +15,7 @@ import { buildResults, taskScoresFrom } from '../report/model.ts';
 import { toJunit } from '../report/junit.ts';
 import { toMarkdown } from '../report/markdown.ts';
 import { normalizeScenario } from '../../core/scenario-load.ts';
+import { parseJson } from '../../core/json.ts';
 import type { RunRecord } from '../../core/runs.ts';
 import type { Scenario } from '../../core/scenario.ts';
 
@@ -23,7 +24,7 @@ const TERMINAL = new Set(['succeeded', 'failed', 'cancelled']);
 async function scenarioFor(client: ApiClient, target: string, cwd: string): Promise<{ body: Record<string, unknown>; scenario?: Scenario }> {
   const path = resolve(cwd, target);
   if (existsSync(path)) {
-    const document = JSON.parse(readFileSync(path, 'utf8'));
+    const document = parseJson(readFileSync(path, 'utf8'));
     let scenario: Scenario | undefined;
     try {
       scenario = normalizeScenario(document);

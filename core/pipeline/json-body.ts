@@ -2,6 +2,7 @@ import type { AppContext } from '../routes.ts';
 import { concatBytes } from '@noble/hashes/utils.js';
 import { Problem } from '../problems.ts';
 import { assertValid, type JsonSchema } from '../validate.ts';
+import { jsonSyntaxError } from '../json.ts';
 
 const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i;
 
@@ -37,11 +38,18 @@ export async function readJsonBody(c: AppContext, schema: JsonSchema, limit: num
     throw new Problem('payload_too_large', { detail: `the body is ${declared} bytes; the limit is ${limit} (AEH_MAX_BODY_BYTES)` });
   }
   const bytes = c.req.raw.body ? await readLimited(c.req.raw.body, limit) : new Uint8Array();
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new Problem('invalid_json', { detail: 'the body is not valid UTF-8' });
+  }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
-  } catch (error) {
-    throw new Problem('invalid_json', { detail: `the body is not valid JSON: ${(error as Error).message.slice(0, 200)}` });
+    parsed = JSON.parse(text);
+  } catch {
+    // Where, never what: V8's message quotes the body.
+    throw new Problem('invalid_json', { detail: `the body is ${jsonSyntaxError(text).message}` });
   }
   return assertValid(schema, parsed, 'body');
 }

@@ -26,6 +26,7 @@ import { isPromiseLike, type MaybePromise } from '../../core/maybe-async.ts';
 import type { Plugin } from '../../core/plugin.ts';
 import type { PluginHost } from '../../core/host.ts';
 import { Problem } from '../../core/problems.ts';
+import { parseJson } from '../../core/json.ts';
 import type { AuthProvider, Credential, Principal } from '../../core/auth-manager.ts';
 import type { CheckResult } from '../../core/doctor.ts';
 
@@ -126,7 +127,7 @@ export function createOidcVerifier(options: OidcVerifierOptions): OidcVerifier {
     try {
       const response = await options.fetch()(url, init);
       const text = response.status === 200 ? await response.text() : '';
-      const keys = text ? (JSON.parse(text) as { keys?: unknown }).keys : undefined;
+      const keys = text ? (parseJson(text) as { keys?: unknown }).keys : undefined;
       if (!Array.isArray(keys)) throw new Error(response.status === 200 ? 'the key set is not a JWKS document' : `HTTP ${response.status}`);
       fetchedAt = Date.now();
       generation += 1; // keys may have been rotated or withdrawn: earlier verifications no longer count

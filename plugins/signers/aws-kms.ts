@@ -15,6 +15,7 @@ import { bytesToHex } from '@noble/hashes/utils.js';
 import type { Plugin } from '../../core/plugin.ts';
 import { createRemoteSigner, derToJoseEcdsa, fromBase64, publishedKeyFromSpki, toBase64, keyServiceFetch, type RemoteKey } from '../../core/remote-signing.ts';
 import type { SigningAlgorithm } from '../../core/signer.ts';
+import { parseJson } from '../../core/json.ts';
 
 const encoder = new TextEncoder();
 
@@ -136,7 +137,7 @@ export function awsKmsKey(config: AwsKmsConfig, keyId: string, fetcher: () => ty
       }
       throw new Error(`AWS KMS ${target} failed for key ${keyId}: ${reason}`);
     }
-    return JSON.parse(text) as T;
+    return parseJson(text) as T;
   }
   let spec: Promise<{ alg: SigningAlgorithm; signingAlgorithm: string }> | undefined;
   return {

@@ -12,6 +12,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { base64url } from 'jose';
 import type { Plugin } from '../../core/plugin.ts';
 import { createRemoteSigner, publishedKey, keyServiceFetch, type RemoteKey } from '../../core/remote-signing.ts';
+import { parseJson } from '../../core/json.ts';
 
 /** Configuration of the Azure Key Vault signer (from `config.env`). */
 export interface AzureKeyVaultConfig {
@@ -67,7 +68,7 @@ export function azureKey(config: AzureKeyVaultConfig, keyId: string, fetcher: ()
       }
       throw new Error(`Azure Key Vault ${suffix ? 'sign' : 'get key'} failed for ${keyId}: ${reason}`);
     }
-    return JSON.parse(text) as T;
+    return parseJson(text) as T;
   }
   return {
     async describe() {

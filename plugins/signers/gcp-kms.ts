@@ -12,6 +12,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import type { Plugin } from '../../core/plugin.ts';
 import { createRemoteSigner, derToJoseEcdsa, fromBase64, publishedKeyFromSpki, toBase64, keyServiceFetch, type RemoteKey } from '../../core/remote-signing.ts';
 import type { SigningAlgorithm } from '../../core/signer.ts';
+import { parseJson } from '../../core/json.ts';
 
 const KEY_VERSION = /^projects\/[^/]+\/locations\/[^/]+\/keyRings\/[^/]+\/cryptoKeys\/[^/]+\/cryptoKeyVersions\/[^/]+$/;
 
@@ -57,7 +58,7 @@ export function gcpKmsKey(config: GcpKmsConfig, keyVersion: string, fetcher: () 
       }
       throw new Error(`Cloud KMS ${suffix.replace(/^[:/]/, '')} failed for ${keyVersion}: ${reason}`);
     }
-    return JSON.parse(text) as T;
+    return parseJson(text) as T;
   }
   return {
     async describe() {

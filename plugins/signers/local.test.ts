@@ -89,3 +89,15 @@ describe('signer: local', () => {
     }
   });
 });
+
+describe('signer: local key file errors (issue 13 item 6)', () => {
+  it('says where a corrupt key file is not JSON, never quoting the private key', async () => {
+    const dataDir = freshDir();
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    mkdirSync(join(dataDir, 'keys'));
+    writeFileSync(join(dataDir, 'keys', 'local-signer.json'), 'd=PLANTED-PRIVATE-KEY-MATERIAL');
+    const error = await keyFileLocation({ files: nodeFiles(), dataDir }).read().then(() => null, (caught: Error) => caught);
+    expect(error?.message).toMatch(/invalid JSON at line 1, column 1$/);
+    expect(error?.message).not.toContain('PLANTED');
+  });
+});

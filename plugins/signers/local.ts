@@ -13,6 +13,7 @@ import type { FileAccess, Logger } from '../../core/runtime.ts';
 import type { Store } from '../../core/storage.ts';
 import { publishedKey } from '../../core/remote-signing.ts';
 import { selectSigner, type Signer, type SignerKey, type SigningAlgorithm } from '../../core/signer.ts';
+import { parseJson } from '../../core/json.ts';
 
 /** Name of the signer and of its plugin. */
 export const LOCAL_SIGNER = 'local';
@@ -46,7 +47,8 @@ export function keyFileLocation(options: { files?: FileAccess; dataDir: string; 
       describe: path,
       async read() {
         try {
-          return JSON.parse(decoder.decode(await files.readFile(path))) as LocalKeyFile;
+          // parseJson: a JSON.parse message would quote the private key into the start-up error.
+          return parseJson(decoder.decode(await files.readFile(path))) as LocalKeyFile;
         } catch (error) {
           if ((error as { code?: string }).code === 'ENOENT') return null;
           throw new Error(`cannot read the signing key file ${path}: ${(error as Error).message}`);

@@ -1,4 +1,5 @@
 import { describe, it, expect, beforeAll } from 'vitest';
+import { scriptedScenario } from '../evaluation-fixtures.ts';
 import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
@@ -91,5 +92,78 @@ describe('hostile: file jail over HTTP', () => {
     await read(strict, '../secret.txt');
     const audit = await strict.json('GET', '/api/v1/audit');
     expect(audit.body.items[0]).toMatchObject({ path: '/test/read', outcome: 'refused', status: 403, detail: 'path_outside_jail' });
+  });
+});
+
+describe('hostile: the service\'s own secrets inside the jail (issue 13 item 6)', () => {
+  const KEY_LINE = 'DASHBOARD_API_KEY=PLANTED-KEY-0123456789abcdef0123456789abcdef';
+  let app: TestApp;
+  let dataDir: string;
+  let tempData: TestApp;
+
+  beforeAll(async () => {
+    const project = realpathSync(mkdtempSync(join(tmpdir(), 'aeh-hostile-secrets-')));
+    mkdirSync(join(project, '.aeh', 'keys'), { recursive: true });
+    mkdirSync(join(project, 'config'), { recursive: true });
+    writeFileSync(join(project, '.env'), `${KEY_LINE}\n`);
+    writeFileSync(join(project, '.env.production'), `${KEY_LINE}\n`);
+    writeFileSync(join(project, 'config', '.env.local'), `${KEY_LINE}\n`);
+    writeFileSync(join(project, '.aeh', 'keys', 'local-signer.json'), '{"d":"PLANTED-PRIVATE-KEY"}');
+    writeFileSync(join(project, '.aeh', 'handoff.key'), 'PLANTED-HANDOFF-SECRET');
+    symlinkSync(join(project, '.env'), join(project, 'innocent.json'));
+    symlinkSync(join(project, '.aeh', 'keys', 'local-signer.json'), join(project, 'key.json'));
+    writeFileSync(join(project, 'pw.json'), 'pw=Hunter2-Secret!');
+    writeFileSync(join(project, 'multi.json'), '{\n  "id": "x",\n  "token": Hunter2-Secret\n}');
+    app = await testApp({ env: { PROJECT_ROOT: project }, plugins: [probePlugin] });
+    // A data directory outside PROJECT_ROOT, in the temp dirs the relaxed jail allows.
+    dataDir = realpathSync(mkdtempSync(join(tmpdir(), 'aeh-hostile-data-')));
+    writeFileSync(join(dataDir, 'handoff.key'), 'PLANTED-HANDOFF-SECRET');
+    tempData = await testApp({ env: { PROJECT_ROOT: project, AEH_DATA_DIR: dataDir }, plugins: [probePlugin] });
+  });
+
+  async function refused(t: TestApp, path: string) {
+    const response = await t.json('POST', '/test/read', { body: { path } });
+    expect(response.status, path).toBe(403);
+    expect(response.body.code).toBe('path_outside_jail');
+    return response;
+  }
+
+  it.each(['.env', './.env', '.env.production', 'config/.env.local', 'innocent.json', '.aeh/keys/local-signer.json', '.aeh/handoff.key', 'key.json', '.aeh/missing.json', 'config/../.env'])(
+    'refuses %s although it lies under PROJECT_ROOT', async (path) => {
+      await refused(app, path);
+    },
+  );
+
+  it('refuses AEH_DATA_DIR outside PROJECT_ROOT, by absolute path, learnt from the configuration', async () => {
+    await refused(tempData, join(dataDir, 'handoff.key'));
+    await refused(tempData, join(dataDir, 'runs', 'missing.json'));
+  });
+
+  it('refuses .env as a scenario path and never quotes it', async () => {
+    const response = await app.json('POST', '/api/evaluate', { body: { path: '.env' } });
+    expect(response.status).toBe(403);
+    expect(JSON.stringify(response.body)).not.toContain('PLANTED-KEY');
+  });
+
+  it('says where a scenario file is not JSON, without quoting it', async () => {
+    const flat = await app.json('POST', '/api/evaluate', { body: { path: 'pw.json' } });
+    expect(flat.status).toBe(400);
+    expect(flat.body.detail).toBe('the scenario file is invalid JSON at line 1, column 1');
+    const multi = await app.json('POST', '/api/evaluate', { body: { path: 'multi.json' } });
+    expect(multi.body.detail).toBe('the scenario file is invalid JSON at line 3, column 12');
+    for (const response of [flat, multi]) expect(JSON.stringify(response.body)).not.toContain('Hunter2');
+  });
+
+  it('says where a request body is not JSON, without quoting it', async () => {
+    const response = await app.request('POST', '/api/evaluate', { raw: '{"scenario": pw=Hunter2-Secret!}', headers: { 'content-type': 'application/json' } });
+    const body = await response.json();
+    expect(response.status).toBe(400);
+    expect(body).toMatchObject({ code: 'invalid_json', detail: 'the body is invalid JSON at line 1, column 14' });
+    expect(JSON.stringify(body)).not.toContain('Hunter2');
+  });
+
+  it('still reads an ordinary scenario file next to them', async () => {
+    writeFileSync(join(app.config.projectRoot, 'ok.json'), JSON.stringify(scriptedScenario('ok')));
+    expect((await app.json('POST', '/test/read', { body: { path: 'ok.json' } })).status).toBe(200);
   });
 });
