@@ -8,6 +8,8 @@ export const CONSOLE_SCRIPT = String.raw`
   const credential = () => sessionStorage.getItem(KEY);
   const auth = () => (credential() ? { Authorization: 'Bearer ' + credential() } : {});
   const signIn = () => { location.href = '/sign-in?next=' + encodeURIComponent(location.pathname + location.search); };
+  // The server already reduced next to a same-origin path; checked again so the script never leaves the origin.
+  const sameOrigin = (path) => (typeof path === 'string' && /^\/(?![\/\\])[^\\\u0000-\u001f\u007f]*$/.test(path) ? path : '/');
 
   async function api(path, init = {}) {
     const res = await fetch(path, { ...init, headers: { ...auth(), ...(init.body ? { 'content-type': 'application/json' } : {}), ...(init.headers || {}) } });
@@ -105,7 +107,7 @@ export const CONSOLE_SCRIPT = String.raw`
         const res = await fetch('/api/info', { headers: { Authorization: 'Bearer ' + value } });
         if (res.ok) {
           sessionStorage.setItem(KEY, value);
-          location.href = new URLSearchParams(location.search).get('next') || '/';
+          location.href = sameOrigin(form.dataset.next);
         } else document.getElementById('sign-in-error').textContent = 'That credential was refused (' + res.status + ').';
       });
       return;

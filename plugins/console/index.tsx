@@ -8,6 +8,8 @@ import type { Plugin } from '../../core/plugin.ts';
 import type { PluginHost } from '../../core/host.ts';
 import type { AppContext, RouteDefinition } from '../../core/routes.ts';
 import { CONSOLE_SCRIPT } from './client.ts';
+import { FAVICON_SVG } from './favicon.ts';
+import { sameOriginPath } from './next.ts';
 import { CatalogPage, HealthPage, MutatePage, RunPage, RunsPage, SignInPage, SpecToEvalPage } from './pages.tsx';
 import { runsFragment } from './fragments/runs.tsx';
 import { runDetailFragment } from './fragments/run-detail.tsx';
@@ -29,6 +31,13 @@ const PAGE_HEADERS = {
   'referrer-policy': 'no-referrer',
 };
 
+const FAVICON_HEADERS = {
+  'content-type': 'image/svg+xml',
+  'cache-control': 'public, max-age=86400',
+  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
+  'x-content-type-options': 'nosniff',
+};
+
 function page(path: string, summary: string, render: (c: AppContext) => unknown): RouteDefinition {
   return {
     method: 'GET', path, permission: null, summary, tags: ['console'], rateClass: 'public', responses: HTML,
@@ -43,7 +52,8 @@ function fragment(method: 'GET' | 'POST', path: string, permission: string, summ
 function registerConsole(host: PluginHost) {
   const routes: RouteDefinition[] = [
     page('/', 'Console: runs', (c) => <RunsPage status={c.req.query('status')} scenarioId={c.req.query('scenario_id')} />),
-    page('/sign-in', 'Console: sign in', () => <SignInPage />),
+    // `next` is checked here, server-side, and handed to the script in the page: it only ever follows a same-origin path.
+    page('/sign-in', 'Console: sign in', (c) => <SignInPage next={sameOriginPath(c.req.query('next'))} />),
     page('/runs/:run_id', 'Console: run detail', (c) => <RunPage runId={c.req.param('run_id') ?? ''} />),
     page('/catalog', 'Console: catalog', (c) => <CatalogPage q={c.req.query('q')} />),
     page('/spec-to-eval', 'Console: spec to eval', () => <SpecToEvalPage />),
@@ -53,6 +63,12 @@ function registerConsole(host: PluginHost) {
       method: 'GET', path: '/console/app.js', permission: null, summary: 'Console client script', tags: ['console'], rateClass: 'public',
       responses: { 200: { description: 'JavaScript', contentType: 'text/javascript' } },
       handler: (c) => c.body(CONSOLE_SCRIPT, 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=300' }),
+    },
+    {
+      // Browsers ask for /favicon.ico on their own; without it every console page logged a 404.
+      method: 'GET', path: '/favicon.ico', permission: null, summary: 'Console icon (SVG)', tags: ['console'], rateClass: 'public',
+      responses: { 200: { description: 'SVG image', contentType: 'image/svg+xml' } },
+      handler: (c) => c.body(FAVICON_SVG, 200, FAVICON_HEADERS),
     },
     fragment('GET', '/console/fragments/runs', 'runs:read', 'Console fragment: runs list', runsFragment),
     fragment('GET', '/console/fragments/runs/:run_id', 'runs:read', 'Console fragment: run detail', runDetailFragment),

@@ -18,6 +18,7 @@ export function Layout(props: { title: string; current?: string; children?: Chil
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{props.title} · Agent Eval Harness</title>
+        <link rel="icon" href="/favicon.ico" type="image/svg+xml" />
         {/* <style> is raw text in HTML: escaped quotes would break the CSS. The stylesheet is our constant. */}
         <style>{raw(CONSOLE_CSS)}</style>
       </head>

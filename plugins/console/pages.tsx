@@ -6,12 +6,15 @@ import { Layout } from './layout.tsx';
 
 const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'];
 
-/** The sign-in page: the credential stays in this tab's session storage. */
-export function SignInPage() {
+/**
+ * The sign-in page: the credential stays in this tab's session storage. `next` is where to go afterwards,
+ * already reduced to a same-origin path (`sameOriginPath`).
+ */
+export function SignInPage(props: { next: string }) {
   return (
     <Layout title="Sign in">
       <h1>Sign in</h1>
-      <form id="sign-in" class="filters">
+      <form id="sign-in" class="filters" data-next={props.next}>
         <label for="credential">API key or bearer token
           <input id="credential" name="credential" type="password" autocomplete="off" required size={70} />
         </label>
