@@ -10,6 +10,7 @@ import type { Storage as Unstorage } from 'unstorage';
 import { concatBytes } from '@noble/hashes/utils.js';
 import type { Config } from './config.ts';
 import { createKeyedSerialiser } from './serialise.ts';
+import { parseJson } from './json.ts';
 
 /** Optional, driver-specific abilities that unstorage does not offer. */
 export interface StoreCapabilities {
@@ -113,7 +114,8 @@ export function createStore(driver: string, raw: Unstorage, capabilities: StoreC
     raw,
     async getJson<T>(key: string): Promise<T | null> {
       const bytes = await getBytes(key);
-      return bytes ? (JSON.parse(decoder.decode(bytes)) as T) : null;
+      // parseJson: a corrupt value's error must not quote it (stored keys and secrets included) into a log.
+      return bytes ? (parseJson(decoder.decode(bytes)) as T) : null;
     },
     setJson(key, value) {
       return setBytes(key, encoder.encode(JSON.stringify(value)));

@@ -9,6 +9,7 @@
 import type { LlmClient, LlmMessage } from '../../core/llm.ts';
 import { Problem, isProblem } from '../../core/problems.ts';
 import { check } from '../../core/validate.ts';
+import { parseJson } from '../../core/json.ts';
 import { CONTRACT_METRICS } from './metrics-choice.ts';
 import type { DraftTask } from './tasks.ts';
 import type { FindingLog } from './pitfalls.ts';
@@ -78,9 +79,10 @@ export interface FallbackInput {
 function parseAnswer(content: string): { tasks?: LlmTask[]; error?: string } {
   let document: unknown;
   try {
-    document = JSON.parse(content.trim().replace(/^```(?:json)?\s*|(?<!\s)\s*```$/g, ''));
+    document = parseJson(content.trim().replace(/^```(?:json)?\s*|(?<!\s)\s*```$/g, ''));
   } catch (error) {
-    return { error: `the answer is not JSON (${(error as Error).message.slice(0, 120)})` };
+    // Where, never what: the answer may echo the PRD, and JSON.parse's message would quote it.
+    return { error: `the answer is not JSON (${(error as Error).message})` };
   }
   const errors = check(LLM_TASKS_SCHEMA, document);
   if (errors.length) return { error: `the answer does not follow the schema: ${errors.slice(0, 3).map((e) => `${e.path} ${e.message}`).join('; ')}` };
