@@ -82,6 +82,7 @@ async function openServices(host: HostInternals, plugins: PluginInfo[], { dispat
     logger,
     capabilities,
     metrics: host.metrics,
+    shims: host.shims,
     mutators: host.mutators,
     agents: host.agents,
     signers: host.signers,

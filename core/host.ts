@@ -7,6 +7,7 @@ import type { RuntimeCapabilities } from './runtime.ts';
 import { createRegistry, type Registry } from './registry.ts';
 import type { Metric } from './metric.ts';
 import type { Mutator } from './mutator.ts';
+import type { Shim } from './shim.ts';
 import type { AgentAdapter } from './agent-adapter.ts';
 import type { Signer } from './signer.ts';
 import type { StorageDriver } from './storage.ts';
@@ -32,6 +33,8 @@ export interface PluginHost {
   readonly capabilities: RuntimeCapabilities;
   readonly metrics: Registry<Metric>;
   readonly mutators: Registry<Mutator>;
+  /** World shims: stateful simulators an agent reaches as tools (core/shim.ts). */
+  readonly shims: Registry<Shim>;
   readonly agents: Registry<AgentAdapter>;
   readonly signers: Registry<Signer>;
   readonly storageDrivers: Registry<StorageDriver>;
@@ -73,6 +76,7 @@ export function createHost(config: Config, capabilities: RuntimeCapabilities): H
   const registries = {
     metrics: createRegistry<Metric>('metric', (metric) => metric.id),
     mutators: createRegistry<Mutator>('mutator', (mutator) => mutator.type),
+    shims: createRegistry<Shim>('shim', (shim) => shim.name),
     agents: createRegistry<AgentAdapter>('agent adapter', (adapter) => adapter.name),
     signers: createRegistry<Signer>('signer', (signer) => signer.name),
     storageDrivers: createRegistry<StorageDriver>('storage driver', (driver) => driver.name),

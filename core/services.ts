@@ -8,6 +8,7 @@ import type { GuardedFetch, Logger, RuntimeCapabilities } from './runtime.ts';
 import type { Registry } from './registry.ts';
 import type { Metric } from './metric.ts';
 import type { Mutator } from './mutator.ts';
+import type { Shim } from './shim.ts';
 import type { AgentAdapter } from './agent-adapter.ts';
 import type { Signer } from './signer.ts';
 import type { ScheduledJob } from './jobs.ts';
@@ -31,6 +32,7 @@ export interface Services {
   logger: Logger;
   capabilities: RuntimeCapabilities;
   metrics: Registry<Metric>;
+  shims: Registry<Shim>;
   mutators: Registry<Mutator>;
   agents: Registry<AgentAdapter>;
   signers: Registry<Signer>;

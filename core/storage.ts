@@ -24,6 +24,13 @@ export interface StoreCapabilities {
   stream?(key: string): Promise<ReadableStream<Uint8Array> | null>;
   /** Size in bytes without reading the value. */
   size?(key: string): Promise<number | null>;
+  /**
+   * A cheap proof that a value's bytes did not change: two equal fingerprints of a key, taken at any two
+   * times, guarantee its bytes were the same at both (fs: one `stat`). `null` when the value is missing or the
+   * driver cannot prove it right now (a file changed too recently for its timestamps to tell); callers then
+   * read the bytes. Drivers without it are always read.
+   */
+  fingerprint?(key: string): Promise<string | null>;
   /** Atomically adds `by` to an integer counter and returns the new value. */
   increment?(key: string, by: number, ttlSeconds?: number): Promise<number>;
   /** Sets a value only if the key is absent; true when this caller won. */
@@ -49,6 +56,8 @@ export interface Store {
   append(key: string, bytes: Uint8Array): Promise<void>;
   stream(key: string): Promise<ReadableStream<Uint8Array> | null>;
   size(key: string): Promise<number | null>;
+  /** The driver's change proof of a value (`StoreCapabilities.fingerprint`), or `null` when it offers none. */
+  fingerprint(key: string): Promise<string | null>;
   has(key: string): Promise<boolean>;
   remove(key: string): Promise<void>;
   /** Keys below a prefix, as slash paths. */
@@ -145,6 +154,9 @@ export function createStore(driver: string, raw: Unstorage, capabilities: StoreC
       if (capabilities.size) return capabilities.size(key);
       const bytes = await getBytes(key);
       return bytes ? bytes.length : null;
+    },
+    async fingerprint(key) {
+      return capabilities.fingerprint ? capabilities.fingerprint(key) : null;
     },
     async has(key) {
       return raw.hasItem(storageKey(key));

@@ -26,8 +26,16 @@ export interface VerificationResult {
   expires_at: string | null;
 }
 
-/** An artefact's bytes: streamed (large files), whole (small files), or `null` when it is missing. */
-export type ArtefactBytes = ReadableStream<Uint8Array> | Uint8Array | null;
+/**
+ * The digest of an artefact whose bytes the caller proved unchanged since it hashed them (the store's change
+ * proof; docs/certificates.md "Verification cost"), in place of the bytes.
+ */
+export interface ProvenDigest {
+  sha3_256: HexDigest;
+}
+
+/** An artefact's bytes: streamed (large files), whole (small files), a proven digest, or `null` when missing. */
+export type ArtefactBytes = ReadableStream<Uint8Array> | Uint8Array | ProvenDigest | null;
 
 /** Where the artefacts of a certificate are read from. */
 export interface ArtefactSource {
@@ -35,11 +43,6 @@ export interface ArtefactSource {
   trace(fileName: string): Promise<ArtefactBytes>;
   /** A sidecar's bytes. */
   sidecar(fileName: string): Promise<ArtefactBytes>;
-  /**
-   * The trace digest from a cache that the caller keeps sound, instead of re-hashing (the service's verify
-   * route; see docs/certificates.md "Verification cost"). Returns `null` to hash the stream.
-   */
-  cachedTraceDigest?(fileName: string): Promise<{ hex: HexDigest; detail: string } | null>;
 }
 
 /**
@@ -64,26 +67,27 @@ export interface VerifyOptions {
   requireRoles?: string[];
   /** `verifyDocument` of these exact certificate bytes and keys, when the caller kept it. */
   document?: DocumentVerification;
-  /** The `trace_hash` and `evidence_ledger` checks of this certificate (and any of the caller's own), when kept. */
-  artefactChecks?: VerificationCheck[];
 }
 
 async function hashOf(bytes: ArtefactBytes, factory: Sha3Factory = nobleSha3): Promise<HexDigest | null> {
   if (bytes === null) return null;
   if (bytes instanceof Uint8Array) return toHex(factory().update(bytes).digest());
+  if ('sha3_256' in bytes) return bytes.sha3_256;
   return (await sha3Stream(bytes, factory)).hex;
 }
+
+const proven = (bytes: ArtefactBytes): bytes is ProvenDigest => bytes !== null && !(bytes instanceof Uint8Array) && 'sha3_256' in bytes;
 
 async function checkTrace(certificate: Certificate, options: VerifyOptions): Promise<VerificationCheck> {
   const id = 'trace_hash';
   if (!isSafeBasename(String(certificate.trace_file))) return { id, ok: false, detail: `trace_file "${certificate.trace_file}" is not a plain file name` };
-  const cached = await options.source.cachedTraceDigest?.(certificate.trace_file);
-  const actual = cached?.hex ?? (await hashOf(await options.source.trace(certificate.trace_file), options.factory));
+  const bytes = await options.source.trace(certificate.trace_file);
+  const actual = await hashOf(bytes, options.factory);
   if (actual === null) return { id, ok: false, detail: `the trace ${certificate.trace_file} is missing` };
   if (!digestsEqual(actual, String(certificate.trace_hash))) {
     return { id, ok: false, detail: `the trace ${certificate.trace_file} hashes to ${actual}, the certificate says ${certificate.trace_hash}` };
   }
-  return { id, ok: true, detail: `SHA3-256 of ${certificate.trace_file} matches${cached ? ` (${cached.detail})` : ''}` };
+  return { id, ok: true, detail: `SHA3-256 of ${certificate.trace_file} matches${proven(bytes) ? ' (unchanged since hashed, by the store\'s change proof)' : ''}` };
 }
 
 async function checkLedger(certificate: Certificate, options: VerifyOptions): Promise<VerificationCheck> {
@@ -91,17 +95,21 @@ async function checkLedger(certificate: Certificate, options: VerifyOptions): Pr
   const ledger = certificate.evidence_ledger && typeof certificate.evidence_ledger === 'object' ? certificate.evidence_ledger : {};
   const problems: string[] = [];
   const names = Object.keys(ledger).sort();
+  let reused = 0;
   for (const name of names) {
     if (!isSafeBasename(name)) {
       problems.push(`"${name}" is not a plain file name`);
       continue;
     }
-    const actual = await hashOf(await options.source.sidecar(name), options.factory);
+    const bytes = await options.source.sidecar(name);
+    if (proven(bytes)) reused++;
+    const actual = await hashOf(bytes, options.factory);
     if (actual === null) problems.push(`${name} is missing`);
     else if (!digestsEqual(actual, String(ledger[name]))) problems.push(`${name} hashes to ${actual}, the ledger says ${ledger[name]}`);
   }
   if (problems.length) return { id, ok: false, detail: problems.join('; ') };
-  return { id, ok: true, detail: names.length ? `${names.length} sidecar(s) match: ${names.join(', ')}` : 'the ledger lists no sidecars' };
+  const proof = reused ? ` (${reused === names.length ? 'all' : reused} unchanged since hashed, by the store's change proof)` : '';
+  return { id, ok: true, detail: names.length ? `${names.length} sidecar(s) match: ${names.join(', ')}${proof}` : 'the ledger lists no sidecars' };
 }
 
 function expiryOf(certificate: Certificate): Pick<DocumentVerification, 'expiresAt' | 'undatedReason'> {
@@ -154,8 +162,6 @@ export async function verifyCertificate(value: unknown, options: VerifyOptions):
   const checks: VerificationCheck[] = [schema!];
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
     for (const id of ['trace_hash', 'evidence_ledger']) checks.push({ id, ok: false, detail: 'the certificate is not a JSON object' });
-  } else if (options.artefactChecks) {
-    checks.push(...options.artefactChecks);
   } else {
     const certificate = value as Certificate;
     checks.push(await checkTrace(certificate, options));

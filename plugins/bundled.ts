@@ -25,9 +25,10 @@ import agentHttp from './agents/http.ts';
 import agentOpenai from './agents/openai.ts';
 import agentReplay from './agents/replay.ts';
 import metrics from './metrics/index.ts';
+import shims from './shims/index.ts';
 import evaluation from './evaluation/index.ts';
 import specToEval from './spec-to-eval/index.ts';
 
 export function portablePlugins(): Plugin[] {
-  return [storageMemory, authStaticKey, authOidc, audit, system, catalog, doctor, explain, consolePlugin, mutators, schedules, signerLocal, signerAwsKms, signerGcpKms, signerAzureKeyVault, certification, evidence, agentScripted, agentHttp, agentOpenai, agentReplay, metrics, evaluation, specToEval];
+  return [storageMemory, authStaticKey, authOidc, audit, system, catalog, doctor, explain, consolePlugin, mutators, schedules, signerLocal, signerAwsKms, signerGcpKms, signerAzureKeyVault, certification, evidence, agentScripted, agentHttp, agentOpenai, agentReplay, metrics, shims, evaluation, specToEval];
 }

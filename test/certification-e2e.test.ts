@@ -1,6 +1,8 @@
-import { describe, it, expect, beforeAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { createHash } from 'node:crypto';
-import { CompactSign, generateKeyPair } from 'jose';
+import { CompactSign, exportJWK, generateKeyPair } from 'jose';
+import { setupServer } from 'msw/node';
+import { http, HttpResponse } from 'msw';
 import { testApp, type TestApp } from './helpers.ts';
 import { waitForTask } from './evaluation-fixtures.ts';
 import type { Plugin } from '../core/plugin.ts';
@@ -8,23 +10,31 @@ import type { Certificate } from '../core/certificate.ts';
 
 const sha3 = (bytes: Uint8Array) => createHash('sha3-256').update(bytes).digest('hex');
 
+const signingKeys = generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
+const pinnedJwk = signingKeys.then(async ({ publicKey }) => exportJWK(publicKey));
+
 /** An agent that signs its own output, as an adapter may (AgentReply.signature). */
 const signingAgent: Plugin = {
   name: 'test-signing-agent',
   setup(host) {
-    let key: CryptoKey | undefined;
     host.agents.register({
       name: 'signing-test',
       description: 'test: answers and signs its output with its own Ed25519 key',
       async call(input) {
-        key ??= (await generateKeyPair('EdDSA', { crv: 'Ed25519' })).privateKey;
+        const { privateKey } = await signingKeys;
         const output = /balance/i.test(input) ? 'Your balance is 42 EUR.' : "I can't help with that. I am an AI assistant.";
-        const jws = await new CompactSign(new TextEncoder().encode(output)).setProtectedHeader({ alg: 'EdDSA' }).sign(key);
+        const jws = await new CompactSign(new TextEncoder().encode(output)).setProtectedHeader({ alg: 'EdDSA' }).sign(privateKey);
         return { output, signature: { identity: 'agent:support-bot', jws } };
       },
     }, 'test-signing-agent');
   },
 };
+
+/** An http agent claiming an identity nobody checked, with a signature that is not even a JWS. */
+const forgingAgent = setupServer(http.post('http://agent.test/agent', async ({ request }) => HttpResponse.json({
+  output: /balance/i.test(((await request.json()) as { input: string }).input) ? 'Your balance is 42 EUR.' : "I can't help with that.",
+  signature: { identity: 'Acme Bank production agent (KYC-verified)', jws: 'not-a-jws' },
+})));
 
 function scenario(adapter: Record<string, unknown>) {
   return {
@@ -46,14 +56,16 @@ function scenario(adapter: Record<string, unknown>) {
 describe('certification: end to end through POST /api/evaluate', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await testApp({ plugins: [signingAgent] });
+    forgingAgent.listen({ onUnhandledRequest: 'bypass' });
+    t = await testApp({ plugins: [signingAgent], env: { AEH_ALLOW_HOSTS: 'agent.test' } });
   });
+  afterAll(() => forgingAgent.close());
 
   async function evaluateAndCertify(agent: Record<string, unknown>) {
     const accepted = await t.json('POST', '/api/evaluate', { body: { scenario: scenario(agent) } });
     expect(accepted.status, JSON.stringify(accepted.body)).toBe(202);
     const task = await waitForTask(t, accepted.body.task_id);
-    expect(task.status).toBe('succeeded');
+    expect(task.status, JSON.stringify(task)).toBe('succeeded');
     // The contract's smoke test reads the certificate the moment the task succeeds.
     const cert = await t.json<Certificate>('GET', `/v1/certificates/${task.run_id}`, { key: null });
     expect(cert.status).toBe(200);
@@ -72,8 +84,8 @@ describe('certification: end to end through POST /api/evaluate', () => {
     expect(verify.body).toMatchObject({ run_id: runId, valid: true, status: 'valid' });
   });
 
-  it('adds an Agent entry when the agent signed its output, and an Auditor entry on sign', async () => {
-    const { runId, cert } = await evaluateAndCertify({ adapter: 'signing-test' });
+  it('adds an Agent entry when the agent signed its output with its pinned key, and an Auditor entry on sign', async () => {
+    const { runId, cert } = await evaluateAndCertify({ adapter: 'signing-test', signature_key: { identity: 'agent:support-bot', jwk: await pinnedJwk } });
     expect(cert.provenance_chain.map((entry) => [entry.role, entry.identity])).toEqual([
       ['Evaluator', 'agent-eval-harness'],
       ['Agent', 'agent:support-bot'],
@@ -81,5 +93,30 @@ describe('certification: end to end through POST /api/evaluate', () => {
     const signed = await t.json<Certificate>('POST', `/api/v1/runs/${runId}/sign`);
     expect(signed.body.provenance_chain.map((entry) => entry.role)).toEqual(['Evaluator', 'Agent', 'Auditor']);
     expect((await t.json('GET', `/api/v1/verify/${runId}`, { key: null })).body.valid).toBe(true);
+  });
+
+  it('never signs an unchecked identity: a forged claim from an http agent is kept as unverified_agent_claim (issue 13)', async () => {
+    const { runId, cert } = await evaluateAndCertify({ adapter: 'http', url: 'http://agent.test/agent' });
+    expect(cert.provenance_chain.map((entry) => entry.role)).toEqual(['Evaluator']);
+    expect(JSON.stringify(cert)).not.toContain('Acme Bank');
+    const trace = (await (await t.request('GET', `/api/v1/runs/${runId}/trace`)).text()).trim().split('\n').map((line) => JSON.parse(line));
+    const output = trace.find((event) => event.type === 'agent_output');
+    expect(output.data).not.toHaveProperty('signature');
+    expect(output.data.unverified_agent_claim).toEqual({ identity: 'Acme Bank production agent (KYC-verified)', reason: expect.stringContaining('no signature_key is pinned') });
+    expect((await t.json('GET', `/api/v1/verify/${runId}`, { key: null })).body.valid).toBe(true);
+  });
+
+  it('gives no Agent entry to a signature made with another key than the pinned one, and says why', async () => {
+    const other = await exportJWK((await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true })).publicKey);
+    const { runId, cert } = await evaluateAndCertify({ adapter: 'signing-test', signature_key: { identity: 'agent:support-bot', jwk: other } });
+    expect(cert.provenance_chain.map((entry) => entry.role)).toEqual(['Evaluator']);
+    const trace = (await (await t.request('GET', `/api/v1/runs/${runId}/trace`)).text()).trim().split('\n').map((line) => JSON.parse(line));
+    expect(trace.find((event) => event.type === 'agent_output').data.unverified_agent_claim.reason).toContain('does not verify against the pinned key');
+  });
+
+  it('refuses at submission a signature_key holding a private member', async () => {
+    const { privateKey } = await signingKeys;
+    const accepted = await t.json('POST', '/api/evaluate', { body: { scenario: scenario({ adapter: 'signing-test', signature_key: { identity: 'agent:support-bot', jwk: await exportJWK(privateKey) } }) } });
+    expect(accepted.status).toBe(400);
   });
 });

@@ -13,7 +13,8 @@ export interface FixtureRunOptions {
   /** Trace bytes; default a few JSON lines. */
   trace?: Uint8Array;
   compliance?: RunRecord['compliance'];
-  agentSignatures?: Array<{ identity: string; jws: string; task_id: string }>;
+  /** As the engine records them; only `verified: true` ones (checked against a pinned key) become Agent entries. */
+  agentSignatures?: Array<{ identity: string; jws: string; task_id: string; verified?: boolean }>;
   status?: RunRecord['status'];
 }
 

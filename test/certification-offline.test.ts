@@ -24,7 +24,7 @@ async function aeh(args: string[], env: Record<string, string> = {}): Promise<{ 
 
 /** A service on the fs store (so runs are real files) and its JWKS written to a file. */
 async function fsService(root: string): Promise<{ t: TestApp; runDir: (id: string) => string; jwksFile: string }> {
-  const t = await testApp({ env: { AEH_STORAGE: 'fs', PROJECT_ROOT: root, AEH_DATA_DIR: join(root, '.aeh'), AEH_VERIFY_CACHE_MS: '0' } });
+  const t = await testApp({ env: { AEH_STORAGE: 'fs', PROJECT_ROOT: root, AEH_DATA_DIR: join(root, '.aeh') } });
   const jwksFile = join(root, 'jwks.json');
   writeFileSync(jwksFile, JSON.stringify((await t.json('GET', '/.well-known/jwks.json', { key: null })).body));
   return { t, runDir: (id) => join(root, '.aeh', 'runs', id), jwksFile };
@@ -41,7 +41,7 @@ describe('certification: offline verifier (aeh verify, child process)', { timeou
   beforeAll(async () => {
     root = mkdtempSync(join(tmpdir(), 'aeh-offline-'));
     service = await fsService(root);
-    runId = await finishFixtureRun(service.t, { agentSignatures: [{ identity: 'agent:support', jws: 'a.b.c', task_id: 't1' }] });
+    runId = await finishFixtureRun(service.t, { agentSignatures: [{ identity: 'agent:support', jws: 'a.b.c', task_id: 't1', verified: true }] });
     http = await new Promise<ServerType>((resolve) => {
       const server = serve({ fetch: service.t.app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(server));
     });

@@ -1,4 +1,7 @@
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll, vi } from 'vitest';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, utimesSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setupServer } from 'msw/node';
 import { http, HttpResponse } from 'msw';
 import { CompactSign, exportJWK, generateKeyPair, importJWK, base64url, type JWK } from 'jose';
@@ -22,7 +25,7 @@ let services: Services;
 
 beforeAll(async () => {
   server.listen({ onUnhandledRequest: 'bypass' });
-  t = await testApp({ env: { AEH_VERIFY_CACHE_MS: '0' } });
+  t = await testApp();
   services = await t.app.ready;
 });
 afterAll(() => server.close());
@@ -31,8 +34,8 @@ afterAll(() => server.close());
 async function certifiedRun(): Promise<{ runId: string; cert: Certificate }> {
   const runId = await finishFixtureRun(t, {
     agentSignatures: [
-      { identity: 'agent:router', jws: 'eyJhbGciOiJFZERTQSJ9.eyJ0IjoxfQ.c2ln', task_id: 't1' },
-      { identity: 'agent:support', jws: 'eyJhbGciOiJFZERTQSJ9.eyJ0IjoyfQ.c2ln', task_id: 't1' },
+      { identity: 'agent:router', jws: 'eyJhbGciOiJFZERTQSJ9.eyJ0IjoxfQ.c2ln', task_id: 't1', verified: true },
+      { identity: 'agent:support', jws: 'eyJhbGciOiJFZERTQSJ9.eyJ0IjoyfQ.c2ln', task_id: 't1', verified: true },
     ],
   });
   const signed = await t.json<Certificate>('POST', `/api/v1/runs/${runId}/sign`);
@@ -246,7 +249,7 @@ describe('certification: tamper matrix (each artefact × each check)', () => {
 describe('certification: expiry', () => {
   it('a certificate past governance_ttl is expired (not invalid), and the ttl is configurable', async () => {
     let clock = Date.parse('2026-04-01T00:00:00.000Z');
-    const app = await testApp({ env: { AEH_VERIFY_CACHE_MS: '0', AEH_GOVERNANCE_TTL_DAYS: '30' }, capabilities: { now: () => clock } });
+    const app = await testApp({ env: { AEH_GOVERNANCE_TTL_DAYS: '30' }, capabilities: { now: () => clock } });
     const runId = await finishFixtureRun(app);
     const cert = (await app.json<Certificate>('GET', `/v1/certificates/${runId}`, { key: null })).body;
     expect(cert.governance_ttl).toBe(30);
@@ -263,7 +266,7 @@ describe('certification: expiry', () => {
 
   it('a tampered and expired certificate is invalid (integrity outranks expiry)', async () => {
     let clock = Date.parse('2026-04-01T00:00:00.000Z');
-    const app = await testApp({ env: { AEH_VERIFY_CACHE_MS: '0' }, capabilities: { now: () => clock } });
+    const app = await testApp({ capabilities: { now: () => clock } });
     const runId = await finishFixtureRun(app);
     const appServices = await app.app.ready;
     await appServices.store.setBytes(keys.trace(runId), encoder.encode('x'));
@@ -272,34 +275,145 @@ describe('certification: expiry', () => {
   });
 });
 
-describe('certification: verify cache', () => {
-  it('reuses artefact hashes for AEH_VERIFY_CACHE_MS, sees certificate edits at once, and re-hashes before countersigning', async () => {
-    let clock = Date.parse('2026-04-01T00:00:00.000Z');
-    const app = await testApp({ env: { AEH_VERIFY_CACHE_MS: '1000' }, capabilities: { now: () => clock } });
+describe('certification: public verify is never stale (issue 13)', () => {
+  it('sees a trace byte edited and a sidecar deleted on the very next request (memory store: re-hashed every time)', async () => {
+    const app = await testApp();
     const appServices = await app.app.ready;
     const runId = await finishFixtureRun(app);
     expect((await app.json<Verify>('GET', `/api/v1/verify/${runId}`, { key: null })).body.valid).toBe(true);
     const bytes = new Uint8Array((await appServices.store.getBytes(keys.trace(runId)))!);
     bytes[3] = bytes[3]! ^ 1;
     await appServices.store.setBytes(keys.trace(runId), bytes);
+    expect(failing((await app.json<Verify>('GET', `/api/v1/verify/${runId}`, { key: null })).body)).toEqual(['trace_hash']);
     await appServices.store.remove(keys.sidecar(runId, SIDECARS.scores));
-    // Within the bound the earlier hashes are reused, and the report says how old they are.
-    const cached = (await app.json<Verify>('GET', `/api/v1/verify/${runId}`, { key: null })).body;
-    expect(cached.valid).toBe(true);
-    expect(detailOf(cached, 'trace_hash')).toContain('(hashed 0 ms ago)');
-    // An Auditor never countersigns on cached hashes.
-    expect((await app.json('POST', `/api/v1/runs/${runId}/sign`)).status).toBe(409);
-    clock += 1000;
-    expect(failing((await app.json<Verify>('GET', `/api/v1/verify/${runId}`, { key: null })).body)).toEqual(['evidence_ledger', 'trace_hash']);
+    const report = (await app.json<Verify>('GET', `/api/v1/verify/${runId}`, { key: null })).body;
+    expect(failing(report)).toEqual(['evidence_ledger', 'trace_hash']);
+    expect(detailOf(report, 'evidence_ledger')).toContain('scores.json is missing');
+    expect(detailOf(report, 'trace_hash')).not.toContain('ago');
   });
 
-  it('sees an edit of the certificate at once, whatever the cache holds', async () => {
-    const app = await testApp({ env: { AEH_VERIFY_CACHE_MS: '3600000' } });
+  it('reuses a hash on the fs store only under its change proof: an in-place edit, a same-mtime edit and a deletion are seen at once', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'aeh-verify-fs-'));
+    const dataDir = join(root, '.aeh');
+    const app = await testApp({ env: { AEH_STORAGE: 'fs', PROJECT_ROOT: root, AEH_DATA_DIR: dataDir } });
+    const runId = await finishFixtureRun(app);
+    const trace = join(dataDir, 'runs', runId, 'trace.jsonl');
+    // Whole seconds, so the edit below can set the mtime back to exactly the same nanosecond value.
+    utimesSync(trace, 1_700_000_000, 1_700_000_000);
+    const get = async () => (await app.json<Verify>('GET', `/api/v1/verify/${runId}`, { key: null })).body;
+    // Fresh files get no proof (their timestamps could still hide a second write within the same clock tick).
+    expect(detailOf(await get(), 'trace_hash')).not.toContain('change proof');
+    // Past the settle window (the clock moved on, not the files), the proof lets the next request skip hashing.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 60_000 });
+    try {
+      expect((await get()).valid).toBe(true);
+      const reused = await get();
+      expect(reused.valid).toBe(true);
+      expect(detailOf(reused, 'trace_hash')).toContain("unchanged since hashed, by the store's change proof");
+      expect(detailOf(reused, 'evidence_ledger')).toContain('all unchanged since hashed');
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      // One byte changed in place (same inode, same size) and the mtime set back to what it was.
+      const before = statSync(trace, { bigint: true });
+      const fd = openSync(trace, 'r+');
+      writeSync(fd, readFileSync(trace).subarray(5, 6).map((byte) => byte ^ 1), 0, 1, 5);
+      closeSync(fd);
+      utimesSync(trace, 1_700_000_000, 1_700_000_000);
+      const after = statSync(trace, { bigint: true });
+      expect([after.ino, after.size, after.mtimeNs]).toEqual([before.ino, before.size, before.mtimeNs]);
+      expect(failing(await get())).toEqual(['trace_hash']);
+      rmSync(join(dataDir, 'runs', runId, SIDECARS.summary));
+      const report = await get();
+      expect(failing(report)).toEqual(['evidence_ledger', 'trace_hash']);
+      expect(detailOf(report, 'evidence_ledger')).toContain('summary.json is missing');
+    } finally {
+      vi.useRealTimers();
+      await app.app.close();
+    }
+  });
+
+  it('AEH_VERIFY_REHASH=always ignores the change proof; AEH_VERIFY_CACHE_MS is refused unless 0', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'aeh-verify-fs-'));
+    const app = await testApp({ env: { AEH_STORAGE: 'fs', PROJECT_ROOT: root, AEH_DATA_DIR: join(root, '.aeh'), AEH_VERIFY_REHASH: 'always' } });
+    const runId = await finishFixtureRun(app);
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 60_000 });
+    try {
+      for (let round = 0; round < 2; round++) {
+        const report = (await app.json<Verify>('GET', `/api/v1/verify/${runId}`, { key: null })).body;
+        expect(report.valid).toBe(true);
+        expect(detailOf(report, 'trace_hash')).not.toContain('change proof');
+      }
+    } finally {
+      vi.useRealTimers();
+      await app.app.close();
+    }
+    await expect(testApp({ env: { AEH_VERIFY_CACHE_MS: '1000' } })).rejects.toThrow(/AEH_VERIFY_CACHE_MS is gone/);
+    await expect(testApp({ env: { AEH_VERIFY_REHASH: 'sometimes' } })).rejects.toThrow(/AEH_VERIFY_REHASH must be/);
+    await (await testApp({ env: { AEH_VERIFY_CACHE_MS: '0' } })).app.close();
+  });
+
+  it('sees an edit of the certificate at once', async () => {
+    const app = await testApp();
     const appServices = await app.app.ready;
     const runId = await finishFixtureRun(app);
     expect((await app.json<Verify>('GET', `/api/v1/verify/${runId}`, { key: null })).body.valid).toBe(true);
     const cert = (await appServices.store.getJson<Certificate>(keys.certificate(runId)))!;
     await appServices.store.setJson(keys.certificate(runId), { ...cert, compliance: { ...cert.compliance, score: 1 } });
     expect(failing((await app.json<Verify>('GET', `/api/v1/verify/${runId}`, { key: null })).body)).toEqual(['signatures']);
+  });
+});
+
+describe('certification: a crash between the certificate and anchor writes (issue 13)', () => {
+  /** Makes the store fail the next write of `key`, as a crash at that point would leave things. */
+  function failNextWrite(store: Services['store'], key: string): void {
+    const setJson = store.setJson.bind(store);
+    store.setJson = async (written, value) => {
+      if (written !== key) return setJson(written, value);
+      store.setJson = setJson;
+      throw new Error(`simulated crash before writing ${key}`);
+    };
+  }
+
+  /** A countersigned run whose trace then changed, so run.finished issues a replacement chain. */
+  async function reissuable(app: TestApp): Promise<{ runId: string; appServices: Services }> {
+    const appServices = await app.app.ready;
+    const runId = await finishFixtureRun(app);
+    expect((await app.json('POST', `/api/v1/runs/${runId}/sign`)).status).toBe(200);
+    await appServices.store.append(keys.trace(runId), encoder.encode('{"seq":4,"type":"note","data":{}}\n'));
+    return { runId, appServices };
+  }
+
+  it('crash after the anchor announced the new chain, before the certificate: no false chain_anchor failure', async () => {
+    const app = await testApp();
+    const { runId, appServices } = await reissuable(app);
+    failNextWrite(appServices.store, keys.certificate(runId));
+    await Promise.resolve(appServices.hooks.emit('run.finished', { run_id: runId })).catch(() => undefined);
+    const report = (await app.json<Verify>('GET', `/api/v1/verify/${runId}`, { key: null })).body;
+    // The old certificate no longer matches the changed trace (true), but its chain is the one signed.
+    expect(failing(report)).toEqual(['trace_hash']);
+    expect(detailOf(report, 'chain_anchor')).toContain('holds the 2 entries');
+  });
+
+  it('crash after the certificate, before the anchor was committed: the new certificate verifies', async () => {
+    const app = await testApp();
+    const { runId, appServices } = await reissuable(app);
+    // The first anchor write (announcing the new chain) goes through; the second (the commit) never happens.
+    let writes = 0;
+    const original = appServices.store.setJson;
+    appServices.store.setJson = async (key, value) => {
+      if (key === `runs/${runId}/certificate.anchor.json` && ++writes === 2) {
+        appServices.store.setJson = original;
+        throw new Error('simulated crash before committing the anchor');
+      }
+      return original(key, value);
+    };
+    await Promise.resolve(appServices.hooks.emit('run.finished', { run_id: runId })).catch(() => undefined);
+    const anchor = await appServices.store.getJson<{ entries: number; pending?: { entries: number } }>(`runs/${runId}/certificate.anchor.json`);
+    expect(anchor).toMatchObject({ entries: 2, pending: { entries: 1 } });
+    const report = (await app.json<Verify>('GET', `/api/v1/verify/${runId}`, { key: null })).body;
+    expect(failing(report)).toEqual([]);
+    expect(report.valid).toBe(true);
+    // The next write commits as usual.
+    expect((await app.json('POST', `/api/v1/runs/${runId}/sign`)).status).toBe(200);
+    expect(await appServices.store.getJson(`runs/${runId}/certificate.anchor.json`)).not.toHaveProperty('pending');
   });
 });

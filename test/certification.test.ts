@@ -24,7 +24,7 @@ describe('certification: issuing and serving certificates', () => {
   let t: TestApp;
   let services: Services;
   beforeAll(async () => {
-    t = await testApp({ env: { AEH_VERIFY_CACHE_MS: '0' } });
+    t = await testApp();
     services = await t.app.ready;
   });
 
@@ -50,7 +50,7 @@ describe('certification: issuing and serving certificates', () => {
   });
 
   it('also satisfies the reference implementation schema (vc.schema.json, draft-07)', async () => {
-    const runId = await finishFixtureRun(t, { agentSignatures: [{ identity: 'agent:support', jws: 'eyJhbGciOiJFZERTQSJ9.e30.c2ln', task_id: 't1' }] });
+    const runId = await finishFixtureRun(t, { agentSignatures: [{ identity: 'agent:support', jws: 'eyJhbGciOiJFZERTQSJ9.e30.c2ln', task_id: 't1', verified: true }] });
     await t.json('POST', `/api/v1/runs/${runId}/sign`);
     const cert = (await t.json<Certificate>('GET', `/v1/certificates/${runId}`, { key: null })).body;
     const ajv = new Ajv({ allErrors: true, strict: false });

@@ -37,7 +37,25 @@ export const scenarioSchema = {
     agent: {
       type: 'object',
       required: ['adapter'],
-      properties: { adapter: { type: 'string', pattern: '^[a-z][a-z0-9_-]{0,63}$' } },
+      properties: {
+        adapter: { type: 'string', pattern: '^[a-z][a-z0-9_-]{0,63}$' },
+        signature_key: {
+          description: 'The public key the agent signs its output with (docs/certificates.md, "Agent entries"): only a signature that verifies against it names the agent in a certificate.',
+          oneOf: [
+            {
+              type: 'object',
+              required: ['identity', 'jwk'],
+              additionalProperties: false,
+              properties: {
+                identity: NAME,
+                // A public key only: a private or shared-secret member has no place in a scenario.
+                jwk: { type: 'object', required: ['kty'], properties: { kty: { enum: ['OKP', 'EC', 'RSA'] } }, not: { anyOf: [{ required: ['d'] }, { required: ['k'] }] } },
+              },
+            },
+            { type: 'object', required: ['identity', 'jwks_url'], additionalProperties: false, properties: { identity: NAME, jwks_url: { type: 'string', pattern: '^https://', maxLength: 2048 } } },
+          ],
+        },
+      },
       additionalProperties: true,
     },
     topology: {

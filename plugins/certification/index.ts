@@ -9,21 +9,22 @@ import { selectSigner } from '../../core/signer.ts';
 import { issueCertificate } from './issue.ts';
 import { publishedKeySet } from './keyset.ts';
 import { registerCertificationRoutes } from './routes.ts';
-import { createVerifyCache } from './verify-run.ts';
+import { createVerifyCache, type RehashMode } from './verify-run.ts';
 
-function verifyCacheMs(env: Record<string, string | undefined>): number {
-  const raw = env.AEH_VERIFY_CACHE_MS?.trim();
-  if (!raw) return 1000;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0 || value > 3_600_000) throw new Error(`AEH_VERIFY_CACHE_MS must be an integer from 0 to 3600000, got "${raw}"`);
-  return value;
+function rehashMode(env: Record<string, string | undefined>): RehashMode {
+  // Public verify used to reuse artefact hashes for this long, so an edit went unseen meanwhile (issue 13).
+  const cacheMs = env.AEH_VERIFY_CACHE_MS?.trim();
+  if (cacheMs && cacheMs !== '0') throw new Error(`certification: AEH_VERIFY_CACHE_MS is gone (public verify no longer reuses hashes for a time); unset it, and see AEH_VERIFY_REHASH in docs/certificates.md`);
+  const raw = env.AEH_VERIFY_REHASH?.trim() || 'changed';
+  if (raw !== 'changed' && raw !== 'always') throw new Error(`certification: AEH_VERIFY_REHASH must be "changed" (re-hash what the store cannot prove unchanged) or "always", got "${raw.slice(0, 40)}"`);
+  return raw;
 }
 
 export default {
   name: 'certification',
   dependencies: ['signer-local'],
   setup(host) {
-    const cache = createVerifyCache(verifyCacheMs(host.config.env));
+    const cache = createVerifyCache(rehashMode(host.config.env));
     host.schemas.register({ name: 'Certificate', schema: certificateSchema as unknown as Record<string, unknown> }, 'certification');
     host.on('run.finished', async ({ run_id }, services) => {
       // Errors propagate to the hook runner, which logs them: a run is never failed by its certificate.

@@ -20,15 +20,24 @@ export function evaluatorIdentity(services: Services): string {
 /** Storage key of the chain anchor: how many entries the chain held and the digest of the last signature. */
 export const anchorKey = (runId: string) => `runs/${runId}/certificate.anchor.json`;
 
-/** The chain anchor, written after each certificate write (see docs/certificates.md "Dropped entries"). */
-export interface ChainAnchor {
+/** How many entries a chain held and the digest of its last signature. */
+export interface AnchorPoint {
   entries: number;
   head: HexDigest;
 }
 
+/**
+ * The chain anchor (see docs/certificates.md "Dropped entries"). `pending` is the chain being written: set
+ * before the certificate is written and dropped after, so a crash between the two writes leaves an anchor that
+ * accepts the old chain and the new one, never a false `chain_anchor` failure.
+ */
+export interface ChainAnchor extends AnchorPoint {
+  pending?: AnchorPoint;
+}
+
 interface RunSummary {
   compliance?: { status?: string; score?: number; policy_ref?: string };
-  agent_signatures?: Array<{ identity?: unknown; jws?: unknown; task_id?: unknown }>;
+  agent_signatures?: Array<{ identity?: unknown; jws?: unknown; task_id?: unknown; verified?: unknown }>;
 }
 
 async function hashKey(services: Services, key: string): Promise<HexDigest | null> {
@@ -45,11 +54,14 @@ function complianceOf(run: RunRecord | null, summary: RunSummary | null): Certif
   return { status: 'error', score: 0, policy_ref: String(recorded?.policy_ref ?? 'NIST AI 100-1') };
 }
 
+/** Writes the certificate between two anchor writes: announce the new chain, write it, then commit to it. */
 async function writeCertificate(services: Services, certificate: Certificate): Promise<void> {
-  await services.store.setJson(keys.certificate(certificate.run_id), certificate);
   const last = certificate.provenance_chain[certificate.provenance_chain.length - 1]!;
-  const anchor: ChainAnchor = { entries: certificate.provenance_chain.length, head: signatureDigest(last.signature, sha3Factory(services.capabilities)) };
-  await services.store.setJson(anchorKey(certificate.run_id), anchor);
+  const next: AnchorPoint = { entries: certificate.provenance_chain.length, head: signatureDigest(last.signature, sha3Factory(services.capabilities)) };
+  const previous = await services.store.getJson<ChainAnchor>(anchorKey(certificate.run_id)).catch(() => null);
+  if (previous) await services.store.setJson(anchorKey(certificate.run_id), { entries: previous.entries, head: previous.head, pending: next } satisfies ChainAnchor);
+  await services.store.setJson(keys.certificate(certificate.run_id), certificate);
+  await services.store.setJson(anchorKey(certificate.run_id), next satisfies ChainAnchor);
 }
 
 /**
@@ -86,13 +98,15 @@ export async function issueCertificate(services: Services, runId: string): Promi
   const factory = sha3Factory(services.capabilities);
   if (existing && certificateDigest(existing, factory) === certificateDigest(body, factory)) return existing;
 
-  const agentIdentities = [...new Set((summary?.agent_signatures ?? []).filter((entry) => typeof entry?.identity === 'string' && typeof entry.jws === 'string').map((entry) => String(entry.identity)))];
+  // Only signatures the engine verified against a key pinned for the agent (`signature_key`) name an Agent;
+  // an unchecked claim of identity is never signed with our key.
+  const agentIdentities = [...new Set((summary?.agent_signatures ?? []).filter((entry) => entry?.verified === true && typeof entry.identity === 'string' && typeof entry.jws === 'string').map((entry) => String(entry.identity)))];
   const required: ProvenanceRole[] = ['Evaluator', ...agentIdentities.map((): ProvenanceRole => 'Agent')];
   const signer = selectSigner(services.signers, services.config.env);
   const timestamp = new Date(services.now()).toISOString();
   let certificate = await appendProvenance(body, { signer, identity: evaluatorIdentity(services), role: 'Evaluator', timestamp, requiredRoles: required, factory });
   // The agents' own JWSs are in summary.json, which the ledger covers; the Agent entries record, under our key,
-  // which identities signed their output.
+  // which pinned identities signed their output and were verified.
   for (const identity of agentIdentities) {
     certificate = await appendProvenance(certificate, { signer, identity, role: 'Agent', timestamp, requiredRoles: required, factory });
   }

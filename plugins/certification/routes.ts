@@ -136,9 +136,7 @@ export function registerCertificationRoutes(host: PluginHost, cache: VerifyCache
           });
         }
         try {
-          const signed = await appendAuditor(services, verified.certificate as Certificate, identity);
-          cache.artefacts.delete(runId); // the anchor moved: the next verify reads it again
-          return signed;
+          return await appendAuditor(services, verified.certificate as Certificate, identity);
         } catch (error) {
           throw new Problem('unavailable', { detail: 'the signer could not sign; retry later', cause: error });
         }

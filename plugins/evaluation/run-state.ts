@@ -55,7 +55,7 @@ export function createRunState() {
   const lastAgents = new Map<string, string | null>();
   const pendingInputs = new Map<string, string>();
   const failures: RunFailure[] = [];
-  const signatures: Array<{ identity: string; jws: string; task_id: string }> = [];
+  const signatures: Array<{ identity: string; jws: string; task_id: string; verified: true }> = [];
   let error: RunError | undefined;
   let startedAt: string | undefined;
   let finishedAt: string | undefined;
@@ -136,8 +136,9 @@ export function createRunState() {
           const history = historyOf(event.variant);
           history.push({ role: 'user', content: pendingInputs.get(event.variant ?? '') ?? '', task_id: event.task_id ?? undefined });
           history.push({ role: 'assistant', content: outcome.output, task_id: event.task_id ?? undefined });
-          const signature = data.signature as { identity?: string; jws?: string } | undefined;
-          if (signature?.identity && signature.jws && !event.variant) signatures.push({ identity: signature.identity, jws: signature.jws, task_id: event.task_id ?? '' });
+          // Only signatures verified against the agent's pinned key (agent-signature.ts) name it in the certificate.
+          const signature = data.signature as { identity?: string; jws?: string; verified?: boolean } | undefined;
+          if (signature?.verified === true && signature.identity && signature.jws && !event.variant) signatures.push({ identity: signature.identity, jws: signature.jws, task_id: event.task_id ?? '', verified: true });
           break;
         }
         case 'metric_result':

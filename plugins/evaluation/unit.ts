@@ -7,6 +7,7 @@ import type { MetricContext, MetricResult } from '../../core/metric.ts';
 import { readJailedFile } from '../../core/jail.ts';
 import { agentEnvironment } from '../../core/agent-adapter.ts';
 import type { TraceEvent, TraceEventType } from '../../core/trace.ts';
+import { checkAgentSignature } from './agent-signature.ts';
 import { callAgent, DEFAULT_TIMEOUT_MS } from './call-agent.ts';
 import { agentOf, channelBetween, taskOf, unitAt, variantOf } from './plan.ts';
 import type { MetricResultData } from './run-state.ts';
@@ -77,7 +78,9 @@ export async function runUnit(run: RunContext, index: number): Promise<boolean> 
     return false;
   }
   const { reply } = called;
-  const outputEvent = record('agent_output', { output: reply.output, latency_ms: latency, ...(reply.signature ? { signature: reply.signature } : {}) });
+  // An agent's signature is recorded as one only when it verifies against the key pinned for the agent.
+  const signed = reply.signature ? await checkAgentSignature(reply.signature, reply.output, spec, services.fetch) : {};
+  const outputEvent = record('agent_output', { output: reply.output, latency_ms: latency, ...signed });
   for (const call of reply.tool_calls ?? []) record('tool_call', { name: call.name, arguments: call.arguments ?? null, ...(call.result !== undefined ? { result: call.result } : {}) });
   for (const handoff of reply.handoffs ?? []) record('handoff', { from: handoff.from, to: handoff.to, ...(handoff.channel ? { channel: handoff.channel } : {}), content: handoff.content }, handoff.from);
 

@@ -1,9 +1,9 @@
 import { describe, it, expect } from 'vitest';
-import { mkdtempSync, readdirSync, readFileSync, statSync, mkdirSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, statSync, mkdirSync, utimesSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { testStorage } from '../../test/conformance/storage.ts';
-import { createFsStore, writeFileAtomic } from './fs.ts';
+import { createFsStore, FINGERPRINT_SETTLE_MS, writeFileAtomic } from './fs.ts';
 
 const freshDir = () => mkdtempSync(join(tmpdir(), 'aeh-fs-store-'));
 
@@ -59,6 +59,74 @@ describe('storage: fs layout', () => {
     const { writeFileSync } = await import('node:fs');
     writeFileSync(join(dir, 'runs/r2/.run.json.123.aeh-tmp'), 'half');
     expect(await store.keys('runs')).toEqual(['runs/r1/run.json']);
+    await store.close();
+  });
+});
+
+describe('storage: fs change proof (fingerprint)', () => {
+  const later = () => Date.now() + 60_000;
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 25));
+
+  it('gives no proof for a file changed within FINGERPRINT_SETTLE_MS (timestamps are kept per clock tick)', async () => {
+    const store = createFsStore(freshDir());
+    await store.setBytes('runs/r1/trace.jsonl', new TextEncoder().encode('{"seq":0}\n'));
+    expect(FINGERPRINT_SETTLE_MS).toBeGreaterThanOrEqual(1000);
+    expect(await store.fingerprint('runs/r1/trace.jsonl')).toBeNull();
+    await store.close();
+  });
+
+  it('gives the same proof for untouched bytes, and a new one for a same-size, same-mtime edit in place', async () => {
+    const dir = freshDir();
+    const store = createFsStore(dir, { now: later });
+    await store.setBytes('runs/r1/trace.jsonl', new TextEncoder().encode('{"seq":0,"output":"42 EUR"}\n'));
+    const path = join(dir, 'runs/r1/trace.jsonl');
+    // Whole seconds, so the mtime can be set back to exactly the same nanosecond value below.
+    utimesSync(path, 1_700_000_000, 1_700_000_000);
+    const before = statSync(path, { bigint: true });
+    const first = await store.fingerprint('runs/r1/trace.jsonl');
+    expect(first).toMatch(/^\d+:\d+:\d+:\d+:\d+$/);
+    expect(await store.fingerprint('runs/r1/trace.jsonl')).toBe(first);
+    await settle();
+    // One byte changed in place (same inode, same size), then the mtime set back: only the ctime tells.
+    const fd = openSync(path, 'r+');
+    writeSync(fd, '9', 20);
+    closeSync(fd);
+    utimesSync(path, 1_700_000_000, 1_700_000_000);
+    const after = statSync(path, { bigint: true });
+    expect([after.ino, after.size, after.mtimeNs]).toEqual([before.ino, before.size, before.mtimeNs]);
+    const second = await store.fingerprint('runs/r1/trace.jsonl');
+    expect(second).not.toBeNull();
+    expect(second).not.toBe(first);
+    await store.close();
+  });
+
+  it('gives a new proof when the file is replaced (new inode), and none once it is deleted or is a folder', async () => {
+    const dir = freshDir();
+    const store = createFsStore(dir, { now: later });
+    await store.setBytes('runs/r1/scores.json', new TextEncoder().encode('{"index":1}'));
+    const first = await store.fingerprint('runs/r1/scores.json');
+    await settle();
+    await store.setBytes('runs/r1/scores.json', new TextEncoder().encode('{"index":1}'));
+    expect(await store.fingerprint('runs/r1/scores.json')).not.toBe(first);
+    await store.remove('runs/r1/scores.json');
+    expect(await store.fingerprint('runs/r1/scores.json')).toBeNull();
+    mkdirSync(join(dir, 'runs/r1/folder.json'));
+    expect(await store.fingerprint('runs/r1/folder.json')).toBeNull();
+    await store.close();
+  });
+
+  it('reads small files synchronously and large ones asynchronously, byte for byte either way', async () => {
+    const dir = freshDir();
+    const store = createFsStore(dir, { syncReadMaxBytes: 16 });
+    const small = new TextEncoder().encode('{"a":1}');
+    const large = Uint8Array.from({ length: 100_000 }, (_, index) => index % 251);
+    await store.setBytes('runs/r1/small.json', small);
+    await store.setBytes('runs/r1/large.bin', large);
+    expect(await store.getBytes('runs/r1/small.json')).toEqual(small);
+    expect(await store.getBytes('runs/r1/large.bin')).toEqual(large);
+    expect(await store.getBytes('runs/r1/none.json')).toBeNull();
+    mkdirSync(join(dir, 'runs/r1/folder.json'));
+    expect(await store.getBytes('runs/r1/folder.json')).toBeNull();
     await store.close();
   });
 });

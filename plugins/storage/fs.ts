@@ -1,17 +1,144 @@
 /**
  * The embedded default store: files under `AEH_DATA_DIR`, laid out as the contract's "Data on disk" says
  * (`runs/<run_id>/certificate.json`). Built on unstorage's `fs` driver, with the abilities unstorage lacks:
- * atomic writes (temp file in the same folder, fsync, rename), appends, streamed reads and free space.
+ * atomic writes (temp file in the same folder, fsync, rename), appends, streamed reads, free space, and a
+ * change proof (`fingerprint`) from one `stat`.
  */
-import { promises as fsp, createReadStream } from 'node:fs';
+import { promises as fsp, close, closeSync, fstat, fstatSync, open, openSync, read, readFile, readSync, statSync } from 'node:fs';
+import { concatBytes } from '@noble/hashes/utils.js';
 import { dirname, join, resolve, basename } from 'node:path';
-import { Readable } from 'node:stream';
 import { createStorage } from 'unstorage';
 import fsDriver from 'unstorage/drivers/fs';
 import type { Plugin } from '../../core/plugin.ts';
 import { createStore, storageKey, type StorageDriver } from '../../core/storage.ts';
 
 const TEMP_SUFFIX = '.aeh-tmp';
+const MAX_READ = 8 << 20;
+/**
+ * A file whose status changed less than this long ago gets no fingerprint. Timestamps are kept at the clock
+ * tick (Linux: 1–10 ms; FAT: 2 s), so two writes within one tick can leave the same ctime ("racy git"): only a
+ * file that has been still for longer than any tick proves, by an unchanged ctime, that nothing wrote it since.
+ */
+export const FINGERPRINT_SETTLE_MS = 2000;
+
+const missing = (error: unknown) => ['ENOENT', 'EISDIR', 'ENOTDIR'].includes((error as NodeJS.ErrnoException).code ?? '');
+
+/**
+ * Reads a regular file; `null` when it is missing or not a file. Files up to `syncMaxBytes` are read
+ * synchronously: on a local disk an open, fstat, read and close from the page cache take ~4 µs, while each
+ * asynchronous step is a round trip through libuv's thread pool costing the event loop ~10 µs, so four of
+ * them cost ten times the read itself (and capped public verification, which reads seven files a request).
+ * Larger files are read asynchronously, without a FileHandle.
+ */
+function readOrNull(path: string, syncMaxBytes: number): Promise<Uint8Array | null> {
+  if (syncMaxBytes > 0) {
+    let fd: number;
+    try {
+      fd = openSync(path, 'r');
+    } catch (error) {
+      return missing(error) ? Promise.resolve(null) : Promise.reject(error);
+    }
+    try {
+      const stat = fstatSync(fd);
+      if (!stat.isFile()) return Promise.resolve(null);
+      if (stat.size <= syncMaxBytes) {
+        // One byte more than the size: a short read proves the end, and a file that grew is read on.
+        const chunks: Uint8Array[] = [];
+        let total = 0;
+        for (;;) {
+          const buffer = Buffer.allocUnsafe(Math.max(stat.size - total, 0) + 1);
+          const bytesRead = readSync(fd, buffer, 0, buffer.length, null);
+          if (bytesRead > 0) chunks.push(new Uint8Array(buffer.buffer, buffer.byteOffset, bytesRead));
+          total += bytesRead;
+          if (bytesRead < buffer.length) break;
+        }
+        return Promise.resolve(chunks.length === 1 ? chunks[0]! : concatBytes(...chunks));
+      }
+    } catch (error) {
+      return Promise.reject(error);
+    } finally {
+      closeSync(fd);
+    }
+  }
+  return new Promise((resolve, reject) => {
+    readFile(path, (error, bytes) => {
+      if (!error) resolve(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+      else if (missing(error)) resolve(null);
+      else reject(error);
+    });
+  });
+}
+
+const call = <T>(operation: (done: (error: NodeJS.ErrnoException | null, value: T) => void) => void) =>
+  new Promise<T>((resolve, reject) => operation((error, value) => (error ? reject(error) : resolve(value))));
+
+/**
+ * Streams a regular file on one descriptor; `null` when it is missing or not a file. Each read asks for one
+ * byte more than the file's remaining size (at most 8 MiB), so a short read proves the end of the file and a
+ * file up to 8 MiB costs open, fstat, one read and close; a file that grows meanwhile is read to its new end.
+ */
+async function streamFile(path: string): Promise<ReadableStream<Uint8Array> | null> {
+  let fd: number;
+  try {
+    fd = await call<number>((done) => open(path, 'r', done));
+  } catch (error) {
+    if (missing(error)) return null;
+    throw error;
+  }
+  let released = false;
+  const release = () => new Promise<void>((resolve) => (released ? resolve() : ((released = true), close(fd, () => resolve()))));
+  let remaining: number;
+  try {
+    const stat = await call<{ isFile(): boolean; size: number }>((done) => fstat(fd, done));
+    if (!stat.isFile()) {
+      await release();
+      return null;
+    }
+    remaining = stat.size;
+  } catch (error) {
+    await release();
+    throw error;
+  }
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const wanted = Math.min(Math.max(remaining, 0) + 1, MAX_READ);
+        // Uninitialised memory is fine: only the bytes the read filled are handed out.
+        const buffer = Buffer.allocUnsafe(wanted);
+        const bytesRead = await call<number>((done) => read(fd, buffer, 0, wanted, null, done));
+        remaining -= bytesRead;
+        if (bytesRead > 0) controller.enqueue(new Uint8Array(buffer.buffer, buffer.byteOffset, bytesRead));
+        if (bytesRead < wanted) {
+          await release();
+          controller.close();
+        }
+      } catch (error) {
+        await release();
+        controller.error(error);
+      }
+    },
+    cancel: release,
+  });
+}
+
+/**
+ * `dev:ino:size:mtime:ctime` (ns) of a regular file that has been still for FINGERPRINT_SETTLE_MS, else `null`.
+ * One synchronous `stat` (microseconds; see readOrNull).
+ */
+function fingerprintFile(path: string, now: () => number): Promise<string | null> {
+  let stat;
+  try {
+    stat = statSync(path, { bigint: true, throwIfNoEntry: false });
+  } catch (error) {
+    return missing(error) ? Promise.resolve(null) : Promise.reject(error);
+  }
+  if (!stat?.isFile()) return Promise.resolve(null);
+  // ctime cannot be set from user space: every write, truncate, rename onto, chmod or utimes (setting mtime
+  // back) moves it.
+  const latestMs = Number((stat.ctimeNs > stat.mtimeNs ? stat.ctimeNs : stat.mtimeNs) / 1_000_000n);
+  if (Math.abs(now() - latestMs) < FINGERPRINT_SETTLE_MS) return Promise.resolve(null);
+  return Promise.resolve(`${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`);
+}
 
 /** Runs `operation`; when its folder does not exist yet (ENOENT), creates it and runs it once more. */
 async function inFolder<T>(path: string, operation: () => Promise<T>): Promise<T> {
@@ -43,8 +170,16 @@ export async function writeFileAtomic(path: string, bytes: Uint8Array, mode?: nu
   }
 }
 
+/** Options of `createFsStore`. */
+export interface FsStoreOptions {
+  /** Wall clock compared with file timestamps by `fingerprint` (tests move it). */
+  now?: () => number;
+  /** Files up to this size are read synchronously (see readOrNull); 0 reads every file asynchronously. Default 64 KiB. */
+  syncReadMaxBytes?: number;
+}
+
 /** Builds the `fs` store rooted at `base`. */
-export function createFsStore(base: string) {
+export function createFsStore(base: string, { now = () => Date.now(), syncReadMaxBytes = 64 * 1024 }: FsStoreOptions = {}) {
   const root = resolve(base);
   const pathOf = (key: string) => join(root, ...storageKey(key).split(':'));
   const raw = createStorage({ driver: fsDriver({ base: root, ignore: ['**/node_modules/**', '**/.git/**', `**/*${TEMP_SUFFIX}`] }) });
@@ -54,16 +189,9 @@ export function createFsStore(base: string) {
       const path = pathOf(key);
       await inFolder(path, () => fsp.appendFile(path, bytes));
     },
-    async stream(key) {
-      const path = pathOf(key);
-      try {
-        const stat = await fsp.stat(path);
-        if (!stat.isFile()) return null;
-      } catch {
-        return null;
-      }
-      return Readable.toWeb(createReadStream(path, { highWaterMark: 1 << 20 })) as unknown as ReadableStream<Uint8Array>;
-    },
+    read: (key) => readOrNull(pathOf(key), syncReadMaxBytes),
+    stream: (key) => streamFile(pathOf(key)),
+    fingerprint: (key) => fingerprintFile(pathOf(key), now),
     async size(key) {
       try {
         return (await fsp.stat(pathOf(key))).size;

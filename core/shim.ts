@@ -1,0 +1,113 @@
+/**
+ * The shim extension point: a world shim is a deterministic, stateful simulator of a system an agent works on
+ * (a database, an order book, a payment processor, a mailbox), after the reference implementation's "world
+ * shims" and tau-bench's simulated environments. An agent reaches a shim's actions as tools; the engine keeps
+ * each run's world (one state per enabled shim) and judges the agent by the calls it made and the state it left.
+ *
+ * A shim is pure: `call(action, params, state)` returns a result and the next state and touches nothing else,
+ * so a run resumed on another instance, replaying the recorded calls, reaches the same world. States are plain
+ * JSON (stored with the run, diffed into the trace).
+ */
+import type { JsonSchema } from './validate.ts';
+import { check, validatorOf } from './validate.ts';
+import type { FieldError } from './problems.ts';
+
+/** A JSON value as a shim state holds it. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** One operation an agent may call, offered to it as a tool named `<shim>.<action>` (or `<shim>__<action>`). */
+export interface ShimAction {
+  name: string;
+  description: string;
+  /** JSON Schema (type `object`) of the parameters; calls that do not match are refused before `call`. */
+  parameters: JsonSchema;
+  /** JSON Schema of a successful result, for documentation and the conformance suite. */
+  result?: JsonSchema;
+  /** True for actions that never change the state (reads, searches). */
+  readOnly?: boolean;
+}
+
+/** Why a call failed, in the shim's own words: agents see it as the tool's error. */
+export interface ShimError {
+  /** `not_found`, `conflict`, `insufficient_funds`, `permission_denied`, `invalid`, `rate_limited`, … */
+  code: string;
+  message: string;
+}
+
+/** What one call returns: a result or an error, and the state after it (unchanged on error). */
+export type ShimOutcome<S extends Json = Json> = { result: Json; state: S } | { error: ShimError; state: S };
+
+/** What a call may know besides its parameters. */
+export interface ShimCallContext {
+  /** The shim's configuration from the scenario (`shim_config[name]`) or a stored named configuration. */
+  config: Record<string, unknown>;
+  /** The world's logical clock (ISO 8601), the same for every replay of the run: never the wall clock. */
+  now: string;
+}
+
+export interface Shim<S extends Json = Json> {
+  /** snake_case, unique; the `target` of assertions is `shim:<name>`. */
+  name: string;
+  description: string;
+  actions: ShimAction[];
+  /** JSON Schema of the scenario's `initial_state[name]`; refused at submission when it does not match. */
+  initialStateSchema?: JsonSchema;
+  /** Builds the starting state from the scenario's `initial_state[name]` (`undefined` when it gives none). */
+  initialState(seed: unknown, context: ShimCallContext): S | Promise<S>;
+  /** Runs one action. Must be deterministic and must not mutate `state`; return a new state object instead. */
+  call(action: string, params: Record<string, unknown>, state: S, context: ShimCallContext): ShimOutcome<S> | Promise<ShimOutcome<S>>;
+  /**
+   * What assertions with `target: "shim:<name>"` look at (a JSON path is taken from it). Defaults to the state;
+   * a shim whose state is an encoding (the SQL shim's tables) shows a readable form.
+   */
+  view?(state: S): Json | Promise<Json>;
+}
+
+const SHIM_NAME = /^[a-z][a-z0-9_]{0,39}$/;
+const ACTION_NAME = /^[a-z][a-z0-9_]{0,47}$/;
+
+/**
+ * Checks a shim definition (names, unique actions, parameter schemas that compile) and returns it frozen.
+ * Failing here fails the start with a message naming the shim, like every other extension point.
+ */
+export function defineShim<S extends Json>(shim: Shim<S>): Shim<S> {
+  if (!SHIM_NAME.test(shim.name)) throw new Error(`shim name "${shim.name}" must be snake_case (${SHIM_NAME})`);
+  if (!shim.description) throw new Error(`shim "${shim.name}" needs a description`);
+  if (!Array.isArray(shim.actions) || shim.actions.length === 0) throw new Error(`shim "${shim.name}" needs at least one action`);
+  if (typeof shim.call !== 'function' || typeof shim.initialState !== 'function') throw new Error(`shim "${shim.name}" needs initialState() and call()`);
+  const seen = new Set<string>();
+  for (const action of shim.actions) {
+    if (!ACTION_NAME.test(action.name)) throw new Error(`shim "${shim.name}": action name "${action.name}" must be snake_case (${ACTION_NAME})`);
+    if (seen.has(action.name)) throw new Error(`shim "${shim.name}": action "${action.name}" is defined twice`);
+    seen.add(action.name);
+    if (!action.description) throw new Error(`shim "${shim.name}": action "${action.name}" needs a description`);
+    if (action.parameters?.type !== 'object') throw new Error(`shim "${shim.name}": the parameters of "${action.name}" must be a JSON Schema of type "object"`);
+    compiles(shim.name, action.name, action.parameters);
+  }
+  if (shim.initialStateSchema) compiles(shim.name, 'initial state', shim.initialStateSchema);
+  return Object.freeze({ ...shim, actions: Object.freeze(shim.actions.map((action) => Object.freeze({ ...action }))) as ShimAction[] });
+}
+
+function compiles(shim: string, what: string, schema: JsonSchema): void {
+  try {
+    validatorOf(schema);
+  } catch (error) {
+    // workerd cannot compile at run time (EvalError): its validators are precompiled by the build.
+    if (!(error instanceof EvalError)) throw new Error(`shim "${shim}": the schema of ${what} does not compile: ${(error as Error).message}`);
+  }
+}
+
+/** The action of a shim by name, or `undefined`. */
+export function actionOf(shim: Shim, name: string): ShimAction | undefined {
+  return shim.actions.find((action) => action.name === name);
+}
+
+/** Why a call's parameters do not fit the action's schema; empty when they do. */
+export function checkShimParams(action: ShimAction, params: unknown): FieldError[] {
+  return check(action.parameters, params ?? {}, '/arguments');
+}
+
+/** A failed outcome with the state unchanged. */
+export function shimError<S extends Json>(state: S, code: string, message: string): ShimOutcome<S> {
+  return { error: { code, message }, state };
+}
