@@ -96,7 +96,7 @@ describe('hostile: the apiKey query parameter', () => {
     const t = await testApp({ plugins: [probePlugin, crashing], capabilities: { logger } });
     expect((await t.json('GET', `/api/info?apiKey=${TEST_KEY}`, { key: null })).status).toBe(200);
     expect((await t.json('POST', `/test/crash?apiKey=${TEST_KEY}`, { key: null })).status).toBe(500);
-    expect((await t.json('POST', `/test/fetch?apikey=${TEST_KEY}`, { key: null, body: { url: 'http://127.0.0.1/' } })).status).toBe(400);
+    expect((await t.json('POST', `/test/fetch?apiKey=${TEST_KEY}`, { key: null, body: { url: 'http://127.0.0.1/' } })).status).toBe(400);
     expect((await t.json('GET', `/api/info?APIKEY=wrong-key-${'1'.repeat(40)}`, { key: null })).status).toBe(401);
     const audit = await t.json('GET', '/api/v1/audit');
     expect(audit.body.items.length).toBeGreaterThanOrEqual(3);
