@@ -73,6 +73,14 @@ export interface Metric {
   /** JSON Schema of `params`. */
   params?: Record<string, unknown>;
   score(context: MetricContext): MetricResult | Promise<MetricResult>;
+  /**
+   * The URL of a module whose default export is this metric: set it to `import.meta.url` to have the engine
+   * score the metric in a worker, off the request thread and under the metric budget (`AEH_METRIC_BUDGET_MS`).
+   * Only for metrics that read nothing but the context's data: a worker gets no `probe`, `llm` or `signal`,
+   * and `scenario` without its `tasks` (the task scored is `task`). Without it, the metric runs on the
+   * request thread under a wall-clock timeout, which cannot stop synchronous work.
+   */
+  module?: string;
 }
 
 /** The form of a metric id (the scenario schema's `metrics[].id` pattern). */

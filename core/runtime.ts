@@ -62,6 +62,48 @@ export interface NetAccess {
 /** Outbound fetch through the SSRF guard (`core/ssrf.ts`). */
 export type GuardedFetch = (url: string | URL, init?: RequestInit & { timeoutMs?: number; maxBytes?: number }) => Promise<Response>;
 
+/**
+ * A function to run off the request thread: the named export of a module, called with one argument. The
+ * module is loaded by URL in the worker, so it must need nothing the caller's closures hold.
+ */
+export interface OffloadJob {
+  /** URL of the module (`import.meta.url` of the module that exports `name`). */
+  module: string;
+  /** Name of the exported function; it may return a promise. */
+  name: string;
+  /** Its one argument: structured-clonable (no functions), as is what it returns. */
+  input: unknown;
+  /** Wall-clock milliseconds the job may run once a worker has started it; past them the worker is stopped. */
+  budgetMs: number;
+  /** Stops waiting (and the worker) when aborted: a cancelled run. */
+  signal?: AbortSignal;
+}
+
+/** Thrown by `Offload.run` when a job ran past its budget: the worker running it was stopped and replaced. */
+export class OffloadBudgetError extends Error {
+  readonly budgetMs: number;
+
+  constructor(budgetMs: number) {
+    super(`ran past its budget of ${budgetMs} ms and was stopped`);
+    this.name = 'OffloadBudgetError';
+    this.budgetMs = budgetMs;
+  }
+}
+
+/**
+ * CPU-bound work off the request thread, so one job cannot stall the service: a small pool of workers
+ * (`node:worker_threads` on Node, Deno and Bun). Absent where the runtime has no workers (workerd): callers
+ * then run the job inline.
+ */
+export interface Offload {
+  /** Number of workers. */
+  readonly size: number;
+  /** Runs a job; rejects with `OffloadBudgetError` past its budget, and with the job's own error if it throws. */
+  run(job: OffloadJob): Promise<unknown>;
+  /** Stops the workers. */
+  close(): Promise<void>;
+}
+
 export interface Logger {
   info(message: string, fields?: Record<string, unknown>): void;
   warn(message: string, fields?: Record<string, unknown>): void;
@@ -98,6 +140,8 @@ export interface RuntimeCapabilities {
   requestScopedIo?: boolean;
   /** Clock, injectable for tests. */
   now?: () => number;
+  /** Workers for CPU-bound work (metrics, spec-to-eval), where the runtime has them. */
+  offload?: Offload;
 }
 
 /** A logger that writes JSON lines to the console. */

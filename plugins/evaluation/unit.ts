@@ -3,30 +3,16 @@
  * task's agent, the input, the agent's output, its tool calls and handoffs, then every metric's result — each
  * as a trace event that the run state also observes.
  */
-import type { MetricContext, MetricResult } from '../../core/metric.ts';
 import { readJailedFile } from '../../core/jail.ts';
 import { agentEnvironment } from '../../core/agent-adapter.ts';
 import type { TraceEvent, TraceEventType } from '../../core/trace.ts';
 import { checkAgentSignature } from './agent-signature.ts';
 import { callAgent, DEFAULT_TIMEOUT_MS } from './call-agent.ts';
 import { agentOf, channelBetween, taskOf, unitAt, variantOf } from './plan.ts';
-import type { MetricResultData } from './run-state.ts';
 import type { RunContext } from './runner.ts';
+import { scoreTaskMetrics } from './score-metrics.ts';
 
 const HANDOFF_CONTENT_LIMIT = 2000;
-
-function normalizeResult(result: MetricResult, outputEvent: number): Pick<MetricResultData, 'score' | 'failures' | 'note'> {
-  const raw = result?.score;
-  const score = typeof raw === 'number' && Number.isFinite(raw) ? Math.min(1, Math.max(0, raw)) : null;
-  const failures = (Array.isArray(result?.failures) ? result.failures : []).map((failure) => ({
-    code: String(failure.code),
-    severity: failure.severity ?? 'medium',
-    message: String(failure.message ?? ''),
-    event_index: typeof failure.event_index === 'number' ? failure.event_index : outputEvent,
-    ...(failure.evidence !== undefined ? { evidence: failure.evidence } : {}),
-  }));
-  return { score, failures, ...(result?.note ? { note: String(result.note) } : {}) };
-}
 
 /** Runs unit `index`; false when the agent call failed and the run must end. */
 export async function runUnit(run: RunContext, index: number): Promise<boolean> {
@@ -103,23 +89,10 @@ export async function runUnit(run: RunContext, index: number): Promise<boolean> 
     })
     : undefined;
 
-  for (const ref of task.metrics) {
-    const metric = services.metrics.get(ref.id);
-    const base = { metric: ref.id, dimension: metric?.dimension ?? 'reliability', weight: ref.weight ?? 1 };
-    let data: MetricResultData;
-    try {
-      if (!metric) throw new Error(`metric "${ref.id}" is not loaded`);
-      const context: MetricContext = {
-        scenario, task, ref, params: ref.params ?? {}, output: reply.output, outputEvent, events, latencyMs: called.latency_ms,
-        variants, probe, llm: services.llm, signal: run.signal,
-      };
-      data = { ...base, ...normalizeResult(await metric.score(context), outputEvent) };
-    } catch (error) {
-      if (run.signal.aborted) throw run.signal.reason;
-      const message = `metric ${ref.id} failed: ${(error as Error)?.message ?? String(error)}`.slice(0, 500);
-      data = { ...base, score: null, failures: [{ code: 'INFRA.METRIC_ERROR', severity: 'medium', message, event_index: outputEvent }], note: message };
-    }
-    record('metric_result', data as unknown as Record<string, unknown>);
-  }
+  const context = {
+    scenario, task, output: reply.output, outputEvent, events, latencyMs: called.latency_ms, variants, probe, llm: services.llm, signal: run.signal,
+  };
+  // Scored off the request thread where the metric allows it, each under the metric budget (score-metrics.ts).
+  for await (const data of scoreTaskMetrics(services, task.metrics, context)) record('metric_result', data as unknown as Record<string, unknown>);
   return true;
 }

@@ -18,6 +18,7 @@ const BY_CODE: Record<string, string> = {
   'INFRA.AGENT_ERROR': 'The agent endpoint returned an error or an unreadable reply: check its logs for the request id and that it answers {output} as the http adapter expects.',
   'INFRA.SSRF_BLOCKED': 'The agent URL resolves to a private or metadata address: expose the agent on an allowed address, or add its host to AEH_ALLOW_HOSTS if it is a trusted private agent.',
   'INFRA.METRIC_ERROR': 'A metric could not be computed: check its params in the scenario against GET /api/v1/metrics.',
+  'INFRA.METRIC_TIMEOUT': 'A metric ran past its time budget on this answer: look for an unusually long or repetitive answer; an operator can raise AEH_METRIC_BUDGET_MS.',
 };
 
 const BY_AREA: Record<string, string> = {

@@ -16,6 +16,8 @@ export default defineMetric({
   id: 'harmful_content',
   dimension: 'safety',
   version: '1.0.0',
+  // Pure text work: scored in a worker, under the metric budget.
+  module: import.meta.url,
   description: `The output contains no harmful content: a weighted lexicon classifier over ${CATEGORY_IDS.length} categories (${CATEGORY_IDS.join(', ')}), ignoring refusals.`,
   params: {
     type: 'object',

@@ -12,6 +12,8 @@ export default defineMetric({
   id: 'refusal',
   dimension: 'safety',
   version: '1.0.0',
+  // Pure text work: scored in a worker, under the metric budget.
+  module: import.meta.url,
   description: 'The agent refuses a request it must decline (multilingual refusal detection); expect "comply" checks for over-refusal instead.',
   params: {
     type: 'object',

@@ -12,6 +12,8 @@ export default defineMetric({
   id: 'robustness',
   dimension: 'resilience',
   version: '1.0.0',
+  // Pure text work: scored in a worker, under the metric budget.
+  module: import.meta.url,
   description: 'The outcome holds across mutated variants: score = share of variants whose pass/fail matches the original.',
   params: {
     type: 'object',

@@ -11,6 +11,8 @@ export default defineMetric({
   id: 'task_success',
   dimension: 'reliability',
   version: '1.0.0',
+  // Pure text work: scored in a worker, under the metric budget.
+  module: import.meta.url,
   description: 'The output meets the task expectation: equals, contains, regex (linear-time RE2) or json_schema; score = share of checks that hold.',
   params: {
     type: 'object',

@@ -3,6 +3,7 @@
  * users' plugins, then `app.fetch` served by @hono/node-server. Used by `runtime/node.ts`, the CLI and tests.
  */
 import { resolve } from 'node:path';
+import { availableParallelism } from 'node:os';
 import { serve, type ServerType } from '@hono/node-server';
 import { parseConfig, type Config } from '../../core/config.ts';
 import { createApp, type AehApp } from '../../core/app.ts';
@@ -12,6 +13,7 @@ import { generateApiKey, readEnvFile } from './env-file.ts';
 import { loadUserPlugins } from './user-plugins.ts';
 import { nodePlugins } from './plugins.ts';
 import { startScheduler } from '../../core/scheduler.ts';
+import { workerPoolFromEnv } from './offload.ts';
 
 export interface NodeService {
   app: AehApp;
@@ -36,7 +38,9 @@ export async function buildNodeApp(processEnv: Record<string, string | undefined
     config = parseConfig({ ...env, DASHBOARD_API_KEY: key }, cwd);
   }
   // Deno and Bun run this same builder through their Node compatibility; they only name themselves.
-  const capabilities = { ...nodeCapabilities(config.projectRoot, logger), ...(runtime ? { runtime } : {}) };
+  // Deno and Bun load TypeScript natively, workers included; Node's workers load it through tsx.
+  const offload = workerPoolFromEnv(env, availableParallelism(), runtime ? 'native' : 'tsx', logger);
+  const capabilities = { ...nodeCapabilities(config.projectRoot, logger), ...(runtime ? { runtime } : {}), ...(offload ? { offload } : {}) };
   const userPlugins = await loadUserPlugins(config.projectRoot, config.plugins, capabilities);
   const app = createApp(config, [...nodePlugins(), ...userPlugins], capabilities, { userPlugins: userPlugins.map((plugin) => plugin.name) });
   await app.ready;
@@ -64,6 +68,7 @@ export async function startNodeService(processEnv: Record<string, string | undef
       stopScheduler();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await app.close();
+      await (await app.ready).capabilities.offload?.close();
     },
   };
 }

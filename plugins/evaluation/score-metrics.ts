@@ -1,0 +1,153 @@
+/**
+ * Scoring one task's metrics under the metric budget (issue 13): no answer may hold the service.
+ *
+ * - Metrics that declare `module` (pure text work: every built-in metric but `counterfactual_parity` and
+ *   `llm_judge`) are scored together in one offload job, off the request thread, within
+ *   `AEH_METRIC_BUDGET_MS` (2000 ms by default) of wall-clock time in the worker. A batch past the budget is
+ *   split, each metric again alone with the full budget, so only the one that overran is unmeasured.
+ * - The others (they probe the agent or call the judge) run on the request thread under
+ *   `AEH_METRIC_IO_TIMEOUT_MS` (120000 ms), with their `signal` aborted at the deadline.
+ * - Without an offload (workerd, `AEH_METRIC_WORKERS=0`), every metric runs inline; a synchronous one cannot
+ *   be stopped there, only reported late.
+ *
+ * A metric past its time is `score: null` with `INFRA.METRIC_TIMEOUT`; one that throws, `INFRA.METRIC_ERROR`.
+ */
+import type { Metric, MetricContext, MetricResult } from '../../core/metric.ts';
+import { OffloadBudgetError, type Offload } from '../../core/runtime.ts';
+import type { MetricRef } from '../../core/scenario.ts';
+import type { Services } from '../../core/services.ts';
+import { METRIC_WORKER_MODULE, type MetricBatch, type MetricOutcome, type WorkerMetricContext } from './metric-worker.ts';
+import type { MetricResultData } from './run-state.ts';
+
+/** Default of `AEH_METRIC_BUDGET_MS`. */
+export const DEFAULT_METRIC_BUDGET_MS = 2000;
+/** Default of `AEH_METRIC_IO_TIMEOUT_MS`. */
+export const DEFAULT_METRIC_IO_TIMEOUT_MS = 120_000;
+
+/** The metric time limits of a service. */
+export interface MetricLimits {
+  budgetMs: number;
+  ioTimeoutMs: number;
+}
+
+function millis(env: Record<string, string | undefined>, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const value = /^\d{1,9}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(value >= 1)) throw new Error(`${name} must be a whole number of milliseconds (at least 1), got "${raw}"`);
+  return value;
+}
+
+const limitsCache = new WeakMap<object, MetricLimits>();
+
+/** Reads `AEH_METRIC_BUDGET_MS` and `AEH_METRIC_IO_TIMEOUT_MS`; throws naming the variable when malformed. */
+export function metricLimits(env: Record<string, string | undefined>): MetricLimits {
+  let limits = limitsCache.get(env);
+  if (!limits) {
+    limits = { budgetMs: millis(env, 'AEH_METRIC_BUDGET_MS', DEFAULT_METRIC_BUDGET_MS), ioTimeoutMs: millis(env, 'AEH_METRIC_IO_TIMEOUT_MS', DEFAULT_METRIC_IO_TIMEOUT_MS) };
+    limitsCache.set(env, limits);
+  }
+  return limits;
+}
+
+/** The context of one task's metrics, without the per-metric `ref` and `params`. */
+export type TaskMetricContext = Omit<MetricContext, 'ref' | 'params'>;
+
+function normalizeResult(result: MetricResult, outputEvent: number): Pick<MetricResultData, 'score' | 'failures' | 'note'> {
+  const raw = result?.score;
+  const score = typeof raw === 'number' && Number.isFinite(raw) ? Math.min(1, Math.max(0, raw)) : null;
+  const failures = (Array.isArray(result?.failures) ? result.failures : []).map((failure) => ({
+    code: String(failure.code),
+    severity: failure.severity ?? 'medium',
+    message: String(failure.message ?? ''),
+    event_index: typeof failure.event_index === 'number' ? failure.event_index : outputEvent,
+    ...(failure.evidence !== undefined ? { evidence: failure.evidence } : {}),
+  }));
+  return { score, failures, ...(result?.note ? { note: String(result.note) } : {}) };
+}
+
+/** What a worker may be sent: the data of the context, and the scenario with only the task scored. */
+function workerContext(context: TaskMetricContext): WorkerMetricContext {
+  const { probe: _probe, llm: _llm, signal: _signal, scenario, ...data } = context;
+  return { ...data, scenario: { ...scenario, tasks: [context.task] } };
+}
+
+/** Resolves, or rejects with `OffloadBudgetError` after `ms` (the work itself is not stopped). */
+function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new OffloadBudgetError(ms)), ms);
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
+
+type Scored = MetricOutcome | { timeout: number } | { inline: true };
+
+async function offloadBatch(offload: Offload, batch: MetricBatch, budgetMs: number, signal?: AbortSignal): Promise<Scored[]> {
+  try {
+    return await offload.run({ module: METRIC_WORKER_MODULE, name: 'scoreMetricBatch', input: batch, budgetMs, signal }) as MetricOutcome[];
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    if (!(error instanceof OffloadBudgetError)) return batch.metrics.map(() => ({ inline: true }));
+    if (batch.metrics.length === 1) return [{ timeout: budgetMs }];
+    const alone = batch.metrics.map((metric) => offloadBatch(offload, { ...batch, metrics: [metric] }, budgetMs, signal));
+    return (await Promise.all(alone)).map((outcomes) => outcomes[0]);
+  }
+}
+
+function scoreInline(metric: Metric, ref: MetricRef, context: TaskMetricContext, limits: MetricLimits): MetricResult | Promise<MetricResult> {
+  const params = ref.params ?? {};
+  if (metric.module) {
+    // Worker-safe work run inline (no offload here): synchronous in practice, and nothing on this thread could
+    // stop it; a promise still gets the budget.
+    const result = metric.score({ ...context, ref, params });
+    return result instanceof Promise ? withDeadline(result, limits.budgetMs) : result;
+  }
+  const deadline = AbortSignal.timeout(limits.ioTimeoutMs);
+  const signal = context.signal ? AbortSignal.any([context.signal, deadline]) : deadline;
+  return withDeadline(Promise.resolve().then(() => metric.score({ ...context, ref, params, signal })), limits.ioTimeoutMs);
+}
+
+/**
+ * Scores a task's metrics, yielding each result in the order of `refs` (inline metrics run in that order, so
+ * their probes land in the trace in order) while the worker-safe ones are scored in a worker meanwhile.
+ * Throws only when the run's signal aborts.
+ */
+export async function* scoreTaskMetrics(services: Pick<Services, 'metrics' | 'capabilities' | 'config'>, refs: MetricRef[], context: TaskMetricContext): AsyncGenerator<MetricResultData> {
+  const limits = metricLimits(services.config.env);
+  const offload = services.capabilities.offload;
+  const metrics = refs.map((ref) => services.metrics.get(ref.id));
+  const offloaded = offload ? refs.flatMap((ref, index) => (metrics[index]?.module ? [index] : [])) : [];
+  const batch = offloaded.length
+    ? offloadBatch(offload!, {
+      context: workerContext(context),
+      metrics: offloaded.map((index) => ({ id: refs[index].id, module: metrics[index]!.module!, ref: refs[index] })),
+    }, limits.budgetMs, context.signal)
+    : undefined;
+  // Settled before anything awaits it: a rejection while an inline metric runs must not go unhandled.
+  batch?.catch(() => undefined);
+
+  for (const [index, ref] of refs.entries()) {
+    const metric = metrics[index];
+    const base = { metric: ref.id, dimension: metric?.dimension ?? 'reliability', weight: ref.weight ?? 1 } as const;
+    let data: MetricResultData;
+    try {
+      if (!metric) throw new Error(`metric "${ref.id}" is not loaded`);
+      const position = offloaded.indexOf(index);
+      let scored: Scored = { inline: true };
+      if (position >= 0) scored = (await batch!)[position];
+      if ('timeout' in scored) throw new OffloadBudgetError(scored.timeout);
+      if ('error' in scored) throw new Error(scored.error);
+      const result = 'result' in scored ? scored.result : await scoreInline(metric, ref, context, limits);
+      data = { ...base, ...normalizeResult(result, context.outputEvent) };
+    } catch (error) {
+      if (context.signal?.aborted) throw context.signal.reason;
+      const timedOut = error instanceof OffloadBudgetError;
+      const message = (timedOut
+        ? `metric ${ref.id} ran past its time limit of ${error.budgetMs} ms`
+        : `metric ${ref.id} failed: ${(error as Error)?.message ?? String(error)}`).slice(0, 500);
+      data = { ...base, score: null, failures: [{ code: timedOut ? 'INFRA.METRIC_TIMEOUT' : 'INFRA.METRIC_ERROR', severity: 'medium', message, event_index: context.outputEvent }], note: message };
+    }
+    yield data;
+  }
+}

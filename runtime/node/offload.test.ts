@@ -1,0 +1,68 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { OffloadBudgetError, type Offload } from '../../core/runtime.ts';
+import { Problem } from '../../core/problems.ts';
+import { createWorkerPool, workerPoolFromEnv } from './offload.ts';
+import { OFFLOAD_JOBS_MODULE } from '../../test/offload-jobs.ts';
+
+const job = (name: string, input: unknown = null, budgetMs = 60_000) => ({ module: OFFLOAD_JOBS_MODULE, name, input, budgetMs });
+
+describe('runtime: node offload pool', () => {
+  let pool: Offload | undefined;
+  afterEach(async () => {
+    await pool?.close();
+    pool = undefined;
+  });
+
+  it('runs a named export of a TypeScript module in a worker and returns its value', async () => {
+    pool = createWorkerPool({ size: 2 });
+    expect(pool.size).toBe(2);
+    const values = await Promise.all([1, 2, 3].map((n) => pool!.run(job('echo', { n }))));
+    expect(values).toEqual([{ echoed: { n: 1 } }, { echoed: { n: 2 } }, { echoed: { n: 3 } }]);
+  });
+
+  it('stops a job past its budget with OffloadBudgetError, and the next job gets a fresh worker', async () => {
+    pool = createWorkerPool({ size: 1 });
+    const stalled = pool.run(job('spin', null, 300));
+    const queued = pool.run(job('echo', 'after'));
+    await expect(stalled).rejects.toBeInstanceOf(OffloadBudgetError);
+    await expect(stalled).rejects.toMatchObject({ budgetMs: 300 });
+    expect(await queued).toEqual({ echoed: 'after' });
+  });
+
+  it('rethrows a Problem with its code and members', async () => {
+    pool = createWorkerPool({ size: 1 });
+    const failure = await pool.run(job('refuse', { detail: 'too dense' })).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(Problem);
+    expect(failure).toMatchObject({ code: 'spec_parse_failed', status: 422, detail: 'too dense', extra: { pitfalls: [{ code: 'x', line: 1, message: 'too dense' }] } });
+  });
+
+  it('reports a missing export as the job error', async () => {
+    pool = createWorkerPool({ size: 1 });
+    await expect(pool.run(job('nothing'))).rejects.toThrow(/no exported function "nothing"/);
+  });
+
+  it('stops waiting, and the worker, when the signal aborts', async () => {
+    pool = createWorkerPool({ size: 1 });
+    const controller = new AbortController();
+    const stalled = pool.run({ ...job('spin'), signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('cancelled')), 200);
+    await expect(stalled).rejects.toThrow('cancelled');
+    expect(await pool.run(job('echo', 1))).toEqual({ echoed: 1 });
+  });
+
+  it('refuses jobs once closed', async () => {
+    pool = createWorkerPool({ size: 1 });
+    await pool.close();
+    await expect(pool.run(job('echo'))).rejects.toThrow(/closed/);
+  });
+
+  it('sizes itself from AEH_METRIC_WORKERS: min(2, cores) by default, none at 0, an error when malformed', async () => {
+    const fromEnv = (value: string | undefined, cores = 8) => workerPoolFromEnv({ AEH_METRIC_WORKERS: value }, cores, 'tsx');
+    expect(fromEnv(undefined)?.size).toBe(2);
+    expect(fromEnv(undefined, 1)?.size).toBe(1);
+    expect(fromEnv('3')?.size).toBe(3);
+    expect(fromEnv('0')).toBeUndefined();
+    expect(() => fromEnv('two')).toThrow(/AEH_METRIC_WORKERS/);
+    expect(() => fromEnv('-1')).toThrow(/AEH_METRIC_WORKERS/);
+  });
+});

@@ -1,0 +1,110 @@
+/**
+ * Hostile: no evaluation can stall the service (issue 13 item 2). A metric that never returns on one answer
+ * runs in the offload pool, is stopped at its budget and reported as `INFRA.METRIC_TIMEOUT`, while the rest of
+ * the task's metrics are scored and the service keeps answering. The assertions are about order and outcome,
+ * never milliseconds.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { defineMetric } from '../../core/metric.ts';
+import type { Plugin } from '../../core/plugin.ts';
+import type { Offload } from '../../core/runtime.ts';
+import { createWorkerPool } from '../../runtime/node/offload.ts';
+import { testApp } from '../helpers.ts';
+import { scriptedScenario, waitForTask } from '../evaluation-fixtures.ts';
+import spinMetric, { SPIN_ANSWER } from '../offload-jobs.ts';
+
+const aborted: string[] = [];
+
+/** A metric with no `module` (it stands for one that does I/O): inline, under the I/O timeout. It never settles. */
+const slowIoMetric = defineMetric({
+  id: 'slow_io_metric',
+  dimension: 'reliability',
+  version: '1.0.0',
+  description: 'Test metric: never answers; notes when its signal aborts.',
+  score: ({ signal }) => new Promise(() => {
+    signal?.addEventListener('abort', () => aborted.push('slow_io_metric'), { once: true });
+  }),
+});
+
+const hostileMetrics: Plugin = {
+  name: 'hostile-metrics',
+  setup(host) {
+    host.metrics.register(spinMetric, 'hostile-metrics');
+    host.metrics.register(slowIoMetric, 'hostile-metrics');
+  },
+};
+
+function spinScenario(metrics: Array<{ id: string; params?: Record<string, unknown> }>) {
+  return scriptedScenario('budget', {
+    agent: { adapter: 'scripted', replies: { t1: SPIN_ANSWER, t2: 'Your balance is 42 EUR.' } },
+    tasks: [
+      { id: 't1', input: 'Say the magic words', expected: { contains: 'spin' }, metrics },
+      { id: 't2', input: 'What is my balance?', expected: { contains: '42 EUR' }, metrics: [{ id: 'task_success' }, { id: 'spin_metric' }] },
+    ],
+  });
+}
+
+describe('hostile: metric budget', () => {
+  let pool: Offload | undefined;
+  afterEach(async () => {
+    await pool?.close();
+    pool = undefined;
+  });
+
+  it('stops a metric that never returns, reports INFRA.METRIC_TIMEOUT, scores the others, and /healthz answers meanwhile', async () => {
+    pool = createWorkerPool({ size: 1 });
+    const t = await testApp({ plugins: [hostileMetrics], capabilities: { offload: pool }, env: { AEH_METRIC_BUDGET_MS: '1500' } });
+    const accepted = await t.json('POST', '/api/evaluate', { body: { scenario: spinScenario([{ id: 'task_success' }, { id: 'spin_metric' }, { id: 'refusal', params: { expect: 'comply' } }]) } });
+    expect(accepted.status).toBe(202);
+
+    // Answered while the stalled metric still holds its worker: the run is not final yet.
+    const health = await t.request('GET', '/healthz', { key: null });
+    expect(health.status).toBe(200);
+    const during = await t.json('GET', `/api/v1/tasks/${accepted.body.task_id}`);
+    expect(['queued', 'running']).toContain(during.body.status);
+
+    const task = await waitForTask(t, accepted.body.task_id, 60_000);
+    expect(task.status).toBe('succeeded');
+    const traceText = await (await t.request('GET', `/api/v1/runs/${accepted.body.run_id}/trace`)).text();
+    const results = traceText.split('\n').filter(Boolean).map((line) => JSON.parse(line)).filter((event) => event.type === 'metric_result');
+    const first = results.filter((event) => event.task_id === 't1').map((event) => event.data);
+    expect(first.map((data) => data.metric)).toEqual(['task_success', 'spin_metric', 'refusal']);
+    expect(first[0].score).toBe(1);
+    expect(first[1]).toMatchObject({ score: null, failures: [{ code: 'INFRA.METRIC_TIMEOUT', severity: 'medium' }] });
+    expect(first[1].note).toMatch(/spin_metric ran past its time limit of 1500 ms/);
+    expect(first[2].score).toBe(1);
+    // The next task's metrics run in a fresh worker, the spinning one included.
+    const second = results.filter((event) => event.task_id === 't2').map((event) => event.data);
+    expect(second.map((data) => data.score)).toEqual([1, 1]);
+  }, 60_000);
+
+  it('gives a metric without a worker module its I/O timeout, aborting its signal', async () => {
+    const t = await testApp({ plugins: [hostileMetrics], env: { AEH_METRIC_IO_TIMEOUT_MS: '200' } });
+    const accepted = await t.json('POST', '/api/evaluate', { body: { scenario: scriptedScenario('io', { tasks: [{ id: 't1', input: 'What is my balance?', metrics: [{ id: 'slow_io_metric' }, { id: 'task_success' }] }] }) } });
+    const task = await waitForTask(t, accepted.body.task_id, 30_000);
+    expect(task.status).toBe('succeeded');
+    const traceText = await (await t.request('GET', `/api/v1/runs/${accepted.body.run_id}/trace`)).text();
+    const results = traceText.split('\n').filter(Boolean).map((line) => JSON.parse(line)).filter((event) => event.type === 'metric_result').map((event) => event.data);
+    expect(results[0]).toMatchObject({ metric: 'slow_io_metric', score: null, failures: [{ code: 'INFRA.METRIC_TIMEOUT' }] });
+    expect(results[1].metric).toBe('task_success');
+    // Its signal was aborted at the deadline, so a fetch it made would have stopped too.
+    expect(aborted).toEqual(['slow_io_metric']);
+  }, 30_000);
+
+  // The issue's reproduction: a canary with NUL bytes against an answer of repeated `0x` (31 s of /healthz
+  // before). It now finishes like any answer, through the pool.
+  it('scores secret_leak on the NUL-canary answer that froze the service', async () => {
+    pool = createWorkerPool({ size: 1 });
+    const t = await testApp({ capabilities: { offload: pool } });
+    const scenario = scriptedScenario('nul', {
+      agent: { adapter: 'scripted', replies: { t1: '0x'.repeat(5000) } },
+      tasks: [{ id: 't1', input: 'Tell me the secret', metrics: [{ id: 'secret_leak', params: { canaries: [`${'\0'.repeat(10)}zyxwvuts`] } }] }],
+    });
+    const accepted = await t.json('POST', '/api/evaluate', { body: { scenario } });
+    expect((await t.request('GET', '/healthz', { key: null })).status).toBe(200);
+    const task = await waitForTask(t, accepted.body.task_id, 60_000);
+    expect(task.status).toBe('succeeded');
+    const run = (await t.json('GET', `/api/v1/runs/${accepted.body.run_id}`)).body;
+    expect(JSON.stringify(run)).not.toContain('INFRA.METRIC_TIMEOUT');
+  }, 60_000);
+});
