@@ -27,15 +27,16 @@ export interface VerificationResult {
 }
 
 /**
- * The digest of an artefact whose bytes the caller proved unchanged since it hashed them (the store's change
- * proof; docs/certificates.md "Verification cost"), in place of the bytes.
+ * An artefact's SHA3-256 computed by the caller: from its bytes now, or `reused` from an earlier hashing
+ * because the store proves the bytes unchanged since (docs/certificates.md "Verification cost").
  */
-export interface ProvenDigest {
+export interface ArtefactDigest {
   sha3_256: HexDigest;
+  reused: boolean;
 }
 
-/** An artefact's bytes: streamed (large files), whole (small files), a proven digest, or `null` when missing. */
-export type ArtefactBytes = ReadableStream<Uint8Array> | Uint8Array | ProvenDigest | null;
+/** An artefact's bytes: streamed (large files), whole (small files), its digest, or `null` when missing. */
+export type ArtefactBytes = ReadableStream<Uint8Array> | Uint8Array | ArtefactDigest | null;
 
 /** Where the artefacts of a certificate are read from. */
 export interface ArtefactSource {
@@ -76,7 +77,7 @@ async function hashOf(bytes: ArtefactBytes, factory: Sha3Factory = nobleSha3): P
   return (await sha3Stream(bytes, factory)).hex;
 }
 
-const proven = (bytes: ArtefactBytes): bytes is ProvenDigest => bytes !== null && !(bytes instanceof Uint8Array) && 'sha3_256' in bytes;
+const reused = (bytes: ArtefactBytes): boolean => bytes !== null && !(bytes instanceof Uint8Array) && 'sha3_256' in bytes && bytes.reused;
 
 async function checkTrace(certificate: Certificate, options: VerifyOptions): Promise<VerificationCheck> {
   const id = 'trace_hash';
@@ -87,7 +88,7 @@ async function checkTrace(certificate: Certificate, options: VerifyOptions): Pro
   if (!digestsEqual(actual, String(certificate.trace_hash))) {
     return { id, ok: false, detail: `the trace ${certificate.trace_file} hashes to ${actual}, the certificate says ${certificate.trace_hash}` };
   }
-  return { id, ok: true, detail: `SHA3-256 of ${certificate.trace_file} matches${proven(bytes) ? ' (unchanged since hashed, by the store\'s change proof)' : ''}` };
+  return { id, ok: true, detail: `SHA3-256 of ${certificate.trace_file} matches${reused(bytes) ? ' (unchanged since hashed, by the store\'s change proof)' : ''}` };
 }
 
 async function checkLedger(certificate: Certificate, options: VerifyOptions): Promise<VerificationCheck> {
@@ -95,20 +96,20 @@ async function checkLedger(certificate: Certificate, options: VerifyOptions): Pr
   const ledger = certificate.evidence_ledger && typeof certificate.evidence_ledger === 'object' ? certificate.evidence_ledger : {};
   const problems: string[] = [];
   const names = Object.keys(ledger).sort();
-  let reused = 0;
+  let unchanged = 0;
   for (const name of names) {
     if (!isSafeBasename(name)) {
       problems.push(`"${name}" is not a plain file name`);
       continue;
     }
     const bytes = await options.source.sidecar(name);
-    if (proven(bytes)) reused++;
+    if (reused(bytes)) unchanged++;
     const actual = await hashOf(bytes, options.factory);
     if (actual === null) problems.push(`${name} is missing`);
     else if (!digestsEqual(actual, String(ledger[name]))) problems.push(`${name} hashes to ${actual}, the ledger says ${ledger[name]}`);
   }
   if (problems.length) return { id, ok: false, detail: problems.join('; ') };
-  const proof = reused ? ` (${reused === names.length ? 'all' : reused} unchanged since hashed, by the store's change proof)` : '';
+  const proof = unchanged ? ` (${unchanged === names.length ? 'all' : unchanged} unchanged since hashed, by the store's change proof)` : '';
   return { id, ok: true, detail: names.length ? `${names.length} sidecar(s) match: ${names.join(', ')}${proof}` : 'the ledger lists no sidecars' };
 }
 

@@ -5,7 +5,7 @@
  * Auditor entry later (`POST /api/v1/runs/:run_id/sign`).
  */
 import { buildCertificateBody, certificateDigest, validateCertificate, type Certificate, type ProvenanceRole } from '../../core/certificate.ts';
-import { sha3Factory, sha3Stream, type HexDigest } from '../../core/hash.ts';
+import { sha3Factory, toHex, type HexDigest } from '../../core/hash.ts';
 import { appendProvenance, signatureDigest } from '../../core/provenance.ts';
 import { keys, readRun, SIDECARS, TRACE_FILE, type RunRecord } from '../../core/runs.ts';
 import { selectSigner } from '../../core/signer.ts';
@@ -41,8 +41,8 @@ interface RunSummary {
 }
 
 async function hashKey(services: Services, key: string): Promise<HexDigest | null> {
-  const stream = await services.store.stream(key);
-  return stream ? (await sha3Stream(stream, sha3Factory(services.capabilities))).hex : null;
+  const hash = sha3Factory(services.capabilities)();
+  return (await services.store.hashInto(key, hash)) === null ? null : toHex(hash.digest());
 }
 
 function complianceOf(run: RunRecord | null, summary: RunSummary | null): Certificate['compliance'] {

@@ -10,7 +10,7 @@
  */
 import type { Certificate } from '../../core/certificate.ts';
 import { isSafeBasename } from '../../core/certificate.ts';
-import { sha3Factory, sha3Stream, toHex, type HexDigest } from '../../core/hash.ts';
+import { sha3Factory, toHex, type HexDigest } from '../../core/hash.ts';
 import { signatureDigest } from '../../core/provenance.ts';
 import { keys } from '../../core/runs.ts';
 import type { Services } from '../../core/services.ts';
@@ -60,28 +60,25 @@ async function checkAnchor(services: Services, runId: string, certificate: Certi
 }
 
 /**
- * An artefact for `verifyCertificate`: its digest when the store proves the bytes unchanged since this
- * process hashed them, else its bytes (streamed when `large`), hashed now.
+ * An artefact's digest for `verifyCertificate`: reused when the store proves the bytes unchanged since this
+ * process hashed them, else hashed now (the trace fed to the hash through the store's own buffers).
  */
 async function artefact(services: Services, cache: VerifyCache, key: string, large: boolean, rehash: RehashMode): Promise<ArtefactBytes> {
-  const fingerprint = rehash === 'changed' ? await services.store.fingerprint(key) : null;
-  if (fingerprint === null) return large ? services.store.stream(key) : services.store.getBytes(key);
-  const known = cache.digests.get(key);
-  if (known?.fingerprint === fingerprint) return { sha3_256: known.hex };
   // Taken before the read: a change during the read moves the fingerprint, so the next request re-hashes.
-  const factory = sha3Factory(services.capabilities);
-  let hex: HexDigest;
+  const fingerprint = rehash === 'changed' ? await services.store.fingerprint(key) : null;
+  const known = fingerprint === null ? undefined : cache.digests.get(key);
+  if (known && known.fingerprint === fingerprint) return { sha3_256: known.hex, reused: true };
+  const hash = sha3Factory(services.capabilities)();
   if (large) {
-    const stream = await services.store.stream(key);
-    if (!stream) return null;
-    hex = (await sha3Stream(stream, factory)).hex;
+    if ((await services.store.hashInto(key, hash)) === null) return null;
   } else {
     const bytes = await services.store.getBytes(key);
-    if (!bytes) return null;
-    hex = toHex(factory().update(bytes).digest());
+    if (bytes === null) return null;
+    hash.update(bytes);
   }
-  remember(cache.digests, key, { fingerprint, hex });
-  return { sha3_256: hex };
+  const hex = toHex(hash.digest());
+  if (fingerprint !== null) remember(cache.digests, key, { fingerprint, hex });
+  return { sha3_256: hex, reused: false };
 }
 
 /**
@@ -113,7 +110,7 @@ export async function verifyStoredRun(services: Services, runId: string, cache: 
     document: memo.document,
     now: services.now(),
     factory,
-    // Sidecars are small: one read each instead of a stream.
+    // Sidecars are small: one read each.
     source: { trace: (file) => read(file, true), sidecar: (file) => read(file, false) },
   });
   const isObject = certificate !== null && typeof certificate === 'object' && !Array.isArray(certificate);

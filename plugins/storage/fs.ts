@@ -10,6 +10,7 @@ import { dirname, join, resolve, basename } from 'node:path';
 import { createStorage } from 'unstorage';
 import fsDriver from 'unstorage/drivers/fs';
 import type { Plugin } from '../../core/plugin.ts';
+import type { IncrementalHash } from '../../core/runtime.ts';
 import { createStore, storageKey, type StorageDriver } from '../../core/storage.ts';
 
 const TEMP_SUFFIX = '.aeh-tmp';
@@ -121,6 +122,47 @@ async function streamFile(path: string): Promise<ReadableStream<Uint8Array> | nu
   });
 }
 
+/** Read buffers for `hashInto`, reused so that hashing a trace allocates (and page-faults) no memory. */
+function createBufferPool(size: number, keep: number) {
+  const free: Buffer[] = [];
+  return {
+    take: () => free.pop() ?? Buffer.allocUnsafe(size),
+    give(buffer: Buffer) {
+      if (free.length < keep) free.push(buffer);
+    },
+  };
+}
+
+type BufferPool = ReturnType<typeof createBufferPool>;
+
+/** Feeds a regular file into `hash` through a pooled buffer; `null` when it is missing or not a file. */
+async function hashFileInto(path: string, hash: IncrementalHash, pool: BufferPool): Promise<number | null> {
+  let fd: number;
+  try {
+    fd = await call<number>((done) => open(path, 'r', done));
+  } catch (error) {
+    if (missing(error)) return null;
+    throw error;
+  }
+  const buffer = pool.take();
+  try {
+    const stat = await call<{ isFile(): boolean; size: number }>((done) => fstat(fd, done));
+    if (!stat.isFile()) return null;
+    let total = 0;
+    for (;;) {
+      // One byte more than what remains: a short read proves the end without another read.
+      const wanted = Math.min(Math.max(stat.size - total, 0) + 1, buffer.length);
+      const bytesRead = await call<number>((done) => read(fd, buffer, 0, wanted, null, done));
+      if (bytesRead > 0) hash.update(buffer.subarray(0, bytesRead));
+      total += bytesRead;
+      if (bytesRead < wanted) return total;
+    }
+  } finally {
+    pool.give(buffer);
+    await new Promise<void>((resolve) => close(fd, () => resolve()));
+  }
+}
+
 /**
  * `dev:ino:size:mtime:ctime` (ns) of a regular file that has been still for FINGERPRINT_SETTLE_MS, else `null`.
  * One synchronous `stat` (microseconds; see readOrNull).
@@ -181,6 +223,8 @@ export interface FsStoreOptions {
 /** Builds the `fs` store rooted at `base`. */
 export function createFsStore(base: string, { now = () => Date.now(), syncReadMaxBytes = 64 * 1024 }: FsStoreOptions = {}) {
   const root = resolve(base);
+  // 2 MiB: a 1 MiB trace is one read; four kept (8 MiB) serve four verifications at once without allocating.
+  const hashBuffers = createBufferPool(2 << 20, 4);
   const pathOf = (key: string) => join(root, ...storageKey(key).split(':'));
   const raw = createStorage({ driver: fsDriver({ base: root, ignore: ['**/node_modules/**', '**/.git/**', `**/*${TEMP_SUFFIX}`] }) });
   return createStore('fs', raw, {
@@ -192,6 +236,7 @@ export function createFsStore(base: string, { now = () => Date.now(), syncReadMa
     read: (key) => readOrNull(pathOf(key), syncReadMaxBytes),
     stream: (key) => streamFile(pathOf(key)),
     fingerprint: (key) => fingerprintFile(pathOf(key), now),
+    hashInto: (key, hash) => hashFileInto(pathOf(key), hash, hashBuffers),
     async size(key) {
       try {
         return (await fsp.stat(pathOf(key))).size;

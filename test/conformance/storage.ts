@@ -132,6 +132,18 @@ export function testStorage(name: string, create: () => Promise<Store>, options:
       expect(await store.stream('runs/none/trace.jsonl')).toBeNull();
     });
 
+    it('feeds a large value into a hash byte for byte (hashInto), and answers null for an absent one', async () => {
+      const store = await fresh();
+      const big = Uint8Array.from({ length: 2 * 1024 * 1024 + 13 }, (_, index) => (index * 17) % 253);
+      await store.setBytes('runs/big/trace.jsonl', big);
+      const chunks: Uint8Array[] = [];
+      // A copy: the chunk handed to update() is only valid during the call (a driver may reuse its buffer).
+      const recorder = { update: (chunk: Uint8Array) => (chunks.push(Uint8Array.from(chunk)), recorder), digest: () => new Uint8Array() };
+      expect(await store.hashInto('runs/big/trace.jsonl', recorder)).toBe(big.length);
+      expect(Buffer.concat(chunks).equals(Buffer.from(big))).toBe(true);
+      expect(await store.hashInto('runs/none/trace.jsonl', recorder)).toBeNull();
+    });
+
     it('gives a change proof, if any, that differs once the bytes change, and none for an absent value', async () => {
       const store = await fresh();
       expect(await store.fingerprint('runs/none/trace.jsonl')).toBeNull();
