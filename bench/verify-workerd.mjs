@@ -7,8 +7,9 @@
 // certification plugin): that is the precomputed certificate. workerd (dist/workerd/config.capnp, `test`
 // const: the bundled KV Worker as AEH_KV) gets the run's files through its KV namespace (scripts/kv-seed.mjs)
 // and Node's public keys through AEH_SIGNING_RETIRED_JWKS, as docs/runtimes.md describes. Both services run
-// with their defaults (artefact hashes reused for AEH_VERIFY_CACHE_MS = 1000 ms), and are measured in
-// alternating rounds so that the machine's load affects both alike; the ratio is of the medians.
+// with their defaults (Node's fs store proves unchanged artefacts with one stat and skips re-hashing them; KV
+// has no such proof, so workerd re-hashes every request: docs/certificates.md "Verification cost"), and are
+// measured in alternating rounds so that the machine's load affects both alike; the ratio is of the medians.
 // Usage: node bench/verify-workerd.mjs [--duration 8] [--rounds 3] [--connections 50] [--no-build]
 import { join } from 'node:path';
 import { mkdirSync, statSync } from 'node:fs';
