@@ -19,6 +19,7 @@ export const PROBLEM_CATALOGUE = {
   payload_too_large: { status: 413, title: 'Payload too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   spec_parse_failed: { status: 422, title: 'Specification could not be parsed' },
+  spec_too_complex: { status: 422, title: 'Specification too complex to convert' },
   rate_limited: { status: 429, title: 'Too many requests' },
   quota_exceeded: { status: 429, title: 'Quota exceeded' },
   internal: { status: 500, title: 'Internal error' },

@@ -136,19 +136,24 @@ describe('spec-to-eval: POST /api/v1/spec-to-eval', () => {
     expect(latin1.body.pitfalls).toEqual([{ code: 'invalid_encoding', line: 4, message: 'the file is not UTF-8 text' }]);
   });
 
-  it('converts a 1 MiB PRD given by input_path (inline it is over AEH_MAX_BODY_BYTES: 413)', async () => {
-    const t = await testApp();
+  // Issue 13 item 3: a path was a way around the body limit (files up to 16 MiB were read and parsed).
+  it('answers an input_path file over AEH_MAX_BODY_BYTES with the same 413 as a body that size', async () => {
+    const t = await testApp({ env: { AEH_MAX_BODY_BYTES: '4096' } });
     let markdown = '# PRD: Big\n\n## Overview\n**Industry:** Retail\n**Use Case:** Returns\n\n## Tasks\n';
     let count = 0;
-    while (markdown.length < 1024 * 1024) markdown += `- Accept the return of order ${++count} within 30 days (Expect: "accepted")\n`;
+    while (markdown.length < 4096) markdown += `- Accept the return of order ${++count} within 30 days (Expect: "accepted")\n`;
     writeFileSync(join(t.root, 'big.md'), markdown);
-    const res = await t.json('POST', ROUTE, { body: { input_path: 'big.md' } });
-    expect(res.status).toBe(200);
-    const tasks = res.body.scenarios.flatMap((scenario: { tasks: unknown[] }) => scenario.tasks);
-    expect(tasks).toHaveLength(count);
-    expect(tasks[count - 1]).toMatchObject({ input: `Accept the return of order ${count} within 30 days`, expected: { contains: 'accepted' } });
-    expect((await t.json('POST', ROUTE, { body: { markdown } })).status).toBe(413);
-  }, 180_000); // micromark parses ~0.1-1 MiB/s on a loaded 2-core machine; this is a size test, not a timing one
+    const byPath = await t.json('POST', ROUTE, { body: { input_path: 'big.md' } });
+    const inline = await t.json('POST', ROUTE, { body: { markdown } });
+    expect([byPath.status, byPath.body.code]).toEqual([413, 'payload_too_large']);
+    expect([inline.status, inline.body.code]).toEqual([413, 'payload_too_large']);
+    expect(byPath.body.detail).toContain('AEH_MAX_BODY_BYTES');
+    const lines = markdown.split('\n');
+    writeFileSync(join(t.root, 'fits.md'), lines.slice(0, lines.length - 3).join('\n'));
+    const fits = await t.json('POST', ROUTE, { body: { input_path: 'fits.md' } });
+    expect(fits.status).toBe(200);
+    expect(fits.body.scenarios[0].tasks[0]).toMatchObject({ input: 'Accept the return of order 1 within 30 days', expected: { contains: 'accepted' } });
+  });
 
   it('persists stubs under PROJECT_ROOT/scenarios without overwriting, and they evaluate by path', async () => {
     const t = await testApp();

@@ -7,18 +7,21 @@ import type { Plugin } from '../../core/plugin.ts';
 import type { PluginHost } from '../../core/host.ts';
 import { Problem } from '../../core/problems.ts';
 import { readJailedFile } from '../../core/jail.ts';
+import { OffloadBudgetError } from '../../core/runtime.ts';
 import type { Services } from '../../core/services.ts';
 import { persistScenarios } from './persist.ts';
 import { DEFAULT_LLM_TIMEOUT_MS } from './llm-fallback.ts';
 import { PITFALL, specParseFailed } from './pitfalls.ts';
+import { describeComplexity, measureComplexity } from './complexity.ts';
+import { CONVERT_WORKER_MODULE, type ConvertJob, type ConvertJobResult } from './offloaded.ts';
 
 // The converter pulls in the Markdown parser (micromark, mdast, GFM: a tenth of the service's start-up), which
 // only this route needs: it loads on the first conversion, not at start.
 let converter: Promise<typeof import('./convert.ts')> | undefined;
 const loadConverter = () => (converter ??= import('./convert.ts'));
 
-/** Largest PRD file read through `input_path` (inline documents are bounded by AEH_MAX_BODY_BYTES). */
-export const MAX_INPUT_FILE_BYTES = 16 * 1024 * 1024;
+/** Default of `AEH_SPEC_TO_EVAL_BUDGET_MS`: 1 MiB of mixed bullets and H3 cases takes 9–12 s on a small machine. */
+export const DEFAULT_CONVERT_BUDGET_MS = 20_000;
 
 const BODY_SCHEMA = {
   type: 'object',
@@ -82,7 +85,12 @@ async function readSource(services: Services, body: SpecToEvalBody): Promise<str
     });
   }
   if (body.markdown !== undefined) return body.markdown;
-  const bytes = await readJailedFile(services, body.input_path!, MAX_INPUT_FILE_BYTES);
+  // A file is held to the same limit as a body: the path must not be a way around AEH_MAX_BODY_BYTES.
+  const limit = services.config.maxBodyBytes;
+  const bytes = await readJailedFile(services, body.input_path!, limit).catch((error: unknown) => {
+    if (error instanceof Problem && error.code === 'payload_too_large') throw new Problem('payload_too_large', { detail: `the file is larger than ${limit} bytes (AEH_MAX_BODY_BYTES)` });
+    throw error;
+  });
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
@@ -93,6 +101,37 @@ async function readSource(services: Services, body: SpecToEvalBody): Promise<str
 function llmTimeoutMs(env: Record<string, string | undefined>): number {
   const value = Number(env.AEH_SPEC_TO_EVAL_LLM_TIMEOUT_MS);
   return Number.isInteger(value) && value > 0 ? value : DEFAULT_LLM_TIMEOUT_MS;
+}
+
+function convertBudgetMs(env: Record<string, string | undefined>): number {
+  const value = Number(env.AEH_SPEC_TO_EVAL_BUDGET_MS);
+  return Number.isInteger(value) && value > 0 ? value : DEFAULT_CONVERT_BUDGET_MS;
+}
+
+/**
+ * Converts in the offload pool under `AEH_SPEC_TO_EVAL_BUDGET_MS`, so a document that is costly to parse holds
+ * a worker, not the service; past the budget, 422 `spec_too_complex` names the structures that made it so.
+ * Without an offload (workerd, `AEH_METRIC_WORKERS=0`), and for the language-model fallback, it runs here.
+ */
+async function convert(services: Services, source: string, signal: AbortSignal) {
+  const { convertSpec } = await loadConverter();
+  const options = { llm: services.llm, registeredMetrics: services.metrics.names(), llmTimeoutMs: llmTimeoutMs(services.config.env) };
+  const offload = services.capabilities.offload;
+  if (!offload) return convertSpec(source, options);
+  const budgetMs = convertBudgetMs(services.config.env);
+  const job: ConvertJob = { source, registeredMetrics: [...options.registeredMetrics], llmConfigured: options.llm !== undefined };
+  let converted: ConvertJobResult;
+  try {
+    converted = await offload.run({ module: CONVERT_WORKER_MODULE, name: 'convertInWorker', input: job, budgetMs, signal }) as ConvertJobResult;
+  } catch (error) {
+    if (!(error instanceof OffloadBudgetError)) throw error;
+    const complexity = measureComplexity(source);
+    throw new Problem('spec_too_complex', {
+      detail: `the document did not convert within ${budgetMs} ms (AEH_SPEC_TO_EVAL_BUDGET_MS): ${describeComplexity(complexity)}; split the largest structure or send a smaller document`,
+      extra: { complexity },
+    });
+  }
+  return 'result' in converted ? converted.result : convertSpec(source, options);
 }
 
 function registerRoute(host: PluginHost): void {
@@ -106,19 +145,15 @@ function registerRoute(host: PluginHost): void {
     body: BODY_SCHEMA,
     responses: {
       200: { description: 'The PRD, its scenario stubs and the warnings', schema: RESULT_SCHEMA },
-      422: { description: 'spec_parse_failed: pitfalls [{code, line, message}]', contentType: 'application/problem+json' },
+      413: { description: 'the body, or the input_path file, is larger than AEH_MAX_BODY_BYTES', contentType: 'application/problem+json' },
+      422: { description: 'spec_parse_failed: pitfalls [{code, line, message}]; spec_too_complex: the document did not convert within its budget, complexity names why', contentType: 'application/problem+json' },
       503: { description: 'the language-model provider of the fallback failed; retry later', contentType: 'application/problem+json' },
     },
     async handler(c) {
       const services = c.var.services;
       const body = c.var.body as SpecToEvalBody;
       const source = await readSource(services, body);
-      const { convertSpec } = await loadConverter();
-      const result = await convertSpec(source, {
-        llm: services.llm,
-        registeredMetrics: services.metrics.names(),
-        llmTimeoutMs: llmTimeoutMs(services.config.env),
-      });
+      const result = await convert(services, source, c.req.raw.signal);
       if (!body.persist) return c.json(result);
       const { scenarios, persisted } = await persistScenarios(services, result.scenarios);
       return c.json({ ...result, scenarios, persisted });
