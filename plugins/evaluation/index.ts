@@ -8,6 +8,7 @@ import { startEngine, stopEngine, type EngineHolder } from './engine.ts';
 import { registerEvaluationRoutes } from './routes.ts';
 import { runTask } from './runner.ts';
 import { RUN, TASK } from './schemas.ts';
+import { metricLimits } from './score-metrics.ts';
 
 export default {
   name: 'evaluation',
@@ -17,6 +18,8 @@ export default {
     host.schemas.register({ name: 'Run', schema: RUN }, 'evaluation');
     host.schemas.register({ name: 'EvaluationTask', schema: TASK }, 'evaluation');
     host.onStart(async (services) => {
+      // A malformed AEH_METRIC_BUDGET_MS / AEH_METRIC_IO_TIMEOUT_MS fails the start, not the first run.
+      metricLimits(services.config.env);
       holder.current = await startEngine(services, runTask, host.queues.list());
     });
     host.onStop(async () => {

@@ -108,3 +108,9 @@ describe('hostile: metric budget', () => {
     expect(JSON.stringify(run)).not.toContain('INFRA.METRIC_TIMEOUT');
   }, 60_000);
 });
+
+describe('hostile: metric budget settings', () => {
+  it('fails the start on a malformed AEH_METRIC_BUDGET_MS, naming it', async () => {
+    await expect(testApp({ env: { AEH_METRIC_BUDGET_MS: '2s' } })).rejects.toThrow(/AEH_METRIC_BUDGET_MS/);
+  });
+});
