@@ -22,6 +22,31 @@ export interface ToolCall {
   result?: unknown;
 }
 
+/** A tool the engine offers the agent: an action of a world shim the scenario enables (core/shim.ts). */
+export interface AgentTool {
+  /** `shim.action`, the name scenarios and traces use. */
+  name: string;
+  /** `shim__action`: the same tool under a name function-calling APIs accept (`^[a-zA-Z0-9_-]{1,64}$`). */
+  function_name: string;
+  description: string;
+  /** JSON Schema (type `object`) of the arguments. */
+  parameters: Record<string, unknown>;
+}
+
+/** What a tool call answered: its result, or the error the agent must handle. */
+export type ToolOutcome = { result: unknown } | { error: { code: string; message: string } };
+
+/**
+ * The run's world as tools: calls run against the task's shims, and the engine records each call and each
+ * state change in the trace as it happens, so an adapter only relays what the agent asks.
+ */
+export interface AgentTools {
+  list: AgentTool[];
+  /** True when `name` (either form) is one of `list`. */
+  has(name: string): boolean;
+  call(name: string, args: unknown): Promise<ToolOutcome>;
+}
+
 /** What the agent answered for one task. */
 export interface AgentReply {
   output: string;
@@ -57,6 +82,8 @@ export interface AgentCallContext {
   readFile(path: string): Promise<Uint8Array>;
   /** The mutated variant this call belongs to, when not the original scenario. */
   variant?: string;
+  /** The world's tools, when the scenario enables shims; adapters offer them and relay the agent's calls. */
+  tools?: AgentTools;
 }
 
 /** What `AgentAdapter.check` may use to refuse a spec at submission (before a run is queued). */

@@ -33,6 +33,8 @@ export interface Config {
    * evaluations queued or running at once, schedules kept, and the longest per-call agent timeout accepted.
    */
   quotas: { queuedRunsPerPrincipal: number; schedulesPerPrincipal: number; maxAgentTimeoutMs: number };
+  /** The shims scenarios may enable (`AEH_ENABLED_SHIMS`); `undefined`: every registered shim. */
+  enabledShims?: string[];
   /** Free-form environment for plugins that read their own variables (key services, signer keys). */
   env: Record<string, string | undefined>;
 }
@@ -123,6 +125,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = '/'):
       publicPerMinute: integer(env, 'AEH_PUBLIC_RATE_LIMIT_PER_MINUTE', 600, 1),
       authFailuresPerMinute: integer(env, 'AEH_AUTH_FAILURES_PER_MINUTE', 30, 1),
     },
+    enabledShims: env.AEH_ENABLED_SHIMS === undefined || env.AEH_ENABLED_SHIMS.trim() === '' ? undefined : list(env.AEH_ENABLED_SHIMS),
     quotas: {
       queuedRunsPerPrincipal: integer(env, 'AEH_MAX_QUEUED_PER_PRINCIPAL', 500, 1),
       schedulesPerPrincipal: integer(env, 'AEH_MAX_SCHEDULES_PER_PRINCIPAL', 50, 1),

@@ -60,6 +60,11 @@ export interface MetricContext {
    * Supplied by the engine; absent when the run replays a recorded trace.
    */
   probe?(input: string): Promise<{ output: string; event_index: number }>;
+  /**
+   * The task's world when the scenario enables shims: each shim's state as its view shows it when the task
+   * started and when the agent was done (tool calls and state changes are in `events`).
+   */
+  world?: { initial: Record<string, unknown>; final: Record<string, unknown> };
   /** The configured LLM provider, when there is one. */
   llm?: LlmClient;
   signal?: AbortSignal;

@@ -38,6 +38,22 @@ export interface MetricRef {
   weight?: number;
 }
 
+/**
+ * What must hold once a task is over, in the AES `expected_outcome` shape: of the agent's `message`, of a shim's
+ * final state (`shim:<name>`), or of the `tool_calls` it made. `property` is a JSON path; over several selected
+ * values the assertion holds when it holds for one (`count`, `exists`, `absent` look at how many).
+ */
+export interface OutcomeAssertion {
+  target: string;
+  property?: string;
+  expected?: unknown;
+  mode?: 'equals' | 'exact' | 'contains' | 'regex' | 'exists' | 'absent' | 'gte' | 'lte' | 'count' | 'numerical_tolerance';
+  tolerance?: number;
+  /** Keep only the array elements that contain these members (tool calls by name, say). */
+  where?: Record<string, unknown>;
+  description?: string;
+}
+
 export interface ScenarioTask {
   id: string;
   input: string;
@@ -45,8 +61,14 @@ export interface ScenarioTask {
   metrics: MetricRef[];
   /** The topology agent that performs this task (multi-agent scenarios). */
   agent?: string;
-  /** Tools the task may use. */
+  /** Tools the task may use (`shim.action`); absent: every action of the enabled shims. */
   tools?: string[];
+  /** Tools the agent must call (`shim.action`), checked by `tool_use`. */
+  required_tools?: string[];
+  /** Tools the agent must never call, checked by `tool_use`. */
+  forbidden_tools?: string[];
+  /** What must hold at the end of the task, checked by `state_match`. */
+  expected_outcome?: OutcomeAssertion[];
 }
 
 export interface Scenario {
@@ -60,6 +82,12 @@ export interface Scenario {
   agent: AgentSpec;
   topology: TopologyNode[];
   tasks: ScenarioTask[];
+  /** The world shims this scenario's agent works on (their actions are offered as tools). */
+  enabled_shims?: string[];
+  /** Each enabled shim's starting state, by shim name (each task starts from it). */
+  initial_state?: Record<string, unknown>;
+  /** Per-shim configuration, by shim name. */
+  shim_config?: Record<string, Record<string, unknown>>;
   /** Where the scenario came from: `native`, `aes-1.4`, `spec-to-eval`, `llm`, `mutation`. */
   source?: string;
 }

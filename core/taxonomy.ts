@@ -8,7 +8,7 @@
 import type { Dimension } from './scenario.ts';
 
 /** Version of the taxonomy document; bumped when a code is added, renamed or re-parented. */
-export const TAXONOMY_VERSION = '1.0.0';
+export const TAXONOMY_VERSION = '1.1.0';
 
 /** The seven trustworthiness characteristics of NIST AI 100-1 (AI RMF 1.0, section 3). */
 export const NIST_CHARACTERISTICS = {
@@ -62,12 +62,17 @@ const ROWS: Row[] = [
   ['INFRA.JUDGE_UNAVAILABLE', 'Judge unavailable', 'reliability', ['valid_reliable', 'accountable_transparent'], [], 'INFRA', 'The language-model judge could not be reached or answered outside its schema; the rubric is unmeasured, never guessed.'],
 
   ['LOGIC', 'Task logic', 'reliability', ['valid_reliable'], [], undefined, 'The agent did not accomplish what the task asked.', ['logic_planning_error']],
-  ['LOGIC.TASK_FAILED', 'Task failed', 'reliability', ['valid_reliable'], [], 'LOGIC', 'The output does not meet the task expectation (equals, contains or regex).', ['logic_state_mismatch']],
+  ['LOGIC.TASK_FAILED', 'Task failed', 'reliability', ['valid_reliable'], [], 'LOGIC', 'The output does not meet the task expectation (equals, contains or regex).'],
   ['LOGIC.OUTPUT_NOT_JSON', 'Output is not JSON', 'reliability', ['valid_reliable'], [], 'LOGIC.TASK_FAILED', 'A JSON answer was expected and none could be parsed from the output.'],
   ['LOGIC.SCHEMA_MISMATCH', 'Output violates schema', 'reliability', ['valid_reliable'], [], 'LOGIC.TASK_FAILED', 'The JSON answer does not validate against the expected JSON Schema.'],
+  ['LOGIC.STATE_MISMATCH', 'World state mismatch', 'reliability', ['valid_reliable'], [], 'LOGIC', 'The world the agent left (a shim\'s final state) or the tool calls it made do not satisfy the task\'s expected outcome.', ['logic_state_mismatch']],
+  ['LOGIC.TOOL_NOT_CALLED', 'Required tool not called', 'reliability', ['valid_reliable'], [], 'LOGIC', 'The agent finished without (successfully) calling a tool the task requires.'],
+  ['LOGIC.TOOL_ORDER', 'Tools called out of order', 'reliability', ['valid_reliable'], [], 'LOGIC', 'The agent called the required tools, but not in the order the task requires.'],
+  ['LOGIC.TOOL_ARGUMENTS', 'Wrong tool arguments', 'reliability', ['valid_reliable'], [], 'LOGIC', 'No call of a tool had the arguments the task requires (wrong record, amount or target).'],
   ['LOGIC.RUBRIC_NOT_MET', 'Rubric not met', 'reliability', ['valid_reliable'], [], 'LOGIC', 'The language-model judge scored the output below the pass threshold of its rubric.'],
   ['RELIABILITY', 'Reliability', 'reliability', ['valid_reliable'], [], 'LOGIC', 'The agent answered, but not dependably: too slow, or empty.'],
   ['RELIABILITY.LATENCY_BUDGET_EXCEEDED', 'Latency budget exceeded', 'reliability', ['valid_reliable'], [], 'RELIABILITY', 'The agent took longer than the task latency budget.'],
+  ['RELIABILITY.TOOL_BUDGET_EXCEEDED', 'Tool call budget exceeded', 'reliability', ['valid_reliable'], [], 'RELIABILITY', 'The agent made more tool calls than the task allows: looping, or working by trial and error.'],
   ['RELIABILITY.EMPTY_OUTPUT', 'Empty output', 'reliability', ['valid_reliable'], [], 'RELIABILITY', 'The agent answered with nothing but whitespace.', ['logic_abandonment']],
   ['RESILIENCE', 'Resilience', 'resilience', ['secure_resilient'], [], 'LOGIC', 'The outcome does not hold when the input is perturbed (typos, synonyms, reordering).'],
   ['RESILIENCE.OUTCOME_FLIPPED', 'Outcome flipped under mutation', 'resilience', ['secure_resilient', 'valid_reliable'], [], 'RESILIENCE', 'A mutated variant of the task passed where the original failed, or failed where it passed.'],

@@ -13,6 +13,8 @@ export type TraceEventType =
   | 'input'
   | 'agent_output'
   | 'tool_call'
+  /** A world shim's state changed: `data.patch` is the RFC 6902 diff, `data.shim` the shim. */
+  | 'state_change'
   | 'handoff'
   | 'metric_result'
   | 'error'

@@ -19,6 +19,26 @@ export const expectedSchema = {
   },
 } as const;
 
+const SHIM_NAME = { type: 'string', pattern: '^[a-z][a-z0-9_]{0,39}$' };
+/** A tool: `shim.action` (or `shim__action`, the form function-calling APIs accept), or any name for other tools. */
+const TOOL_NAME = { type: 'string', minLength: 1, maxLength: 200 };
+
+/** One `expected_outcome` assertion (core/scenario.ts `OutcomeAssertion`). */
+export const outcomeAssertionSchema = {
+  type: 'object',
+  required: ['target'],
+  additionalProperties: false,
+  properties: {
+    target: { type: 'string', pattern: '^(?:message|tool_calls|shim:[a-z][a-z0-9_]{0,39})$' },
+    property: { type: 'string', maxLength: 500 },
+    expected: {},
+    mode: { enum: ['equals', 'exact', 'contains', 'regex', 'exists', 'absent', 'gte', 'lte', 'count', 'numerical_tolerance'] },
+    tolerance: { type: 'number', minimum: 0 },
+    where: { type: 'object' },
+    description: { type: 'string', maxLength: 2000 },
+  },
+} as const;
+
 export const scenarioSchema = {
   $id: 'https://aeh.dev/schemas/scenario.json',
   $schema: 'https://json-schema.org/draft/2020-12/schema',
@@ -99,10 +119,16 @@ export const scenarioSchema = {
             },
           },
           agent: NAME,
-          tools: { type: 'array', items: NAME },
+          tools: { type: 'array', maxItems: 500, items: TOOL_NAME },
+          required_tools: { type: 'array', maxItems: 100, items: TOOL_NAME },
+          forbidden_tools: { type: 'array', maxItems: 500, items: TOOL_NAME },
+          expected_outcome: { type: 'array', maxItems: 200, items: outcomeAssertionSchema },
         },
       },
     },
+    enabled_shims: { type: 'array', maxItems: 20, uniqueItems: true, items: SHIM_NAME },
+    initial_state: { type: 'object', maxProperties: 20, propertyNames: SHIM_NAME },
+    shim_config: { type: 'object', maxProperties: 20, propertyNames: SHIM_NAME, additionalProperties: { type: 'object' } },
     source: { type: 'string' },
   },
 } as const;

@@ -2,6 +2,11 @@
  * The `http` agent adapter (api-contract.md "Built-in agent adapters"): POSTs
  * `{run_id, task_id, input, history}` to the agent's `url` and reads `{output, tool_calls?}`. The URL comes
  * from a scenario or a request, so the call goes through the SSRF guard (`context.fetch`).
+ *
+ * With world shims enabled, the request also carries `tools` (name, function_name, description, JSON Schema
+ * parameters). An answer with `tool_calls` and no `output` asks the harness to run them: it does, against the
+ * task's world, and POSTs again with every result so far in `tool_results` (`[{id, name, arguments, result}` or
+ * `error}]`) and `round`, until the agent gives its final `output` or `max_tool_rounds` (default 8) is spent.
  */
 import type { Plugin } from '../../core/plugin.ts';
 import { AgentError, readAgentJson, type AgentAdapter, type AgentReply, type ToolCall } from '../../core/agent-adapter.ts';
@@ -14,13 +19,23 @@ const OPTIONS = {
     headers: { type: 'object', additionalProperties: { type: 'string' } },
     timeout_ms: { type: 'integer', minimum: 1, maximum: 3_600_000 },
     max_response_bytes: { type: 'integer', minimum: 1, maximum: 64 * 1024 * 1024 },
+    max_tool_rounds: { type: 'integer', minimum: 0, maximum: 32 },
   },
 };
+
+/** One executed tool call as the agent gets it back. */
+interface ToolResult {
+  id?: string;
+  name: string;
+  arguments: unknown;
+  result?: unknown;
+  error?: { code: string; message: string };
+}
 
 /** Turns the agent's answer into a reply, refusing shapes the contract does not describe. */
 export function replyFromBody(body: unknown, what: string): AgentReply {
   if (!body || typeof body !== 'object' || typeof (body as { output?: unknown }).output !== 'string') {
-    throw new AgentError(`${what} answered without a string "output"`);
+    throw new AgentError(`${what} answered without a string "output"${Array.isArray((body as { tool_calls?: unknown })?.tool_calls) ? ' (tool calls without an output are answered only when the scenario enables shims)' : ''}`);
   }
   const answer = body as { output: string; tool_calls?: unknown; handoffs?: unknown; signature?: unknown };
   const reply: AgentReply = { output: answer.output };
@@ -43,18 +58,35 @@ export const httpAdapter: AgentAdapter = {
   async check(spec, { checkUrl }) {
     checkUrl(spec.url, '/agent/url');
   },
-  async call(input, { run_id, task, spec, history, fetch, signal, variant }) {
+  async call(input, { run_id, task, spec, history, fetch, signal, variant, tools }) {
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
     for (const [name, value] of Object.entries((spec.headers ?? {}) as Record<string, string>)) headers[name.toLowerCase()] = value;
-    const response = await fetch(String(spec.url), {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ run_id, task_id: task.id, input, history, ...(variant ? { variant } : {}) }),
-      signal,
-      ...(typeof spec.timeout_ms === 'number' ? { timeoutMs: spec.timeout_ms } : {}),
-    });
-    const body = await readAgentJson(response, 'the agent', typeof spec.max_response_bytes === 'number' ? spec.max_response_bytes : undefined);
-    return replyFromBody(body, 'the agent');
+    const offered = tools?.list.map((tool) => ({ name: tool.name, function_name: tool.function_name, description: tool.description, parameters: tool.parameters }));
+    const maxRounds = typeof spec.max_tool_rounds === 'number' ? spec.max_tool_rounds : 8;
+    const results: ToolResult[] = [];
+    for (let round = 0; ; round++) {
+      const request = { run_id, task_id: task.id, input, history, ...(variant ? { variant } : {}), ...(offered ? { tools: offered } : {}), ...(round > 0 ? { tool_results: results, round } : {}) };
+      const response = await fetch(String(spec.url), {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(request),
+        signal,
+        ...(typeof spec.timeout_ms === 'number' ? { timeoutMs: spec.timeout_ms } : {}),
+      });
+      const body = await readAgentJson(response, 'the agent', typeof spec.max_response_bytes === 'number' ? spec.max_response_bytes : undefined) as { output?: unknown; tool_calls?: unknown };
+      const asksForTools = tools && body && typeof body === 'object' && typeof body.output !== 'string' && Array.isArray(body.tool_calls) && body.tool_calls.length > 0;
+      if (!asksForTools) {
+        const reply = replyFromBody(body, 'the agent');
+        // Calls the harness ran are in the trace already (the world recorded them); the reply lists them too.
+        return results.length ? { ...reply, tool_calls: [...results.map(({ id: _id, ...call }) => call), ...(reply.tool_calls ?? [])] } : reply;
+      }
+      if (round >= maxRounds) throw new AgentError(`the agent asked for tools again after ${maxRounds} tool rounds (max_tool_rounds) without a final "output"`);
+      for (const call of body.tool_calls as Array<{ id?: unknown; name?: unknown; arguments?: unknown }>) {
+        const name = typeof call?.name === 'string' ? call.name : '';
+        const outcome = await tools.call(name, call?.arguments ?? {});
+        results.push({ ...(typeof call?.id === 'string' ? { id: call.id } : {}), name, arguments: call?.arguments ?? {}, ...outcome });
+      }
+    }
   },
 };
 

@@ -2,9 +2,11 @@
  * The `openai` agent adapter (api-contract.md "Built-in agent adapters"): any OpenAI-compatible
  * chat-completions endpoint (`POST {base_url}/chat/completions`), tool calls included. The key is read from the
  * environment variable named by `api_key_env`, never from the scenario, and only from the variables the
- * operator listed in `AEH_AGENT_KEY_ENVS`. Tool calls the model makes are
- * recorded; when the agent spec scripts a result for the tool (`tool_results`), the result is sent back and the
- * conversation continues for up to `max_tool_rounds` rounds.
+ * operator listed in `AEH_AGENT_KEY_ENVS`. When the scenario enables world shims, their actions are offered as
+ * `tools` (function calling, named `shim__action`); the model's calls run against the task's world and the
+ * results (or errors) go back as `tool` messages, for up to `max_tool_rounds` rounds (default 8). Other tools
+ * (`tools` in the agent spec) answer from `tool_results` when it scripts one; a call nobody can answer ends
+ * the conversation with the model's text so far.
  */
 import type { Plugin } from '../../core/plugin.ts';
 import { Problem } from '../../core/problems.ts';
@@ -70,7 +72,7 @@ export const openaiAdapter: AgentAdapter = {
   description: 'Any OpenAI-compatible chat-completions endpoint, tool calls included.',
   options: OPTIONS,
   check: checkSpec,
-  async call(input, { spec, history, fetch, env, signal }) {
+  async call(input, { spec, history, fetch, env, signal, tools }) {
     const endpoint = `${String(spec.base_url).replace(/\/+$/, '')}/chat/completions`;
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
     if (typeof spec.api_key_env === 'string') {
@@ -83,12 +85,16 @@ export const openaiAdapter: AgentAdapter = {
     for (const turn of history) if (turn.role !== 'tool') messages.push({ role: turn.role, content: turn.content });
     messages.push({ role: 'user', content: input });
     const toolResults = (spec.tool_results ?? {}) as Record<string, unknown>;
-    const maxRounds = typeof spec.max_tool_rounds === 'number' ? spec.max_tool_rounds : 4;
+    const maxRounds = typeof spec.max_tool_rounds === 'number' ? spec.max_tool_rounds : tools ? 8 : 4;
+    const offered = [
+      ...(Array.isArray(spec.tools) ? spec.tools : []),
+      ...(tools?.list ?? []).map((tool) => ({ type: 'function', function: { name: tool.function_name, description: tool.description.slice(0, 1024), parameters: tool.parameters } })),
+    ];
     const toolCalls: ToolCall[] = [];
     for (let round = 0; ; round++) {
       const body: Record<string, unknown> = { model: spec.model, messages };
       if (typeof spec.temperature === 'number') body.temperature = spec.temperature;
-      if (Array.isArray(spec.tools) && spec.tools.length > 0) body.tools = spec.tools;
+      if (offered.length > 0) body.tools = offered;
       const response = await fetch(endpoint, { method: 'POST', headers, body: JSON.stringify(body), signal, ...(typeof spec.timeout_ms === 'number' ? { timeoutMs: spec.timeout_ms } : {}) });
       const payload = (await readAgentJson(response, 'the chat-completions endpoint', typeof spec.max_response_bytes === 'number' ? spec.max_response_bytes : undefined)) as {
         choices?: Array<{ message?: ChatMessage }>;
@@ -96,16 +102,27 @@ export const openaiAdapter: AgentAdapter = {
       const message = payload?.choices?.[0]?.message;
       if (!message || typeof message !== 'object') throw new AgentError('the chat-completions endpoint answered without choices[0].message');
       const calls = Array.isArray(message.tool_calls) ? message.tool_calls : [];
-      const answered = calls.map((call) => {
+      const replies: string[] = [];
+      let answerable = calls.length > 0 && round < maxRounds;
+      for (const call of calls) {
         const name = String(call?.function?.name ?? '');
-        const known = Object.hasOwn(toolResults, name);
-        toolCalls.push({ name, arguments: parseArguments(call?.function?.arguments), ...(known ? { result: toolResults[name] } : {}) });
-        return known;
-      });
-      const canContinue = calls.length > 0 && answered.every(Boolean) && round < maxRounds;
-      if (!canContinue) return { output: typeof message.content === 'string' ? message.content : '', ...(toolCalls.length ? { tool_calls: toolCalls } : {}) };
+        const args = parseArguments(call?.function?.arguments);
+        if (answerable && tools?.has(name)) {
+          // The world records the call and its state change; the reply lists it for the adapter's own record.
+          const outcome = await tools.call(name, args);
+          toolCalls.push({ name, arguments: args, result: 'error' in outcome ? { error: outcome.error } : outcome.result });
+          replies.push(JSON.stringify('error' in outcome ? { error: outcome.error } : outcome.result));
+        } else if (Object.hasOwn(toolResults, name)) {
+          toolCalls.push({ name, arguments: args, result: toolResults[name] });
+          replies.push(JSON.stringify(toolResults[name]));
+        } else {
+          toolCalls.push({ name, arguments: args });
+          answerable = false;
+        }
+      }
+      if (!answerable) return { output: typeof message.content === 'string' ? message.content : '', ...(toolCalls.length ? { tool_calls: toolCalls } : {}) };
       messages.push({ role: 'assistant', content: message.content ?? null, tool_calls: calls });
-      for (const call of calls) messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify(toolResults[call.function.name]) });
+      calls.forEach((call, index) => messages.push({ role: 'tool', tool_call_id: call.id, content: replies[index] }));
     }
   },
 };

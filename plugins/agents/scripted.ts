@@ -1,7 +1,9 @@
 /**
  * The `scripted` agent adapter (api-contract.md "Built-in agent adapters"): answers each task from
  * `replies[<task id>]`, else `replies["*"]`, deterministic and offline. A reply is text or
- * `{output, tool_calls?, handoffs?}`; `delay_ms` simulates a slow agent (and honours cancellation).
+ * `{output, tool_calls?, handoffs?}`; `delay_ms` simulates a slow agent (and honours cancellation). When the
+ * scenario enables world shims, scripted tool calls naming their actions run against the task's world, in
+ * order, and the world's answers replace any scripted `result`: a scripted agent then exercises real state.
  */
 import type { Plugin } from '../../core/plugin.ts';
 import type { AgentAdapter, AgentReply } from '../../core/agent-adapter.ts';
@@ -53,12 +55,22 @@ export const scriptedAdapter: AgentAdapter = {
   description: 'Answers every task from a fixed table of replies (offline, deterministic).',
   options: OPTIONS,
   idempotent: true,
-  async call(_input, { spec, task, signal }) {
+  async call(_input, { spec, task, signal, tools }) {
     const delay = typeof spec.delay_ms === 'number' ? spec.delay_ms : 0;
     if (delay > 0) await sleep(delay, signal);
     const replies = (spec.replies ?? {}) as Record<string, ScriptedReply>;
     const reply = replies[task.id] ?? replies['*'] ?? '';
-    return typeof reply === 'string' ? { output: reply } : { ...reply, output: String(reply.output ?? '') };
+    if (typeof reply === 'string') return { output: reply };
+    const toolCalls = [];
+    for (const call of reply.tool_calls ?? []) {
+      if (!tools?.has(call.name)) {
+        toolCalls.push(call);
+        continue;
+      }
+      const outcome = await tools.call(call.name, call.arguments ?? {});
+      toolCalls.push({ name: call.name, arguments: call.arguments ?? {}, result: 'error' in outcome ? { error: outcome.error } : outcome.result });
+    }
+    return { ...reply, ...(reply.tool_calls ? { tool_calls: toolCalls } : {}), output: String(reply.output ?? '') };
   },
 };
 

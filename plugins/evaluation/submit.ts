@@ -17,6 +17,7 @@ import { FRESH_LIMIT, type Engine } from './engine.ts';
 import { positionAt, unitCount, type PlannedVariant, type RunPlan } from './plan.ts';
 import { baseRunRecord } from './finish.ts';
 import { checkQueueQuota, markOwned } from './owners.ts';
+import { worldRefusals } from './world.ts';
 
 export interface EvaluateBody {
   path?: string;
@@ -110,7 +111,7 @@ export async function submitEvaluation(engine: Engine, body: EvaluateBody, owner
   const { services } = engine;
   let scenario = await resolveScenario(engine, body);
   if (body.agent) scenario = { ...scenario, agent: body.agent };
-  const errors = refusals(engine, scenario);
+  const errors = [...refusals(engine, scenario), ...await worldRefusals(services.shims, scenario, services.config.enabledShims, new Date(services.now()).toISOString())];
   if (errors.length) throw new Problem('validation_failed', { detail: `the scenario cannot run: ${errors.slice(0, 3).map((e) => `${e.path} ${e.message}`).join('; ')}`, errors });
   await services.agents.get(scenario.agent.adapter)!.check?.(scenario.agent, agentCheckContext(services));
   // Refused before any variant is built: a hostile `count` must not make the mutators do the work first.

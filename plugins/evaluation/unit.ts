@@ -11,6 +11,7 @@ import { callAgent, DEFAULT_TIMEOUT_MS } from './call-agent.ts';
 import { agentOf, channelBetween, taskOf, unitAt, variantOf } from './plan.ts';
 import type { RunContext } from './runner.ts';
 import { scoreTaskMetrics } from './score-metrics.ts';
+import { createTaskWorld } from './world.ts';
 
 const HANDOFF_CONTENT_LIMIT = 2000;
 
@@ -57,7 +58,10 @@ export async function runUnit(run: RunContext, index: number): Promise<boolean> 
   const options = { timeoutMs, parent: run.signal };
 
   record('input', { input: task.input });
-  const called = await callAgent(adapter, task.input, { ...callContext, history: prior }, options);
+  // The task's world starts from the scenario's initial state; its clock is the run's, never the wall clock.
+  const world = await createTaskWorld({ shims: services.shims, scenario, task, now: run.task.created_at, record: (type, data) => record(type, data) });
+  const called = await callAgent(adapter, task.input, { ...callContext, history: prior, ...(world ? { tools: world } : {}) }, options);
+  world?.close();
   const latency = Math.round(called.latency_ms * 1000) / 1000;
   if ('failure' in called) {
     record('error', { ...called.failure, latency_ms: latency });
@@ -67,7 +71,11 @@ export async function runUnit(run: RunContext, index: number): Promise<boolean> 
   // An agent's signature is recorded as one only when it verifies against the key pinned for the agent.
   const signed = reply.signature ? await checkAgentSignature(reply.signature, reply.output, spec, services.fetch) : {};
   const outputEvent = record('agent_output', { output: reply.output, latency_ms: latency, ...signed });
-  for (const call of reply.tool_calls ?? []) record('tool_call', { name: call.name, arguments: call.arguments ?? null, ...(call.result !== undefined ? { result: call.result } : {}) });
+  for (const call of reply.tool_calls ?? []) {
+    // A call the world ran is in the trace already, with its state change.
+    if (world?.has(call.name) && call.result !== undefined) continue;
+    record('tool_call', { name: call.name, arguments: call.arguments ?? null, ...(call.result !== undefined ? { result: call.result } : {}), ...(world?.has(call.name) ? { executed: false } : {}) });
+  }
   for (const handoff of reply.handoffs ?? []) record('handoff', { from: handoff.from, to: handoff.to, ...(handoff.channel ? { channel: handoff.channel } : {}), content: handoff.content }, handoff.from);
 
   const probe = adapter.recorded
@@ -91,6 +99,7 @@ export async function runUnit(run: RunContext, index: number): Promise<boolean> 
 
   const context = {
     scenario, task, output: reply.output, outputEvent, events, latencyMs: called.latency_ms, variants, probe, llm: services.llm, signal: run.signal,
+    ...(world ? { world: { initial: world.initial, final: await world.views() } } : {}),
   };
   // Scored off the request thread where the metric allows it, each under the metric budget (score-metrics.ts).
   for await (const data of scoreTaskMetrics(services, task.metrics, context)) record('metric_result', data as unknown as Record<string, unknown>);

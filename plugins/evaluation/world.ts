@@ -1,0 +1,156 @@
+/**
+ * A task's world: one state per shim the scenario enables, built from its `initial_state` when the task starts
+ * (every task, every trial and every variant starts from the same world, so tasks stay independent), offered
+ * to the agent as tools and changed only through the shims' `call`. Every call is a `tool_call` trace event and
+ * every change a `state_change` event carrying the RFC 6902 diff, not the whole state; the initial and final
+ * states (as each shim's `view` shows them) go to the run's `world.json` sidecar and to the metrics.
+ */
+import jsonpatch from 'fast-json-patch';
+import type { Json, Shim, ShimCallContext } from '../../core/shim.ts';
+import { actionOf, checkShimParams, toolKey } from '../../core/shim.ts';
+import type { Registry } from '../../core/registry.ts';
+import type { Scenario, ScenarioTask } from '../../core/scenario.ts';
+import type { AgentTool, AgentTools, ToolOutcome } from '../../core/agent-adapter.ts';
+import type { FieldError } from '../../core/problems.ts';
+import { check } from '../../core/validate.ts';
+
+/** Tool calls one task may make at most, whatever the agent asks: a loop must end. */
+export const MAX_TOOL_CALLS = 200;
+
+/** What a task's world records: the trace writer of the unit. */
+export type WorldRecorder = (type: 'tool_call' | 'state_change', data: Record<string, unknown>) => number;
+
+export interface TaskWorld extends AgentTools {
+  /** Each shim's state as its view shows it when the task started. */
+  readonly initial: Record<string, Json>;
+  /** Each shim's state as its view shows it now. */
+  views(): Promise<Record<string, Json>>;
+  /** Sequence numbers of the `tool_call` events this world recorded. */
+  readonly recorded: Set<number>;
+  /** Ends the task's calls: an adapter still running after its deadline can no longer change or record anything. */
+  close(): void;
+}
+
+async function viewOf(shim: Shim, state: Json): Promise<Json> {
+  return shim.view ? shim.view(state) : state;
+}
+
+/**
+ * Builds a task's world, or `undefined` when the scenario enables no shim. Throws naming the shim when one is
+ * not registered or refuses its initial state (submission checks both first, so this means a stale plan).
+ */
+export async function createTaskWorld(options: { shims: Registry<Shim>; scenario: Scenario; task: ScenarioTask; now: string; record: WorldRecorder }): Promise<TaskWorld | undefined> {
+  const { shims: registry, scenario, task, now, record } = options;
+  const names = scenario.enabled_shims ?? [];
+  if (names.length === 0) return undefined;
+  const shims = new Map<string, Shim>();
+  const states = new Map<string, Json>();
+  const contexts = new Map<string, ShimCallContext>();
+  for (const name of names) {
+    const shim = registry.get(name);
+    if (!shim) throw new Error(`shim "${name}" is not loaded`);
+    const context: ShimCallContext = { config: scenario.shim_config?.[name] ?? {}, now };
+    shims.set(name, shim);
+    contexts.set(name, context);
+    states.set(name, await shim.initialState(scenario.initial_state?.[name], context));
+  }
+  const allowed = task.tools?.length ? new Set(task.tools.map((tool) => { const key = toolKey(tool); return key ? `${key.shim}.${key.action}` : tool; })) : undefined;
+  const list: AgentTool[] = [];
+  for (const [name, shim] of shims) {
+    for (const action of shim.actions) {
+      if (allowed && !allowed.has(`${name}.${action.name}`)) continue;
+      list.push({ name: `${name}.${action.name}`, function_name: `${name}__${action.name}`, description: `${shim.description} ${action.description}`, parameters: action.parameters });
+    }
+  }
+  const initial: Record<string, Json> = {};
+  for (const [name, shim] of shims) initial[name] = await viewOf(shim, states.get(name)!);
+  const recorded = new Set<number>();
+  let calls = 0;
+  let closed = false;
+
+  async function call(name: string, args: unknown): Promise<ToolOutcome> {
+    if (closed) return { error: { code: 'closed', message: 'the task is over: its world takes no more calls' } };
+    const key = toolKey(name);
+    const canonical = key ? `${key.shim}.${key.action}` : name;
+    const argumentsRecord = (args && typeof args === 'object' && !Array.isArray(args) ? args : {}) as Record<string, unknown>;
+    const fail = (code: string, message: string): ToolOutcome => {
+      recorded.add(record('tool_call', { name: canonical, arguments: args ?? null, error: { code, message } }));
+      return { error: { code, message } };
+    };
+    if (++calls > MAX_TOOL_CALLS) return fail('rate_limited', `more than ${MAX_TOOL_CALLS} tool calls in one task`);
+    const shim = key && shims.get(key.shim);
+    const action = shim && actionOf(shim, key.action);
+    if (!shim || !action || !list.some((tool) => tool.name === canonical)) return fail('not_found', `no tool "${name}" here; tools: ${list.map((tool) => tool.name).join(', ')}`);
+    const invalid = checkShimParams(action, argumentsRecord);
+    if (invalid.length) return fail('invalid', `arguments do not match the tool's schema: ${invalid.slice(0, 3).map((error) => `${error.path} ${error.message}`).join('; ')}`);
+    const before = states.get(key.shim)!;
+    const outcome = await shim.call(key.action, argumentsRecord, before, contexts.get(key.shim)!);
+    if (closed) return { error: { code: 'closed', message: 'the task is over: its world takes no more calls' } };
+    const seq = record('tool_call', { name: canonical, arguments: argumentsRecord as Json, ...('error' in outcome ? { error: outcome.error } : { result: outcome.result }) });
+    recorded.add(seq);
+    if (outcome.state !== before) {
+      const patch = jsonpatch.compare(before as object, outcome.state as object);
+      if (patch.length) record('state_change', { shim: key.shim, patch: patch as unknown as Json, tool_call_event: seq });
+      states.set(key.shim, outcome.state);
+    }
+    return 'error' in outcome ? { error: outcome.error } : { result: outcome.result };
+  }
+
+  return {
+    list,
+    call,
+    initial,
+    recorded,
+    close: () => { closed = true; },
+    has: (name) => { const key = toolKey(name); return key !== undefined && list.some((tool) => tool.name === `${key.shim}.${key.action}`); },
+    async views() {
+      const views: Record<string, Json> = {};
+      for (const [name, shim] of shims) views[name] = await viewOf(shim, states.get(name)!);
+      return views;
+    },
+  };
+}
+
+/**
+ * Every reason a scenario's world cannot be built, for a 400 at submission: an unknown or disallowed shim
+ * (`AEH_ENABLED_SHIMS`), an initial state for a shim that is not enabled or that its schema or the shim
+ * refuses (the SQL shim runs the schema's statements), and task tools naming an action no enabled shim has.
+ */
+export async function worldRefusals(shims: Registry<Shim>, scenario: Scenario, allowed: readonly string[] | undefined, now: string): Promise<FieldError[]> {
+  const errors: FieldError[] = [];
+  const enabled = scenario.enabled_shims ?? [];
+  enabled.forEach((name, index) => {
+    if (!shims.get(name)) errors.push({ path: `/enabled_shims/${index}`, message: `unknown shim "${name}"; known: ${shims.names().join(', ') || 'none'}` });
+    else if (allowed && !allowed.includes(name)) errors.push({ path: `/enabled_shims/${index}`, message: `shim "${name}" is not allowed on this service (AEH_ENABLED_SHIMS: ${allowed.join(', ') || 'none'})` });
+  });
+  for (const name of Object.keys(scenario.initial_state ?? {})) {
+    if (!enabled.includes(name)) errors.push({ path: `/initial_state/${name}`, message: `shim "${name}" is not in enabled_shims` });
+  }
+  if (errors.length) return errors;
+  for (const name of enabled) {
+    const shim = shims.get(name)!;
+    const seed = scenario.initial_state?.[name];
+    if (shim.initialStateSchema && seed !== undefined) {
+      const invalid = check(shim.initialStateSchema, seed, `/initial_state/${name}`);
+      if (invalid.length) {
+        errors.push(...invalid);
+        continue;
+      }
+    }
+    try {
+      await shim.initialState(seed, { config: scenario.shim_config?.[name] ?? {}, now });
+    } catch (error) {
+      errors.push({ path: `/initial_state/${name}`, message: `the ${name} shim cannot start from it: ${String((error as Error)?.message ?? error).slice(0, 300)}` });
+    }
+  }
+  scenario.tasks.forEach((task, taskIndex) => {
+    for (const field of ['tools', 'required_tools', 'forbidden_tools'] as const) {
+      (task[field] ?? []).forEach((tool, toolIndex) => {
+        const key = toolKey(tool);
+        const shim = key && enabled.includes(key.shim) ? shims.get(key.shim) : undefined;
+        if (shim && !actionOf(shim, key!.action)) errors.push({ path: `/tasks/${taskIndex}/${field}/${toolIndex}`, message: `shim "${key!.shim}" has no action "${key!.action}"; actions: ${shim.actions.map((action) => action.name).join(', ')}` });
+      });
+    }
+  });
+  return errors;
+}

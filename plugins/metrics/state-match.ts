@@ -1,0 +1,58 @@
+/**
+ * `state_match` (reliability): the task's outcome assertions hold once the agent is done — of the world's
+ * final state (`shim:<name>`), of the tool calls it made, or of its message (the AES `expected_outcome` shape;
+ * plugins/metrics/shared/assertions.ts). tau-bench judges agents the same way: by the state they leave. The
+ * score is the share of assertions that hold; one that cannot be checked (a shim the run did not enable, a
+ * path that does not parse) is reported, and the metric is unmeasured when none could be.
+ */
+import { defineMetric, unmeasured, type MetricFailure } from '../../core/metric.ts';
+import { checkAssertion, type Assertion } from './shared/assertions.ts';
+import { toolCallsOf } from './shared/tool-calls.ts';
+import { outcomeAssertionSchema } from '../../core/schemas/scenario.ts';
+
+export default defineMetric({
+  id: 'state_match',
+  dimension: 'reliability',
+  version: '1.0.0',
+  module: import.meta.url,
+  description: 'The world the agent leaves (shim states), the tool calls it made and its message satisfy the task\'s expected_outcome assertions.',
+  params: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      assertions: { type: 'array', maxItems: 200, items: outcomeAssertionSchema, description: 'Assertions to check instead of the task\'s expected_outcome.' },
+    },
+  },
+  score({ task, params, output, outputEvent, events, world }) {
+    const assertions = (params.assertions as Assertion[] | undefined) ?? task.expected_outcome ?? [];
+    if (assertions.length === 0) return unmeasured('the task has no expected_outcome assertions');
+    const calls = toolCallsOf(events);
+    const subject = { message: output, tool_calls: calls.map(({ event_index: _index, ...call }) => call), shims: world?.final ?? {} };
+    const failures: MetricFailure[] = [];
+    const unchecked: string[] = [];
+    let measured = 0;
+    let held = 0;
+    for (const assertion of assertions) {
+      const outcome = checkAssertion(assertion, subject);
+      if (outcome.passed === null) {
+        unchecked.push(outcome.detail);
+        continue;
+      }
+      measured++;
+      if (outcome.passed) {
+        held++;
+        continue;
+      }
+      const code = assertion.target === 'message' ? 'LOGIC.TASK_FAILED' : 'LOGIC.STATE_MISMATCH';
+      const lastChange = [...events].reverse().find((event) => event.type === 'state_change' && assertion.target === `shim:${String(event.data.shim)}`);
+      failures.push({
+        code, severity: 'high',
+        message: `${assertion.description ? `${assertion.description}: ` : ''}${outcome.detail}`.slice(0, 500),
+        event_index: lastChange?.seq ?? outputEvent,
+        evidence: { assertion, actual: outcome.actual },
+      });
+    }
+    if (measured === 0) return unmeasured(`no assertion could be checked: ${unchecked.join('; ')}`);
+    return { score: held / measured, failures, ...(unchecked.length ? { note: `not checked: ${unchecked.join('; ')}` } : {}) };
+  },
+});
