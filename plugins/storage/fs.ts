@@ -47,9 +47,10 @@ function readOrNull(path: string, syncMaxBytes: number): Promise<Uint8Array | nu
         const chunks: Uint8Array[] = [];
         let total = 0;
         for (;;) {
-          const buffer = Buffer.allocUnsafe(Math.max(stat.size - total, 0) + 1);
+          // Zeroed and unpooled: a caller reaching for `.buffer` sees this file's bytes and zeros, nothing else.
+          const buffer = new Uint8Array(Math.max(stat.size - total, 0) + 1);
           const bytesRead = readSync(fd, buffer, 0, buffer.length, null);
-          if (bytesRead > 0) chunks.push(new Uint8Array(buffer.buffer, buffer.byteOffset, bytesRead));
+          if (bytesRead > 0) chunks.push(buffer.subarray(0, bytesRead));
           total += bytesRead;
           if (bytesRead < buffer.length) break;
         }
@@ -104,11 +105,11 @@ async function streamFile(path: string): Promise<ReadableStream<Uint8Array> | nu
     async pull(controller) {
       try {
         const wanted = Math.min(Math.max(remaining, 0) + 1, MAX_READ);
-        // Uninitialised memory is fine: only the bytes the read filled are handed out.
-        const buffer = Buffer.allocUnsafe(wanted);
+        // Zeroed and unpooled, as in readOrNull (large ones come zeroed from the OS at no extra cost).
+        const buffer = new Uint8Array(wanted);
         const bytesRead = await call<number>((done) => read(fd, buffer, 0, wanted, null, done));
         remaining -= bytesRead;
-        if (bytesRead > 0) controller.enqueue(new Uint8Array(buffer.buffer, buffer.byteOffset, bytesRead));
+        if (bytesRead > 0) controller.enqueue(buffer.subarray(0, bytesRead));
         if (bytesRead < wanted) {
           await release();
           controller.close();
