@@ -88,6 +88,13 @@ export interface Scenario {
   initial_state?: Record<string, unknown>;
   /** Per-shim configuration, by shim name. */
   shim_config?: Record<string, Record<string, unknown>>;
+  /**
+   * `shared` (default): every task continues one conversation (the agent gets the earlier turns) and tasks run
+   * in order. `per_task`: each task is its own conversation, so independent tasks run side by side.
+   */
+  conversation?: 'shared' | 'per_task';
+  /** With `conversation: "per_task"`, how many tasks of this run may be in flight (capped by `AEH_RUN_CONCURRENCY`). */
+  concurrency?: number;
   /** Where the scenario came from: `native`, `aes-1.4`, `spec-to-eval`, `llm`, `mutation`. */
   source?: string;
 }

@@ -106,4 +106,45 @@ describe('evaluation: kill -9 mid-run', () => {
       await agent.close();
     }
   }, 180_000);
+
+  it('a concurrent run (conversation per_task) resumes too: whole units in order, only the units in flight repeat', async () => {
+    const agent = await startLocalAgent({ delayMs: 300 });
+    const root = mkdtempSync(join(tmpdir(), 'aeh-kill-'));
+    try {
+      const tasks = Array.from({ length: 24 }, (_, index) => ({ id: `p${index + 1}`, input: `question ${index + 1}`, expected: { contains: '42 EUR' }, metrics: [{ id: 'probe_contains' }] }));
+      const first = await serve(root, '127.0.0.1');
+      const scenario = scriptedScenario('kill-concurrent', { tasks, conversation: 'per_task', concurrency: 4 });
+      const accepted = JSON.parse((await api(first.url, 'POST', '/api/evaluate', { scenario, agent: { adapter: 'http', url: `${agent.url}/agent` } })).text);
+      let progress = 0;
+      for (let i = 0; i < 300 && progress < 6; i++) {
+        progress = JSON.parse((await api(first.url, 'GET', accepted.status_url)).text).progress.done;
+        await new Promise((done) => setTimeout(done, 20));
+      }
+      expect(progress).toBeGreaterThanOrEqual(6);
+      const exited = new Promise((done) => first.child.once('exit', done));
+      process.kill(-first.child.pid!, 'SIGKILL');
+      await exited;
+      const second = await serve(root, '127.0.0.1');
+      let task: any;
+      for (let i = 0; i < 500; i++) {
+        task = JSON.parse((await api(second.url, 'GET', accepted.status_url)).text);
+        if (['succeeded', 'failed', 'cancelled'].includes(task.status)) break;
+        await new Promise((done) => setTimeout(done, 20));
+      }
+      expect(task).toMatchObject({ status: 'succeeded', progress: { done: 24, total: 24 } });
+      const trace = (await api(second.url, 'GET', `/api/v1/runs/${accepted.run_id}/trace`)).text.trim().split('\n').map((line) => JSON.parse(line));
+      expect(trace.map((event) => event.seq)).toEqual(trace.map((_, index) => index));
+      const order = [...new Set(trace.filter((event) => event.task_id).map((event) => event.task_id))];
+      expect(order).toEqual(tasks.map(({ id }) => id));
+      for (const { id } of tasks) expect(trace.filter((event) => event.type === 'agent_output' && event.task_id === id)).toHaveLength(1);
+      const calls = agent.calls.filter((call) => call.body?.run_id === accepted.run_id).map((call) => call.body.task_id);
+      const repeated = [...new Set(calls.filter((id, index) => calls.indexOf(id) !== index))];
+      // At most the units in flight (the run's concurrency) were asked again.
+      expect(repeated.length).toBeLessThanOrEqual(4);
+      expect(new Set(calls)).toEqual(new Set(tasks.map(({ id }) => id)));
+      process.kill(-second.child.pid!, 'SIGTERM');
+    } finally {
+      await agent.close();
+    }
+  }, 180_000);
 });

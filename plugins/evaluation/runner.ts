@@ -13,6 +13,7 @@ import { FINAL_STATUSES, StopRequest, type Engine, type FreshTask } from './engi
 import { positionAt, unitCount, type RunPlan } from './plan.ts';
 import { createRunState, type RunState } from './run-state.ts';
 import { runUnit } from './unit.ts';
+import { runConcurrency, runUnitsConcurrently } from './concurrent-units.ts';
 import { finishRun, abandonRun, cancelRun } from './finish.ts';
 import { releaseTask } from './owners.ts';
 
@@ -152,16 +153,24 @@ async function execute(run: RunContext): Promise<void> {
   let sinceCheckpoint = 0;
   let lastCheckpoint = run.engine.services.now();
   let done = run.from;
-  for (let index = run.from; index < run.total; index++) {
-    if (run.signal.aborted) throw run.signal.reason;
-    if (!(await runUnit(run, index))) break;
-    done = index + 1;
+  /** After each unit: count it done and checkpoint when one is due. */
+  const afterUnit = async (next: number) => {
+    done = next;
     sinceCheckpoint++;
     const due = !adapter.idempotent || sinceCheckpoint >= BATCH_UNITS || run.engine.services.now() - lastCheckpoint >= BATCH_MS;
-    if (due && index + 1 < run.total) {
-      await checkpoint(run, index + 1, 'running');
+    if (due && next < run.total) {
+      await checkpoint(run, next, 'running');
       sinceCheckpoint = 0;
       lastCheckpoint = run.engine.services.now();
+    }
+  };
+  const limit = runConcurrency(plan, run.engine.services.config.env);
+  if (limit > 1) await runUnitsConcurrently(run, run.from, limit, afterUnit);
+  else {
+    for (let index = run.from; index < run.total; index++) {
+      if (run.signal.aborted) throw run.signal.reason;
+      if (!(await runUnit(run, index))) break;
+      await afterUnit(index + 1);
     }
   }
   const error = state.error();

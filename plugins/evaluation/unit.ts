@@ -5,7 +5,7 @@
  */
 import { readJailedFile } from '../../core/jail.ts';
 import { agentEnvironment } from '../../core/agent-adapter.ts';
-import type { TraceEvent, TraceEventType } from '../../core/trace.ts';
+import type { TraceEvent, TraceEventInput, TraceEventType } from '../../core/trace.ts';
 import { checkAgentSignature } from './agent-signature.ts';
 import { callAgent, DEFAULT_TIMEOUT_MS } from './call-agent.ts';
 import { agentOf, channelBetween, taskOf, unitAt, variantOf } from './plan.ts';
@@ -15,9 +15,28 @@ import { createTaskWorld } from './world.ts';
 
 const HANDOFF_CONTENT_LIMIT = 2000;
 
-/** Runs unit `index`; false when the agent call failed and the run must end. */
-export async function runUnit(run: RunContext, index: number): Promise<boolean> {
-  const { plan, writer, state, engine, adapter } = run;
+/**
+ * Where a unit's events go: straight into the run's trace (and state), or into a buffer that the concurrent
+ * executor commits in unit order (unit-recorder.ts). Returns the event as recorded, `seq` included.
+ */
+export type UnitRecorder = (type: TraceEventType, input: TraceEventInput) => TraceEvent;
+
+/** The recorder of a unit run in sequence: the trace writer and the run state see each event at once. */
+export function directRecorder(run: RunContext): UnitRecorder {
+  return (type, input) => {
+    run.writer.emit(type, input);
+    const event = run.writer.last()!;
+    run.state.observe(event);
+    return event;
+  };
+}
+
+/**
+ * Runs unit `index`; false when the agent call failed and the run must end. With `independent`, the task is
+ * its own conversation: it gets no earlier turns and no topology handoff, so it may run beside others.
+ */
+export async function runUnit(run: RunContext, index: number, recorder: UnitRecorder = directRecorder(run), independent = false): Promise<boolean> {
+  const { plan, state, engine, adapter } = run;
   const { services } = engine;
   const unit = unitAt(plan, index);
   const task = taskOf(plan, unit);
@@ -26,15 +45,13 @@ export async function runUnit(run: RunContext, index: number): Promise<boolean> 
   const agent = agentOf(plan.scenario, task);
   const events: TraceEvent[] = [];
   const record = (type: TraceEventType, data: Record<string, unknown>, by: string | null = agent): number => {
-    const seq = writer.emit(type, { task_id: task.id, agent: by, variant, data });
-    const event = writer.last()!;
-    state.observe(event);
+    const event = recorder(type, { task_id: task.id, agent: by, variant, data });
     events.push(event);
-    return seq;
+    return event.seq;
   };
 
-  const previous = state.lastAgent(variant);
-  const history = state.history(variant);
+  const previous = independent ? undefined : state.lastAgent(variant);
+  const history = independent ? [] : state.history(variant);
   if (previous && agent && previous !== agent) {
     const last = history[history.length - 1];
     const channel = channelBetween(plan.scenario, previous, agent);
