@@ -114,9 +114,14 @@ describe('certification: end to end through POST /api/evaluate', () => {
     expect(trace.find((event) => event.type === 'agent_output').data.unverified_agent_claim.reason).toContain('does not verify against the pinned key');
   });
 
-  it('refuses at submission a signature_key holding a private member', async () => {
+  it('refuses at submission a signature_key holding a private member, in the scenario or the agent override', async () => {
     const { privateKey } = await signingKeys;
-    const accepted = await t.json('POST', '/api/evaluate', { body: { scenario: scenario({ adapter: 'signing-test', signature_key: { identity: 'agent:support-bot', jwk: await exportJWK(privateKey) } }) } });
+    const privateJwk = await exportJWK(privateKey);
+    const accepted = await t.json('POST', '/api/evaluate', { body: { scenario: scenario({ adapter: 'signing-test', signature_key: { identity: 'agent:support-bot', jwk: privateJwk } }) } });
     expect(accepted.status).toBe(400);
+    // The same through the request's agent override.
+    const overridden = await t.json('POST', '/api/evaluate', { body: { scenario: scenario({ adapter: 'scripted', replies: {} }), agent: { adapter: 'signing-test', signature_key: { identity: 'agent:support-bot', jwk: privateJwk } } } });
+    expect(overridden.status).toBe(400);
+    expect(JSON.stringify(overridden.body)).toContain('signature_key');
   });
 });

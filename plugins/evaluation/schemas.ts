@@ -1,6 +1,8 @@
 /**
  * JSON Schemas (2020-12) of the evaluation API's bodies and records, for validation and the OpenAPI document.
  */
+import { scenarioSchema } from '../../core/schemas/scenario.ts';
+
 const SEED = { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER };
 const STATUS = { type: 'string', enum: ['queued', 'running', 'succeeded', 'failed', 'cancelled'] };
 const TIME = { type: ['string', 'null'], format: 'date-time' };
@@ -30,7 +32,8 @@ export const EVALUATE_BODY = {
         },
       },
     },
-    agent: { type: 'object', required: ['adapter'], properties: { adapter: { type: 'string', pattern: '^[a-z][a-z0-9_-]{0,63}$' } }, description: 'overrides the scenario\'s agent' },
+    // The override pins keys like the scenario does: a private key refused here never reaches storage.
+    agent: { type: 'object', required: ['adapter'], properties: { adapter: { type: 'string', pattern: '^[a-z][a-z0-9_-]{0,63}$' }, signature_key: scenarioSchema.properties.agent.properties.signature_key }, description: 'overrides the scenario\'s agent' },
   },
 };
 
