@@ -45,6 +45,11 @@ export interface RunRecord {
   robustness?: RobustnessStats | null;
   /** Scenario tasks in the run (original and variants) and how many were done. */
   tasks?: { total: number; done: number };
+  /**
+   * With repeated trials (`scenario.trials` = k): the share of tasks that passed in at least one attempt
+   * (pass@k) and in every attempt (pass^k); the dimensions score each metric by its worst attempt.
+   */
+  trials?: { k: number; pass_at_k: number; pass_hat_k: number };
 }
 
 /** Per-metric `{mean, min, stddev}` of scores across the original and its variants (integration.md item 3). */

@@ -93,6 +93,11 @@ export interface Scenario {
    * in order. `per_task`: each task is its own conversation, so independent tasks run side by side.
    */
   conversation?: 'shared' | 'per_task';
+  /**
+   * Each task is attempted this many times, each attempt with its own world and conversation; the run reports
+   * pass@k and pass^k, and the index scores every metric by its worst attempt (pass^k for pass/fail metrics).
+   */
+  trials?: number;
   /** With `conversation: "per_task"`, how many tasks of this run may be in flight (capped by `AEH_RUN_CONCURRENCY`). */
   concurrency?: number;
   /** Where the scenario came from: `native`, `aes-1.4`, `spec-to-eval`, `llm`, `mutation`. */

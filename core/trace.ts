@@ -33,6 +33,8 @@ export interface TraceEvent {
   agent?: string | null;
   /** Mutated variant id, when the event belongs to a variant of the scenario. */
   variant?: string;
+  /** The attempt (0-based) when the scenario asks for repeated trials. */
+  trial?: number;
   data: Record<string, unknown>;
 }
 
@@ -68,6 +70,7 @@ export interface TraceEventInput {
   task_id?: string | null;
   agent?: string | null;
   variant?: string;
+  trial?: number;
   data: Record<string, unknown>;
 }
 
@@ -122,8 +125,9 @@ export function createTraceWriter(options: TraceWriterOptions): TraceWriter {
       const agent = input.agent ?? null;
       const event: TraceEvent = { seq: nextSeq++, type, ts: lastTs, run_id: runId, task_id: taskId, agent, data: input.data };
       if (input.variant) event.variant = input.variant;
+      if (input.trial !== undefined) event.trial = input.trial;
       // Same bytes as JSON.stringify(event) with the keys in this order.
-      lines.push(`{"seq":${event.seq},"type":"${type}","ts":"${lastTs}","run_id":${runIdJson},"task_id":${JSON.stringify(taskId)},"agent":${JSON.stringify(agent)},${input.variant ? `"variant":${JSON.stringify(input.variant)},` : ''}"data":${JSON.stringify(input.data)}}`);
+      lines.push(`{"seq":${event.seq},"type":"${type}","ts":"${lastTs}","run_id":${runIdJson},"task_id":${JSON.stringify(taskId)},"agent":${JSON.stringify(agent)},${input.variant ? `"variant":${JSON.stringify(input.variant)},` : ''}${input.trial !== undefined ? `"trial":${input.trial},` : ''}"data":${JSON.stringify(input.data)}}`);
       lastEvent = event;
       return event.seq;
     },

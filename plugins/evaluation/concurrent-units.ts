@@ -51,13 +51,14 @@ function bufferedRecorder(run: RunContext, index: number): Buffered {
     recorder(type, input) {
       const event: TraceEvent = { seq: base + events.length, type, ts: new Date(run.engine.services.now()).toISOString(), run_id: run.task.run_id, task_id: input.task_id ?? null, agent: input.agent ?? null, data: input.data };
       if (input.variant) event.variant = input.variant;
+      if (input.trial !== undefined) event.trial = input.trial;
       events.push(event);
       return event;
     },
     commit() {
       const real = new Map<number, number>();
       for (const event of events) {
-        const seq = run.writer.emit(event.type, { task_id: event.task_id, agent: event.agent, ...(event.variant ? { variant: event.variant } : {}), data: remap(event.type, event.data, real) });
+        const seq = run.writer.emit(event.type, { task_id: event.task_id, agent: event.agent, ...(event.variant ? { variant: event.variant } : {}), ...(event.trial !== undefined ? { trial: event.trial } : {}), data: remap(event.type, event.data, real) });
         real.set(event.seq, seq);
         run.state.observe(run.writer.last()!);
       }

@@ -44,6 +44,7 @@ export async function finishRun(run: RunContext): Promise<void> {
   const startedAt = state.startedAt() ?? task.started_at;
   const finishedAt = state.finishedAt() ?? new Date(engine.services.now()).toISOString();
   const robustness = state.robustness(plan.variants.length);
+  const trials = state.trials();
   const failures = state.failures();
   const done = task.progress.done;
   const record: RunRecord = {
@@ -57,6 +58,7 @@ export async function finishRun(run: RunContext): Promise<void> {
     failures,
     robustness,
     tasks: { total: run.total, done },
+    ...(trials ? { trials: { k: trials.k, pass_at_k: trials.pass_at_k, pass_hat_k: trials.pass_hat_k } } : {}),
     ...(error ? { error } : {}),
   };
   const scores = {
@@ -67,8 +69,9 @@ export async function finishRun(run: RunContext): Promise<void> {
     floor_applied: scored.floor_applied,
     measured: scored.measured,
     per_metric: state.perMetric(),
-    per_task: state.perTask().map(({ task_id, variant, scores: taskScores, passed, latency_ms }) => ({ task_id, ...(variant ? { variant } : {}), scores: taskScores, passed, latency_ms })),
+    per_task: state.perTask().map(({ task_id, variant, trial, scores: taskScores, passed, latency_ms }) => ({ task_id, ...(variant ? { variant } : {}), ...(trial !== undefined ? { trial } : {}), scores: taskScores, passed, latency_ms })),
     robustness,
+    ...(trials ? { trials } : {}),
   };
   const summary = {
     run_id: task.run_id,

@@ -24,25 +24,35 @@ export interface RunPlan {
 }
 
 /**
- * One agent call and its metrics. For every task, the variants run first and the original last, so the
- * original's metrics (robustness) see every variant's outcome of the same task.
+ * One agent call and its metrics. For every task, the variants run first and the original last (once per
+ * trial), so the original's metrics (robustness) see every variant's outcome of the same task.
  */
 export interface Unit {
   taskIndex: number;
   /** Index into `plan.variants`, or -1 for the original. */
   variantIndex: number;
+  /** The attempt of the original (0-based) when the scenario asks for `trials` > 1. */
+  trial?: number;
+}
+
+/** Attempts of each original task (`scenario.trials`, default 1). */
+export function trialsOf(plan: RunPlan): number {
+  return plan.scenario.trials ?? 1;
 }
 
 /** Units in the run. */
 export function unitCount(plan: RunPlan): number {
-  return plan.scenario.tasks.length * (plan.variants.length + 1);
+  return plan.scenario.tasks.length * (plan.variants.length + trialsOf(plan));
 }
 
 /** The unit at position `index` (0 ≤ index < unitCount). */
 export function unitAt(plan: RunPlan, index: number): Unit {
-  const group = plan.variants.length + 1;
+  const trials = trialsOf(plan);
+  const group = plan.variants.length + trials;
   const within = index % group;
-  return { taskIndex: Math.floor(index / group), variantIndex: within === group - 1 ? -1 : within };
+  const taskIndex = Math.floor(index / group);
+  if (within < plan.variants.length) return { taskIndex, variantIndex: within };
+  return trials > 1 ? { taskIndex, variantIndex: -1, trial: within - plan.variants.length } : { taskIndex, variantIndex: -1 };
 }
 
 /** The task a unit runs (the variant's mutated copy for variants). */

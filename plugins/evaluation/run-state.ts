@@ -14,6 +14,8 @@ import type { TraceEvent } from '../../core/trace.ts';
 export interface UnitOutcome {
   task_id: string;
   variant?: string;
+  /** The attempt, when the scenario asks for repeated trials. */
+  trial?: number;
   output: string;
   outputEvent: number;
   latency_ms: number;
@@ -43,7 +45,18 @@ interface Spread {
   count: number;
 }
 
-const keyOf = (taskId: string, variant?: string) => (variant ? `${variant}\u0000${taskId}` : taskId);
+const keyOf = (taskId: string, variant?: string, trial?: number) => `${variant ?? ''}\u0000${trial ?? ''}\u0000${taskId}`;
+/** The conversation a unit belongs to: one per variant, and one per trial of the original. */
+const conversationOf = (variant?: string, trial?: number) => (trial === undefined ? variant ?? '' : `${variant ?? ''}\u0000${trial}`);
+
+/** pass@k and pass^k of one task over its trials. */
+export interface TaskTrials {
+  task_id: string;
+  trials: number;
+  passed: number;
+  pass_at_k: boolean;
+  pass_hat_k: boolean;
+}
 
 /** Creates the state of one run. */
 export function createRunState() {
@@ -55,6 +68,8 @@ export function createRunState() {
   const lastAgents = new Map<string, string | null>();
   const pendingInputs = new Map<string, string>();
   const failures: RunFailure[] = [];
+  // With trials, a metric's scores are kept per task until the end: the dimension takes the worst attempt.
+  const trialScores = new Map<string, { dimension: Dimension; weight: number; metric: string; min: number }>();
   const signatures: Array<{ identity: string; jws: string; task_id: string; verified: true }> = [];
   let error: RunError | undefined;
   let startedAt: string | undefined;
@@ -62,10 +77,10 @@ export function createRunState() {
   let endStatus: string | undefined;
 
   function outcomeOf(event: TraceEvent): UnitOutcome {
-    const key = keyOf(event.task_id ?? '', event.variant);
+    const key = keyOf(event.task_id ?? '', event.variant, event.trial);
     let outcome = outcomes.get(key);
     if (!outcome) {
-      outcome = { task_id: event.task_id ?? '', ...(event.variant ? { variant: event.variant } : {}), output: '', outputEvent: -1, latency_ms: 0, scores: {}, passed: true };
+      outcome = { task_id: event.task_id ?? '', ...(event.variant ? { variant: event.variant } : {}), ...(event.trial !== undefined ? { trial: event.trial } : {}), output: '', outputEvent: -1, latency_ms: 0, scores: {}, passed: true };
       outcomes.set(key, outcome);
     }
     return outcome;
@@ -103,6 +118,13 @@ export function createRunState() {
     spread.count++;
     // Dimensions are scored on the original only; variants feed robustness.
     if (event.variant) return;
+    if (event.trial !== undefined) {
+      const key = `${event.task_id ?? ''}\u0000${data.metric}`;
+      const kept = trialScores.get(key);
+      if (!kept) trialScores.set(key, { dimension: data.dimension, weight: data.weight, metric: data.metric, min: data.score });
+      else kept.min = Math.min(kept.min, data.score);
+      return;
+    }
     const sums = dimensionSums.get(data.dimension) ?? { weighted: 0, weights: 0 };
     sums.weighted += data.score * data.weight;
     sums.weights += data.weight;
@@ -124,8 +146,8 @@ export function createRunState() {
         case 'input':
           if (data.probe) break;
           // The turn joins the history with its answer, so the list an adapter gets holds still during its call.
-          pendingInputs.set(event.variant ?? '', String(data.input ?? ''));
-          lastAgents.set(event.variant ?? '', event.agent ?? null);
+          pendingInputs.set(conversationOf(event.variant, event.trial), String(data.input ?? ''));
+          lastAgents.set(conversationOf(event.variant, event.trial), event.agent ?? null);
           break;
         case 'agent_output': {
           if (data.probe) break;
@@ -133,8 +155,8 @@ export function createRunState() {
           outcome.output = String(data.output ?? '');
           outcome.outputEvent = event.seq;
           outcome.latency_ms = Number(data.latency_ms ?? 0);
-          const history = historyOf(event.variant);
-          history.push({ role: 'user', content: pendingInputs.get(event.variant ?? '') ?? '', task_id: event.task_id ?? undefined });
+          const history = historyOf(conversationOf(event.variant, event.trial));
+          history.push({ role: 'user', content: pendingInputs.get(conversationOf(event.variant, event.trial)) ?? '', task_id: event.task_id ?? undefined });
           history.push({ role: 'assistant', content: outcome.output, task_id: event.task_id ?? undefined });
           // Only signatures verified against the agent's pinned key (agent-signature.ts) name it in the certificate.
           const signature = data.signature as { identity?: string; jws?: string; verified?: boolean } | undefined;
@@ -164,9 +186,9 @@ export function createRunState() {
           break;
       }
     },
-    outcome: (taskId: string, variant?: string) => outcomes.get(keyOf(taskId, variant)),
-    history: historyOf,
-    lastAgent: (variant?: string) => lastAgents.get(variant ?? ''),
+    outcome: (taskId: string, variant?: string, trial?: number) => outcomes.get(keyOf(taskId, variant, trial)),
+    history: (variant?: string, trial?: number) => historyOf(conversationOf(variant, trial)),
+    lastAgent: (variant?: string, trial?: number) => lastAgents.get(conversationOf(variant, trial)),
     error: () => error,
     startedAt: () => startedAt,
     finishedAt: () => finishedAt,
@@ -175,13 +197,50 @@ export function createRunState() {
     signatures: () => signatures,
     /** Dimension scores: the weighted mean of the measured metric scores of each dimension (originals only). */
     dimensions(): Partial<Record<Dimension, number | null>> {
+      const totals = new Map<Dimension, { weighted: number; weights: number }>();
+      for (const [dimension, sums] of dimensionSums) totals.set(dimension, { ...sums });
+      // Repeated trials: each task's metric counts once, by its worst attempt (pass^k for pass/fail metrics).
+      for (const kept of trialScores.values()) {
+        const sums = totals.get(kept.dimension) ?? { weighted: 0, weights: 0 };
+        sums.weighted += kept.min * kept.weight;
+        sums.weights += kept.weight;
+        totals.set(kept.dimension, sums);
+      }
       return Object.fromEntries(DIMENSIONS.map((dimension) => {
-        const sums = dimensionSums.get(dimension);
+        const sums = totals.get(dimension);
         return [dimension, sums && sums.weights > 0 ? sums.weighted / sums.weights : null];
       }));
     },
     perMetric(): Record<string, { dimension: Dimension; mean: number; count: number }> {
-      return Object.fromEntries([...metricMeans].map(([id, mean]) => [id, { dimension: mean.dimension, mean: round(mean.sum / mean.count), count: mean.count }]));
+      const means = new Map([...metricMeans].map(([id, mean]) => [id, { ...mean }]));
+      for (const kept of trialScores.values()) {
+        const mean = means.get(kept.metric) ?? { dimension: kept.dimension, sum: 0, count: 0 };
+        mean.sum += kept.min;
+        mean.count++;
+        means.set(kept.metric, mean);
+      }
+      return Object.fromEntries([...means].map(([id, mean]) => [id, { dimension: mean.dimension, mean: round(mean.sum / mean.count), count: mean.count }]));
+    },
+    /**
+     * pass@k (some attempt passed) and pass^k (every attempt passed) per task and overall, over the attempts
+     * that ran; `null` when the scenario asks for no repeated trials. An attempt passes with no failure.
+     */
+    trials(): { k: number; pass_at_k: number; pass_hat_k: number; per_task: TaskTrials[] } | null {
+      const byTask = new Map<string, TaskTrials>();
+      let k = 0;
+      for (const outcome of outcomes.values()) {
+        if (outcome.trial === undefined || outcome.variant) continue;
+        k = Math.max(k, outcome.trial + 1);
+        const entry = byTask.get(outcome.task_id) ?? { task_id: outcome.task_id, trials: 0, passed: 0, pass_at_k: false, pass_hat_k: true };
+        entry.trials++;
+        if (outcome.passed) entry.passed++;
+        entry.pass_at_k = entry.passed > 0;
+        entry.pass_hat_k = entry.passed === entry.trials;
+        byTask.set(outcome.task_id, entry);
+      }
+      if (byTask.size === 0) return null;
+      const perTask = [...byTask.values()];
+      return { k, pass_at_k: round(perTask.filter((entry) => entry.pass_at_k).length / perTask.length), pass_hat_k: round(perTask.filter((entry) => entry.pass_hat_k).length / perTask.length), per_task: perTask };
     },
     perTask(): UnitOutcome[] {
       return [...outcomes.values()];

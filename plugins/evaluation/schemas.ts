@@ -76,6 +76,7 @@ export const RUN = {
     certificate_url: { type: 'string' },
     verify_url: { type: 'string' },
     robustness: { type: ['object', 'null'] },
+    trials: { type: 'object', description: 'With scenario trials (k attempts per task): pass@k, pass^k', properties: { k: { type: 'integer' }, pass_at_k: { type: 'number' }, pass_hat_k: { type: 'number' } } },
     error: ERROR,
   },
 };

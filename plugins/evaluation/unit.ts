@@ -43,15 +43,17 @@ export async function runUnit(run: RunContext, index: number, recorder: UnitReco
   const variant = variantOf(plan, unit);
   const scenario = unit.variantIndex < 0 ? plan.scenario : plan.variants[unit.variantIndex]!.scenario;
   const agent = agentOf(plan.scenario, task);
+  const { trial } = unit;
   const events: TraceEvent[] = [];
   const record = (type: TraceEventType, data: Record<string, unknown>, by: string | null = agent): number => {
-    const event = recorder(type, { task_id: task.id, agent: by, variant, data });
+    const event = recorder(type, { task_id: task.id, agent: by, variant, ...(trial !== undefined ? { trial } : {}), data });
     events.push(event);
     return event.seq;
   };
 
-  const previous = independent ? undefined : state.lastAgent(variant);
-  const history = independent ? [] : state.history(variant);
+  // Each trial is its own conversation: trial j of a task continues trial j of the tasks before it.
+  const previous = independent ? undefined : state.lastAgent(variant, trial);
+  const history = independent ? [] : state.history(variant, trial);
   if (previous && agent && previous !== agent) {
     const last = history[history.length - 1];
     const channel = channelBetween(plan.scenario, previous, agent);

@@ -1,0 +1,74 @@
+/**
+ * Issue 15 item 7: `trials: k` attempts each task k times with independent worlds and conversations; the run
+ * reports pass@k and pass^k, and its dimensions score each metric by the worst attempt.
+ */
+import { describe, it, expect } from 'vitest';
+import { testApp } from './helpers.ts';
+import type { Plugin } from '../core/plugin.ts';
+import { evaluate, scriptedScenario, testMetrics } from './evaluation-fixtures.ts';
+
+/** An agent that fails every `failEvery`-th call of task t1 and always answers t2; records histories. */
+function flakyAgent(failEvery: number) {
+  const state = { calls: 0, histories: [] as string[][] };
+  const plugin: Plugin = {
+    name: 'flaky-agent',
+    setup(host) {
+      host.agents.register({
+        name: 'flaky',
+        description: 'test: right except on some attempts',
+        async call(_input, context) {
+          state.histories.push(context.history.map((turn) => turn.content));
+          if (context.task.id === 't1' && ++state.calls % failEvery === 0) return { output: 'I am not sure.' };
+          return { output: 'Your balance is 42 EUR.' };
+        },
+      }, 'flaky-agent');
+    },
+  };
+  return { state, plugin };
+}
+
+const TASKS = [
+  { id: 't1', input: 'balance?', expected: { contains: '42 EUR' }, metrics: [{ id: 'probe_contains' }] },
+  { id: 't2', input: 'balance again?', expected: { contains: '42 EUR' }, metrics: [{ id: 'probe_contains' }] },
+];
+
+describe('evaluation: repeated trials (issue 15 item 7)', () => {
+  it('attempts every task k times and reports pass@k, pass^k and the worst attempt in the index', async () => {
+    const agent = flakyAgent(3);
+    const t = await testApp({ plugins: [testMetrics, agent.plugin] });
+    const { run, trace } = await evaluate(t, { scenario: scriptedScenario('trials', { agent: { adapter: 'flaky' }, trials: 4, tasks: TASKS }) });
+    expect(run.status).toBe('succeeded');
+    expect(run.tasks).toEqual({ total: 8, done: 8 });
+    // t1 fails its third attempt: pass@4 holds for both tasks, pass^4 only for t2.
+    expect(run.trials).toEqual({ k: 4, pass_at_k: 1, pass_hat_k: 0.5 });
+    expect(trace.filter((event: any) => event.type === 'agent_output').map((event: any) => [event.task_id, event.trial])).toEqual([['t1', 0], ['t1', 1], ['t1', 2], ['t1', 3], ['t2', 0], ['t2', 1], ['t2', 2], ['t2', 3]]);
+    // Reliability: t1's worst attempt scores 0, t2's 1: a mean of 0.5, not the 7/8 a plain average would give.
+    expect(run.dimensions.reliability).toBe(0.5);
+    const scores = (await t.json('GET', `/api/v1/runs/${run.run_id}`)).body;
+    expect(scores.trials.pass_hat_k).toBe(0.5);
+  });
+
+  it('gives each attempt its own conversation: attempt j of t2 sees attempt j of t1 only', async () => {
+    const agent = flakyAgent(1000);
+    const t = await testApp({ plugins: [testMetrics, agent.plugin] });
+    await evaluate(t, { scenario: scriptedScenario('trials-history', { agent: { adapter: 'flaky' }, trials: 3, tasks: TASKS }) });
+    expect(agent.state.histories.slice(0, 3)).toEqual([[], [], []]);
+    expect(agent.state.histories.slice(3)).toEqual([['balance?', 'Your balance is 42 EUR.'], ['balance?', 'Your balance is 42 EUR.'], ['balance?', 'Your balance is 42 EUR.']]);
+  });
+
+  it('runs each attempt against its own world', async () => {
+    const t = await testApp();
+    const scenario = {
+      id: 'trials-world', title: 'Charge once per attempt', industry: 'Fintech', use_case: 'Billing', tags: ['shims'], policy_ref: 'NIST AI 100-1',
+      agent: { adapter: 'scripted', replies: { charge: { output: 'Charged.', tool_calls: [{ name: 'payments.create_charge', arguments: { customer: 'alice', amount: 60 } }] } } },
+      topology: [{ agent: 'Billing', writes: ['reply'], reads: ['ticket'] }],
+      enabled_shims: ['payments'], initial_state: { payments: { currency: 'EUR', balances: { alice: 100 } } },
+      trials: 3, conversation: 'per_task',
+      tasks: [{ id: 'charge', input: 'Charge alice 60 EUR.', expected_outcome: [{ target: 'shim:payments', property: 'balances.alice', expected: 40 }], metrics: [{ id: 'state_match' }] }],
+    };
+    const { run, trace } = await evaluate(t, { scenario });
+    // With one shared world the second attempt would fail for insufficient funds.
+    expect(trace.filter((event: any) => event.type === 'tool_call').every((event: any) => event.data.result?.amount === 60)).toBe(true);
+    expect(run.trials).toEqual({ k: 3, pass_at_k: 1, pass_hat_k: 1 });
+  });
+});
