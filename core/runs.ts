@@ -85,6 +85,14 @@ export const SIDECARS = {
   summary: 'summary.json',
 } as const;
 
+/**
+ * Sidecars only some runs have, covered by the evidence ledger when present: `world.json` holds the initial
+ * and final world states of a run whose scenario enables shims.
+ */
+export const OPTIONAL_SIDECARS = {
+  world: 'world.json',
+} as const;
+
 /** Storage keys of the shared layout. */
 export const keys = {
   runDir: (runId: string) => `runs/${runId}`,

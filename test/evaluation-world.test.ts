@@ -49,6 +49,22 @@ describe('evaluation: world shims through the API (issue 15)', () => {
     expect(scores).toEqual([['tool_use', 1], ['state_match', 1]]);
   });
 
+  it('keeps the initial and final world in world.json, covered by the certificate and checked by verify', async () => {
+    const t = await testApp();
+    const { run } = await evaluate(t, { scenario: refundScenario(refundOnce) });
+    const certificate = (await t.json('GET', `/v1/certificates/${run.run_id}`, { key: null })).body;
+    expect(Object.keys(certificate.evidence_ledger)).toContain('world.json');
+    const world = (await t.json('GET', `/api/v1/runs/${run.run_id}/evidence/world.json`)).body;
+    expect(world.initial.payments.balances.alice).toBe(100);
+    expect(world.units).toEqual([expect.objectContaining({ task_id: 'refund', final: expect.objectContaining({ payments: expect.objectContaining({ balances: { alice: 140 } }) }) })]);
+    expect((await t.json('GET', `/api/v1/verify/${run.run_id}`, { key: null })).body.status).toBe('valid');
+    const services = await t.app.ready;
+    await services.store.setJson(`runs/${run.run_id}/world.json`, { ...world, units: [] });
+    const verified = (await t.json('GET', `/api/v1/verify/${run.run_id}`, { key: null })).body;
+    expect(verified.status).not.toBe('valid');
+    expect(JSON.stringify(verified.checks)).toMatch(/world\.json/);
+  });
+
   it('fails an agent that double-refunds, charges, or refunds the wrong thing, for the right reasons', async () => {
     const t = await testApp();
     const careless = { adapter: 'scripted', replies: { refund: { output: 'Done.', tool_calls: [
@@ -138,5 +154,23 @@ describe('evaluation: agents reach the world over HTTP and function calling', ()
     expect(trace.find((event: any) => event.type === 'agent_output').data.output).toBe('Done: refunded');
     expect(trace.filter((event: any) => event.type === 'tool_call').map((event: any) => event.data.name)).toEqual(['payments.refund']);
     expect(run.compliance.status).toBe('pass');
+  });
+});
+
+describe('explain: the causal chain follows tool calls and world changes (issue 15 item 5)', () => {
+  it('walks back from a state mismatch through the state changes and the calls that made them', async () => {
+    const t = await testApp();
+    const wrong = { adapter: 'scripted', replies: { refund: { output: 'Done.', tool_calls: [{ name: 'payments.refund', arguments: { charge_id: 'ch_1', amount: 10 } }] } } };
+    const scenario = refundScenario(wrong);
+    scenario.tasks[0].metrics = [{ id: 'state_match' }] as never;
+    const { run } = await evaluate(t, { scenario });
+    const explained = (await t.json('GET', `/api/v1/explain/${run.run_id}`)).body;
+    expect(explained.primary_trigger.code).toBe('LOGIC.STATE_MISMATCH');
+    const types = explained.causal_chain.map((link: any) => link.type);
+    expect(types).toEqual(expect.arrayContaining(['input', 'tool_call', 'state_change']));
+    const change = explained.causal_chain.find((link: any) => link.type === 'state_change');
+    expect(change.summary).toMatch(/payments changed: .*\/balances\/alice/);
+    expect(explained.causal_chain.find((link: any) => link.type === 'tool_call').summary).toMatch(/payments\.refund.*→/);
+    expect(explained.recommendations.map((item: any) => item.code)).toContain('LOGIC.STATE_MISMATCH');
   });
 });

@@ -7,7 +7,7 @@
 import { buildCertificateBody, certificateDigest, validateCertificate, type Certificate, type ProvenanceRole } from '../../core/certificate.ts';
 import { sha3Factory, toHex, type HexDigest } from '../../core/hash.ts';
 import { appendProvenance, signatureDigest } from '../../core/provenance.ts';
-import { keys, readRun, SIDECARS, TRACE_FILE, type RunRecord } from '../../core/runs.ts';
+import { keys, OPTIONAL_SIDECARS, readRun, SIDECARS, TRACE_FILE, type RunRecord } from '../../core/runs.ts';
 import { selectSigner } from '../../core/signer.ts';
 import type { Services } from '../../core/services.ts';
 import { HARNESS_VERSION, PRODUCT_NAME } from '../../core/version.ts';
@@ -83,6 +83,10 @@ export async function issueCertificate(services: Services, runId: string): Promi
     const digest = await hashKey(services, keys.sidecar(runId, file));
     if (digest === null) services.logger.warn(`certification: sidecar ${file} is missing; it is left out of the evidence ledger`, { run_id: runId });
     else ledger[file] = digest;
+  }
+  for (const file of Object.values(OPTIONAL_SIDECARS)) {
+    const digest = await hashKey(services, keys.sidecar(runId, file));
+    if (digest !== null) ledger[file] = digest;
   }
   const summary = await services.store.getJson<RunSummary>(keys.sidecar(runId, SIDECARS.summary)).catch(() => null);
   const body = buildCertificateBody({

@@ -4,11 +4,12 @@
  * client that sees the final status finds the certificate. Cancelled: no sidecars, no certificate.
  */
 import type { HandoffError } from '../../core/handoff.ts';
-import { keys, SIDECARS, type RunRecord, type RunStatus, type TaskRecord } from '../../core/runs.ts';
+import { keys, OPTIONAL_SIDECARS, SIDECARS, type RunRecord, type RunStatus, type TaskRecord } from '../../core/runs.ts';
 import { scoreDimensions } from '../../core/scoring.ts';
 import type { Engine } from './engine.ts';
 import type { RunContext } from './runner.ts';
 import { releaseTask } from './owners.ts';
+import { worldSidecar } from './world.ts';
 
 /** The run record every stage of a run writes (`GET /api/v1/runs/:run_id`). */
 export function baseRunRecord(task: TaskRecord, scenario: { id: string; title: string }, total: number): RunRecord {
@@ -86,7 +87,10 @@ export async function finishRun(run: RunContext): Promise<void> {
     robustness,
     ...(error ? { error } : {}),
   };
+  // Runs with a world keep its initial and final states beside the trace, in the evidence ledger.
+  const world = plan.scenario.enabled_shims?.length ? await worldSidecar(engine.services.shims, plan.scenario, task.created_at, state.worldUnits()) : undefined;
   await Promise.all([
+    ...(world ? [store.setJson(keys.sidecar(task.run_id, OPTIONAL_SIDECARS.world), world)] : []),
     store.setJson(keys.sidecar(task.run_id, SIDECARS.scores), scores),
     store.setJson(keys.sidecar(task.run_id, SIDECARS.failures), failures),
     store.setJson(keys.sidecar(task.run_id, SIDECARS.summary), summary),

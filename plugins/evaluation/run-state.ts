@@ -49,6 +49,14 @@ const keyOf = (taskId: string, variant?: string, trial?: number) => `${variant ?
 /** The conversation a unit belongs to: one per variant, and one per trial of the original. */
 const conversationOf = (variant?: string, trial?: number) => (trial === undefined ? variant ?? '' : `${variant ?? ''}\u0000${trial}`);
 
+/** A unit of a world run and the state changes it made, in order. */
+export interface WorldUnit {
+  task_id: string;
+  variant?: string;
+  trial?: number;
+  changes: Array<{ shim: string; patch: unknown[] }>;
+}
+
 /** pass@k and pass^k of one task over its trials. */
 export interface TaskTrials {
   task_id: string;
@@ -70,6 +78,8 @@ export function createRunState() {
   const failures: RunFailure[] = [];
   // With trials, a metric's scores are kept per task until the end: the dimension takes the worst attempt.
   const trialScores = new Map<string, { dimension: Dimension; weight: number; metric: string; min: number }>();
+  // World runs: every unit that started, and the state changes each made, in order (world.json at the end).
+  const worldUnits = new Map<string, WorldUnit>();
   const signatures: Array<{ identity: string; jws: string; task_id: string; verified: true }> = [];
   let error: RunError | undefined;
   let startedAt: string | undefined;
@@ -145,6 +155,7 @@ export function createRunState() {
           break;
         case 'input':
           if (data.probe) break;
+          worldUnits.set(keyOf(event.task_id ?? '', event.variant, event.trial), { task_id: event.task_id ?? '', ...(event.variant ? { variant: event.variant } : {}), ...(event.trial !== undefined ? { trial: event.trial } : {}), changes: [] });
           // The turn joins the history with its answer, so the list an adapter gets holds still during its call.
           pendingInputs.set(conversationOf(event.variant, event.trial), String(data.input ?? ''));
           lastAgents.set(conversationOf(event.variant, event.trial), event.agent ?? null);
@@ -165,6 +176,9 @@ export function createRunState() {
         }
         case 'metric_result':
           addMetric(event, data as unknown as MetricResultData);
+          break;
+        case 'state_change':
+          worldUnits.get(keyOf(event.task_id ?? '', event.variant, event.trial))?.changes.push({ shim: String(data.shim), patch: data.patch as unknown[] });
           break;
         case 'error':
           error = { code: String(data.code ?? 'agent_error'), message: String(data.message ?? '') };
@@ -194,6 +208,8 @@ export function createRunState() {
     finishedAt: () => finishedAt,
     endStatus: () => endStatus,
     failures: () => failures,
+    /** Every unit that ran, with the state changes it made (for `world.json`). */
+    worldUnits: () => [...worldUnits.values()],
     signatures: () => signatures,
     /** Dimension scores: the weighted mean of the measured metric scores of each dimension (originals only). */
     dimensions(): Partial<Record<Dimension, number | null>> {

@@ -12,6 +12,7 @@ import type { Registry } from '../../core/registry.ts';
 import type { Scenario, ScenarioTask } from '../../core/scenario.ts';
 import type { AgentTool, AgentTools, ToolOutcome } from '../../core/agent-adapter.ts';
 import type { FieldError } from '../../core/problems.ts';
+import type { WorldUnit } from './run-state.ts';
 import { check } from '../../core/validate.ts';
 
 /** Tool calls one task may make at most, whatever the agent asks: a loop must end. */
@@ -153,4 +154,38 @@ export async function worldRefusals(shims: Registry<Shim>, scenario: Scenario, a
     }
   });
   return errors;
+}
+
+/**
+ * The `world.json` sidecar: each enabled shim's initial state (as its view shows it) and, for every unit that
+ * changed the world, the final state, rebuilt from the initial state and the unit's recorded diffs. Units that
+ * changed nothing are listed as unchanged.
+ */
+export async function worldSidecar(shims: Registry<Shim>, scenario: Scenario, now: string, units: readonly WorldUnit[]): Promise<Json> {
+  const raw = new Map<string, Json>();
+  const initial: Record<string, Json> = {};
+  for (const name of scenario.enabled_shims ?? []) {
+    const shim = shims.get(name);
+    if (!shim) continue;
+    const state = await shim.initialState(scenario.initial_state?.[name], { config: scenario.shim_config?.[name] ?? {}, now });
+    raw.set(name, state);
+    initial[name] = await viewOf(shim, state);
+  }
+  const finals: Json[] = [];
+  for (const unit of units) {
+    const identity = { task_id: unit.task_id, ...(unit.variant ? { variant: unit.variant } : {}), ...(unit.trial !== undefined ? { trial: unit.trial } : {}) };
+    if (unit.changes.length === 0) {
+      finals.push({ ...identity, unchanged: true });
+      continue;
+    }
+    const states = new Map([...raw].map(([name, state]) => [name, structuredClone(state)]));
+    for (const change of unit.changes) {
+      if (!states.has(change.shim)) continue;
+      states.set(change.shim, jsonpatch.applyPatch(states.get(change.shim) as object, change.patch as jsonpatch.Operation[], false, true).newDocument as Json);
+    }
+    const final: Record<string, Json> = {};
+    for (const [name, state] of states) final[name] = await viewOf(shims.get(name)!, state);
+    finals.push({ ...identity, final });
+  }
+  return { initial, units: finals };
 }

@@ -1,6 +1,6 @@
 /**
  * Walks back from the failing trace event through the scenario topology: the failing task's own events
- * (input, tool calls, output), then every event by which an upstream agent could have influenced the
+ * (input, tool calls and the world changes they made, output), then every event by which an upstream agent could have influenced the
  * failing agent — handoffs to it, and outputs of agents that write a channel it reads, transitively.
  */
 import type { TraceEvent } from '../../core/trace.ts';
@@ -44,8 +44,14 @@ export function summarise(event: TraceEvent): string {
       return clip(`input to ${who}${event.task_id ? ` (task ${event.task_id})` : ''}: ${text(data.input ?? data.content ?? data.text)}`);
     case 'agent_output':
       return clip(`${who} answered: ${text(data.output ?? data.content ?? data.text)}`);
-    case 'tool_call':
-      return clip(`${who} called tool ${text(data.name ?? data.tool)}(${text(data.arguments ?? data.args)})`);
+    case 'tool_call': {
+      const outcome = data.error ? ` → error ${text((data.error as { code?: unknown }).code ?? data.error)}` : data.result !== undefined ? ` → ${text(data.result)}` : '';
+      return clip(`${who} called tool ${text(data.name ?? data.tool)}(${text(data.arguments ?? data.args)})${outcome}`);
+    }
+    case 'state_change': {
+      const patch = Array.isArray(data.patch) ? (data.patch as Array<{ op?: unknown; path?: unknown }>) : [];
+      return clip(`${text(data.shim)} changed: ${patch.map((op) => `${text(op.op)} ${text(op.path)}`).join(', ') || 'no detail'}`);
+    }
     case 'handoff':
       return clip(`handoff ${text(data.from ?? event.agent)} → ${text(data.to)}${data.channel ? ` via ${text(data.channel)}` : ''}: ${text(data.content ?? data.message)}`);
     case 'metric_result':
@@ -79,13 +85,14 @@ export function causalChain(events: TraceEvent[], trigger: TraceEvent, topology:
   const add = (event: TraceEvent, reason: string) => {
     if (!links.has(event.seq)) links.set(event.seq, { event_index: event.seq, type: event.type, task_id: event.task_id, agent: event.agent, variant: event.variant, summary: summarise(event), reason });
   };
-  const before = events.filter((event) => event.seq <= trigger.seq && event.variant === trigger.variant);
+  const before = events.filter((event) => event.seq <= trigger.seq && event.variant === trigger.variant && event.trial === trigger.trial);
 
   add(trigger, 'the failing event');
   for (const event of before) {
     if (event.task_id !== trigger.task_id || event.seq === trigger.seq) continue;
     if (event.type === 'input') add(event, 'the input of the failing task');
     else if (event.type === 'tool_call') add(event, 'a tool call the failing agent made in this task');
+    else if (event.type === 'state_change') add(event, `a change the agent's tool call made to the ${text(event.data?.shim)} world`);
     else if (event.type === 'handoff') add(event, 'a handoff within the failing task');
   }
 
