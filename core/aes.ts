@@ -9,7 +9,7 @@
  *   the catalog folder (`industries/<industry>/scenarios/<use_case>/x.json`) or the document,
  *   `policy_ref` from `standards_registry` and `compliance_level`, and a scripted agent so it runs offline.
  */
-import type { AgentSpec, Scenario, ScenarioTask, TopologyNode } from './scenario.ts';
+import type { AgentSpec, OutcomeAssertion, Scenario, ScenarioTask, TopologyNode } from './scenario.ts';
 import { outcomesToExpected, type AesOutcome } from './aes-expected.ts';
 
 /** The `source`/`format` name of normalised AES documents. */
@@ -37,6 +37,40 @@ export interface AesDocument {
     edges?: Array<{ from: string; to: string; condition?: string }>;
   };
   policies?: Record<string, unknown>;
+  /** World simulators to mount (v1.4), by the reference implementation's keys or ours. */
+  enabled_shims?: string[];
+  initial_state?: Record<string, unknown>;
+}
+
+/**
+ * The reference implementation's shim keys that have a counterpart here (docs/shims.md). Its other keys (git,
+ * slack, terminal, browser, …) have none: such a scenario is refused at submission naming the shim.
+ */
+export const AES_SHIM_ALIASES: Readonly<Record<string, string>> = Object.freeze({
+  database: 'sql',
+  stripe: 'payments',
+  support: 'tickets',
+  jira: 'tickets',
+  api: 'http_api',
+  erp: 'orders',
+});
+
+/** Our name for an AES shim key. */
+export function shimNameOf(key: string): string {
+  const name = key.trim().toLowerCase();
+  return Object.hasOwn(AES_SHIM_ALIASES, name) ? AES_SHIM_ALIASES[name] : name;
+}
+
+/**
+ * A tool named in an AES node: `shim.action`, `shim__action`, or the reference implementation's
+ * `<shim>_<action>` (`database_query`), as `shim.action` when its shim is enabled; otherwise as written.
+ */
+function toolNameOf(tool: string, shims: readonly string[]): string {
+  const dotted = /^([a-z][a-z0-9_]*?)(?:\.|__)([a-z][a-z0-9_]*)$/.exec(tool);
+  if (dotted && shims.includes(shimNameOf(dotted[1]))) return `${shimNameOf(dotted[1])}.${dotted[2]}`;
+  const cut = tool.indexOf('_');
+  if (cut > 0 && shims.includes(shimNameOf(tool.slice(0, cut)))) return `${shimNameOf(tool.slice(0, cut))}.${tool.slice(cut + 1)}`;
+  return tool;
 }
 
 export interface AesNormalizeOptions {
@@ -183,7 +217,13 @@ function defaultAgent(): AgentSpec {
   };
 }
 
-function buildTasks(document: AesDocument, title: string, warnings: string[]): ScenarioTask[] {
+/** AES modes as assertion modes (`exact` is `equals`). */
+function assertionMode(mode: string | undefined): OutcomeAssertion['mode'] {
+  if (mode === 'regex' || mode === 'numerical_tolerance') return mode;
+  return 'equals';
+}
+
+function buildTasks(document: AesDocument, title: string, warnings: string[], shims: readonly string[] = []): ScenarioTask[] {
   const nodes = document.workflow.nodes;
   if (nodes.length === 0) {
     // Two published files have an empty workflow; the scenario's own description is then the one task.
@@ -199,13 +239,36 @@ function buildTasks(document: AesDocument, title: string, warnings: string[]): S
     let id = sanitizeId(node.id, `task-${position + 1}`);
     for (let suffix = 2; used.has(id); suffix += 1) id = `${sanitizeId(node.id, 'task').slice(0, ID_LIMIT - 6)}-${suffix}`;
     used.add(id);
-    const expected = outcomesToExpected(node.expected_outcome) ?? { rubric: `The response accomplishes the task: ${node.task_description}` };
+    // With a world, state and tool-call outcomes are assertions state_match checks; the rest stays `expected`.
+    const outcomes = Array.isArray(node.expected_outcome) ? node.expected_outcome : [];
+    const isWorldOutcome = (outcome: AesOutcome) => shims.length > 0 && typeof outcome?.target === 'string' && (outcome.target.trim().startsWith('shim:') || outcome.target.trim() === 'tool_calls');
+    const assertions: OutcomeAssertion[] = outcomes.filter(isWorldOutcome).map((outcome) => {
+      const target = outcome.target!.trim();
+      return {
+        target: target.startsWith('shim:') ? `shim:${shimNameOf(target.slice(5))}` : target,
+        ...(outcome.property ? { property: outcome.property } : {}),
+        expected: outcome.expected,
+        mode: assertionMode(outcome.mode),
+        ...(typeof outcome.tolerance === 'number' ? { tolerance: outcome.tolerance } : {}),
+      };
+    });
+    const messageOutcomes = outcomes.filter((outcome) => !isWorldOutcome(outcome));
+    const expected = outcomesToExpected(messageOutcomes) ?? (assertions.length ? undefined : { rubric: `The response accomplishes the task: ${node.task_description}` });
     const metrics = [];
-    if (expected.equals !== undefined || expected.contains !== undefined || expected.regex !== undefined || expected.json_schema !== undefined) metrics.push({ id: 'task_success' });
-    if (expected.rubric !== undefined) metrics.push({ id: 'llm_judge' });
-    const task: ScenarioTask = { id, input: node.task_description, expected, metrics };
+    if (expected && (expected.equals !== undefined || expected.contains !== undefined || expected.regex !== undefined || expected.json_schema !== undefined)) metrics.push({ id: 'task_success' });
+    if (expected?.rubric !== undefined) metrics.push({ id: 'llm_judge' });
+    const task: ScenarioTask = { id, input: node.task_description, ...(expected ? { expected } : {}), metrics };
     const tools = stringList(node.required_tools, 200);
-    if (tools.length) task.tools = tools;
+    if (shims.length > 0) {
+      if (tools.length) {
+        task.required_tools = tools.map((tool) => toolNameOf(tool, shims));
+        metrics.push({ id: 'tool_use' });
+      }
+      if (assertions.length) {
+        task.expected_outcome = assertions;
+        metrics.push({ id: 'state_match' });
+      }
+    } else if (tools.length) task.tools = tools;
     return task;
   });
 }
@@ -229,9 +292,19 @@ export function aesToScenario(document: AesDocument, options: AesNormalizeOption
     policy_ref: truncate(`${standards.length ? standards.join(', ') : 'NIST AI 100-1'} (AES ${level})`, 500),
     agent: defaultAgent(),
     topology: topologyOf(document),
-    tasks: buildTasks(document, title, warnings),
+    tasks: [],
     source: AES_FORMAT,
   };
+  const shims = [...new Set(stringList(document.enabled_shims, 100).map(shimNameOf))];
+  if (shims.length) {
+    scenario.enabled_shims = shims;
+    const state = document.initial_state && typeof document.initial_state === 'object' ? document.initial_state : {};
+    const initial = Object.fromEntries(Object.entries(state).map(([key, value]) => [shimNameOf(key), value]));
+    if (Object.keys(initial).length) scenario.initial_state = initial;
+    const renamed = stringList(document.enabled_shims, 100).filter((key) => shimNameOf(key) !== key.trim());
+    if (renamed.length) warnings.push(`shim keys ${renamed.map((key) => `${key} → ${shimNameOf(key)}`).join(', ')} use this service's names`);
+  }
+  scenario.tasks = buildTasks(document, title, warnings, shims);
   if (scenario.id !== metadata.id) warnings.push(`the id "${metadata.id.slice(0, 200)}" became "${scenario.id}"`);
   return { scenario, warnings };
 }

@@ -174,3 +174,33 @@ describe('explain: the causal chain follows tool calls and world changes (issue 
     expect(explained.recommendations.map((item: any) => item.code)).toContain('LOGIC.STATE_MISMATCH');
   });
 });
+
+describe('evaluation: AES v1.4 documents with world shims run unchanged (issue 15 item 4)', () => {
+  it('maps the reference implementation\'s shim keys, state outcomes and required tools, and judges the world', async () => {
+    const t = await testApp();
+    const aes = {
+      aes_version: 1.4,
+      metadata: { id: 'aes-refund', name: 'AES refund with a payments world', tags: ['shims'] },
+      enabled_shims: ['stripe'],
+      initial_state: { stripe: PAYMENTS },
+      workflow: {
+        nodes: [{
+          id: 'refund', task_description: 'Refund charge ch_1 in full.', required_tools: ['stripe_refund'],
+          expected_outcome: [
+            { target: 'shim:stripe', property: '$.charges[0].status', expected: 'refunded', mode: 'exact' },
+            { target: 'shim:stripe', property: 'balances.alice', expected: 140, mode: 'numerical_tolerance', tolerance: 0.5 },
+          ],
+        }],
+        edges: [],
+      },
+    };
+    const good = { adapter: 'scripted', replies: { refund: { output: 'Refunded.', tool_calls: [{ name: 'payments.refund', arguments: { charge_id: 'ch_1' } }] } } };
+    const { run, trace } = await evaluate(t, { scenario: aes, agent: good });
+    expect(run.compliance.status).toBe('pass');
+    const results = trace.filter((event: any) => event.type === 'metric_result').map((event: any) => [event.data.metric, event.data.score]);
+    expect(results).toEqual([['tool_use', 1], ['state_match', 1]]);
+    const idle = { adapter: 'scripted', replies: { refund: 'I have refunded it.' } };
+    const failed = await evaluate(t, { scenario: aes, agent: idle });
+    expect(failed.run.failures.map((failure: any) => failure.code)).toEqual(expect.arrayContaining(['LOGIC.TOOL_NOT_CALLED', 'LOGIC.STATE_MISMATCH']));
+  });
+});

@@ -28,6 +28,8 @@ export const aesSchema = {
   required: ['aes_version', 'metadata', 'workflow'],
   properties: {
     aes_version: { enum: [1.4, '1.4', '1.4.0'] },
+    enabled_shims: { type: 'array', maxItems: 20, items: { type: 'string', minLength: 1, maxLength: 40 } },
+    initial_state: { type: 'object', maxProperties: 20 },
     description: { type: 'string' },
     industry: { type: 'string' },
     use_case: { type: 'string' },
