@@ -86,8 +86,11 @@ export interface Scenario {
   enabled_shims?: string[];
   /** Each enabled shim's starting state, by shim name (each task starts from it). */
   initial_state?: Record<string, unknown>;
-  /** Per-shim configuration, by shim name. */
-  shim_config?: Record<string, Record<string, unknown>>;
+  /**
+   * Per-shim configuration, by shim name: an object, or the name of a stored configuration
+   * (`/api/v1/shims/configs`), which submission replaces with its content.
+   */
+  shim_config?: Record<string, Record<string, unknown> | string>;
   /**
    * `shared` (default): every task continues one conversation (the agent gets the earlier turns) and tasks run
    * in order. `per_task`: each task is its own conversation, so independent tasks run side by side.

@@ -131,7 +131,7 @@ export const scenarioSchema = {
     concurrency: { type: 'integer', minimum: 1, maximum: 256, description: 'With conversation per_task: tasks in flight at once (capped by AEH_RUN_CONCURRENCY).' },
     enabled_shims: { type: 'array', maxItems: 20, uniqueItems: true, items: SHIM_NAME },
     initial_state: { type: 'object', maxProperties: 20, propertyNames: SHIM_NAME },
-    shim_config: { type: 'object', maxProperties: 20, propertyNames: SHIM_NAME, additionalProperties: { type: 'object' } },
+    shim_config: { type: 'object', maxProperties: 20, propertyNames: SHIM_NAME, additionalProperties: { oneOf: [{ type: 'object' }, { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,63}$', description: 'the name of a stored shim configuration' }] } },
     source: { type: 'string' },
   },
 } as const;

@@ -18,6 +18,7 @@ import { positionAt, unitCount, type PlannedVariant, type RunPlan } from './plan
 import { baseRunRecord } from './finish.ts';
 import { checkQueueQuota, markOwned } from './owners.ts';
 import { worldRefusals } from './world.ts';
+import { resolveShimConfigs, type NamedShimConfig } from '../../core/shim.ts';
 
 export interface EvaluateBody {
   path?: string;
@@ -111,7 +112,10 @@ export async function submitEvaluation(engine: Engine, body: EvaluateBody, owner
   const { services } = engine;
   let scenario = await resolveScenario(engine, body);
   if (body.agent) scenario = { ...scenario, agent: body.agent };
-  const errors = [...refusals(engine, scenario), ...await worldRefusals(services.shims, scenario, services.config.enabledShims, new Date(services.now()).toISOString())];
+  // Named shim configurations are spelled out into the plan, so the stored plan is self-contained.
+  const resolved = await resolveShimConfigs(scenario, (key) => services.store.getJson<NamedShimConfig>(key));
+  scenario = resolved.scenario;
+  const errors = [...refusals(engine, scenario), ...resolved.errors, ...await worldRefusals(services.shims, scenario, services.config.enabledShims, new Date(services.now()).toISOString(), resolved.trusted)];
   if (errors.length) throw new Problem('validation_failed', { detail: `the scenario cannot run: ${errors.slice(0, 3).map((e) => `${e.path} ${e.message}`).join('; ')}`, errors });
   await services.agents.get(scenario.agent.adapter)!.check?.(scenario.agent, agentCheckContext(services));
   // Refused before any variant is built: a hostile `count` must not make the mutators do the work first.

@@ -32,6 +32,12 @@ export interface TaskWorld extends AgentTools {
   close(): void;
 }
 
+/** A shim's configuration in a scenario whose named configurations submission already resolved. */
+function configOf(scenario: Scenario, shim: string): Record<string, unknown> {
+  const config = scenario.shim_config?.[shim];
+  return config && typeof config === 'object' ? config : {};
+}
+
 async function viewOf(shim: Shim, state: Json): Promise<Json> {
   return shim.view ? shim.view(state) : state;
 }
@@ -50,7 +56,7 @@ export async function createTaskWorld(options: { shims: Registry<Shim>; scenario
   for (const name of names) {
     const shim = registry.get(name);
     if (!shim) throw new Error(`shim "${name}" is not loaded`);
-    const context: ShimCallContext = { config: scenario.shim_config?.[name] ?? {}, now };
+    const context: ShimCallContext = { config: configOf(scenario, name), now };
     shims.set(name, shim);
     contexts.set(name, context);
     states.set(name, await shim.initialState(scenario.initial_state?.[name], context));
@@ -117,12 +123,12 @@ export async function createTaskWorld(options: { shims: Registry<Shim>; scenario
  * (`AEH_ENABLED_SHIMS`), an initial state for a shim that is not enabled or that its schema or the shim
  * refuses (the SQL shim runs the schema's statements), and task tools naming an action no enabled shim has.
  */
-export async function worldRefusals(shims: Registry<Shim>, scenario: Scenario, allowed: readonly string[] | undefined, now: string): Promise<FieldError[]> {
+export async function worldRefusals(shims: Registry<Shim>, scenario: Scenario, allowed: readonly string[] | undefined, now: string, trusted: readonly string[] = []): Promise<FieldError[]> {
   const errors: FieldError[] = [];
   const enabled = scenario.enabled_shims ?? [];
   enabled.forEach((name, index) => {
     if (!shims.get(name)) errors.push({ path: `/enabled_shims/${index}`, message: `unknown shim "${name}"; known: ${shims.names().join(', ') || 'none'}` });
-    else if (allowed && !allowed.includes(name)) errors.push({ path: `/enabled_shims/${index}`, message: `shim "${name}" is not allowed on this service (AEH_ENABLED_SHIMS: ${allowed.join(', ') || 'none'})` });
+    else if (allowed && !allowed.includes(name) && !trusted.includes(name)) errors.push({ path: `/enabled_shims/${index}`, message: `shim "${name}" is not allowed on this service (AEH_ENABLED_SHIMS: ${allowed.join(', ') || 'none'})` });
   });
   for (const name of Object.keys(scenario.initial_state ?? {})) {
     if (!enabled.includes(name)) errors.push({ path: `/initial_state/${name}`, message: `shim "${name}" is not in enabled_shims` });
@@ -139,7 +145,7 @@ export async function worldRefusals(shims: Registry<Shim>, scenario: Scenario, a
       }
     }
     try {
-      await shim.initialState(seed, { config: scenario.shim_config?.[name] ?? {}, now });
+      await shim.initialState(seed, { config: configOf(scenario, name), now });
     } catch (error) {
       errors.push({ path: `/initial_state/${name}`, message: `the ${name} shim cannot start from it: ${String((error as Error)?.message ?? error).slice(0, 300)}` });
     }
@@ -167,7 +173,7 @@ export async function worldSidecar(shims: Registry<Shim>, scenario: Scenario, no
   for (const name of scenario.enabled_shims ?? []) {
     const shim = shims.get(name);
     if (!shim) continue;
-    const state = await shim.initialState(scenario.initial_state?.[name], { config: scenario.shim_config?.[name] ?? {}, now });
+    const state = await shim.initialState(scenario.initial_state?.[name], { config: configOf(scenario, name), now });
     raw.set(name, state);
     initial[name] = await viewOf(shim, state);
   }

@@ -15,6 +15,7 @@ import tickets from './tickets.ts';
 import kb from './kb.ts';
 import kv from './kv.ts';
 import httpApi from './http-api.ts';
+import { registerShimConfigRoutes } from './configs.ts';
 
 /** Every bundled shim, in the order `GET /api/v1/shims` lists them. */
 export const BUNDLED_SHIMS = [sql, orders, payments, email, calendar, crm, tickets, kb, kv, httpApi] as unknown as readonly Shim[];
@@ -37,5 +38,6 @@ export default {
         return c.json({ items });
       },
     }, 'shims');
+    registerShimConfigRoutes(host);
   },
 } satisfies Plugin;
