@@ -57,6 +57,8 @@ export interface AgentReply {
   signature?: { identity: string; jws: string };
   /** Latency the adapter knows better than the engine's clock (a replayed trace's recorded latency). */
   latency_ms?: number;
+  /** The agent ends a multi-turn conversation with this answer. */
+  end_conversation?: boolean;
 }
 
 /** Everything an adapter may use for one call. */

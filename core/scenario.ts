@@ -54,6 +54,21 @@ export interface OutcomeAssertion {
   description?: string;
 }
 
+/** A further user turn of a task's conversation, with what must hold once the agent answered it. */
+export interface ConversationTurn {
+  input: string;
+  expected_outcome?: OutcomeAssertion[];
+}
+
+/**
+ * A simulated user (needs the configured language-model provider): it follows `instructions` turn by turn until
+ * its goal is met, the agent ends the conversation, or `max_turns` user turns were taken.
+ */
+export interface UserSimulator {
+  instructions: string;
+  max_turns?: number;
+}
+
 export interface ScenarioTask {
   id: string;
   input: string;
@@ -69,6 +84,10 @@ export interface ScenarioTask {
   forbidden_tools?: string[];
   /** What must hold at the end of the task, checked by `state_match`. */
   expected_outcome?: OutcomeAssertion[];
+  /** Further user turns after `input`: the task is a conversation (checks may follow any turn). */
+  turns?: ConversationTurn[];
+  /** A simulated user continues the conversation after `input` (instead of scripted `turns`). */
+  user_simulator?: UserSimulator;
 }
 
 export interface Scenario {

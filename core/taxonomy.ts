@@ -58,6 +58,7 @@ const ROWS: Row[] = [
   ['INFRA.SSRF_BLOCKED', 'Outbound address refused', 'reliability', ['secure_resilient'], [], 'INFRA', 'An agent URL resolved to a loopback, private, link-local or metadata address and the SSRF guard refused it.'],
   ['INFRA.METRIC_ERROR', 'Metric error', 'reliability', ['valid_reliable', 'accountable_transparent'], [], 'INFRA', 'A metric threw instead of scoring; its result is unmeasured.'],
   ['INFRA.METRIC_TIMEOUT', 'Metric timed out', 'reliability', ['valid_reliable', 'accountable_transparent'], [], 'INFRA', 'A metric ran past its time budget (AEH_METRIC_BUDGET_MS) on this answer and was stopped; its result is unmeasured.'],
+  ['INFRA.USER_SIMULATOR_ERROR', 'User simulator failed', 'reliability', ['valid_reliable'], [], 'INFRA', 'The language model playing the user of a multi-turn task could not be reached or did not answer; the conversation could not go on.'],
   ['INFRA.PROBE_FAILED', 'Probe failed', 'reliability', ['valid_reliable'], [], 'INFRA', 'A metric re-asked the agent (a counterfactual or follow-up) and the agent did not answer.'],
   ['INFRA.JUDGE_UNAVAILABLE', 'Judge unavailable', 'reliability', ['valid_reliable', 'accountable_transparent'], [], 'INFRA', 'The language-model judge could not be reached or answered outside its schema; the rubric is unmeasured, never guessed.'],
 

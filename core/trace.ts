@@ -15,6 +15,10 @@ export type TraceEventType =
   | 'tool_call'
   /** A world shim's state changed: `data.patch` is the RFC 6902 diff, `data.shim` the shim. */
   | 'state_change'
+  /** A check after one turn of a conversation: `data.turn`, `data.assertion`, `data.passed`, `data.detail`. */
+  | 'turn_check'
+  /** A multi-turn task's conversation ended: `data.turns` (user turns), `data.ended_by`. */
+  | 'conversation_end'
   | 'handoff'
   | 'metric_result'
   | 'error'

@@ -123,7 +123,16 @@ export const scenarioSchema = {
           required_tools: { type: 'array', maxItems: 100, items: TOOL_NAME },
           forbidden_tools: { type: 'array', maxItems: 500, items: TOOL_NAME },
           expected_outcome: { type: 'array', maxItems: 200, items: outcomeAssertionSchema },
+          turns: {
+            type: 'array', maxItems: 50,
+            items: { type: 'object', required: ['input'], additionalProperties: false, properties: { input: { type: 'string', maxLength: 1_000_000 }, expected_outcome: { type: 'array', maxItems: 200, items: outcomeAssertionSchema } } },
+          },
+          user_simulator: {
+            type: 'object', required: ['instructions'], additionalProperties: false,
+            properties: { instructions: { type: 'string', minLength: 1, maxLength: 20_000 }, max_turns: { type: 'integer', minimum: 1, maximum: 30 } },
+          },
         },
+        not: { required: ['turns', 'user_simulator'] },
       },
     },
     conversation: { enum: ['shared', 'per_task'], description: 'shared (default): tasks continue one conversation, in order. per_task: each task is its own conversation and independent tasks run concurrently.' },

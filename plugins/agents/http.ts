@@ -45,6 +45,7 @@ export function replyFromBody(body: unknown, what: string): AgentReply {
       .map((call) => ({ name: call.name, arguments: call.arguments, result: call.result }));
   }
   if (Array.isArray(answer.handoffs)) reply.handoffs = answer.handoffs as AgentReply['handoffs'];
+  if ((answer as { end_conversation?: unknown }).end_conversation === true) reply.end_conversation = true;
   const signature = answer.signature as { identity?: unknown; jws?: unknown } | undefined;
   if (signature && typeof signature.identity === 'string' && typeof signature.jws === 'string') reply.signature = { identity: signature.identity, jws: signature.jws };
   return reply;

@@ -57,6 +57,11 @@ function refusals(engine: Engine, scenario: Scenario): FieldError[] {
   const adapter = agents.get(scenario.agent.adapter);
   if (!adapter) errors.push({ path: '/agent/adapter', message: `unknown agent adapter "${scenario.agent.adapter}"; known: ${agents.names().join(', ')}` });
   else if (adapter.options) errors.push(...check(adapter.options, scenario.agent, '/agent'));
+  if (!engine.services.llm) {
+    scenario.tasks.forEach((task, index) => {
+      if (task.user_simulator) errors.push({ path: `/tasks/${index}/user_simulator`, message: 'a simulated user needs the language-model provider: set AEH_LLM_BASE_URL and AEH_LLM_MODEL, or script the turns instead' });
+    });
+  }
   const timeoutMs = scenario.agent.timeout_ms;
   if (typeof timeoutMs === 'number' && timeoutMs > config.quotas.maxAgentTimeoutMs) {
     errors.push({ path: '/agent/timeout_ms', message: `must be at most ${config.quotas.maxAgentTimeoutMs} ms on this service (AEH_MAX_AGENT_TIMEOUT_MS)` });

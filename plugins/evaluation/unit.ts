@@ -12,6 +12,8 @@ import { agentOf, channelBetween, taskOf, unitAt, variantOf } from './plan.ts';
 import type { RunContext } from './runner.ts';
 import { scoreTaskMetrics } from './score-metrics.ts';
 import { createTaskWorld } from './world.ts';
+import { converse, type Asked } from './conversation.ts';
+import type { AgentTurn } from '../../core/agent-adapter.ts';
 
 const HANDOFF_CONTENT_LIMIT = 2000;
 
@@ -76,26 +78,49 @@ export async function runUnit(run: RunContext, index: number, recorder: UnitReco
   };
   const options = { timeoutMs, parent: run.signal };
 
+  // A multi-turn task keeps its own copy of the conversation: the run state appends to `prior` as turns are recorded.
+  const multiTurn = Boolean(task.turns?.length || task.user_simulator);
+  const before = multiTurn ? prior.slice() : prior;
   record('input', { input: task.input });
   // The task's world starts from the scenario's initial state; its clock is the run's, never the wall clock.
   const world = await createTaskWorld({ shims: services.shims, scenario, task, now: run.task.created_at, record: (type, data) => record(type, data) });
-  const called = await callAgent(adapter, task.input, { ...callContext, history: prior, ...(world ? { tools: world } : {}) }, options);
+
+  /** One turn: the agent's call with the conversation so far, its answer, tool calls and handoffs. */
+  const ask = async (input: string, history: readonly AgentTurn[], marks: Record<string, unknown> = {}): Promise<Asked | null> => {
+    const called = await callAgent(adapter, input, { ...callContext, history, ...(world ? { tools: world } : {}) }, options);
+    const latency = Math.round(called.latency_ms * 1000) / 1000;
+    if ('failure' in called) {
+      record('error', { ...called.failure, latency_ms: latency, ...marks });
+      return null;
+    }
+    const { reply } = called;
+    // An agent's signature is recorded as one only when it verifies against the key pinned for the agent.
+    const signed = reply.signature ? await checkAgentSignature(reply.signature, reply.output, spec, services.fetch) : {};
+    const outputEvent = record('agent_output', { output: reply.output, latency_ms: latency, ...signed, ...marks });
+    for (const call of reply.tool_calls ?? []) {
+      // A call the world ran is in the trace already, with its state change.
+      if (world?.has(call.name) && call.result !== undefined) continue;
+      record('tool_call', { name: call.name, arguments: call.arguments ?? null, ...(call.result !== undefined ? { result: call.result } : {}), ...(world?.has(call.name) ? { executed: false } : {}) });
+    }
+    for (const handoff of reply.handoffs ?? []) record('handoff', { from: handoff.from, to: handoff.to, ...(handoff.channel ? { channel: handoff.channel } : {}), content: handoff.content }, handoff.from);
+    return { reply, outputEvent, latencyMs: called.latency_ms };
+  };
+
+  let last = await ask(task.input, before);
+  if (last && multiTurn) {
+    last = await converse({
+      task, base: before, first: last, llm: services.llm, signal: run.signal, record, events,
+      ask: (input, history, marks) => {
+        record('input', { input, ...marks });
+        return ask(input, history, marks);
+      },
+      views: async () => (world ? world.views() : {}),
+    });
+  }
   world?.close();
-  const latency = Math.round(called.latency_ms * 1000) / 1000;
-  if ('failure' in called) {
-    record('error', { ...called.failure, latency_ms: latency });
-    return false;
-  }
-  const { reply } = called;
-  // An agent's signature is recorded as one only when it verifies against the key pinned for the agent.
-  const signed = reply.signature ? await checkAgentSignature(reply.signature, reply.output, spec, services.fetch) : {};
-  const outputEvent = record('agent_output', { output: reply.output, latency_ms: latency, ...signed });
-  for (const call of reply.tool_calls ?? []) {
-    // A call the world ran is in the trace already, with its state change.
-    if (world?.has(call.name) && call.result !== undefined) continue;
-    record('tool_call', { name: call.name, arguments: call.arguments ?? null, ...(call.result !== undefined ? { result: call.result } : {}), ...(world?.has(call.name) ? { executed: false } : {}) });
-  }
-  for (const handoff of reply.handoffs ?? []) record('handoff', { from: handoff.from, to: handoff.to, ...(handoff.channel ? { channel: handoff.channel } : {}), content: handoff.content }, handoff.from);
+  if (!last) return false;
+  const { reply, outputEvent } = last;
+  const called = { latency_ms: last.latencyMs };
 
   const probe = adapter.recorded
     ? undefined

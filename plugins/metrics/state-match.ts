@@ -6,7 +6,7 @@
  * path that does not parse) is reported, and the metric is unmeasured when none could be.
  */
 import { defineMetric, unmeasured, type MetricFailure } from '../../core/metric.ts';
-import { checkAssertion, type Assertion } from './shared/assertions.ts';
+import { checkAssertion, type Assertion } from '../../core/assertions.ts';
 import { toolCallsOf } from './shared/tool-calls.ts';
 import { outcomeAssertionSchema } from '../../core/schemas/scenario.ts';
 
@@ -25,7 +25,9 @@ export default defineMetric({
   },
   score({ task, params, output, outputEvent, events, world }) {
     const assertions = (params.assertions as Assertion[] | undefined) ?? task.expected_outcome ?? [];
-    if (assertions.length === 0) return unmeasured('the task has no expected_outcome assertions');
+    // Checks the engine ran after turns of a conversation (the world as it stood then), one per assertion.
+    const turnChecks = events.filter((event) => event.type === 'turn_check');
+    if (assertions.length === 0 && turnChecks.length === 0) return unmeasured('the task has no expected_outcome assertions and no turn checks');
     const calls = toolCallsOf(events);
     const subject = { message: output, tool_calls: calls.map(({ event_index: _index, ...call }) => call), shims: world?.final ?? {} };
     const failures: MetricFailure[] = [];
@@ -50,6 +52,24 @@ export default defineMetric({
         message: `${assertion.description ? `${assertion.description}: ` : ''}${outcome.detail}`.slice(0, 500),
         event_index: lastChange?.seq ?? outputEvent,
         evidence: { assertion, actual: outcome.actual },
+      });
+    }
+    for (const check of turnChecks) {
+      const assertion = check.data.assertion as Assertion;
+      if (check.data.passed === null || check.data.passed === undefined) {
+        unchecked.push(`turn ${String(check.data.turn)}: ${String(check.data.detail)}`);
+        continue;
+      }
+      measured++;
+      if (check.data.passed === true) {
+        held++;
+        continue;
+      }
+      failures.push({
+        code: assertion?.target === 'message' ? 'LOGIC.TASK_FAILED' : 'LOGIC.STATE_MISMATCH', severity: 'high',
+        message: `after turn ${String(check.data.turn)}: ${assertion?.description ? `${assertion.description}: ` : ''}${String(check.data.detail)}`.slice(0, 500),
+        event_index: check.seq,
+        evidence: { assertion, actual: check.data.actual, turn: check.data.turn },
       });
     }
     if (measured === 0) return unmeasured(`no assertion could be checked: ${unchecked.join('; ')}`);

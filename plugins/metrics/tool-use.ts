@@ -8,7 +8,7 @@
 import { defineMetric, unmeasured, type MetricFailure } from '../../core/metric.ts';
 import { canonicalToolName } from '../../core/shim.ts';
 import { check } from '../../core/validate.ts';
-import { containsPartial } from './shared/assertions.ts';
+import { containsPartial } from '../../core/assertions.ts';
 import { toolCallsOf, type RecordedToolCall } from './shared/tool-calls.ts';
 
 interface ArgumentCheck {

@@ -6,7 +6,7 @@
  * at how many there are).
  */
 import { RE2JS } from 're2js';
-import type { OutcomeAssertion } from '../../../core/scenario.ts';
+import type { OutcomeAssertion } from './scenario.ts';
 import { parsePath, select } from './json-path.ts';
 
 export type AssertionMode = 'equals' | 'contains' | 'regex' | 'exists' | 'absent' | 'gte' | 'lte' | 'count' | 'numerical_tolerance';
