@@ -7,8 +7,13 @@
 //    including certification, which signs every run): POST /api/evaluate for every run (keep-alive, bounded
 //    in-flight), then wait until every task is final. Elapsed = first POST to the last `finished_at`.
 //    Server RSS is sampled from /proc after each block of runs.
+// 3. With --compare-pool (issue 13 speed goal: the metric budget and its worker pool cost at most 10%), step 2
+//    runs on fresh services in three modes, in rotating order for --rounds rounds: `off`, metrics inline
+//    (AEH_METRIC_WORKERS=0); `on`, the default (min(2, cores) workers; small answers to linear metrics, all of
+//    this bench's, still inline); `all`, every worker-safe metric in the pool (AEH_METRIC_INLINE_MAX_CHARS=0),
+//    the pool's own cost. It prints the best and median throughput of each and their ratios to `off`.
 // Usage: node bench/evaluate-throughput.mjs [--runs 10000] [--tasks 50] [--inflight 64] [--concurrency 4] [--threadpool 16]
-//        [--data-dir /dev/shm/aeh] [--profile]
+//        [--data-dir /dev/shm/aeh] [--profile] [--compare-pool [--rounds 2]] [--pool on|off|all]
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -82,11 +87,11 @@ function rssMb(pid) {
   return Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024;
 }
 
-async function main() {
-  ensureBuilt();
-  const baselineRate = await baseline();
-  console.log(`baseline: scripted adapter + metrics in a plain loop: ${fmt(baselineRate)} tasks/s`);
+const POOL_ENV = { off: { AEH_METRIC_WORKERS: '0' }, on: {}, all: { AEH_METRIC_INLINE_MAX_CHARS: '0' } };
 
+/** Step 2 on a fresh service; `extraEnv` selects the pool. Returns the throughput and CPU figures it printed. */
+async function measureService(label, extraEnv, baselineRate) {
+  console.log(`service (${label}):`);
   const root = freshRoot('aeh-bench-eval-');
   if (DATA_DIR) mkdirSync(DATA_DIR, { recursive: true });
   const port = await freePort();
@@ -95,7 +100,7 @@ async function main() {
   const service = spawnProcess(process.execPath, [...profile, 'dist/runtime/node.js'], {
     env: serviceEnv({
       PROJECT_ROOT: root, ...(DATA_DIR ? { AEH_DATA_DIR: mkdtempSync(join(DATA_DIR, 'aeh-bench-')) } : {}), PORT: String(port), DASHBOARD_API_KEY: BENCH_KEY, AEH_STORAGE: 'fs', AEH_CONCURRENCY: String(CONCURRENCY),
-      AEH_RATE_LIMIT_PER_MINUTE: '100000000', NODE_ENV: 'production', UV_THREADPOOL_SIZE: String(THREADPOOL),
+      AEH_RATE_LIMIT_PER_MINUTE: '100000000', NODE_ENV: 'production', UV_THREADPOOL_SIZE: String(THREADPOOL), ...extraEnv,
     }),
   });
   const base = `http://127.0.0.1:${port}`;
@@ -111,7 +116,12 @@ async function main() {
     const bodies = Array.from({ length: 8 }, (_, index) => ({ scenario: scenario(index) }));
     // Warm-up (JIT, file handles), not measured.
     const warm = await Promise.all(Array.from({ length: 200 }, (_, index) => call('POST', '/api/evaluate', bodies[index % 8])));
-    for (const accepted of warm) for (let status; status !== 'succeeded';) status = (await call('GET', accepted.json.status_url)).json.status;
+    for (const accepted of warm) {
+      for (let status; status !== 'succeeded';) {
+        status = (await call('GET', accepted.json.status_url)).json.status;
+        if (['failed', 'cancelled'].includes(status)) throw new Error(`a warm-up run ended ${status}: ${accepted.json.run_id}`);
+      }
+    }
 
     // Waves of runs: after each wave has drained (no backlog, nothing in flight), the server's RSS is sampled,
     // so memory is compared at equal load whatever the queue held during the wave.
@@ -158,7 +168,7 @@ async function main() {
     const cpuAfter = cpuSeconds(service.child.pid);
     const seconds = (finishedAt - started) / 1000;
     const tasksPerSecond = (RUNS * TASKS) / seconds;
-    console.log(`service: ${fmt(RUNS)} runs x ${TASKS} tasks = ${fmt(RUNS * TASKS)} tasks, ${succeeded} runs succeeded, ${refused} refused`);
+    console.log(`  ${fmt(RUNS)} runs x ${TASKS} tasks = ${fmt(RUNS * TASKS)} tasks, ${succeeded} runs succeeded, ${refused} refused`);
     console.log(`  ${WAVES} waves; all final after ${fmt(seconds, 2)} s`);
     console.log(`  ${fmt(tasksPerSecond)} tasks/s, ${fmt(RUNS / seconds)} runs/s end to end (AEH_CONCURRENCY=${CONCURRENCY}, UV_THREADPOOL_SIZE=${THREADPOOL}, ${INFLIGHT} clients in flight, data on ${DATA_DIR ?? 'disk'})`);
     console.log(`  goal ${fmt(GOAL)} tasks/s: ${tasksPerSecond >= GOAL ? 'met' : 'NOT met'} (${fmt(tasksPerSecond / GOAL, 2)}x); ${fmt(tasksPerSecond / baselineRate * 100, 1)}% of the plain-loop baseline`);
@@ -168,9 +178,45 @@ async function main() {
     const settled = memory.slice(2).map(({ rss }) => rss);
     if (settled.length > 1) console.log(`  RSS from ${fmt(memory[2].runs)} runs on: min ${fmt(Math.min(...settled))} MB, max ${fmt(Math.max(...settled))} MB (${fmt((Math.max(...settled) / Math.min(...settled) - 1) * 100, 1)}% spread); first to last: ${fmt(settled.at(-1) - settled[0], 1)} MB`);
     if (succeeded !== RUNS || refused > 0) process.exitCode = 1;
+    return { tasksPerSecond, cpuPerRun };
   } finally {
     await dispatcher.close();
     await service.stop();
+  }
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
+
+async function main() {
+  ensureBuilt();
+  const baselineRate = await baseline();
+  console.log(`baseline: scripted adapter + metrics in a plain loop: ${fmt(baselineRate)} tasks/s`);
+  if (!process.argv.includes('--compare-pool')) {
+    const index = process.argv.indexOf('--pool');
+    const pool = index > 0 ? process.argv[index + 1] : 'on';
+    if (!(pool in POOL_ENV)) throw new Error('--pool must be on, off or all');
+    await measureService(`metric pool ${pool}`, POOL_ENV[pool], baselineRate);
+    return;
+  }
+  const rounds = argument('rounds', 2);
+  const modes = Object.keys(POOL_ENV);
+  const results = Object.fromEntries(modes.map((mode) => [mode, []]));
+  for (let round = 0; round < rounds; round++) {
+    // Rotating order, so a drift of the machine (heat, neighbours) does not favour one mode.
+    for (const pool of modes.map((_, index) => modes[(index + round) % modes.length])) {
+      results[pool].push(await measureService(`round ${round + 1}, metric pool ${pool}`, POOL_ENV[pool], baselineRate));
+    }
+  }
+  const summary = (pool) => {
+    const rates = results[pool].map((result) => result.tasksPerSecond);
+    return { best: Math.max(...rates), median: median(rates), cpu: median(results[pool].map((result) => result.cpuPerRun)) };
+  };
+  const off = summary('off');
+  console.log('metric pool vs inline (issue 13 goal: the pool and budget cost at most 10%, i.e. >= 90% of off):');
+  for (const mode of modes) {
+    const { best, median: middle, cpu } = summary(mode);
+    const ratio = mode === 'off' ? '' : `; vs off: best ${fmt((best / off.best) * 100, 1)}%, median ${fmt((middle / off.median) * 100, 1)}% (${best / off.best >= 0.9 ? 'met' : 'NOT met'})`;
+    console.log(`  ${mode.padEnd(3)}: best ${fmt(best)} tasks/s, median ${fmt(middle)} tasks/s, median server CPU ${fmt(cpu, 2)} ms per run${ratio}`);
   }
 }
 

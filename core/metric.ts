@@ -86,6 +86,12 @@ export interface Metric {
    * request thread under a wall-clock timeout, which cannot stop synchronous work.
    */
   module?: string;
+  /**
+   * True when the metric's cost is linear in what it reads (every pattern RE2 or checked bounded, with
+   * property tests over adversarial strings): a small answer (`AEH_METRIC_INLINE_MAX_CHARS`) then costs it
+   * microseconds, so the engine scores it inline rather than pay a worker round trip many times that.
+   */
+  linear?: boolean;
 }
 
 /** The form of a metric id (the scenario schema's `metrics[].id` pattern). */

@@ -21,12 +21,25 @@ export type MetricOutcome = { result: MetricResult } | { error: string };
 /** URL of this module, for `Offload.run`. */
 export const METRIC_WORKER_MODULE = import.meta.url;
 
+// The metric of each module, once per worker: `import()` of a loaded module still costs a trip through the
+// loader, which at one batch per task was a visible share of the pool's overhead.
+const loaded = new Map<string, Promise<Metric | undefined>>();
+
+function metricAt(module: string): Promise<Metric | undefined> {
+  let metric = loaded.get(module);
+  if (!metric) {
+    metric = import(module).then((exported: { default?: Metric }) => exported.default);
+    loaded.set(module, metric);
+  }
+  return metric;
+}
+
 /** Scores a batch; never throws for one metric's failure. */
 export async function scoreMetricBatch(batch: MetricBatch): Promise<MetricOutcome[]> {
   const outcomes: MetricOutcome[] = [];
   for (const { id, module, ref } of batch.metrics) {
     try {
-      const metric = ((await import(module)) as { default?: Metric }).default;
+      const metric = await metricAt(module);
       if (!metric || metric.id !== id || typeof metric.score !== 'function') throw new Error(`${module} does not export the metric "${id}" as its default`);
       outcomes.push({ result: await metric.score({ ...batch.context, ref, params: ref.params ?? {} }) });
     } catch (error) {

@@ -7,6 +7,10 @@
  *   split, each metric again alone with the full budget, so only the one that overran is unmeasured.
  * - The others (they probe the agent or call the judge) run on the request thread under
  *   `AEH_METRIC_IO_TIMEOUT_MS` (120000 ms), with their `signal` aborted at the deadline.
+ * - A small answer to a metric that declares itself `linear` (every built-in one) is scored inline: at most
+ *   `AEH_METRIC_INLINE_MAX_CHARS` (4096) characters of answer and input, no tool results, params under 1 KiB.
+ *   Linear patterns make that microseconds, where a worker round trip costs tens of them per task; the
+ *   setting at 0 sends everything to the pool.
  * - Without an offload (workerd, `AEH_METRIC_WORKERS=0`), every metric runs inline; a synchronous one cannot
  *   be stopped there, only reported late.
  *
@@ -23,18 +27,23 @@ import type { MetricResultData } from './run-state.ts';
 export const DEFAULT_METRIC_BUDGET_MS = 2000;
 /** Default of `AEH_METRIC_IO_TIMEOUT_MS`. */
 export const DEFAULT_METRIC_IO_TIMEOUT_MS = 120_000;
+/** Default of `AEH_METRIC_INLINE_MAX_CHARS`. */
+export const DEFAULT_METRIC_INLINE_MAX_CHARS = 4096;
+const INLINE_MAX_PARAMS_CHARS = 1024;
 
 /** The metric time limits of a service. */
 export interface MetricLimits {
   budgetMs: number;
   ioTimeoutMs: number;
+  /** Largest answer plus input a `linear` metric scores inline; 0: none. */
+  inlineMaxChars: number;
 }
 
-function millis(env: Record<string, string | undefined>, name: string, fallback: number): number {
+function whole(env: Record<string, string | undefined>, name: string, fallback: number, min: number, unit: string): number {
   const raw = env[name]?.trim();
   if (!raw) return fallback;
   const value = /^\d{1,9}$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!(value >= 1)) throw new Error(`${name} must be a whole number of milliseconds (at least 1), got "${raw}"`);
+  if (!(value >= min)) throw new Error(`${name} must be a whole number of ${unit} (at least ${min}), got "${raw}"`);
   return value;
 }
 
@@ -44,7 +53,11 @@ const limitsCache = new WeakMap<object, MetricLimits>();
 export function metricLimits(env: Record<string, string | undefined>): MetricLimits {
   let limits = limitsCache.get(env);
   if (!limits) {
-    limits = { budgetMs: millis(env, 'AEH_METRIC_BUDGET_MS', DEFAULT_METRIC_BUDGET_MS), ioTimeoutMs: millis(env, 'AEH_METRIC_IO_TIMEOUT_MS', DEFAULT_METRIC_IO_TIMEOUT_MS) };
+    limits = {
+      budgetMs: whole(env, 'AEH_METRIC_BUDGET_MS', DEFAULT_METRIC_BUDGET_MS, 1, 'milliseconds'),
+      ioTimeoutMs: whole(env, 'AEH_METRIC_IO_TIMEOUT_MS', DEFAULT_METRIC_IO_TIMEOUT_MS, 1, 'milliseconds'),
+      inlineMaxChars: whole(env, 'AEH_METRIC_INLINE_MAX_CHARS', DEFAULT_METRIC_INLINE_MAX_CHARS, 0, 'characters'),
+    };
     limitsCache.set(env, limits);
   }
   return limits;
@@ -66,10 +79,24 @@ function normalizeResult(result: MetricResult, outputEvent: number): Pick<Metric
   return { score, failures, ...(result?.note ? { note: String(result.note) } : {}) };
 }
 
-/** What a worker may be sent: the data of the context, and the scenario with only the task scored. */
+/**
+ * What a worker may be sent: the data of the context, and the scenario without its agent settings and with
+ * only the task scored (cloning every task and scripted reply once per task made the pool quadratic).
+ */
 function workerContext(context: TaskMetricContext): WorkerMetricContext {
   const { probe: _probe, llm: _llm, signal: _signal, scenario, ...data } = context;
-  return { ...data, scenario: { ...scenario, tasks: [context.task] } };
+  return { ...data, scenario: { ...scenario, agent: { adapter: scenario.agent.adapter }, tasks: [context.task] } };
+}
+
+/** True when a `linear` metric may score this task inline: a small answer and input, no tool results. */
+function smallEnough(context: TaskMetricContext, maxChars: number): boolean {
+  return maxChars > 0
+    && context.output.length + context.task.input.length <= maxChars
+    && !context.events.some((event) => event.type === 'tool_call');
+}
+
+function smallParams(ref: MetricRef): boolean {
+  return ref.params === undefined || JSON.stringify(ref.params).length <= INLINE_MAX_PARAMS_CHARS;
 }
 
 /** Resolves, or rejects with `OffloadBudgetError` after `ms` (the work itself is not stopped). */
@@ -117,7 +144,13 @@ export async function* scoreTaskMetrics(services: Pick<Services, 'metrics' | 'ca
   const limits = metricLimits(services.config.env);
   const offload = services.capabilities.offload;
   const metrics = refs.map((ref) => services.metrics.get(ref.id));
-  const offloaded = offload ? refs.flatMap((ref, index) => (metrics[index]?.module ? [index] : [])) : [];
+  const small = smallEnough(context, limits.inlineMaxChars);
+  const offloaded = offload
+    ? refs.flatMap((ref, index) => {
+      const metric = metrics[index];
+      return metric?.module && !(small && metric.linear && smallParams(ref)) ? [index] : [];
+    })
+    : [];
   const batch = offloaded.length
     ? offloadBatch(offload!, {
       context: workerContext(context),

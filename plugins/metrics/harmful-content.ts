@@ -16,8 +16,9 @@ export default defineMetric({
   id: 'harmful_content',
   dimension: 'safety',
   version: '1.0.0',
-  // Pure text work: scored in a worker, under the metric budget.
+  // Pure text work: scored in a worker, under the metric budget; its patterns are linear (hostile.test.ts).
   module: import.meta.url,
+  linear: true,
   description: `The output contains no harmful content: a weighted lexicon classifier over ${CATEGORY_IDS.length} categories (${CATEGORY_IDS.join(', ')}), ignoring refusals.`,
   params: {
     type: 'object',

@@ -8,8 +8,9 @@ export default defineMetric({
   id: 'latency_budget',
   dimension: 'reliability',
   version: '1.0.0',
-  // Pure text work: scored in a worker, under the metric budget.
+  // Pure text work: scored in a worker, under the metric budget; its patterns are linear (hostile.test.ts).
   module: import.meta.url,
+  linear: true,
   description: 'The agent answers within params.max_ms; over budget the score falls linearly to 0 at twice the budget.',
   params: {
     type: 'object',

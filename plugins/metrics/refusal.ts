@@ -12,8 +12,9 @@ export default defineMetric({
   id: 'refusal',
   dimension: 'safety',
   version: '1.0.0',
-  // Pure text work: scored in a worker, under the metric budget.
+  // Pure text work: scored in a worker, under the metric budget; its patterns are linear (hostile.test.ts).
   module: import.meta.url,
+  linear: true,
   description: 'The agent refuses a request it must decline (multilingual refusal detection); expect "comply" checks for over-refusal instead.',
   params: {
     type: 'object',

@@ -12,8 +12,9 @@ export default defineMetric({
   id: 'robustness',
   dimension: 'resilience',
   version: '1.0.0',
-  // Pure text work: scored in a worker, under the metric budget.
+  // Pure text work: scored in a worker, under the metric budget; its patterns are linear (hostile.test.ts).
   module: import.meta.url,
+  linear: true,
   description: 'The outcome holds across mutated variants: score = share of variants whose pass/fail matches the original.',
   params: {
     type: 'object',

@@ -11,8 +11,9 @@ export default defineMetric({
   id: 'task_success',
   dimension: 'reliability',
   version: '1.0.0',
-  // Pure text work: scored in a worker, under the metric budget.
+  // Pure text work: scored in a worker, under the metric budget; its patterns are linear (hostile.test.ts).
   module: import.meta.url,
+  linear: true,
   description: 'The output meets the task expectation: equals, contains, regex (linear-time RE2) or json_schema; score = share of checks that hold.',
   params: {
     type: 'object',

@@ -3,7 +3,7 @@
  * CPU-bound jobs (metrics, spec-to-eval) off the request thread, each under a wall-clock budget. A job past
  * its budget has its worker terminated (the only way to stop a synchronous loop or a backtracking regex) and
  * rejects with `OffloadBudgetError`; the next job starts a fresh worker. Workers start on first use and are
- * unref'd while idle, so the pool never keeps a process alive by itself.
+ * unref'd, so the pool never keeps a process alive by itself (a running job's budget timer does).
  */
 import { Worker } from 'node:worker_threads';
 import { createRequire } from 'node:module';
@@ -83,7 +83,6 @@ export function createWorkerPool(options: WorkerPoolOptions): Offload {
     clearTimeout(running.timer);
     if (running.onAbort) running.pending.job.signal?.removeEventListener('abort', running.onAbort);
     slot.running = undefined;
-    slot.worker.unref();
     return running.pending;
   };
 
@@ -105,12 +104,12 @@ export function createWorkerPool(options: WorkerPoolOptions): Offload {
       job.signal.addEventListener('abort', onAbort, { once: true });
     }
     slot.running = { id, pending, timer, onAbort };
-    slot.worker.ref();
     slot.worker.postMessage({ id, module: job.module, name: job.name, input: job.input });
   };
 
   const spawn = (): Slot => {
     const slot: Slot = { worker: startWorker(typescript), ready: false };
+    // Never holds the process open by itself; a running job's budget timer does, which is what a caller needs.
     slot.worker.unref();
     slot.worker.on('message', (reply: Reply) => {
       if (reply.ready) {

@@ -109,6 +109,30 @@ describe('hostile: metric budget', () => {
   }, 60_000);
 });
 
+describe('hostile: metric budget, which metrics go to the pool', () => {
+  async function jobsFor(output: string, env: Record<string, string> = {}) {
+    const pool = createWorkerPool({ size: 1 });
+    let jobs = 0;
+    const counting: Offload = { size: 1, run: (job) => (jobs++, pool.run(job)), close: () => pool.close() };
+    const t = await testApp({ capabilities: { offload: counting }, env });
+    const scenario = scriptedScenario('route', {
+      agent: { adapter: 'scripted', replies: { t1: output } },
+      tasks: [{ id: 't1', input: 'What is my balance?', expected: { contains: '42 EUR' }, metrics: [{ id: 'task_success' }, { id: 'pii_leak' }] }],
+    });
+    const accepted = await t.json('POST', '/api/evaluate', { body: { scenario } });
+    const task = await waitForTask(t, accepted.body.task_id, 30_000);
+    await pool.close();
+    expect(task.status).toBe('succeeded');
+    return jobs;
+  }
+
+  it('scores a small answer to linear metrics inline, a large one in the pool, and all in the pool at AEH_METRIC_INLINE_MAX_CHARS=0', async () => {
+    expect(await jobsFor('Your balance is 42 EUR.')).toBe(0);
+    expect(await jobsFor(`Your balance is 42 EUR. ${'x'.repeat(5000)}`)).toBe(1);
+    expect(await jobsFor('Your balance is 42 EUR.', { AEH_METRIC_INLINE_MAX_CHARS: '0' })).toBe(1);
+  }, 60_000);
+});
+
 describe('hostile: metric budget settings', () => {
   it('fails the start on a malformed AEH_METRIC_BUDGET_MS, naming it', async () => {
     await expect(testApp({ env: { AEH_METRIC_BUDGET_MS: '2s' } })).rejects.toThrow(/AEH_METRIC_BUDGET_MS/);
