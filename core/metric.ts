@@ -82,8 +82,8 @@ export interface Metric {
    * The URL of a module whose default export is this metric: set it to `import.meta.url` to have the engine
    * score the metric in a worker, off the request thread and under the metric budget (`AEH_METRIC_BUDGET_MS`).
    * Only for metrics that read nothing but the context's data: a worker gets no `probe`, `llm` or `signal`,
-   * and `scenario` without its `tasks` (the task scored is `task`). Without it, the metric runs on the
-   * request thread under a wall-clock timeout, which cannot stop synchronous work.
+   * and a `scenario` without its agent settings, whose `tasks` holds only `task`. Without it, the metric runs
+   * on the request thread under a wall-clock timeout, which cannot stop synchronous work.
    */
   module?: string;
   /**
