@@ -13,12 +13,18 @@ import { persistScenarios } from './persist.ts';
 import { DEFAULT_LLM_TIMEOUT_MS } from './llm-fallback.ts';
 import { PITFALL, specParseFailed } from './pitfalls.ts';
 import { describeComplexity, measureComplexity } from './complexity.ts';
-import { CONVERT_WORKER_MODULE, type ConvertJob, type ConvertJobResult } from './offloaded.ts';
+import type { ConvertJob, ConvertJobResult } from './offloaded.ts';
 
 // The converter pulls in the Markdown parser (micromark, mdast, GFM: a tenth of the service's start-up), which
 // only this route needs: it loads on the first conversion, not at start.
 let converter: Promise<typeof import('./convert.ts')> | undefined;
 const loadConverter = () => (converter ??= import('./convert.ts'));
+
+/**
+ * The worker's module, named by URL rather than imported (importing it would load the converter at start; see
+ * loadConverter), and only where there is a pool (a bundled workerd worker has no module URL to resolve from).
+ */
+const convertWorkerModule = () => new URL(`./offloaded.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url).href;
 
 /** Default of `AEH_SPEC_TO_EVAL_BUDGET_MS`: 1 MiB of mixed bullets and H3 cases takes 9–12 s on a small machine. */
 export const DEFAULT_CONVERT_BUDGET_MS = 20_000;
@@ -122,7 +128,7 @@ async function convert(services: Services, source: string, signal: AbortSignal) 
   const job: ConvertJob = { source, registeredMetrics: [...options.registeredMetrics], llmConfigured: options.llm !== undefined };
   let converted: ConvertJobResult;
   try {
-    converted = await offload.run({ module: CONVERT_WORKER_MODULE, name: 'convertInWorker', input: job, budgetMs, signal }) as ConvertJobResult;
+    converted = await offload.run({ module: convertWorkerModule(), name: 'convertInWorker', input: job, budgetMs, signal }) as ConvertJobResult;
   } catch (error) {
     if (!(error instanceof OffloadBudgetError)) throw error;
     const complexity = measureComplexity(source);
