@@ -98,7 +98,10 @@ export class OffloadBudgetError extends Error {
 export interface Offload {
   /** Number of workers. */
   readonly size: number;
-  /** Runs a job; rejects with `OffloadBudgetError` past its budget, and with the job's own error if it throws. */
+  /**
+   * Runs a job; rejects with `OffloadBudgetError` past its budget, with the job's own error if it throws, and
+   * with an error named `OffloadUnavailable` when no worker can start (callers then run the job inline).
+   */
   run(job: OffloadJob): Promise<unknown>;
   /** Stops the workers. */
   close(): Promise<void>;

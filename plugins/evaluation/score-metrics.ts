@@ -115,7 +115,10 @@ async function offloadBatch(offload: Offload, batch: MetricBatch, budgetMs: numb
     return await offload.run({ module: METRIC_WORKER_MODULE, name: 'scoreMetricBatch', input: batch, budgetMs, signal }) as MetricOutcome[];
   } catch (error) {
     if (signal?.aborted) throw error;
-    if (!(error instanceof OffloadBudgetError)) return batch.metrics.map(() => ({ inline: true }));
+    // No worker could start: score here. A worker that died on the job (out of memory) is that job's error:
+    // running it again on this thread could take the service down with it.
+    if ((error as Error)?.name === 'OffloadUnavailable') return batch.metrics.map(() => ({ inline: true }));
+    if (!(error instanceof OffloadBudgetError)) return batch.metrics.map(() => ({ error: (error as Error)?.message ?? String(error) }));
     if (batch.metrics.length === 1) return [{ timeout: budgetMs }];
     const alone = batch.metrics.map((metric) => offloadBatch(offload, { ...batch, metrics: [metric] }, budgetMs, signal));
     return (await Promise.all(alone)).map((outcomes) => outcomes[0]);

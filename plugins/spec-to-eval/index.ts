@@ -130,6 +130,7 @@ async function convert(services: Services, source: string, signal: AbortSignal) 
   try {
     converted = await offload.run({ module: convertWorkerModule(), name: 'convertInWorker', input: job, budgetMs, signal }) as ConvertJobResult;
   } catch (error) {
+    if ((error as Error)?.name === 'OffloadUnavailable') return convertSpec(source, options);
     if (!(error instanceof OffloadBudgetError)) throw error;
     const complexity = measureComplexity(source);
     throw new Problem('spec_too_complex', {

@@ -50,6 +50,12 @@ describe('runtime: node offload pool', () => {
     expect(await pool.run(job('echo', 1))).toEqual({ echoed: 1 });
   });
 
+  it('rejects with OffloadUnavailable when no worker can start', async () => {
+    // Node 20 cannot load the worker's TypeScript without tsx: the worker fails before it is ready.
+    pool = createWorkerPool({ size: 1, typescript: 'native' });
+    await expect(pool.run(job('echo'))).rejects.toMatchObject({ name: 'OffloadUnavailable' });
+  });
+
   it('refuses jobs once closed', async () => {
     pool = createWorkerPool({ size: 1 });
     await pool.close();

@@ -130,7 +130,11 @@ export function createWorkerPool(options: WorkerPoolOptions): Offload {
       else if (!slot.ready) {
         // A worker that cannot even start would fail every job the same way: fail the queue, say why once.
         logger?.error(`offload worker could not start: ${reason}`);
-        for (const pending of queue.splice(0)) pending.reject(new Error(`the offload worker could not start: ${reason}`));
+        for (const pending of queue.splice(0)) {
+          const unavailable = new Error(`the offload worker could not start: ${reason}`);
+          unavailable.name = 'OffloadUnavailable';
+          pending.reject(unavailable);
+        }
         return;
       }
       pump();

@@ -126,6 +126,17 @@ describe('hostile: metric budget, which metrics go to the pool', () => {
     return jobs;
   }
 
+  it('scores inline when no worker can start', async () => {
+    const broken = createWorkerPool({ size: 1, typescript: 'native' });
+    const t = await testApp({ capabilities: { offload: broken }, env: { AEH_METRIC_INLINE_MAX_CHARS: '0' } });
+    const accepted = await t.json('POST', '/api/evaluate', { body: { scenario: scriptedScenario('broken', { tasks: [{ id: 't1', input: 'What is my balance?', expected: { contains: '42 EUR' }, metrics: [{ id: 'task_success' }] }] }) } });
+    const task = await waitForTask(t, accepted.body.task_id, 30_000);
+    await broken.close();
+    expect(task.status).toBe('succeeded');
+    const run = (await t.json('GET', `/api/v1/runs/${accepted.body.run_id}`)).body;
+    expect(run.dimensions.reliability).toBe(1);
+  }, 30_000);
+
   it('scores a small answer to linear metrics inline, a large one in the pool, and all in the pool at AEH_METRIC_INLINE_MAX_CHARS=0', async () => {
     expect(await jobsFor('Your balance is 42 EUR.')).toBe(0);
     expect(await jobsFor(`Your balance is 42 EUR. ${'x'.repeat(5000)}`)).toBe(1);
