@@ -204,3 +204,23 @@ describe('evaluation: AES v1.4 documents with world shims run unchanged (issue 1
     expect(failed.run.failures.map((failure: any) => failure.code)).toEqual(expect.arrayContaining(['LOGIC.TOOL_NOT_CALLED', 'LOGIC.STATE_MISMATCH']));
   });
 });
+
+describe('evaluation: hostile world inputs', () => {
+  it('keeps a key named __proto__ as data through the trace, world.json and certification', async () => {
+    const t = await testApp();
+    const scenario = {
+      id: 'proto-keys', title: 'Agent writes odd keys', industry: 'SaaS', use_case: 'Config', tags: ['shims'], policy_ref: 'NIST AI 100-1',
+      agent: { adapter: 'scripted', replies: { t: { output: 'ok', tool_calls: [{ name: 'kv.set', arguments: { key: '__proto__', value: { polluted: true } } }, { name: 'kv.set', arguments: { key: 'constructor', value: 1 } }] } } },
+      topology: [{ agent: 'Ops', writes: ['reply'], reads: ['ticket'] }],
+      enabled_shims: ['kv'], initial_state: { kv: { entries: { a: 1 } } },
+      tasks: [{ id: 't', input: 'set keys', expected_outcome: [{ target: 'shim:kv', property: "entries['__proto__'].value.polluted", expected: true }], metrics: [{ id: 'state_match' }] }],
+    };
+    const { run } = await evaluate(t, { scenario });
+    expect(run.status).toBe('succeeded');
+    expect(run.compliance.status).toBe('pass');
+    expect(({} as any).polluted).toBeUndefined();
+    const world = (await t.json('GET', `/api/v1/runs/${run.run_id}/evidence/world.json`)).body;
+    expect(world.units[0].final.kv.entries.__proto__.value).toEqual({ polluted: true });
+    expect((await t.json('GET', `/api/v1/verify/${run.run_id}`, { key: null })).body.status).toBe('valid');
+  });
+});

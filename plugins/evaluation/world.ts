@@ -5,7 +5,7 @@
  * every change a `state_change` event carrying the RFC 6902 diff, not the whole state; the initial and final
  * states (as each shim's `view` shows them) go to the run's `world.json` sidecar and to the metrics.
  */
-import jsonpatch from 'fast-json-patch';
+import { applyStateDiff, stateDiff, type PatchOperation } from './state-diff.ts';
 import type { Json, Shim, ShimCallContext } from '../../core/shim.ts';
 import { actionOf, checkShimParams, toolKey } from '../../core/shim.ts';
 import type { Registry } from '../../core/registry.ts';
@@ -96,7 +96,7 @@ export async function createTaskWorld(options: { shims: Registry<Shim>; scenario
     const seq = record('tool_call', { name: canonical, arguments: argumentsRecord as Json, ...('error' in outcome ? { error: outcome.error } : { result: outcome.result }) });
     recorded.add(seq);
     if (outcome.state !== before) {
-      const patch = jsonpatch.compare(before as object, outcome.state as object);
+      const patch = stateDiff(before, outcome.state);
       if (patch.length) record('state_change', { shim: key.shim, patch: patch as unknown as Json, tool_call_event: seq });
       states.set(key.shim, outcome.state);
     }
@@ -184,10 +184,10 @@ export async function worldSidecar(shims: Registry<Shim>, scenario: Scenario, no
       finals.push({ ...identity, unchanged: true });
       continue;
     }
-    const states = new Map([...raw].map(([name, state]) => [name, structuredClone(state)]));
+    const states = new Map(raw);
     for (const change of unit.changes) {
       if (!states.has(change.shim)) continue;
-      states.set(change.shim, jsonpatch.applyPatch(states.get(change.shim) as object, change.patch as jsonpatch.Operation[], false, true).newDocument as Json);
+      states.set(change.shim, applyStateDiff(states.get(change.shim), change.patch as PatchOperation[]) as Json);
     }
     const final: Record<string, Json> = {};
     for (const [name, state] of states) final[name] = await viewOf(shims.get(name)!, state);

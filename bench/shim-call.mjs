@@ -1,0 +1,117 @@
+#!/usr/bin/env node
+// World shim call overhead (issue 15 "Speed"): what an in-memory shim call adds to a tool round trip, goal
+// <= 50 µs median, and the SQL shim's query time, reported.
+// Measured on the compiled service (dist/): `world.call(name, args)` of a task world exactly as the engine
+// builds it (plugins/evaluation/world.ts): the tool looked up, the arguments validated against the action's
+// JSON Schema, the shim's pure `call`, the RFC 6902 diff of a changed state, and the trace events recorded
+// through a real trace writer (buffered, as the engine's are between flushes).
+// Baseline, measured in the same run: the same result object returned by a plain async function (the round
+// trip with no shim at all). The difference of the medians is what the world adds.
+// Usage: node bench/shim-call.mjs [--calls 20000] [--trials 3]
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import { ensureBuilt, fmt, median, repoRoot } from './lib.mjs';
+
+const argument = (name, fallback) => {
+  const index = process.argv.indexOf(`--${name}`);
+  return Number(index > 0 ? process.argv[index + 1] : fallback);
+};
+const CALLS = argument('calls', 20_000);
+const TRIALS = argument('trials', 3);
+const GOAL_US = 50;
+
+ensureBuilt();
+const dist = (path) => import(pathToFileURL(join(repoRoot, 'dist', path)).href);
+const { createTaskWorld } = await dist('plugins/evaluation/world.js');
+const { createRegistry } = await dist('core/registry.js');
+const { createTraceWriter, runningSha3 } = await dist('core/trace.js');
+const { BUNDLED_SHIMS } = await dist('plugins/shims/index.js');
+
+const shims = createRegistry('shim', (shim) => shim.name);
+for (const shim of BUNDLED_SHIMS) shims.register(shim);
+
+const writer = createTraceWriter({ runId: 'run_bench', append: async () => undefined, now: Date.now, digest: runningSha3() });
+const record = (type, data) => {
+  const seq = writer.emit(type, { task_id: 't1', agent: null, data });
+  if (writer.buffered() > 512) void writer.flush();
+  return seq;
+};
+
+function scenario(shim, initial) {
+  return { id: 'bench', title: 'bench', industry: 'x', use_case: 'x', tags: [], policy_ref: 'x', agent: { adapter: 'scripted' }, topology: [], enabled_shims: [shim], initial_state: { [shim]: initial }, tasks: [{ id: 't1', input: 'x', metrics: [{ id: 'state_match' }] }] };
+}
+
+async function world(shim, initial) {
+  const built = scenario(shim, initial);
+  return createTaskWorld({ shims, scenario: built, task: built.tasks[0], now: '2026-11-24T00:00:00.000Z', record });
+}
+
+/** A task takes at most this many tool calls (plugins/evaluation/world.ts): a fresh world every batch. */
+const PER_WORLD = 150;
+
+/**
+ * Median microseconds of one call, over `CALLS` calls after a warm-up. `make` builds a fresh task world (not
+ * timed) every PER_WORLD calls; `call(world, index)` is one call.
+ */
+async function timeCalls(make, call) {
+  let current;
+  for (let index = 0; index < 2000; index++) {
+    if (index % PER_WORLD === 0) current = await make();
+    const outcome = await call(current, index);
+    if (outcome && 'error' in outcome) throw new Error(`the benchmark's call failed: ${JSON.stringify(outcome.error)}`);
+  }
+  const samples = new Float64Array(CALLS);
+  for (let index = 0; index < CALLS; index++) {
+    if (index % PER_WORLD === 0) current = await make();
+    const start = performance.now();
+    await call(current, index);
+    samples[index] = (performance.now() - start) * 1000;
+  }
+  return median([...samples]);
+}
+
+const payments = { currency: 'EUR', balances: Object.fromEntries(Array.from({ length: 100 }, (_, index) => [`c${index}`, 1e9])), charges: Array.from({ length: 100 }, (_, index) => ({ id: `ch_${index}`, customer: `c${index}`, amount: 10 })) };
+const kv = { entries: Object.fromEntries(Array.from({ length: 200 }, (_, index) => [`flags/f${index}`, index % 2 === 0])) };
+const sql = {
+  schema: ['CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT, city TEXT, balance REAL)'],
+  rows: { customers: Array.from({ length: 1000 }, (_, index) => ({ id: index + 1, name: `Customer ${index}`, city: ['Lisbon', 'Porto', 'Faro'][index % 3], balance: index * 1.5 })) },
+};
+
+const cases = [
+  { label: 'kv.get (read)', shim: 'kv', initial: kv, call: (w, index) => w.call('kv.get', { key: `flags/f${index % 200}` }) },
+  { label: 'payments.get_charge (read)', shim: 'payments', initial: payments, call: (w, index) => w.call('payments.get_charge', { charge_id: `ch_${index % 100}` }) },
+  { label: 'payments.create_charge (write + diff)', shim: 'payments', initial: payments, call: (w, index) => w.call('payments.create_charge', { customer: `c${index % 100}`, amount: 1 }) },
+  { label: 'kv.set (write + diff)', shim: 'kv', initial: kv, call: (w, index) => w.call('kv.set', { key: `flags/f${index % 200}`, value: index }) },
+];
+
+const baseline = async () => ({ result: { key: 'flags/f1', value: true, version: 1 } });
+console.log(`shim call overhead: ${CALLS} calls per measurement, median of ${TRIALS} trials`);
+const baselineRuns = [];
+for (let trial = 0; trial < TRIALS; trial++) baselineRuns.push(await timeCalls(async () => null, () => baseline()));
+const baselineUs = median(baselineRuns);
+console.log(`  baseline (plain async round trip): ${fmt(baselineUs, 2)} µs`);
+let worst = 0;
+for (const item of cases) {
+  const runs = [];
+  for (let trial = 0; trial < TRIALS; trial++) runs.push(await timeCalls(() => world(item.shim, item.initial), item.call));
+  const added = median(runs) - baselineUs;
+  worst = Math.max(worst, added);
+  console.log(`  ${item.label.padEnd(40)} ${fmt(median(runs), 2)} µs median, adds ${fmt(added, 2)} µs (${fmt(median(runs) / baselineUs, 1)}x baseline)`);
+}
+console.log(`  worst in-memory shim: adds ${fmt(worst, 2)} µs median per call (goal <= ${GOAL_US} µs): ${worst <= GOAL_US ? 'met' : 'NOT met'}`);
+
+// The SQL shim executes real SQL on SQLite compiled to WebAssembly: reported, not held to the in-memory goal.
+const sqlCases = [
+  ['SELECT by primary key', (index) => ({ sql: 'SELECT name, balance FROM customers WHERE id = ?', params: [1 + (index % 1000)] })],
+  ['SELECT aggregate over 1,000 rows', () => ({ sql: 'SELECT city, count(*), avg(balance) FROM customers GROUP BY city' })],
+];
+for (const [label, args] of sqlCases) {
+  const runs = [];
+  for (let trial = 0; trial < TRIALS; trial++) runs.push(await timeCalls(() => world('sql', sql), (w, index) => w.call('sql.query', args(index))));
+  console.log(`  sql.query ${label.padEnd(31)} ${fmt(median(runs), 1)} µs median (reported)`);
+}
+const writeRuns = [];
+for (let trial = 0; trial < TRIALS; trial++) writeRuns.push(await timeCalls(() => world('sql', { ...sql, read_only: false }), (w, index) => w.call('sql.query', { sql: 'UPDATE customers SET balance = balance + 1 WHERE id = ?', params: [1 + (index % 1000)] })));
+console.log(`  sql.query UPDATE one row (1,000-row table dumped) ${fmt(median(writeRuns), 1)} µs median (reported)`);
+process.exit(0);
