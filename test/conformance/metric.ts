@@ -139,6 +139,13 @@ export function testMetric(metric: Metric, options: TestMetricOptions = {}): voi
       expect(Object.isFrozen(metric)).toBe(true);
     });
 
+    // A worker loads the metric by this URL (plugins/evaluation/metric-worker.ts): it must lead back to it.
+    it.runIf(metric.module !== undefined)('is the default export of its module, as a worker loads it', async () => {
+      const exported = (await import(metric.module!)) as { default?: Metric };
+      expect(exported.default?.id).toBe(metric.id);
+      expect(typeof exported.default?.score).toBe('function');
+    });
+
     it('has a params JSON Schema that compiles and accepts the params used here', () => {
       const schema = metric.params ?? { type: 'object' };
       expect(schema.type).toBe('object');
