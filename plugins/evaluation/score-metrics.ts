@@ -88,11 +88,19 @@ function workerContext(context: TaskMetricContext): WorkerMetricContext {
   return { ...data, scenario: { ...scenario, agent: { adapter: scenario.agent.adapter }, tasks: [context.task] } };
 }
 
-/** True when a `linear` metric may score this task inline: a small answer and input, no tool results. */
+/**
+ * True when a `linear` metric may score this task inline: a small answer and inputs (every turn's, in a
+ * conversation), and no tool results.
+ */
 function smallEnough(context: TaskMetricContext, maxChars: number): boolean {
-  return maxChars > 0
-    && context.output.length + context.task.input.length <= maxChars
-    && !context.events.some((event) => event.type === 'tool_call');
+  if (maxChars <= 0) return false;
+  let size = context.output.length + context.task.input.length;
+  for (const event of context.events) {
+    if (event.type === 'tool_call') return false;
+    if (event.type === 'input') size += String(event.data?.input ?? '').length;
+    if (size > maxChars) return false;
+  }
+  return size <= maxChars;
 }
 
 function smallParams(ref: MetricRef): boolean {
