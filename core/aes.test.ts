@@ -83,6 +83,13 @@ describe('aes: expected outcomes', () => {
     expect(looksLikeProse('status: (open|closed)')).toBe(false);
   });
 
+  // Issue 13: the alternation check was quadratic in a run of `|` after a `(` (an imported document's text).
+  it('tells prose from patterns in linear time on hostile text', () => {
+    expect(looksLikeProse(`(${'|'.repeat(1_000_000)}x`)).toBe(false);
+    expect(looksLikeProse(`(${'a|'.repeat(500_000)})`)).toBe(false);
+    expect(looksLikeProse(`${'(('.repeat(500_000)}`)).toBe(false);
+  });
+
   it('turns regex-mode prose into a rubric, never a broken regex', () => {
     expect(outcomesToExpected([{ target: 'message', expected: 'Refund is successfully processed for $129.99.', mode: 'regex' }])).toEqual({ rubric: 'Refund is successfully processed for $129.99.' });
   });
