@@ -24,6 +24,9 @@ export const METRIC_DIMENSIONS: Readonly<Record<string, Dimension>> = Object.fre
   counterfactual_parity: 'fairness',
   ai_disclosure: 'explainability',
   robustness: 'resilience',
+  // The world-shim metrics (issue 15) judge trajectories and final states.
+  tool_use: 'reliability',
+  state_match: 'reliability',
 });
 
 /** Maps a metric id to its dimension; the registry's answer when it has the metric, else the fixed map. */
