@@ -100,7 +100,8 @@ async function measureService(label, extraEnv, baselineRate) {
   const service = spawnProcess(process.execPath, [...profile, 'dist/runtime/node.js'], {
     env: serviceEnv({
       PROJECT_ROOT: root, ...(DATA_DIR ? { AEH_DATA_DIR: mkdtempSync(join(DATA_DIR, 'aeh-bench-')) } : {}), PORT: String(port), DASHBOARD_API_KEY: BENCH_KEY, AEH_STORAGE: 'fs', AEH_CONCURRENCY: String(CONCURRENCY),
-      AEH_RATE_LIMIT_PER_MINUTE: '100000000', NODE_ENV: 'production', UV_THREADPOOL_SIZE: String(THREADPOOL), ...extraEnv,
+      // One key submits every run: neither the rate limit nor the per-principal queue quota (500) may refuse it.
+      AEH_RATE_LIMIT_PER_MINUTE: '100000000', AEH_MAX_QUEUED_PER_PRINCIPAL: '100000000', NODE_ENV: 'production', UV_THREADPOOL_SIZE: String(THREADPOOL), ...extraEnv,
     }),
   });
   const base = `http://127.0.0.1:${port}`;
@@ -146,6 +147,7 @@ async function measureService(label, extraEnv, baselineRate) {
           taskIds[index] = accepted.json?.task_id;
         }
       }));
+      if (refused > 0) throw new Error(`${refused} runs were refused (not 202): the service's limits are lower than this bench's load`);
       // FIFO queue: the wave's last task finishes (about) last; then every task of the wave is checked.
       for (let status; !['succeeded', 'failed', 'cancelled'].includes(status);) {
         status = (await call('GET', `/api/v1/tasks/${taskIds[end - 1]}`)).json.status;
