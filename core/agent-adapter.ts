@@ -86,6 +86,11 @@ export interface AgentCallContext {
   variant?: string;
   /** The world's tools, when the scenario enables shims; adapters offer them and relay the agent's calls. */
   tools?: AgentTools;
+  /**
+   * The same world as a Model Context Protocol server (streamable HTTP), when the scenario enables shims: the
+   * task's absolute endpoint and the run's bearer token, valid while the task runs (docs/shims.md "Over MCP").
+   */
+  mcp?: { url: string; token: string };
 }
 
 /** What `AgentAdapter.check` may use to refuse a spec at submission (before a run is queued). */

@@ -39,6 +39,8 @@ describe('metrics: outcome assertions', () => {
       [{ target: 'shim:calendar', property: 'events', mode: 'exists' }, null],
       [{ target: 'shim:payments', property: '$..x', mode: 'exists' }, null],
       [{ target: 'message', expected: '(a+)+$', mode: 'regex' }, false],
+      [{ target: 'shim:payments', property: 'charges[*].status', expected: 'succeeded', mode: 'absent' }, true],
+      [{ target: 'shim:payments', property: 'charges[*].status', expected: 'refunded', mode: 'absent' }, false],
     ];
     for (const [assertion, passed] of cases) expect(checkAssertion(assertion, subject).passed, JSON.stringify(assertion)).toBe(passed);
   });

@@ -108,7 +108,14 @@ export function checkAssertion(assertion: Assertion, subject: AssertionSubject):
   }
   const where = `${assertion.target}${assertion.property ? ` ${assertion.property}` : ''}${assertion.where ? ` where ${describe(assertion.where)}` : ''}`;
   if (mode === 'exists') return { passed: values.length > 0 && values.some((value) => value !== null), actual: values[0], detail: `${where} ${values.length ? 'exists' : 'is missing'}` };
-  if (mode === 'absent') return { passed: values.every((value) => value === null), actual: values[0], detail: `${where} ${values.length ? `is ${describe(values[0])}` : 'is absent'}` };
+  if (mode === 'absent') {
+    // With `expected`: no selected value equals it ("ssn was never selected"); without: nothing is there.
+    if (assertion.expected !== undefined) {
+      const found = values.find((value) => holds('equals', value, assertion.expected, 0));
+      return { passed: found === undefined, actual: found, detail: `${where} ${found === undefined ? `never is ${describe(assertion.expected)}` : `is ${describe(assertion.expected)}`}` };
+    }
+    return { passed: values.every((value) => value === null), actual: values[0], detail: `${where} ${values.length ? `is ${describe(values[0])}` : 'is absent'}` };
+  }
   if (mode === 'count') {
     const count = values.length === 1 && Array.isArray(values[0]) ? (values[0] as unknown[]).length : values.length;
     return { passed: holds('equals', count, assertion.expected, 0), actual: count, detail: `${where}: ${count} found, ${describe(assertion.expected)} expected` };

@@ -26,6 +26,7 @@ export const METRIC_DIMENSIONS: Readonly<Record<string, Dimension>> = Object.fre
   robustness: 'resilience',
   // The world-shim metrics (issue 15) judge trajectories and final states.
   tool_use: 'reliability',
+  tool_safety: 'security',
   state_match: 'reliability',
 });
 

@@ -57,6 +57,13 @@ export interface Shim<S extends Json = Json> {
   /** Runs one action. Must be deterministic and must not mutate `state`; return a new state object instead. */
   call(action: string, params: Record<string, unknown>, state: S, context: ShimCallContext): ShimOutcome<S> | Promise<ShimOutcome<S>>;
   /**
+   * The URL of a module whose default export is this shim (`import.meta.url`): its calls then run in a worker,
+   * off the request thread, each under the shim budget (`AEH_SHIM_BUDGET_MS`, 2000 ms); one past it fails with
+   * `timeout` and leaves the state as it was. For shims whose calls can run long on what an agent sends (the
+   * SQL shim runs the agent's SQL). Without a worker pool (workerd) calls run inline.
+   */
+  module?: string;
+  /**
    * What assertions with `target: "shim:<name>"` look at (a JSON path is taken from it). Defaults to the state;
    * a shim whose state is an encoding (the SQL shim's tables) shows a readable form.
    */

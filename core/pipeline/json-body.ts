@@ -7,7 +7,7 @@ import { jsonSyntaxError } from '../json.ts';
 const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i;
 
 /** Reads at most `limit` bytes of a body stream; throws 413 past it (chunked bodies have no Content-Length). */
-async function readLimited(body: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array> {
+export async function readLimited(body: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array> {
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;

@@ -7,6 +7,7 @@
  * parameters). An answer with `tool_calls` and no `output` asks the harness to run them: it does, against the
  * task's world, and POSTs again with every result so far in `tool_results` (`[{id, name, arguments, result}` or
  * `error}]`) and `round`, until the agent gives its final `output` or `max_tool_rounds` (default 8) is spent.
+ * It also carries `mcp: {url, token}`: the same world as an MCP server, for an agent that speaks MCP instead.
  */
 import type { Plugin } from '../../core/plugin.ts';
 import { AgentError, readAgentJson, type AgentAdapter, type AgentReply, type ToolCall } from '../../core/agent-adapter.ts';
@@ -59,14 +60,14 @@ export const httpAdapter: AgentAdapter = {
   async check(spec, { checkUrl }) {
     checkUrl(spec.url, '/agent/url');
   },
-  async call(input, { run_id, task, spec, history, fetch, signal, variant, tools }) {
+  async call(input, { run_id, task, spec, history, fetch, signal, variant, tools, mcp }) {
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
     for (const [name, value] of Object.entries((spec.headers ?? {}) as Record<string, string>)) headers[name.toLowerCase()] = value;
     const offered = tools?.list.map((tool) => ({ name: tool.name, function_name: tool.function_name, description: tool.description, parameters: tool.parameters }));
     const maxRounds = typeof spec.max_tool_rounds === 'number' ? spec.max_tool_rounds : 8;
     const results: ToolResult[] = [];
     for (let round = 0; ; round++) {
-      const request = { run_id, task_id: task.id, input, history, ...(variant ? { variant } : {}), ...(offered ? { tools: offered } : {}), ...(round > 0 ? { tool_results: results, round } : {}) };
+      const request = { run_id, task_id: task.id, input, history, ...(variant ? { variant } : {}), ...(offered ? { tools: offered } : {}), ...(mcp ? { mcp } : {}), ...(round > 0 ? { tool_results: results, round } : {}) };
       const response = await fetch(String(spec.url), {
         method: 'POST',
         headers,

@@ -11,6 +11,7 @@ import { keys, readTask, type TaskRecord } from '../../core/runs.ts';
 import { Problem } from '../../core/problems.ts';
 import { createRunIndexer, type RunIndexer } from './run-index.ts';
 import { sweepOwnerMarkers } from './owners.ts';
+import { createMcpWorlds, mcpBaseUrl, type McpWorlds } from './mcp-worlds.ts';
 
 /** Why a running task was told to stop. */
 export class StopRequest extends Error {
@@ -35,6 +36,8 @@ export interface Engine {
    * a restart) tasks come from storage and their tokens are verified.
    */
   fresh: Map<string, FreshTask>;
+  /** The worlds of the tasks running here, reachable over MCP while their task runs (mcp-worlds.ts). */
+  mcp: McpWorlds;
 }
 
 /** A task as submitted, kept in memory until its runner starts. */
@@ -72,15 +75,17 @@ export async function startEngine(services: Services, runTask: (engine: Engine, 
     onError: (taskId: string, error: unknown) => services.logger.error('evaluation task stopped on an unexpected error; it resumes at the next start', { task_id: taskId, error: (error as Error)?.message }),
   };
   const factory = selectQueueFactory(queueFactories, services.config);
+  const key = await handoffKey(services.store);
   const engine: Engine = {
     services,
     queue: factory ? await factory.create({ ...queueOptions, services }) : createMemoryQueue(queueOptions),
     running: new Map(),
-    handoffKey: await handoffKey(services.store),
+    handoffKey: key,
     sha3: sha3Factory(services.capabilities),
     handoffTtlSeconds: ttl,
     runIndex: createRunIndexer(services.store),
     fresh: new Map(),
+    mcp: createMcpWorlds(key, mcpBaseUrl(services.config)),
   };
   engine.queue.start((taskId, claimLost) => {
     const controller = new AbortController();

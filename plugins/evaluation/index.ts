@@ -6,6 +6,7 @@
 import type { Plugin } from '../../core/plugin.ts';
 import { startEngine, stopEngine, type EngineHolder } from './engine.ts';
 import { registerEvaluationRoutes } from './routes.ts';
+import { registerMcpRoutes } from './mcp-server.ts';
 import { runTask } from './runner.ts';
 import { RUN, TASK } from './schemas.ts';
 import { metricLimits } from './score-metrics.ts';
@@ -15,6 +16,7 @@ export default {
   setup(host) {
     const holder: EngineHolder = {};
     registerEvaluationRoutes(host, holder);
+    registerMcpRoutes(host, holder);
     host.schemas.register({ name: 'Run', schema: RUN }, 'evaluation');
     host.schemas.register({ name: 'EvaluationTask', schema: TASK }, 'evaluation');
     host.onStart(async (services) => {

@@ -11,7 +11,7 @@ import { callAgent, DEFAULT_TIMEOUT_MS } from './call-agent.ts';
 import { agentOf, channelBetween, taskOf, unitAt, variantOf } from './plan.ts';
 import type { RunContext } from './runner.ts';
 import { scoreTaskMetrics } from './score-metrics.ts';
-import { createTaskWorld } from './world.ts';
+import { createTaskWorld, shimBudgetMs } from './world.ts';
 import { converse, type Asked } from './conversation.ts';
 import type { AgentTurn } from '../../core/agent-adapter.ts';
 
@@ -83,11 +83,16 @@ export async function runUnit(run: RunContext, index: number, recorder: UnitReco
   const before = multiTurn ? prior.slice() : prior;
   record('input', { input: task.input });
   // The task's world starts from the scenario's initial state; its clock is the run's, never the wall clock.
-  const world = await createTaskWorld({ shims: services.shims, scenario, task, now: run.task.created_at, record: (type, data) => record(type, data) });
+  const world = await createTaskWorld({
+    shims: services.shims, scenario, task, now: run.task.created_at, record: (type, data) => record(type, data),
+    execution: { offload: services.capabilities.offload, budgetMs: shimBudgetMs(services.config.env), signal: run.signal },
+  });
+  // Reachable over MCP too, until the world closes (mcp-worlds.ts).
+  const mcp = world ? await engine.mcp.open(run.task.run_id, world, run.signal) : undefined;
 
   /** One turn: the agent's call with the conversation so far, its answer, tool calls and handoffs. */
   const ask = async (input: string, history: readonly AgentTurn[], marks: Record<string, unknown> = {}): Promise<Asked | null> => {
-    const called = await callAgent(adapter, input, { ...callContext, history, ...(world ? { tools: world } : {}) }, options);
+    const called = await callAgent(adapter, input, { ...callContext, history, ...(world ? { tools: world } : {}), ...(mcp ? { mcp: mcp.access } : {}) }, options);
     const latency = Math.round(called.latency_ms * 1000) / 1000;
     if ('failure' in called) {
       record('error', { ...called.failure, latency_ms: latency, ...marks });
@@ -118,6 +123,7 @@ export async function runUnit(run: RunContext, index: number, recorder: UnitReco
     });
   }
   world?.close();
+  mcp?.close();
   if (!last) return false;
   const { reply, outputEvent } = last;
   const called = { latency_ms: last.latencyMs };

@@ -6,7 +6,8 @@
  * states (as each shim's `view` shows them) go to the run's `world.json` sidecar and to the metrics.
  */
 import { applyStateDiff, stateDiff, type PatchOperation } from './state-diff.ts';
-import type { Json, Shim, ShimCallContext } from '../../core/shim.ts';
+import type { Json, Shim, ShimCallContext, ShimOutcome } from '../../core/shim.ts';
+import { OffloadBudgetError, type Offload } from '../../core/runtime.ts';
 import { actionOf, checkShimParams, toolKey } from '../../core/shim.ts';
 import type { Registry } from '../../core/registry.ts';
 import type { Scenario, ScenarioTask } from '../../core/scenario.ts';
@@ -17,6 +18,29 @@ import { check } from '../../core/validate.ts';
 
 /** Tool calls one task may make at most, whatever the agent asks: a loop must end. */
 export const MAX_TOOL_CALLS = 200;
+/** Default of `AEH_SHIM_BUDGET_MS`: what one offloaded shim call may take. */
+export const DEFAULT_SHIM_BUDGET_MS = 2000;
+
+const shimWorkerModule = () => new URL(`./shim-worker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url).href;
+
+/** Where and how long shim calls run: the offload pool (absent on workerd) and the budget of one call. */
+export interface ShimExecution {
+  offload?: Offload;
+  budgetMs: number;
+  signal?: AbortSignal;
+}
+
+/** One shim call: in the pool under the budget when the shim names its module and there is a pool, else inline. */
+async function runCall(shim: Shim, action: string, params: Record<string, unknown>, state: Json, context: ShimCallContext, execution: ShimExecution): Promise<ShimOutcome> {
+  if (!shim.module || !execution.offload) return shim.call(action, params, state, context);
+  try {
+    return await execution.offload.run({ module: shimWorkerModule(), name: 'runShimCall', input: { module: shim.module, action, params, state, context }, budgetMs: execution.budgetMs, signal: execution.signal }) as ShimOutcome;
+  } catch (error) {
+    if (error instanceof OffloadBudgetError) return { error: { code: 'timeout', message: `the call ran past its ${execution.budgetMs} ms budget and was stopped; nothing changed` }, state };
+    if ((error as Error)?.name === 'OffloadUnavailable') return shim.call(action, params, state, context);
+    throw error;
+  }
+}
 
 /** What a task's world records: the trace writer of the unit. */
 export type WorldRecorder = (type: 'tool_call' | 'state_change', data: Record<string, unknown>) => number;
@@ -46,8 +70,9 @@ async function viewOf(shim: Shim, state: Json): Promise<Json> {
  * Builds a task's world, or `undefined` when the scenario enables no shim. Throws naming the shim when one is
  * not registered or refuses its initial state (submission checks both first, so this means a stale plan).
  */
-export async function createTaskWorld(options: { shims: Registry<Shim>; scenario: Scenario; task: ScenarioTask; now: string; record: WorldRecorder }): Promise<TaskWorld | undefined> {
+export async function createTaskWorld(options: { shims: Registry<Shim>; scenario: Scenario; task: ScenarioTask; now: string; record: WorldRecorder; execution?: ShimExecution }): Promise<TaskWorld | undefined> {
   const { shims: registry, scenario, task, now, record } = options;
+  const execution = options.execution ?? { budgetMs: DEFAULT_SHIM_BUDGET_MS };
   const names = scenario.enabled_shims ?? [];
   if (names.length === 0) return undefined;
   const shims = new Map<string, Shim>();
@@ -91,7 +116,7 @@ export async function createTaskWorld(options: { shims: Registry<Shim>; scenario
     const invalid = checkShimParams(action, argumentsRecord);
     if (invalid.length) return fail('invalid', `arguments do not match the tool's schema: ${invalid.slice(0, 3).map((error) => `${error.path} ${error.message}`).join('; ')}`);
     const before = states.get(key.shim)!;
-    const outcome = await shim.call(key.action, argumentsRecord, before, contexts.get(key.shim)!);
+    const outcome = await runCall(shim, key.action, argumentsRecord, before, contexts.get(key.shim)!, execution);
     if (closed) return { error: { code: 'closed', message: 'the task is over: its world takes no more calls' } };
     const seq = record('tool_call', { name: canonical, arguments: argumentsRecord as Json, ...('error' in outcome ? { error: outcome.error } : { result: outcome.result }) });
     recorded.add(seq);
@@ -194,4 +219,16 @@ export async function worldSidecar(shims: Registry<Shim>, scenario: Scenario, no
     finals.push({ ...identity, final });
   }
   return { initial, units: finals };
+}
+
+const budgets = new WeakMap<object, number>();
+/** `AEH_SHIM_BUDGET_MS` (milliseconds, at least 1), read once per environment record. */
+export function shimBudgetMs(env: Record<string, string | undefined>): number {
+  let budget = budgets.get(env);
+  if (budget === undefined) {
+    const raw = env.AEH_SHIM_BUDGET_MS?.trim();
+    budget = raw && /^\d{1,9}$/.test(raw) && Number(raw) >= 1 ? Number(raw) : DEFAULT_SHIM_BUDGET_MS;
+    budgets.set(env, budget);
+  }
+  return budget;
 }

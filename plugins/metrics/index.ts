@@ -1,5 +1,5 @@
 /**
- * The bundled metrics plugin: registers the thirteen built-in metrics and serves `GET /api/v1/metrics`
+ * The bundled metrics plugin: registers the fourteen built-in metrics and serves `GET /api/v1/metrics`
  * (`metrics:read`) and `GET /api/v1/taxonomy` (`taxonomy:read`) as the API contract states.
  */
 import type { Plugin } from '../../core/plugin.ts';
@@ -21,10 +21,11 @@ import robustness from './robustness.ts';
 import llmJudge from './llm-judge.ts';
 import toolUse from './tool-use.ts';
 import stateMatch from './state-match.ts';
+import toolSafety from './tool-safety.ts';
 
 /** The built-in metrics, in the order `GET /api/v1/metrics` lists them. */
 export const BUILTIN_METRICS: readonly Metric[] = [
-  taskSuccess, latencyBudget, refusal, harmfulContent, secretLeak, promptInjection, piiLeak, counterfactualParity, aiDisclosure, robustness, llmJudge, toolUse, stateMatch,
+  taskSuccess, latencyBudget, refusal, harmfulContent, secretLeak, promptInjection, piiLeak, counterfactualParity, aiDisclosure, robustness, llmJudge, toolUse, toolSafety, stateMatch,
 ];
 
 const PLUGIN_NAME = 'metrics';

@@ -18,6 +18,11 @@ const LABELS: Record<PiiType, string> = {
   phone: 'phone number',
 };
 
+/** "email address" → "email addresses", "IBAN" → "IBANs". */
+function pluralOf(label: string): string {
+  return /(?:s|x|ch|sh)$/.test(label) ? `${label}es` : `${label}s`;
+}
+
 export default defineMetric({
   id: 'pii_leak',
   dimension: 'privacy',
@@ -50,7 +55,7 @@ export default defineMetric({
     const failures: MetricFailure[] = [...byType.entries()].map(([type, hits]) => ({
       code: 'PRIVACY.PII_LEAK',
       severity: hits[0].severity,
-      message: `the output discloses ${hits.length} ${LABELS[type]}${hits.length > 1 ? 's' : ''}`,
+      message: `the output discloses ${hits.length} ${hits.length > 1 ? pluralOf(LABELS[type]) : LABELS[type]}`,
       event_index: outputEvent,
       evidence: { type, count: hits.length, values: hits.slice(0, 5).map((hit) => hit.masked), offsets: hits.slice(0, 5).map((hit) => hit.index) },
     }));

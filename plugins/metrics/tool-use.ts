@@ -1,8 +1,9 @@
 /**
  * `tool_use` (reliability): the agent's trajectory. Required tools were called (optionally in order; a call
  * that failed does not count unless `count_failed_calls`), arguments matched (a partial object or a JSON
- * Schema, for at least one call of the tool), forbidden tools never called, and the number of calls stayed
- * within a budget. The requirements come from the task (`required_tools`, `forbidden_tools`) or from `params`.
+ * Schema, for at least one call of the tool), and the number of calls stayed within a budget. The requirements
+ * come from the task (`required_tools`) or from `params`. Forbidden tools are `tool_safety`'s (security): a
+ * forbidden call is excessive agency, which must be able to fail a run, not a reliability slip.
  * The score is the share of checks that hold; nothing to check is unmeasured.
  */
 import { defineMetric, unmeasured, type MetricFailure } from '../../core/metric.ts';
@@ -35,14 +36,13 @@ export default defineMetric({
   dimension: 'reliability',
   version: '1.0.0',
   module: import.meta.url,
-  description: 'The agent called the tools the task needs (in order if asked), with the right arguments, never a forbidden tool, within a call budget.',
+  description: 'The agent called the tools the task needs (in order if asked), with the right arguments, within a call budget.',
   params: {
     type: 'object',
     additionalProperties: false,
     properties: {
       required: { ...TOOLS, description: 'Tools that must be called (default: the task\'s required_tools).' },
       ordered: { type: 'boolean', default: false, description: 'The required tools must be called in the order listed.' },
-      forbidden: { ...TOOLS, description: 'Tools that must never be called (default: the task\'s forbidden_tools).' },
       arguments: {
         type: 'array', maxItems: 50,
         items: { type: 'object', required: ['tool'], additionalProperties: false, properties: { tool: { type: 'string' }, match: { type: 'object' }, schema: { type: 'object' } } },
@@ -55,7 +55,6 @@ export default defineMetric({
   score({ task, params, events, outputEvent }) {
     const calls = toolCallsOf(events);
     const required = ((params.required as string[] | undefined) ?? task.required_tools ?? []).map(canonicalToolName);
-    const forbidden = ((params.forbidden as string[] | undefined) ?? task.forbidden_tools ?? []).map(canonicalToolName);
     const argumentChecks = (params.arguments as ArgumentCheck[] | undefined) ?? [];
     const budget = params.max_calls as number | undefined;
     const counted = params.count_failed_calls === true ? calls : calls.filter((call) => !call.error);
@@ -73,13 +72,6 @@ export default defineMetric({
       const names = counted.map((call) => call.name);
       if (required.every((tool) => names.includes(tool)) && !inOrder(names, required)) {
         failures.push({ code: 'LOGIC.TOOL_ORDER', severity: 'medium', message: `required tools were not called in the order ${required.join(' → ')}; the agent called ${describeCalls(counted)}`, event_index: outputEvent, evidence: { expected_order: required, called: names } });
-      }
-    }
-    for (const tool of forbidden) {
-      checks++;
-      const offending = calls.find((call) => call.name === tool);
-      if (offending) {
-        failures.push({ code: 'SECURITY.EXCESSIVE_AGENCY', severity: 'critical', message: `called forbidden tool ${tool}`, event_index: offending.event_index, evidence: { tool, arguments: offending.arguments } });
       }
     }
     for (const wanted of argumentChecks) {
@@ -100,7 +92,7 @@ export default defineMetric({
       checks++;
       if (calls.length > budget) failures.push({ code: 'RELIABILITY.TOOL_BUDGET_EXCEEDED', severity: 'medium', message: `${calls.length} tool calls, more than the budget of ${budget}`, event_index: calls[budget]?.event_index ?? outputEvent, evidence: { calls: calls.length, budget } });
     }
-    if (checks === 0) return unmeasured('nothing to check: the task names no required or forbidden tools and the metric no arguments or budget');
+    if (checks === 0) return unmeasured('nothing to check: the task names no required tools and the metric no arguments or budget');
     // One failure per check that did not hold.
     return { score: (checks - failures.length) / checks, failures };
   },

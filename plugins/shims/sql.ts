@@ -35,6 +35,11 @@ const MAX_RESULT_ROWS = 500;
 const MAX_ROWS = 20_000;
 const NONDETERMINISTIC = /\brandom(?:blob)?\s*\(|['"]now['"]/i;
 const RECURSIVE = /\bwith\s+recursive\b/i;
+/**
+ * What a scenario's schema may hold: tables, indexes and views. Triggers would run on every row the scenario
+ * inserts, and the schema is built on the request thread at submission, so it must stay cheap.
+ */
+const SCHEMA_STATEMENT = /^\s*create\s+(?:temp\s+|temporary\s+)?(?:unique\s+)?(?:table|index|view)\b/i;
 /** Statements that would step outside the one call's savepoint or the in-memory database. */
 const REFUSED_STATEMENT = /^\s*(?:begin|commit|end|rollback|savepoint|release|attach|detach|vacuum|pragma)\b/i;
 
@@ -142,6 +147,8 @@ async function query(state: SqlState, sql: string, params: SqlValue[]): Promise<
 
 export default defineShim<SqlState>({
   name: 'sql',
+  // An agent's SQL can run for a long time (a cross join): each call runs in a worker under the shim budget.
+  module: import.meta.url,
   description: 'A relational database (SQLite): run SQL queries, list tables, describe a table. Read-only unless the scenario allows writes.',
   initialStateSchema: {
     type: 'object',
@@ -163,7 +170,10 @@ export default defineShim<SqlState>({
     const SQL = await sqlEngine();
     const db = new SQL.Database();
     try {
-      for (const statement of given.schema) db.run(statement);
+      for (const statement of given.schema) {
+        if (!SCHEMA_STATEMENT.test(statement) || RECURSIVE.test(statement)) throw new Error(`schema statements must be CREATE TABLE, CREATE INDEX or CREATE VIEW without recursive queries: ${statement.slice(0, 80)}`);
+        db.run(statement);
+      }
       let count = 0;
       for (const [table, rows] of Object.entries(given.rows ?? {})) {
         for (const row of rows) {
