@@ -40,6 +40,9 @@ export interface McpWorlds {
 /** Prefix of every MCP token: says what it is in a log or a secret scanner's report. */
 export const MCP_TOKEN_PREFIX = 'aeh_mcp_';
 
+/** Tokens of recent runs kept, so that a run's tasks, one after another, cost one MAC between them. */
+const TOKEN_CACHE = 256;
+
 interface RunWorlds {
   matches(candidate: string): boolean;
   worlds: Map<string, TaskWorld>;
@@ -82,11 +85,22 @@ function randomId(bytes: number): string {
  */
 export function createMcpWorlds(key: CryptoKey, baseUrl: string): McpWorlds {
   const runs = new Map<string, RunWorlds>();
+  const tokens = new Map<string, string>();
   const encoder = new TextEncoder();
 
-  async function tokenOf(runId: string): Promise<string> {
+  async function macOf(runId: string): Promise<string> {
     const signature = await crypto.subtle.sign('HMAC', key, encoder.encode(`aeh-mcp-token\0${runId}`));
     return MCP_TOKEN_PREFIX + base64url.encode(new Uint8Array(signature));
+  }
+
+  /** The token of a run this instance runs, from the cache when one of its tasks ran lately. */
+  async function tokenOf(runId: string): Promise<string> {
+    const cached = tokens.get(runId);
+    if (cached) return cached;
+    const token = await macOf(runId);
+    if (tokens.size >= TOKEN_CACHE) tokens.delete(tokens.keys().next().value!);
+    tokens.set(runId, token);
+    return token;
   }
 
   return {
@@ -118,8 +132,9 @@ export function createMcpWorlds(key: CryptoKey, baseUrl: string): McpWorlds {
     },
     async find(runId, worldId, token) {
       const run = runs.get(runId);
-      // A run with nothing open here still tells a right token (404) from a wrong one (401), at the cost of a MAC.
-      const valid = run ? run.matches(token) : secretMatcher(await tokenOf(runId))(token);
+      // A run with nothing open here still tells a right token (404) from a wrong one (401), at the cost of a MAC
+      // (read from the cache, never added to it: any caller may name any run id).
+      const valid = run ? run.matches(token) : secretMatcher(tokens.get(runId) ?? (await macOf(runId)))(token);
       if (!valid) return { refused: 'unauthorized' };
       const world = run?.worlds.get(worldId);
       return world ? { world } : { refused: 'not_found' };
