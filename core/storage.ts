@@ -38,6 +38,11 @@ export interface StoreCapabilities {
    * `hash.update` is valid only during that call. Returns the byte count, or `null` when the value is missing.
    */
   hashInto?(key: string, hash: IncrementalHash): Promise<number | null>;
+  /**
+   * The keys under a prefix (slash form), listing only that part of the store: unstorage's fs driver lists
+   * the whole data directory and filters, which made every prefix listing cost as much as the whole store.
+   */
+  keys?(prefix: string): Promise<string[]>;
   /** Atomically adds `by` to an integer counter and returns the new value. */
   increment?(key: string, by: number, ttlSeconds?: number): Promise<number>;
   /** Sets a value only if the key is absent; true when this caller won. */
@@ -186,6 +191,7 @@ export function createStore(driver: string, raw: Unstorage, capabilities: StoreC
     },
     async keys(prefix) {
       const base = storageKey(prefix);
+      if (capabilities.keys) return capabilities.keys(base.split(':').join('/'));
       const found = await raw.getKeys(base);
       return found.map((key) => key.split(':').join('/'));
     },

@@ -4,9 +4,9 @@
  * atomic writes (temp file in the same folder, fsync, rename), appends, streamed reads, free space, and a
  * change proof (`fingerprint`) from one `stat`.
  */
-import { promises as fsp, close, closeSync, fstat, fstatSync, open, openSync, read, readFile, readSync, statSync } from 'node:fs';
+import { promises as fsp, close, closeSync, fstat, fstatSync, open, openSync, read, readFile, readSync, statSync, type Dirent } from 'node:fs';
 import { concatBytes } from '@noble/hashes/utils.js';
-import { dirname, join, resolve, basename } from 'node:path';
+import { dirname, join, resolve, basename, relative, sep } from 'node:path';
 import { createStorage } from 'unstorage';
 import fsDriver from 'unstorage/drivers/fs';
 import type { Plugin } from '../../core/plugin.ts';
@@ -213,6 +213,32 @@ export async function writeFileAtomic(path: string, bytes: Uint8Array, mode?: nu
   }
 }
 
+/**
+ * Keys below `prefix` (slash form), reading only that folder and what is under it; a prefix naming a file is
+ * that one key. Temp files of atomic writes in flight are not keys.
+ */
+async function listKeys(root: string, prefix: string): Promise<string[]> {
+  const start = prefix ? join(root, ...prefix.split('/')) : root;
+  const found: string[] = [];
+  let entries: Dirent[];
+  try {
+    entries = await fsp.readdir(start, { withFileTypes: true, recursive: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOTDIR') return [prefix];
+    if (code === 'ENOENT') return [];
+    throw error;
+  }
+  for (const entry of entries) {
+    if (!entry.isFile() || entry.name.endsWith(TEMP_SUFFIX)) continue;
+    const path = join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name);
+    const key = relative(root, path).split(sep).join('/');
+    if (key.split('/').some((segment) => segment === 'node_modules' || segment === '.git')) continue;
+    found.push(key);
+  }
+  return found;
+}
+
 /** Options of `createFsStore`. */
 export interface FsStoreOptions {
   /** Wall clock compared with file timestamps by `fingerprint` (tests move it). */
@@ -235,6 +261,7 @@ export function createFsStore(base: string, { now = () => Date.now(), syncReadMa
       await inFolder(path, () => fsp.appendFile(path, bytes));
     },
     read: (key) => readOrNull(pathOf(key), syncReadMaxBytes),
+    keys: (prefix) => listKeys(root, prefix),
     stream: (key) => streamFile(pathOf(key)),
     fingerprint: (key) => fingerprintFile(pathOf(key), now),
     hashInto: (key, hash) => hashFileInto(pathOf(key), hash, hashBuffers),
