@@ -31,6 +31,8 @@ export interface SqlState {
 
 /** Rows one result returns at most; the rest is counted and reported as truncated. */
 const MAX_RESULT_ROWS = 500;
+/** SQLite's default limit of bound parameters per statement (SQLITE_MAX_VARIABLE_NUMBER since 3.32). */
+const MAX_BOUND_PARAMETERS = 32_766;
 /** What a world may hold, so that no scenario makes every call rebuild a huge database. */
 const MAX_ROWS = 20_000;
 const NONDETERMINISTIC = /\brandom(?:blob)?\s*\(|['"]now['"]/i;
@@ -50,8 +52,24 @@ export function sqlEngine(options?: Parameters<typeof initSqlJs>[0]): Promise<Sq
   return engine;
 }
 
-// A state's database, kept while the state object is the current one: consecutive calls skip the rebuild.
-const databases = new WeakMap<SqlState, Database>();
+/**
+ * Databases of recent states, so consecutive calls on a world skip the rebuild. A SQLite database in
+ * WebAssembly is not garbage collected with its state object, so the cache is bounded and closes what it
+ * drops: without that, every call in a worker (which gets a fresh copy of the state) leaked a database until
+ * SQLite could open no more.
+ */
+const MAX_CACHED_DATABASES = 8;
+const databases = new Map<SqlState, Database>();
+
+function remember(state: SqlState, db: Database): void {
+  databases.set(state, db);
+  while (databases.size > MAX_CACHED_DATABASES) {
+    const [oldest, dropped] = databases.entries().next().value as [SqlState, Database];
+    databases.delete(oldest);
+    // The same database may have moved on to a newer state; close it only when no entry holds it.
+    if (![...databases.values()].includes(dropped)) dropped.close();
+  }
+}
 
 function toJson(value: SqlValue): Json {
   if (value instanceof Uint8Array) return Array.from(value, (byte) => byte.toString(16).padStart(2, '0')).join('');
@@ -65,12 +83,17 @@ async function databaseOf(state: SqlState): Promise<Database> {
   const db = new SQL.Database();
   for (const statement of state.schema) db.run(statement);
   for (const [name, table] of Object.entries(state.tables)) {
-    if (table.rows.length === 0) continue;
-    const insert = db.prepare(`INSERT INTO "${name.replace(/"/g, '""')}" (${table.columns.map((column) => `"${column.replace(/"/g, '""')}"`).join(', ')}) VALUES (${table.columns.map(() => '?').join(', ')})`);
-    for (const row of table.rows) insert.run(row as SqlValue[]);
-    insert.free();
+    if (table.rows.length === 0 || table.columns.length === 0) continue;
+    // Many rows per INSERT: each statement crosses into WebAssembly once, where a row at a time cost ~20 µs a row.
+    const perStatement = Math.max(1, Math.floor(MAX_BOUND_PARAMETERS / table.columns.length));
+    const head = `INSERT INTO "${name.replace(/"/g, '""')}" (${table.columns.map((column) => `"${column.replace(/"/g, '""')}"`).join(', ')}) VALUES `;
+    const tuple = `(${table.columns.map(() => '?').join(', ')})`;
+    for (let start = 0; start < table.rows.length; start += perStatement) {
+      const rows = table.rows.slice(start, start + perStatement);
+      db.run(head + rows.map(() => tuple).join(', '), rows.flat() as SqlValue[]);
+    }
   }
-  databases.set(state, db);
+  remember(state, db);
   return db;
 }
 
@@ -134,7 +157,7 @@ async function query(state: SqlState, sql: string, params: SqlValue[]): Promise<
     const result: Json = { columns, rows, row_count: total, ...(total > MAX_RESULT_ROWS ? { truncated: true } : {}), ...(changed ? { rows_modified: modified } : {}) };
     const next = logged(changed ? { ...state, ...dump(db) } : state, { sql, columns, rows: total });
     databases.delete(state);
-    databases.set(next, db);
+    remember(next, db);
     return { result, state: next };
   } catch (error) {
     db.run('ROLLBACK TO shim_call');
@@ -176,10 +199,22 @@ export default defineShim<SqlState>({
       }
       let count = 0;
       for (const [table, rows] of Object.entries(given.rows ?? {})) {
-        for (const row of rows) {
-          if (++count > MAX_ROWS) throw new Error(`initial_state.sql holds more than ${MAX_ROWS} rows`);
-          const columns = Object.keys(row);
-          db.run(`INSERT INTO "${table.replace(/"/g, '""')}" (${columns.map((column) => `"${column.replace(/"/g, '""')}"`).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`, columns.map((column) => (typeof row[column] === 'boolean' ? Number(row[column]) : row[column])));
+        count += rows.length;
+        if (count > MAX_ROWS) throw new Error(`initial_state.sql holds more than ${MAX_ROWS} rows`);
+        // Consecutive rows with the same columns go in one INSERT (one crossing into WebAssembly, not one a row).
+        for (let start = 0; start < rows.length;) {
+          const columns = Object.keys(rows[start]);
+          const signature = columns.join('\u0000');
+          const limit = Math.max(1, Math.floor(MAX_BOUND_PARAMETERS / Math.max(columns.length, 1)));
+          let end = start + 1;
+          while (end < rows.length && end - start < limit && Object.keys(rows[end]).join('\u0000') === signature) end++;
+          const batch = rows.slice(start, end);
+          const tuple = `(${columns.map(() => '?').join(', ')})`;
+          db.run(
+            `INSERT INTO "${table.replace(/"/g, '""')}" (${columns.map((column) => `"${column.replace(/"/g, '""')}"`).join(', ')}) VALUES ${batch.map(() => tuple).join(', ')}`,
+            batch.flatMap((row) => columns.map((column) => (typeof row[column] === 'boolean' ? Number(row[column]) : row[column]))),
+          );
+          start = end;
         }
       }
       return { ...dump(db), read_only: given.read_only ?? true, queries: [] };

@@ -1,0 +1,24 @@
+import { describe, it, expect } from 'vitest';
+import sql from './sql.ts';
+
+const context = { config: {}, now: '2026-11-24T00:00:00.000Z' };
+
+describe('shim: sql, hostile use', () => {
+  it('closes the databases it stops caching: 5,000 calls on fresh copies of a state (a worker\'s lot) keep working', async () => {
+    // sql.js cannot open more than about 4,093 databases at once; each copy of a state gets its own.
+    const state = await sql.initialState({ schema: ['CREATE TABLE t (a INTEGER)'], rows: { t: [{ a: 1 }] } }, context);
+    let answered = 0;
+    for (let index = 0; index < 5000; index++) {
+      const outcome = await sql.call('query', { sql: 'SELECT a FROM t' }, structuredClone(state), context);
+      if ('error' in outcome) throw new Error(`call ${index}: ${outcome.error.message}`);
+      answered++;
+    }
+    expect(answered).toBe(5000);
+  });
+
+  it('inserts a scenario\'s rows in batches of like rows, whatever their column order', async () => {
+    const rows = [{ a: 1, b: 'x' }, { a: 2, b: 'y' }, { b: 'z', a: 3 }, { a: 4 }];
+    const state = await sql.initialState({ schema: ['CREATE TABLE t (a INTEGER, b TEXT)'], rows: { t: rows } }, context);
+    expect(state.tables.t.rows).toEqual([[1, 'x'], [2, 'y'], [3, 'z'], [4, null]]);
+  });
+});
