@@ -52,6 +52,35 @@ async function api(url: string, method: string, path: string, body?: unknown) {
   return { status: response.status, text: await response.text() };
 }
 
+/** Waits until the task has done `units` units, then kills the server with SIGKILL. */
+async function killAfter(server: { child: ChildProcess; url: string }, statusUrl: string, units: number): Promise<void> {
+  let progress = 0;
+  for (let i = 0; i < 300 && progress < units; i++) {
+    progress = JSON.parse((await api(server.url, 'GET', statusUrl)).text).progress.done;
+    await new Promise((done) => setTimeout(done, 20));
+  }
+  expect(progress).toBeGreaterThanOrEqual(units);
+  const exited = new Promise((done) => server.child.once('exit', done));
+  process.kill(-server.child.pid!, 'SIGKILL');
+  await exited;
+}
+
+/** Polls the task on `url` until it ends; returns it. */
+async function finalTask(url: string, statusUrl: string): Promise<any> {
+  let task: any;
+  for (let i = 0; i < 500; i++) {
+    task = JSON.parse((await api(url, 'GET', statusUrl)).text);
+    if (['succeeded', 'failed', 'cancelled'].includes(task.status)) break;
+    await new Promise((done) => setTimeout(done, 20));
+  }
+  return task;
+}
+
+/** The run's trace, parsed. */
+async function traceOf(url: string, runId: string): Promise<any[]> {
+  return (await api(url, 'GET', `/api/v1/runs/${runId}/trace`)).text.trim().split('\n').map((line) => JSON.parse(line));
+}
+
 describe('evaluation: kill -9 mid-run', () => {
   it('a new server finishes the run from its handoff token; nothing lost or run twice', async () => {
     const agent = await startLocalAgent({ delayMs: 300 });
@@ -60,30 +89,16 @@ describe('evaluation: kill -9 mid-run', () => {
       const tasks = Array.from({ length: 8 }, (_, index) => ({ id: `k${index + 1}`, input: `question ${index + 1}`, expected: { contains: '42 EUR' }, metrics: [{ id: 'probe_contains' }] }));
       const first = await serve(root, '127.0.0.1');
       const accepted = JSON.parse((await api(first.url, 'POST', '/api/evaluate', { scenario: scriptedScenario('kill', { tasks }), agent: { adapter: 'http', url: `${agent.url}/agent` } })).text);
-      let progress = 0;
-      for (let i = 0; i < 300 && progress < 3; i++) {
-        progress = JSON.parse((await api(first.url, 'GET', accepted.status_url)).text).progress.done;
-        await new Promise((done) => setTimeout(done, 20));
-      }
-      expect(progress).toBeGreaterThanOrEqual(3);
-      const exited = new Promise((done) => first.child.once('exit', done));
-      process.kill(-first.child.pid!, 'SIGKILL');
-      await exited;
+      await killAfter(first, accepted.status_url, 3);
       const callsAtKill = agent.calls.filter((call) => call.body?.run_id === accepted.run_id).map((call) => call.body.task_id);
       expect(callsAtKill.length).toBeLessThan(8);
 
       const second = await serve(root, '127.0.0.1');
-      let task: any;
-      for (let i = 0; i < 500; i++) {
-        task = JSON.parse((await api(second.url, 'GET', accepted.status_url)).text);
-        if (['succeeded', 'failed', 'cancelled'].includes(task.status)) break;
-        await new Promise((done) => setTimeout(done, 20));
-      }
-      expect(task).toMatchObject({ status: 'succeeded', progress: { done: 8, total: 8 } });
+      expect(await finalTask(second.url, accepted.status_url)).toMatchObject({ status: 'succeeded', progress: { done: 8, total: 8 } });
       const run = JSON.parse((await api(second.url, 'GET', `/api/v1/runs/${accepted.run_id}`)).text);
       expect(run).toMatchObject({ status: 'succeeded', compliance: { status: 'pass' }, failures: [] });
 
-      const trace = (await api(second.url, 'GET', `/api/v1/runs/${accepted.run_id}/trace`)).text.trim().split('\n').map((line) => JSON.parse(line));
+      const trace = await traceOf(second.url, accepted.run_id);
       expect(trace.map((event) => event.seq)).toEqual(trace.map((_, index) => index));
       expect(trace.filter((event) => event.type === 'run_start')).toHaveLength(1);
       expect(trace.filter((event) => event.type === 'run_end')).toHaveLength(1);
@@ -115,24 +130,10 @@ describe('evaluation: kill -9 mid-run', () => {
       const first = await serve(root, '127.0.0.1');
       const scenario = scriptedScenario('kill-concurrent', { tasks, conversation: 'per_task', concurrency: 4 });
       const accepted = JSON.parse((await api(first.url, 'POST', '/api/evaluate', { scenario, agent: { adapter: 'http', url: `${agent.url}/agent` } })).text);
-      let progress = 0;
-      for (let i = 0; i < 300 && progress < 6; i++) {
-        progress = JSON.parse((await api(first.url, 'GET', accepted.status_url)).text).progress.done;
-        await new Promise((done) => setTimeout(done, 20));
-      }
-      expect(progress).toBeGreaterThanOrEqual(6);
-      const exited = new Promise((done) => first.child.once('exit', done));
-      process.kill(-first.child.pid!, 'SIGKILL');
-      await exited;
+      await killAfter(first, accepted.status_url, 6);
       const second = await serve(root, '127.0.0.1');
-      let task: any;
-      for (let i = 0; i < 500; i++) {
-        task = JSON.parse((await api(second.url, 'GET', accepted.status_url)).text);
-        if (['succeeded', 'failed', 'cancelled'].includes(task.status)) break;
-        await new Promise((done) => setTimeout(done, 20));
-      }
-      expect(task).toMatchObject({ status: 'succeeded', progress: { done: 24, total: 24 } });
-      const trace = (await api(second.url, 'GET', `/api/v1/runs/${accepted.run_id}/trace`)).text.trim().split('\n').map((line) => JSON.parse(line));
+      expect(await finalTask(second.url, accepted.status_url)).toMatchObject({ status: 'succeeded', progress: { done: 24, total: 24 } });
+      const trace = await traceOf(second.url, accepted.run_id);
       expect(trace.map((event) => event.seq)).toEqual(trace.map((_, index) => index));
       const order = [...new Set(trace.filter((event) => event.task_id).map((event) => event.task_id))];
       expect(order).toEqual(tasks.map(({ id }) => id));
