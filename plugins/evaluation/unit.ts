@@ -19,7 +19,7 @@ const HANDOFF_CONTENT_LIMIT = 2000;
 
 /**
  * Where a unit's events go: straight into the run's trace (and state), or into a buffer that the concurrent
- * executor commits in unit order (unit-recorder.ts). Returns the event as recorded, `seq` included.
+ * executor commits in unit order (concurrent-units.ts). Returns the event as recorded, `seq` included.
  */
 export type UnitRecorder = (type: TraceEventType, input: TraceEventInput) => TraceEvent;
 

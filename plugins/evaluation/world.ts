@@ -8,7 +8,7 @@
 import { applyStateDiff, stateDiff, type PatchOperation } from './state-diff.ts';
 import type { Json, Shim, ShimCallContext, ShimOutcome } from '../../core/shim.ts';
 import { OffloadBudgetError, type Offload } from '../../core/runtime.ts';
-import { actionOf, checkShimParams, toolKey } from '../../core/shim.ts';
+import { actionOf, canonicalToolName, checkShimParams, toolKey, type ShimAction } from '../../core/shim.ts';
 import type { Registry } from '../../core/registry.ts';
 import type { Scenario, ScenarioTask } from '../../core/scenario.ts';
 import type { AgentTool, AgentTools, ToolOutcome } from '../../core/agent-adapter.ts';
@@ -50,8 +50,6 @@ export interface TaskWorld extends AgentTools {
   readonly initial: Record<string, Json>;
   /** Each shim's state as its view shows it now. */
   views(): Promise<Record<string, Json>>;
-  /** Sequence numbers of the `tool_call` events this world recorded. */
-  readonly recorded: Set<number>;
   /** Ends the task's calls: an adapter still running after its deadline can no longer change or record anything. */
   close(): void;
 }
@@ -66,6 +64,26 @@ async function viewOf(shim: Shim, state: Json): Promise<Json> {
   return shim.view ? shim.view(state) : state;
 }
 
+// A run's tasks all start from the same initial states (shims are deterministic and never mutate a state), so
+// each is built once per scenario object rather than once per task: the SQL shim builds and dumps a database.
+const starts = new WeakMap<Scenario, Map<string, Promise<{ state: Json; view: Json }>>>();
+
+function startOf(scenario: Scenario, name: string, shim: Shim, context: ShimCallContext): Promise<{ state: Json; view: Json }> {
+  let byShim = starts.get(scenario);
+  if (!byShim) starts.set(scenario, (byShim = new Map()));
+  let start = byShim.get(name);
+  if (!start) {
+    start = (async () => {
+      const state = await shim.initialState(scenario.initial_state?.[name], context);
+      return { state, view: await viewOf(shim, state) };
+    })();
+    // A failure is not kept: the next task tries again (and fails the same way, with its own error).
+    start.catch(() => byShim!.delete(name));
+    byShim.set(name, start);
+  }
+  return start;
+}
+
 /**
  * Builds a task's world, or `undefined` when the scenario enables no shim. Throws naming the shim when one is
  * not registered or refuses its initial state (submission checks both first, so this means a stale plan).
@@ -78,52 +96,53 @@ export async function createTaskWorld(options: { shims: Registry<Shim>; scenario
   const shims = new Map<string, Shim>();
   const states = new Map<string, Json>();
   const contexts = new Map<string, ShimCallContext>();
+  const initial: Record<string, Json> = {};
   for (const name of names) {
     const shim = registry.get(name);
     if (!shim) throw new Error(`shim "${name}" is not loaded`);
     const context: ShimCallContext = { config: configOf(scenario, name), now };
     shims.set(name, shim);
     contexts.set(name, context);
-    states.set(name, await shim.initialState(scenario.initial_state?.[name], context));
+    const start = await startOf(scenario, name, shim, context);
+    states.set(name, start.state);
+    initial[name] = start.view;
   }
-  const allowed = task.tools?.length ? new Set(task.tools.map((tool) => { const key = toolKey(tool); return key ? `${key.shim}.${key.action}` : tool; })) : undefined;
+  const allowed = task.tools?.length ? new Set(task.tools.map(canonicalToolName)) : undefined;
   const list: AgentTool[] = [];
+  // Offered tools by canonical name (`shim.action`), for the lookups of every call.
+  const offered = new Map<string, { shim: string; action: ShimAction }>();
   for (const [name, shim] of shims) {
     for (const action of shim.actions) {
-      if (allowed && !allowed.has(`${name}.${action.name}`)) continue;
-      list.push({ name: `${name}.${action.name}`, function_name: `${name}__${action.name}`, description: `${shim.description} ${action.description}`, parameters: action.parameters });
+      const toolName = `${name}.${action.name}`;
+      if (allowed && !allowed.has(toolName)) continue;
+      list.push({ name: toolName, function_name: `${name}__${action.name}`, description: `${shim.description} ${action.description}`, parameters: action.parameters });
+      offered.set(toolName, { shim: name, action });
     }
   }
-  const initial: Record<string, Json> = {};
-  for (const [name, shim] of shims) initial[name] = await viewOf(shim, states.get(name)!);
-  const recorded = new Set<number>();
   let calls = 0;
   let closed = false;
 
   async function call(name: string, args: unknown): Promise<ToolOutcome> {
     if (closed) return { error: { code: 'closed', message: 'the task is over: its world takes no more calls' } };
-    const key = toolKey(name);
-    const canonical = key ? `${key.shim}.${key.action}` : name;
+    const canonical = canonicalToolName(name);
     const argumentsRecord = (args && typeof args === 'object' && !Array.isArray(args) ? args : {}) as Record<string, unknown>;
     const fail = (code: string, message: string): ToolOutcome => {
-      recorded.add(record('tool_call', { name: canonical, arguments: args ?? null, error: { code, message } }));
+      record('tool_call', { name: canonical, arguments: args ?? null, error: { code, message } });
       return { error: { code, message } };
     };
     if (++calls > MAX_TOOL_CALLS) return fail('rate_limited', `more than ${MAX_TOOL_CALLS} tool calls in one task`);
-    const shim = key && shims.get(key.shim);
-    const action = shim && actionOf(shim, key.action);
-    if (!shim || !action || !list.some((tool) => tool.name === canonical)) return fail('not_found', `no tool "${name}" here; tools: ${list.map((tool) => tool.name).join(', ')}`);
-    const invalid = checkShimParams(action, argumentsRecord);
+    const tool = offered.get(canonical);
+    if (!tool) return fail('not_found', `no tool "${name}" here; tools: ${list.map((item) => item.name).join(', ')}`);
+    const invalid = checkShimParams(tool.action, argumentsRecord);
     if (invalid.length) return fail('invalid', `arguments do not match the tool's schema: ${invalid.slice(0, 3).map((error) => `${error.path} ${error.message}`).join('; ')}`);
-    const before = states.get(key.shim)!;
-    const outcome = await runCall(shim, key.action, argumentsRecord, before, contexts.get(key.shim)!, execution);
+    const before = states.get(tool.shim)!;
+    const outcome = await runCall(shims.get(tool.shim)!, tool.action.name, argumentsRecord, before, contexts.get(tool.shim)!, execution);
     if (closed) return { error: { code: 'closed', message: 'the task is over: its world takes no more calls' } };
     const seq = record('tool_call', { name: canonical, arguments: argumentsRecord as Json, ...('error' in outcome ? { error: outcome.error } : { result: outcome.result }) });
-    recorded.add(seq);
     if (outcome.state !== before) {
       const patch = stateDiff(before, outcome.state);
-      if (patch.length) record('state_change', { shim: key.shim, patch: patch as unknown as Json, tool_call_event: seq });
-      states.set(key.shim, outcome.state);
+      if (patch.length) record('state_change', { shim: tool.shim, patch: patch as unknown as Json, tool_call_event: seq });
+      states.set(tool.shim, outcome.state);
     }
     return 'error' in outcome ? { error: outcome.error } : { result: outcome.result };
   }
@@ -132,9 +151,8 @@ export async function createTaskWorld(options: { shims: Registry<Shim>; scenario
     list,
     call,
     initial,
-    recorded,
     close: () => { closed = true; },
-    has: (name) => { const key = toolKey(name); return key !== undefined && list.some((tool) => tool.name === `${key.shim}.${key.action}`); },
+    has: (name) => offered.has(canonicalToolName(name)),
     async views() {
       const views: Record<string, Json> = {};
       for (const [name, shim] of shims) views[name] = await viewOf(shim, states.get(name)!);
@@ -198,9 +216,9 @@ export async function worldSidecar(shims: Registry<Shim>, scenario: Scenario, no
   for (const name of scenario.enabled_shims ?? []) {
     const shim = shims.get(name);
     if (!shim) continue;
-    const state = await shim.initialState(scenario.initial_state?.[name], { config: configOf(scenario, name), now });
-    raw.set(name, state);
-    initial[name] = await viewOf(shim, state);
+    const start = await startOf(scenario, name, shim, { config: configOf(scenario, name), now });
+    raw.set(name, start.state);
+    initial[name] = start.view;
   }
   const finals: Json[] = [];
   for (const unit of units) {
