@@ -66,6 +66,10 @@ describe('evaluation: conversations (issue 15 item 6)', () => {
     const result = trace.find((event: any) => event.type === 'metric_result').data;
     expect(result).toMatchObject({ metric: 'state_match', score: 1 });
     expect(run.compliance.status).toBe('pass');
+    // The booking of turn 2 is in world.json although turn 3 followed it.
+    const world = (await t.json('GET', `/api/v1/runs/${run.run_id}/evidence/world.json`)).body;
+    expect(world.units).toEqual([expect.objectContaining({ task_id: 'book', final: expect.objectContaining({ payments: expect.objectContaining({ balances: { alice: 750 } }) }) })]);
+    expect(world.unchanged).toBe(0);
   });
 
   it('fails a turn check for the right reason and points at it', async () => {

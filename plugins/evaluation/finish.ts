@@ -88,7 +88,7 @@ export async function finishRun(run: RunContext): Promise<void> {
     ...(error ? { error } : {}),
   };
   // Runs with a world keep its initial and final states beside the trace, in the evidence ledger.
-  const world = plan.scenario.enabled_shims?.length ? await worldSidecar(engine.services.shims, plan.scenario, task.created_at, state.worldUnits()) : undefined;
+  const world = plan.scenario.enabled_shims?.length ? await worldSidecar(engine.services.shims, plan.scenario, task.created_at, state.worldUnits(), task.progress.done) : undefined;
   await Promise.all([
     ...(world ? [store.setJson(keys.sidecar(task.run_id, OPTIONAL_SIDECARS.world), world)] : []),
     store.setJson(keys.sidecar(task.run_id, SIDECARS.scores), scores),

@@ -78,7 +78,7 @@ export function createRunState() {
   const failures: RunFailure[] = [];
   // With trials, a metric's scores are kept per task until the end: the dimension takes the worst attempt.
   const trialScores = new Map<string, { dimension: Dimension; weight: number; metric: string; min: number }>();
-  // World runs: every unit that started, and the state changes each made, in order (world.json at the end).
+  // World runs: the units that changed the world, and their changes in order (world.json at the end).
   const worldUnits = new Map<string, WorldUnit>();
   const signatures: Array<{ identity: string; jws: string; task_id: string; verified: true }> = [];
   let error: RunError | undefined;
@@ -155,7 +155,6 @@ export function createRunState() {
           break;
         case 'input':
           if (data.probe) break;
-          worldUnits.set(keyOf(event.task_id ?? '', event.variant, event.trial), { task_id: event.task_id ?? '', ...(event.variant ? { variant: event.variant } : {}), ...(event.trial !== undefined ? { trial: event.trial } : {}), changes: [] });
           // The turn joins the history with its answer, so the list an adapter gets holds still during its call.
           pendingInputs.set(conversationOf(event.variant, event.trial), String(data.input ?? ''));
           lastAgents.set(conversationOf(event.variant, event.trial), event.agent ?? null);
@@ -178,7 +177,13 @@ export function createRunState() {
           addMetric(event, data as unknown as MetricResultData);
           break;
         case 'state_change':
-          worldUnits.get(keyOf(event.task_id ?? '', event.variant, event.trial))?.changes.push({ shim: String(data.shim), patch: data.patch as unknown[] });
+        {
+          // Kept only for units that change the world (a task's turns all add to its entry).
+          const key = keyOf(event.task_id ?? '', event.variant, event.trial);
+          let unit = worldUnits.get(key);
+          if (!unit) worldUnits.set(key, (unit = { task_id: event.task_id ?? '', ...(event.variant ? { variant: event.variant } : {}), ...(event.trial !== undefined ? { trial: event.trial } : {}), changes: [] }));
+          unit.changes.push({ shim: String(data.shim), patch: data.patch as unknown[] });
+        }
           break;
         case 'error':
           error = { code: String(data.code ?? 'agent_error'), message: String(data.message ?? '') };
@@ -208,7 +213,7 @@ export function createRunState() {
     finishedAt: () => finishedAt,
     endStatus: () => endStatus,
     failures: () => failures,
-    /** Every unit that ran, with the state changes it made (for `world.json`). */
+    /** The units that changed the world, with their changes in order (for `world.json`). */
     worldUnits: () => [...worldUnits.values()],
     signatures: () => signatures,
     /** Dimension scores: the weighted mean of the measured metric scores of each dimension (originals only). */

@@ -207,10 +207,10 @@ export async function worldRefusals(shims: Registry<Shim>, scenario: Scenario, a
 
 /**
  * The `world.json` sidecar: each enabled shim's initial state (as its view shows it) and, for every unit that
- * changed the world, the final state, rebuilt from the initial state and the unit's recorded diffs. Units that
- * changed nothing are listed as unchanged.
+ * changed the world, the final state, rebuilt from the initial state and the unit's recorded diffs; the other
+ * units that ran left it as it started (`unchanged`, their count).
  */
-export async function worldSidecar(shims: Registry<Shim>, scenario: Scenario, now: string, units: readonly WorldUnit[]): Promise<Json> {
+export async function worldSidecar(shims: Registry<Shim>, scenario: Scenario, now: string, units: readonly WorldUnit[], unitsRun: number): Promise<Json> {
   const raw = new Map<string, Json>();
   const initial: Record<string, Json> = {};
   for (const name of scenario.enabled_shims ?? []) {
@@ -223,10 +223,6 @@ export async function worldSidecar(shims: Registry<Shim>, scenario: Scenario, no
   const finals: Json[] = [];
   for (const unit of units) {
     const identity = { task_id: unit.task_id, ...(unit.variant ? { variant: unit.variant } : {}), ...(unit.trial !== undefined ? { trial: unit.trial } : {}) };
-    if (unit.changes.length === 0) {
-      finals.push({ ...identity, unchanged: true });
-      continue;
-    }
     const states = new Map(raw);
     for (const change of unit.changes) {
       if (!states.has(change.shim)) continue;
@@ -236,7 +232,7 @@ export async function worldSidecar(shims: Registry<Shim>, scenario: Scenario, no
     for (const [name, state] of states) final[name] = await viewOf(shims.get(name)!, state);
     finals.push({ ...identity, final });
   }
-  return { initial, units: finals };
+  return { initial, units: finals, unchanged: Math.max(0, unitsRun - units.length) };
 }
 
 const budgets = new WeakMap<object, number>();
