@@ -11,6 +11,7 @@
  */
 import type { AgentSpec, OutcomeAssertion, Scenario, ScenarioTask, TopologyNode } from './scenario.ts';
 import { outcomesToExpected, type AesOutcome } from './aes-expected.ts';
+import { toolKey } from './shim.ts';
 
 /** The `source`/`format` name of normalised AES documents. */
 export const AES_FORMAT = 'aes-1.4';
@@ -66,8 +67,8 @@ export function shimNameOf(key: string): string {
  * `<shim>_<action>` (`database_query`), as `shim.action` when its shim is enabled; otherwise as written.
  */
 function toolNameOf(tool: string, shims: readonly string[]): string {
-  const dotted = /^([a-z][a-z0-9_]*?)(?:\.|__)([a-z][a-z0-9_]*)$/.exec(tool);
-  if (dotted && shims.includes(shimNameOf(dotted[1]))) return `${shimNameOf(dotted[1])}.${dotted[2]}`;
+  const key = toolKey(tool);
+  if (key && shims.includes(shimNameOf(key.shim))) return `${shimNameOf(key.shim)}.${key.action}`;
   const cut = tool.indexOf('_');
   if (cut > 0 && shims.includes(shimNameOf(tool.slice(0, cut)))) return `${shimNameOf(tool.slice(0, cut))}.${tool.slice(cut + 1)}`;
   return tool;
