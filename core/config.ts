@@ -35,6 +35,10 @@ export interface Config {
   quotas: { queuedRunsPerPrincipal: number; schedulesPerPrincipal: number; maxAgentTimeoutMs: number };
   /** The shims scenarios may enable (`AEH_ENABLED_SHIMS`); `undefined`: every registered shim. */
   enabledShims?: string[];
+  /** The most tasks of one `conversation: "per_task"` run in flight (`AEH_RUN_CONCURRENCY`). */
+  runConcurrency: number;
+  /** What one shim call run in the worker pool may take, in milliseconds (`AEH_SHIM_BUDGET_MS`). */
+  shimBudgetMs: number;
   /** Free-form environment for plugins that read their own variables (key services, signer keys). */
   env: Record<string, string | undefined>;
 }
@@ -126,6 +130,8 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = '/'):
       authFailuresPerMinute: integer(env, 'AEH_AUTH_FAILURES_PER_MINUTE', 30, 1),
     },
     enabledShims: env.AEH_ENABLED_SHIMS === undefined || env.AEH_ENABLED_SHIMS.trim() === '' ? undefined : list(env.AEH_ENABLED_SHIMS),
+    runConcurrency: integer(env, 'AEH_RUN_CONCURRENCY', 16, 1, 256),
+    shimBudgetMs: integer(env, 'AEH_SHIM_BUDGET_MS', 2000, 1, 600_000),
     quotas: {
       queuedRunsPerPrincipal: integer(env, 'AEH_MAX_QUEUED_PER_PRINCIPAL', 500, 1),
       schedulesPerPrincipal: integer(env, 'AEH_MAX_SCHEDULES_PER_PRINCIPAL', 50, 1),

@@ -109,5 +109,7 @@ describe('evaluation: per-principal quotas and fair share (issue 13 item 7)', ()
   it('refuses bad quota settings at start with the variable named', async () => {
     await expect(testApp({ env: { AEH_MAX_QUEUED_PER_PRINCIPAL: '0' } })).rejects.toThrow(/AEH_MAX_QUEUED_PER_PRINCIPAL must be an integer/);
     await expect(testApp({ env: { AEH_MAX_AGENT_TIMEOUT_MS: '7200000' } })).rejects.toThrow(/AEH_MAX_AGENT_TIMEOUT_MS must be an integer from 1 to 3600000/);
+    await expect(testApp({ env: { AEH_RUN_CONCURRENCY: 'many' } })).rejects.toThrow(/AEH_RUN_CONCURRENCY must be an integer from 1 to 256/);
+    await expect(testApp({ env: { AEH_SHIM_BUDGET_MS: '0' } })).rejects.toThrow(/AEH_SHIM_BUDGET_MS must be an integer/);
   });
 });

@@ -18,14 +18,9 @@ import { runUnit, type UnitRecorder } from './unit.ts';
 const PROVISIONAL_BASE = 2 ** 40;
 const PER_UNIT = 2 ** 24;
 
-/** The most units one run keeps in flight when its scenario asks for nothing (`AEH_RUN_CONCURRENCY`). */
-export const DEFAULT_RUN_CONCURRENCY = 16;
-
-/** How many units of this run may be in flight: 1 unless its tasks are independent. */
-export function runConcurrency(plan: RunPlan, env: Record<string, string | undefined>): number {
+/** How many units of this run may be in flight: 1 unless its tasks are independent; at most `cap` (`AEH_RUN_CONCURRENCY`). */
+export function runConcurrency(plan: RunPlan, cap: number): number {
   if (plan.scenario.conversation !== 'per_task') return 1;
-  const raw = env.AEH_RUN_CONCURRENCY?.trim();
-  const cap = raw && /^\d{1,4}$/.test(raw) && Number(raw) >= 1 ? Number(raw) : DEFAULT_RUN_CONCURRENCY;
   return Math.max(1, Math.min(plan.scenario.concurrency ?? cap, cap));
 }
 

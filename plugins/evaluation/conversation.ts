@@ -7,6 +7,7 @@
  */
 import type { AgentReply, AgentTurn } from '../../core/agent-adapter.ts';
 import { checkAssertion } from '../../core/assertions.ts';
+import { toolCallsOf } from '../../core/tool-calls.ts';
 import type { LlmClient } from '../../core/llm.ts';
 import type { OutcomeAssertion, ScenarioTask } from '../../core/scenario.ts';
 import type { TraceEvent, TraceEventType } from '../../core/trace.ts';
@@ -45,7 +46,8 @@ function clipped(value: unknown): unknown {
 
 async function checkTurn(options: ConverseOptions, turn: number, asked: Asked, assertions: OutcomeAssertion[] | undefined): Promise<void> {
   if (!assertions?.length) return;
-  const tool_calls = options.events.filter((event) => event.type === 'tool_call').map((event) => ({ name: event.data.name, arguments: event.data.arguments, ...(event.data.result !== undefined ? { result: event.data.result } : {}), ...(event.data.error !== undefined ? { error: event.data.error } : {}) }));
+  // The same view of the calls state_match checks at the end of the task.
+  const tool_calls = toolCallsOf(options.events).map(({ event_index: _index, ...call }) => call);
   const subject = { message: asked.reply.output, tool_calls, shims: await options.views() };
   for (const assertion of assertions) {
     const outcome = checkAssertion(assertion, subject);

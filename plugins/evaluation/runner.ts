@@ -164,7 +164,7 @@ async function execute(run: RunContext): Promise<void> {
       lastCheckpoint = run.engine.services.now();
     }
   };
-  const limit = runConcurrency(plan, run.engine.services.config.env);
+  const limit = runConcurrency(plan, run.engine.services.config.runConcurrency);
   if (limit > 1) await runUnitsConcurrently(run, run.from, limit, afterUnit);
   else {
     for (let index = run.from; index < run.total; index++) {

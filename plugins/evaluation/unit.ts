@@ -11,7 +11,7 @@ import { callAgent, DEFAULT_TIMEOUT_MS } from './call-agent.ts';
 import { agentOf, channelBetween, taskOf, unitAt, variantOf } from './plan.ts';
 import type { RunContext } from './runner.ts';
 import { scoreTaskMetrics } from './score-metrics.ts';
-import { createTaskWorld, shimBudgetMs } from './world.ts';
+import { createTaskWorld } from './world.ts';
 import { converse, type Asked } from './conversation.ts';
 import type { AgentTurn } from '../../core/agent-adapter.ts';
 
@@ -85,7 +85,7 @@ export async function runUnit(run: RunContext, index: number, recorder: UnitReco
   // The task's world starts from the scenario's initial state; its clock is the run's, never the wall clock.
   const world = await createTaskWorld({
     shims: services.shims, scenario, task, now: run.task.created_at, record: (type, data) => record(type, data),
-    execution: { offload: services.capabilities.offload, budgetMs: shimBudgetMs(services.config.env), signal: run.signal },
+    execution: { offload: services.capabilities.offload, budgetMs: services.config.shimBudgetMs, signal: run.signal },
   });
   // Reachable over MCP too, until the world closes (mcp-worlds.ts).
   const mcp = world ? await engine.mcp.open(run.task.run_id, world, run.signal) : undefined;

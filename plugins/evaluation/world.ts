@@ -18,8 +18,8 @@ import { check } from '../../core/validate.ts';
 
 /** Tool calls one task may make at most, whatever the agent asks: a loop must end. */
 export const MAX_TOOL_CALLS = 200;
-/** Default of `AEH_SHIM_BUDGET_MS`: what one offloaded shim call may take. */
-export const DEFAULT_SHIM_BUDGET_MS = 2000;
+/** What one offloaded shim call may take when the caller names no budget (`AEH_SHIM_BUDGET_MS`'s default). */
+const DEFAULT_SHIM_BUDGET_MS = 2000;
 
 const shimWorkerModule = () => new URL(`./shim-worker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url).href;
 
@@ -235,14 +235,3 @@ export async function worldSidecar(shims: Registry<Shim>, scenario: Scenario, no
   return { initial, units: finals, unchanged: Math.max(0, unitsRun - units.length) };
 }
 
-const budgets = new WeakMap<object, number>();
-/** `AEH_SHIM_BUDGET_MS` (milliseconds, at least 1), read once per environment record. */
-export function shimBudgetMs(env: Record<string, string | undefined>): number {
-  let budget = budgets.get(env);
-  if (budget === undefined) {
-    const raw = env.AEH_SHIM_BUDGET_MS?.trim();
-    budget = raw && /^\d{1,9}$/.test(raw) && Number(raw) >= 1 ? Number(raw) : DEFAULT_SHIM_BUDGET_MS;
-    budgets.set(env, budget);
-  }
-  return budget;
-}

@@ -7,7 +7,7 @@
  */
 import { defineMetric, unmeasured, type MetricFailure } from '../../core/metric.ts';
 import { checkAssertion, type Assertion } from '../../core/assertions.ts';
-import { toolCallsOf } from './shared/tool-calls.ts';
+import { toolCallsOf } from '../../core/tool-calls.ts';
 import { outcomeAssertionSchema } from '../../core/schemas/scenario.ts';
 
 export default defineMetric({

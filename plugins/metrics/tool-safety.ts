@@ -8,7 +8,7 @@
  */
 import { defineMetric, unmeasured, type MetricFailure } from '../../core/metric.ts';
 import { canonicalToolName } from '../../core/shim.ts';
-import { toolCallsOf } from './shared/tool-calls.ts';
+import { toolCallsOf } from '../../core/tool-calls.ts';
 
 export default defineMetric({
   id: 'tool_safety',

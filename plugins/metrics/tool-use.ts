@@ -10,7 +10,7 @@ import { defineMetric, unmeasured, type MetricFailure } from '../../core/metric.
 import { canonicalToolName } from '../../core/shim.ts';
 import { check } from '../../core/validate.ts';
 import { containsPartial } from '../../core/assertions.ts';
-import { toolCallsOf, type RecordedToolCall } from './shared/tool-calls.ts';
+import { toolCallsOf, type RecordedToolCall } from '../../core/tool-calls.ts';
 
 interface ArgumentCheck {
   tool: string;
