@@ -45,7 +45,7 @@ const NAIVE_INDEX = `
   console.log(performance.now() - started, count, (used.user + used.system) / 1000);
 `;
 const OUR_INDEX = `
-  const { createCatalog } = await import(${JSON.stringify(dist('core/catalog.js'))});
+  const { createCatalog } = await import(${JSON.stringify(dist('plugins/catalog/catalog.js'))});
   const { nodeFiles } = await import(${JSON.stringify(dist('runtime/node/capabilities.js'))});
   const silent = { info() {}, warn() {}, error() {} };
   const started = performance.now();
@@ -88,9 +88,9 @@ for (let trial = 0; trial < trials; trial += 1) {
 }
 
 // 3a. In-process search against a naive scan of the same normalised scenarios.
-const { createCatalog } = await import(dist('core/catalog.js'));
+const { createCatalog } = await import(dist('plugins/catalog/catalog.js'));
 const { nodeFiles } = await import(dist('runtime/node/capabilities.js'));
-const { dimensionsOf } = await import(dist('core/catalog-index.js'));
+const { dimensionsOf } = await import(dist('plugins/catalog/catalog-index.js'));
 const silent = { info() {}, warn() {}, error() {} };
 const catalog = createCatalog({ files: nodeFiles(), dirs: [{ path: aesRoot, source: 'aes' }], logger: silent });
 await catalog.ready();

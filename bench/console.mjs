@@ -24,8 +24,8 @@ const GOAL_MS = 100;
 ensureBuilt();
 const dist = (path) => import(pathToFileURL(join(repoRoot, 'dist', path)).href);
 const { buildNodeApp } = await dist('runtime/node/start.js');
-const { silentLogger } = await dist('core/runtime.js');
-const { keys } = await dist('core/runs.js');
+const { silentLogger } = await dist('core/capabilities.js');
+const { keys } = await dist('core/domain/runs.js');
 const { createRunIndexer } = await dist('plugins/evaluation/run-index.js');
 
 const root = freshRoot('aeh-bench-console-');
@@ -45,7 +45,7 @@ const STATUSES = ['succeeded', 'succeeded', 'succeeded', 'failed', 'cancelled'];
 const indexer = createRunIndexer(store);
 let seeded = 0;
 
-/** A finished run record as the engine writes it (core/runs.ts RunRecord). */
+/** A finished run record as the engine writes it (core/domain/runs.ts RunRecord). */
 function runRecord(position) {
   const runId = `run_bench_${String(position).padStart(6, '0')}`;
   const status = STATUSES[position % STATUSES.length];

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// SHA3-256 of a 1 GiB trace: our streaming hash (core/hash.ts `sha3Stream` with the runtime's native SHA3, as the
+// SHA3-256 of a 1 GiB trace: our streaming hash (core/domain/hash.ts `sha3Stream` with the runtime's native SHA3, as the
 // service uses it) against node:crypto's SHA3-256 over the same bytes, measured in this run.
 // Goals (issue 5): ours >= 90% of node:crypto's throughput; peak memory growth (RSS) < 64 MiB while hashing.
 // Default: 1 GiB generated as 1,024 chunks of 1 MiB (one buffer reused, so the baseline is the hash alone).
@@ -27,7 +27,7 @@ const THROUGHPUT_GOAL = 0.9;
 const MEMORY_GOAL = 64 * 1024 * 1024;
 
 const load = (path) => tsImport(pathToFileURL(join(repoRoot, path)).href, import.meta.url);
-const { sha3Stream, sha3Factory, nobleSha3 } = await load('core/hash.ts');
+const { sha3Stream, sha3Factory, nobleSha3 } = await load('core/domain/hash.ts');
 const { nodeSha3 } = await load('runtime/node/capabilities.ts');
 
 const chunk = randomFillSync(Buffer.alloc(CHUNK));

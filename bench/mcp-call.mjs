@@ -25,7 +25,7 @@ ensureBuilt();
 const dist = (path) => import(pathToFileURL(join(repoRoot, 'dist', path)).href);
 const { createApp } = await dist('core/app.js');
 const { parseConfig } = await dist('core/config.js');
-const { silentLogger } = await dist('core/runtime.js');
+const { silentLogger } = await dist('core/capabilities.js');
 const { nodeCapabilities } = await dist('runtime/node/capabilities.js');
 const { nodePlugins } = await dist('runtime/node/plugins.js');
 

@@ -22,7 +22,7 @@ const GOAL = 20_000;
 
 ensureBuilt();
 const dist = (path) => import(pathToFileURL(join(repoRoot, 'dist', path)).href);
-const { mutateScenario } = await dist('core/mutation.js');
+const { mutateScenario } = await dist('core/domain/mutation.js');
 const { createRegistry } = await dist('core/registry.js');
 const { BUNDLED_MUTATORS } = await dist('plugins/mutators/index.js');
 

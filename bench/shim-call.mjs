@@ -25,7 +25,7 @@ ensureBuilt();
 const dist = (path) => import(pathToFileURL(join(repoRoot, 'dist', path)).href);
 const { createTaskWorld } = await dist('plugins/evaluation/world.js');
 const { createRegistry } = await dist('core/registry.js');
-const { createTraceWriter, runningSha3 } = await dist('core/trace.js');
+const { createTraceWriter, runningSha3 } = await dist('core/domain/trace.js');
 const { BUNDLED_SHIMS } = await dist('plugins/shims/index.js');
 
 const shims = createRegistry('shim', (shim) => shim.name);

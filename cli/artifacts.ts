@@ -7,7 +7,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ApiClient } from './client.ts';
-import { isSafeBasename } from '../core/certificate.ts';
+import { isSafeBasename } from '../core/domain/certificate.ts';
 
 /** What was saved, by role; `trace` and `sidecars` are file names inside the directory. */
 export interface SavedArtifacts {

@@ -3,7 +3,7 @@
  * run), or over HTTP against `--url` with `--key` (or AEH_API_KEY / DASHBOARD_API_KEY).
  */
 import { buildNodeApp } from '../runtime/node/start.ts';
-import { silentLogger } from '../core/runtime.ts';
+import { silentLogger } from '../core/capabilities.ts';
 
 /** A parsed API answer: status, JSON body (or the text), raw text. */
 export interface ApiResponse<T = any> {

@@ -3,12 +3,12 @@
  * Built-ins (`scripted`, `http`, `openai`, `replay`) are plugins; teams add their own the same way.
  */
 import { concatBytes } from '@noble/hashes/utils.js';
-import type { AgentSpec, Scenario, ScenarioTask } from './scenario.ts';
-import type { GuardedFetch } from './runtime.ts';
-import type { FileAccess } from './runtime.ts';
+import type { AgentSpec, Scenario, ScenarioTask } from './domain/scenario.ts';
+import type { GuardedFetch } from './capabilities.ts';
+import type { FileAccess } from './capabilities.ts';
 import type { Services } from './services.ts';
-import { readJailedFile } from './jail.ts';
-import { checkSubmittedUrl } from './ssrf.ts';
+import { readJailedFile } from './guards/jail.ts';
+import { checkSubmittedUrl } from './guards/ssrf.ts';
 
 export interface AgentTurn {
   role: 'user' | 'assistant' | 'tool';
@@ -80,7 +80,7 @@ export interface AgentCallContext {
   env: Readonly<Record<string, string | undefined>>;
   /** Aborts at the per-call timeout or when the task is cancelled. */
   signal: AbortSignal;
-  /** Reads a file named by the scenario through the file jail (`core/jail.ts`). */
+  /** Reads a file named by the scenario through the file jail (`core/guards/jail.ts`). */
   readFile(path: string): Promise<Uint8Array>;
   /** The mutated variant this call belongs to, when not the original scenario. */
   variant?: string;

@@ -5,20 +5,20 @@
  */
 import { Hono } from 'hono';
 import type { Config } from './config.ts';
-import type { RuntimeCapabilities } from './runtime.ts';
-import { consoleLogger } from './runtime.ts';
-import { createHost, type HostInternals } from './host.ts';
+import type { RuntimeCapabilities } from './capabilities.ts';
+import { consoleLogger } from './capabilities.ts';
+import { createHost, type HostInternals } from './plugin-host.ts';
 import { loadPlugins, type LoadPluginsOptions, type Plugin } from './plugin.ts';
 import { Problem } from './problems.ts';
 import type { AppEnv } from './routes.ts';
 import type { PluginInfo, Services } from './services.ts';
 import type { HookEvents, Hooks } from './hooks.ts';
 import { createTelemetry } from './telemetry.ts';
-import { createLlmClient } from './llm-client.ts';
-import { createGuardedFetch } from './ssrf.ts';
-import { createCatalog } from './catalog.ts';
-import { redactingLogger } from './redact.ts';
-import { createRateLimits } from './rate-limit.ts';
+import { createLlmClient } from '../plugins/llm/client.ts';
+import { createGuardedFetch } from './guards/ssrf.ts';
+import { createCatalog } from '../plugins/catalog/catalog.ts';
+import { redactingLogger } from './guards/redact.ts';
+import { createRateLimits } from './guards/rate-limiter.ts';
 import { createPipeline, errorResponse, routeHandler } from './pipeline/route.ts';
 import { requestIdFor } from './pipeline/request-id.ts';
 

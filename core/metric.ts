@@ -2,8 +2,8 @@
  * The metric extension point: a metric scores one task's outcome in [0, 1] for one dimension and reports
  * failures with a taxonomy code, a severity, the trace event it points to and evidence.
  */
-import { DIMENSIONS, type Dimension, type MetricRef, type Scenario, type ScenarioTask } from './scenario.ts';
-import type { TraceEvent } from './trace.ts';
+import { DIMENSIONS, type Dimension, type MetricRef, type Scenario, type ScenarioTask } from './domain/scenario.ts';
+import type { TraceEvent } from './domain/trace.ts';
 import type { LlmClient } from './llm.ts';
 import type { FieldError } from './problems.ts';
 import { check, validatorOf } from './validate.ts';

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { definePlugin, loadPlugins, PluginError, type OverrideThis, type Plugin } from './plugin.ts';
-import { createHost, type HostInternals } from './host.ts';
+import { createHost, type HostInternals } from './plugin-host.ts';
 import { parseConfig } from './config.ts';
 import type { AuthManagerInstance } from './auth-manager.ts';
 

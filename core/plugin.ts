@@ -13,7 +13,7 @@
  * it receives (we hand it copies, so a module's plugin can be loaded into many apps).
  */
 import pluggable from 'pluggable.js';
-import type { PluginHost, StartHook } from './host.ts';
+import type { PluginHost, StartHook } from './plugin-host.ts';
 
 export interface Plugin {
   /** Unique name; duplicates fail the start. */

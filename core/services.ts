@@ -4,7 +4,7 @@
  */
 import type { Config } from './config.ts';
 import type { Store } from './storage.ts';
-import type { GuardedFetch, Logger, RuntimeCapabilities } from './runtime.ts';
+import type { GuardedFetch, Logger, RuntimeCapabilities } from './capabilities.ts';
 import type { Registry } from './registry.ts';
 import type { Metric } from './metric.ts';
 import type { Mutator } from './mutator.ts';
@@ -17,7 +17,7 @@ import type { Hooks } from './hooks.ts';
 import type { LlmClient } from './llm.ts';
 import type { DoctorCheck } from './doctor.ts';
 import type { Telemetry } from './telemetry.ts';
-import type { Catalog } from './catalog.ts';
+import type { Catalog } from '../plugins/catalog/catalog.ts';
 
 /** One loaded plugin, as `GET /api/info` and the doctor report it. */
 export interface PluginInfo {

@@ -9,8 +9,8 @@
 import type { Storage as Unstorage } from 'unstorage';
 import { concatBytes } from '@noble/hashes/utils.js';
 import type { Config } from './config.ts';
-import type { IncrementalHash } from './runtime.ts';
-import { createKeyedSerialiser } from './serialise.ts';
+import type { IncrementalHash } from './capabilities.ts';
+import { createKeyedSerialiser } from './keyed-queue.ts';
 import { parseJson } from './json.ts';
 
 /** Optional, driver-specific abilities that unstorage does not offer. */

@@ -4,7 +4,7 @@
  */
 import { buildNodeApp } from './node/start.ts';
 import { startScheduler } from '../core/scheduler.ts';
-import { consoleLogger } from '../core/runtime.ts';
+import { consoleLogger } from '../core/capabilities.ts';
 
 declare const Bun: {
   version: string;

@@ -5,7 +5,7 @@
  */
 import { buildNodeApp } from './node/start.ts';
 import { startScheduler } from '../core/scheduler.ts';
-import { consoleLogger } from '../core/runtime.ts';
+import { consoleLogger } from '../core/capabilities.ts';
 
 declare const Deno: {
   env: { toObject(): Record<string, string> };

@@ -2,7 +2,7 @@
  * Node entry (`npm start`): the only place that reads `process.env`. Serves the API and console until
  * SIGINT/SIGTERM, then drains and closes storage.
  */
-import { consoleLogger } from '../core/runtime.ts';
+import { consoleLogger } from '../core/capabilities.ts';
 import { installPrecompiledValidators } from './node/precompiled.ts';
 
 const logger = consoleLogger();

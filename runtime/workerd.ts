@@ -7,7 +7,7 @@
 import './workerd/validators.ts';
 import type { ExecutionContext } from 'hono';
 import { Problem } from '../core/problems.ts';
-import { consoleLogger } from '../core/runtime.ts';
+import { consoleLogger } from '../core/capabilities.ts';
 import { runDueJobs } from '../core/scheduler.ts';
 import { buildWorkerdApp, type WorkerBindings, type WorkerdService } from './workerd/app.ts';
 

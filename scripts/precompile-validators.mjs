@@ -108,7 +108,7 @@ export async function precompileValidators({ root, out, load, log = console.log 
   const [{ schemaKey, AJV_OPTIONS }, { parseConfig }, { createHost }, { loadPlugins }, { nodePlugins }] = await Promise.all([
     load('core/validate'),
     load('core/config'),
-    load('core/host'),
+    load('core/plugin-host'),
     load('core/plugin'),
     load('runtime/node/plugins'),
   ]);

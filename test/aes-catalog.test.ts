@@ -9,10 +9,10 @@ import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RE2JS } from 're2js';
 import { testApp, type TestApp } from './helpers.ts';
-import { normalizeScenario } from '../core/scenario-load.ts';
+import { normalizeScenario } from '../core/domain/scenario-load.ts';
 import { check } from '../core/validate.ts';
-import { scenarioSchema } from '../core/schemas/scenario.ts';
-import type { Scenario } from '../core/scenario.ts';
+import { scenarioSchema } from '../core/domain/schemas/scenario.ts';
+import type { Scenario } from '../core/domain/scenario.ts';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const aesRoot = resolve(repoRoot, '..', 'shared', 'aes-catalog');

@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { RE2JS } from 're2js';
 import { testApp, type TestApp } from './helpers.ts';
-import { normalizeScenario } from '../core/scenario-load.ts';
-import { DIMENSIONS, type Scenario } from '../core/scenario.ts';
-import { dimensionsOf, METRIC_DIMENSIONS } from '../core/catalog-index.ts';
+import { normalizeScenario } from '../core/domain/scenario-load.ts';
+import { DIMENSIONS, type Scenario } from '../core/domain/scenario.ts';
+import { dimensionsOf, METRIC_DIMENSIONS } from '../plugins/catalog/catalog-index.ts';
 import { check } from '../core/validate.ts';
 
 const catalogDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'catalog');

@@ -6,7 +6,7 @@ import { http, HttpResponse } from 'msw';
 import { testApp, type TestApp } from './helpers.ts';
 import { waitForTask } from './evaluation-fixtures.ts';
 import type { Plugin } from '../core/plugin.ts';
-import type { Certificate } from '../core/certificate.ts';
+import type { Certificate } from '../core/domain/certificate.ts';
 
 const sha3 = (bytes: Uint8Array) => createHash('sha3-256').update(bytes).digest('hex');
 

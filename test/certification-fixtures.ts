@@ -2,7 +2,7 @@
  * Fixture runs for certification tests: a trace, the four sidecars and run.json written straight into storage,
  * exactly as the engine leaves them (integration.md item 1), then the `run.finished` hook emitted.
  */
-import { keys, SIDECARS, TRACE_FILE, type RunRecord } from '../core/runs.ts';
+import { keys, SIDECARS, TRACE_FILE, type RunRecord } from '../core/domain/runs.ts';
 import type { Services } from '../core/services.ts';
 import type { TestApp } from './helpers.ts';
 

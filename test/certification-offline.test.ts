@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { serve, type ServerType } from '@hono/node-server';
 import { testApp, type TestApp } from './helpers.ts';
 import { finishFixtureRun } from './certification-fixtures.ts';
-import { SIDECARS } from '../core/runs.ts';
+import { SIDECARS } from '../core/domain/runs.ts';
 
 const run = promisify(execFile);
 const AEH = join(import.meta.dirname, '..', 'bin', 'aeh.mjs');

@@ -7,8 +7,8 @@ import { http, HttpResponse } from 'msw';
 import { CompactSign, exportJWK, generateKeyPair, importJWK, base64url, type JWK } from 'jose';
 import { testApp, type TestApp } from './helpers.ts';
 import { finishFixtureRun } from './certification-fixtures.ts';
-import { keys, SIDECARS } from '../core/runs.ts';
-import type { Certificate } from '../core/certificate.ts';
+import { keys, SIDECARS } from '../core/domain/runs.ts';
+import type { Certificate } from '../core/domain/certificate.ts';
 import type { Services } from '../core/services.ts';
 
 type Verify = { valid: boolean; status: string; checks: Array<{ id: string; ok: boolean; detail: string }> };

@@ -7,8 +7,8 @@ import { compactVerify, decodeProtectedHeader, importJWK } from 'jose';
 import canonicalize from 'canonicalize';
 import { testApp, type TestApp } from './helpers.ts';
 import { finishFixtureRun } from './certification-fixtures.ts';
-import { keys, SIDECARS } from '../core/runs.ts';
-import type { Certificate } from '../core/certificate.ts';
+import { keys, SIDECARS } from '../core/domain/runs.ts';
+import type { Certificate } from '../core/domain/certificate.ts';
 import type { Services } from '../core/services.ts';
 
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => void;

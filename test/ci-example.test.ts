@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { XMLValidator } from 'fast-xml-parser';
 import { exportJWK, generateKeyPair } from 'jose';
 import { startNodeService, type NodeService } from '../runtime/node/start.ts';
-import { silentLogger } from '../core/runtime.ts';
+import { silentLogger } from '../core/capabilities.ts';
 import { CLI_KEY, FIXTURES, REPO } from './cli-io.ts';
 
 const EXAMPLES = join(REPO, 'examples', 'ci');

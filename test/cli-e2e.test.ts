@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { XMLValidator } from 'fast-xml-parser';
 import { startNodeService, type NodeService } from '../runtime/node/start.ts';
-import { silentLogger } from '../core/runtime.ts';
+import { silentLogger } from '../core/capabilities.ts';
 import { CLI_KEY, projectWithFixtures, REPO, runCli, spawnCli } from './cli-io.ts';
 
 let cwd: string;

@@ -4,7 +4,7 @@
  */
 import { describe, it, expect, beforeAll } from 'vitest';
 import { testApp, type TestApp } from './helpers.ts';
-import { keys, type RunRecord } from '../core/runs.ts';
+import { keys, type RunRecord } from '../core/domain/runs.ts';
 import type { Services } from '../core/services.ts';
 import { createRunIndexer } from '../plugins/evaluation/run-index.ts';
 

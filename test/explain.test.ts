@@ -2,8 +2,8 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { setupServer } from 'msw/node';
 import { http, HttpResponse } from 'msw';
 import { testApp, type TestApp } from './helpers.ts';
-import { keys, SIDECARS, TRACE_FILE, type RunFailure, type RunRecord } from '../core/runs.ts';
-import type { TraceEvent } from '../core/trace.ts';
+import { keys, SIDECARS, TRACE_FILE, type RunFailure, type RunRecord } from '../core/domain/runs.ts';
+import type { TraceEvent } from '../core/domain/trace.ts';
 
 const llm = setupServer(
   http.post('http://llm.test/v1/chat/completions', () => HttpResponse.json({ choices: [{ message: { content: 'The researcher copied the vault code into shared notes.' } }] })),

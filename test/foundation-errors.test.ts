@@ -4,8 +4,8 @@ import { BOOM_MESSAGE, VIEWER_TOKEN, captureLogger, testRoutesPlugin, viewerAuth
 import { PROBLEM_CATALOGUE } from '../core/problems.ts';
 import { parseConfig } from '../core/config.ts';
 import { createApp } from '../core/app.ts';
-import type { PluginHost } from '../core/host.ts';
-import { silentLogger } from '../core/runtime.ts';
+import type { PluginHost } from '../core/plugin-host.ts';
+import { silentLogger } from '../core/capabilities.ts';
 import { nodePlugins } from '../runtime/node/plugins.ts';
 
 const LIMIT = 256;

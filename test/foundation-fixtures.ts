@@ -6,7 +6,7 @@
 import type { Plugin } from '../core/plugin.ts';
 import type { AuthProvider } from '../core/auth-manager.ts';
 import { permissionsOfRole } from '../core/permissions.ts';
-import type { Logger } from '../core/runtime.ts';
+import type { Logger } from '../core/capabilities.ts';
 
 /** The bearer token the viewer provider accepts. */
 export const VIEWER_TOKEN = 'viewer-token-0123456789abcdef0123456789';

@@ -2,8 +2,8 @@ import { describe, it, expect } from 'vitest';
 import { createApp } from '../core/app.ts';
 import { parseConfig } from '../core/config.ts';
 import { PluginError, type Plugin } from '../core/plugin.ts';
-import type { PluginHost } from '../core/host.ts';
-import { silentLogger } from '../core/runtime.ts';
+import type { PluginHost } from '../core/plugin-host.ts';
+import { silentLogger } from '../core/capabilities.ts';
 import { nodePlugins } from '../runtime/node/plugins.ts';
 import { testApp, TEST_KEY } from './helpers.ts';
 

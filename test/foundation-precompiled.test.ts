@@ -13,7 +13,7 @@ import addFormatsModule from 'ajv-formats';
 import { precompileValidators } from '../scripts/precompile-validators.mjs';
 import { AJV_OPTIONS, schemaKey, registerPrecompiled, validatorOf, type JsonSchema } from '../core/validate.ts';
 import { testApp } from './helpers.ts';
-import { scenarioSchema } from '../core/schemas/scenario.ts';
+import { scenarioSchema } from '../core/domain/schemas/scenario.ts';
 import { querySchema } from '../plugins/catalog/index.ts';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { parseConfig, type Config } from '../core/config.ts';
 import { createApp, type AehApp, type CreateAppOptions } from '../core/app.ts';
 import type { Plugin } from '../core/plugin.ts';
-import { silentLogger, type RuntimeCapabilities } from '../core/runtime.ts';
+import { silentLogger, type RuntimeCapabilities } from '../core/capabilities.ts';
 import { nodeCapabilities } from '../runtime/node/capabilities.ts';
 import { nodePlugins } from '../runtime/node/plugins.ts';
 

@@ -4,7 +4,7 @@ import { VIEWER_TOKEN, viewerAuthPlugin } from './foundation-fixtures.ts';
 import { evaluate } from './evaluation-fixtures.ts';
 import { defineMetric, pass } from '../core/metric.ts';
 import { validatorOf } from '../core/validate.ts';
-import { TAXONOMY } from '../core/taxonomy.ts';
+import { TAXONOMY } from '../plugins/metrics/taxonomy.ts';
 import type { Plugin } from '../core/plugin.ts';
 
 const BUILTIN = ['task_success', 'latency_budget', 'refusal', 'harmful_content', 'secret_leak', 'prompt_injection', 'pii_leak', 'counterfactual_parity', 'ai_disclosure', 'robustness', 'llm_judge'];

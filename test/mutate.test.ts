@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { setupServer } from 'msw/node';
 import { http, HttpResponse } from 'msw';
 import { testApp, type TestApp } from './helpers.ts';
-import { normalizeScenario } from '../core/scenario-load.ts';
+import { normalizeScenario } from '../core/domain/scenario-load.ts';
 import type { AuditEntry } from '../core/hooks.ts';
 import type { Plugin } from '../core/plugin.ts';
 

@@ -6,7 +6,7 @@ import { setupServer } from 'msw/node';
 import { http, HttpResponse, delay } from 'msw';
 import { testApp, type TestApp } from './helpers.ts';
 import { viewerAuthPlugin, VIEWER_TOKEN } from './foundation-fixtures.ts';
-import { normalizeScenario } from '../core/scenario-load.ts';
+import { normalizeScenario } from '../core/domain/scenario-load.ts';
 import type { AuditEntry } from '../core/hooks.ts';
 import type { Plugin } from '../core/plugin.ts';
 

@@ -4,7 +4,7 @@ import { createRedisStore } from '../plugins/storage/redis.ts';
 import { startRedis, SKIP_REDIS, type RedisServer } from './redis-server.ts';
 import { testApp, TEST_KEY } from './helpers.ts';
 import { finishFixtureRun } from './certification-fixtures.ts';
-import { keys } from '../core/runs.ts';
+import { keys } from '../core/domain/runs.ts';
 
 let redis: RedisServer | undefined;
 let database = 0;

@@ -1,7 +1,7 @@
 // Modules that scripts/build-workerd.mjs generates while bundling runtime/workerd.ts (esbuild plugin): workerd
 // has no file system to read them from at run time, and forbids compiling validators.
 declare module 'aeh:bundled-catalog' {
-  import type { CatalogDocument } from '../core/runtime.ts';
+  import type { CatalogDocument } from '../core/capabilities.ts';
   /** Every JSON document of catalog/, by its path relative to the repository (`catalog/finance/x.json`). */
   const documents: readonly CatalogDocument[];
   export default documents;

@@ -14,10 +14,10 @@ import { saveArtifacts } from '../artifacts.ts';
 import { buildResults, taskScoresFrom } from '../report/model.ts';
 import { toJunit } from '../report/junit.ts';
 import { toMarkdown } from '../report/markdown.ts';
-import { normalizeScenario } from '../../core/scenario-load.ts';
+import { normalizeScenario } from '../../core/domain/scenario-load.ts';
 import { parseJson } from '../../core/json.ts';
-import type { RunRecord } from '../../core/runs.ts';
-import type { Scenario } from '../../core/scenario.ts';
+import type { RunRecord } from '../../core/domain/runs.ts';
+import type { Scenario } from '../../core/domain/scenario.ts';
 
 const TERMINAL = new Set(['succeeded', 'failed', 'cancelled']);
 

@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 import { EXIT, line, type Io } from '../io.ts';
 import { startNodeService } from '../../runtime/node/start.ts';
-import { consoleLogger, type Logger } from '../../core/runtime.ts';
+import { consoleLogger, type Logger } from '../../core/capabilities.ts';
 
 const USAGE = 'usage: aeh serve [--port N] [--host HOST] [--json]   (default: PORT, HOST, else 8787 on 127.0.0.1)';
 

@@ -1,5 +1,5 @@
 /** What the evaluate reports are built from: the run record and, per task, the metrics it was scored on. */
-import type { RunRecord } from '../../core/runs.ts';
+import type { RunRecord } from '../../core/domain/runs.ts';
 
 export interface TaskMetricResult {
   task_id: string;

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import type { RunRecord, RunFailure } from '../../core/runs.ts';
+import type { RunRecord, RunFailure } from '../../core/domain/runs.ts';
 import { buildResults, taskScoresFrom } from './model.ts';
 import { toJunit } from './junit.ts';
 import { toMarkdown } from './markdown.ts';

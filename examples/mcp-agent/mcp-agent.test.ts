@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startNodeService, type NodeService } from '../../runtime/node/start.ts';
-import { silentLogger } from '../../core/runtime.ts';
+import { silentLogger } from '../../core/capabilities.ts';
 import { TEST_KEY } from '../../test/helpers.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildNodeApp } from '../../runtime/node/start.ts';
-import { silentLogger } from '../../core/runtime.ts';
+import { silentLogger } from '../../core/capabilities.ts';
 import type { MetricContext } from '../../core/metric.ts';
 import { TEST_KEY } from '../../test/helpers.ts';
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { testShim } from '../../test/conformance/shim.ts';
 import { buildNodeApp } from '../../runtime/node/start.ts';
-import { silentLogger } from '../../core/runtime.ts';
+import { silentLogger } from '../../core/capabilities.ts';
 import { TEST_KEY } from '../../test/helpers.ts';
 import { loyaltyShim } from './loyalty-shim.ts';
 

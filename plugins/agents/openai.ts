@@ -11,7 +11,7 @@
 import type { Plugin } from '../../core/plugin.ts';
 import { Problem } from '../../core/problems.ts';
 import { AgentError, agentKeyVariables, isServiceVariable, readAgentJson, type AgentAdapter, type AgentCheckContext, type ToolCall } from '../../core/agent-adapter.ts';
-import type { AgentSpec } from '../../core/scenario.ts';
+import type { AgentSpec } from '../../core/domain/scenario.ts';
 
 const ENV_NAME = '^[A-Z][A-Z0-9_]{0,127}$';
 

@@ -7,7 +7,7 @@
 import type { Plugin } from '../../core/plugin.ts';
 import { Problem } from '../../core/problems.ts';
 import { AgentError, type AgentAdapter, type AgentReply, type ToolCall } from '../../core/agent-adapter.ts';
-import type { TraceEvent } from '../../core/trace.ts';
+import type { TraceEvent } from '../../core/domain/trace.ts';
 
 const OPTIONS = {
   type: 'object',

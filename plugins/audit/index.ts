@@ -8,11 +8,11 @@
  * `GET /api/v1/audit` (permission `audit:read`) pages it newest first: `?limit=1..500&cursor=<next_cursor>`.
  */
 import type { Plugin } from '../../core/plugin.ts';
-import type { PluginHost } from '../../core/host.ts';
+import type { PluginHost } from '../../core/plugin-host.ts';
 import type { AuditEntry } from '../../core/hooks.ts';
 import type { Store } from '../../core/storage.ts';
 import { Problem } from '../../core/problems.ts';
-import { redactValue } from '../../core/redact.ts';
+import { redactValue } from '../../core/guards/redact.ts';
 
 const PREFIX = 'audit';
 const MAX_LIMIT = 500;

@@ -24,7 +24,7 @@
 import { createRemoteJWKSet, customFetch, decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
 import { isPromiseLike, type MaybePromise } from '../../core/maybe-async.ts';
 import type { Plugin } from '../../core/plugin.ts';
-import type { PluginHost } from '../../core/host.ts';
+import type { PluginHost } from '../../core/plugin-host.ts';
 import { Problem } from '../../core/problems.ts';
 import { parseJson } from '../../core/json.ts';
 import type { AuthProvider, Credential, Principal } from '../../core/auth-manager.ts';

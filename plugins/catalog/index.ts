@@ -5,13 +5,13 @@
  * indexing at start-up without holding the server back.
  */
 import type { Plugin } from '../../core/plugin.ts';
-import type { PluginHost } from '../../core/host.ts';
+import type { PluginHost } from '../../core/plugin-host.ts';
 import type { AppContext } from '../../core/routes.ts';
-import type { CatalogQuery } from '../../core/catalog.ts';
+import type { CatalogQuery } from './catalog.ts';
 import { Problem } from '../../core/problems.ts';
 import { assertValid } from '../../core/validate.ts';
-import { scenarioSchema, dimensionEnum } from '../../core/schemas/scenario.ts';
-import { DIMENSIONS } from '../../core/scenario.ts';
+import { scenarioSchema, dimensionEnum } from '../../core/domain/schemas/scenario.ts';
+import { DIMENSIONS } from '../../core/domain/scenario.ts';
 
 const MAX_LIMIT = 200;
 const DEFAULT_LIMIT = 20;

@@ -4,7 +4,7 @@
  * See docs/certificates.md for the certificate, the exact signed bytes and the verification API.
  */
 import type { Plugin } from '../../core/plugin.ts';
-import { certificateSchema } from '../../core/schemas/certificate.ts';
+import { certificateSchema } from '../../core/domain/schemas/certificate.ts';
 import { selectSigner } from '../../core/signer.ts';
 import { issueCertificate } from './issue.ts';
 import { publishedKeySet } from './keyset.ts';

@@ -4,10 +4,10 @@
  * output) is signed, and `runs/<run_id>/certificate.json` is written atomically. `appendAuditor` adds an
  * Auditor entry later (`POST /api/v1/runs/:run_id/sign`).
  */
-import { buildCertificateBody, certificateDigest, validateCertificate, type Certificate, type ProvenanceRole } from '../../core/certificate.ts';
-import { sha3Factory, toHex, type HexDigest } from '../../core/hash.ts';
-import { appendProvenance, signatureDigest } from '../../core/provenance.ts';
-import { keys, OPTIONAL_SIDECARS, readRun, SIDECARS, TRACE_FILE, type RunRecord } from '../../core/runs.ts';
+import { buildCertificateBody, certificateDigest, validateCertificate, type Certificate, type ProvenanceRole } from '../../core/domain/certificate.ts';
+import { sha3Factory, toHex, type HexDigest } from '../../core/domain/hash.ts';
+import { appendProvenance, signatureDigest } from '../../core/domain/provenance.ts';
+import { keys, OPTIONAL_SIDECARS, readRun, SIDECARS, TRACE_FILE, type RunRecord } from '../../core/domain/runs.ts';
 import { selectSigner } from '../../core/signer.ts';
 import type { Services } from '../../core/services.ts';
 import { HARNESS_VERSION, PRODUCT_NAME } from '../../core/version.ts';

@@ -2,17 +2,17 @@
  * Certification routes (api-contract.md): public verify, public certificate with ETag, public key set, and
  * the Auditor's countersignature.
  */
-import type { PluginHost } from '../../core/host.ts';
-import type { Certificate } from '../../core/certificate.ts';
-import { certificateSchema } from '../../core/schemas/certificate.ts';
-import { sha3Factory, sha3Hex } from '../../core/hash.ts';
-import { keys, isValidRunId } from '../../core/runs.ts';
+import type { PluginHost } from '../../core/plugin-host.ts';
+import type { Certificate } from '../../core/domain/certificate.ts';
+import { certificateSchema } from '../../core/domain/schemas/certificate.ts';
+import { sha3Factory, sha3Hex } from '../../core/domain/hash.ts';
+import { keys, isValidRunId } from '../../core/domain/runs.ts';
 import { Problem, notFound } from '../../core/problems.ts';
 import type { AppContext } from '../../core/routes.ts';
 import { appendAuditor } from './issue.ts';
 import { publishedKeySet } from './keyset.ts';
 import { verifyStoredRun, type VerifyCache } from './verify-run.ts';
-import { createKeyedSerialiser } from '../../core/serialise.ts';
+import { createKeyedSerialiser } from '../../core/keyed-queue.ts';
 import { respond, respondJson } from '../../core/respond.ts';
 
 const RUN_ID_PARAMETER = { name: 'run_id', in: 'path' as const, required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,128}$' } };

@@ -8,13 +8,13 @@
  * before it arrived. The schema and signature checks are a pure function of the certificate's bytes and our key
  * set, so their result is kept for identical bytes and keys. See docs/certificates.md, "Verification cost".
  */
-import type { Certificate } from '../../core/certificate.ts';
-import { isSafeBasename } from '../../core/certificate.ts';
-import { sha3Factory, toHex, type HexDigest } from '../../core/hash.ts';
-import { signatureDigest } from '../../core/provenance.ts';
-import { keys } from '../../core/runs.ts';
+import type { Certificate } from '../../core/domain/certificate.ts';
+import { isSafeBasename } from '../../core/domain/certificate.ts';
+import { sha3Factory, toHex, type HexDigest } from '../../core/domain/hash.ts';
+import { signatureDigest } from '../../core/domain/provenance.ts';
+import { keys } from '../../core/domain/runs.ts';
 import type { Services } from '../../core/services.ts';
-import { verifyCertificate, verifyDocument, type ArtefactBytes, type DocumentVerification, type VerificationCheck, type VerificationResult } from '../../core/verify-certificate.ts';
+import { verifyCertificate, verifyDocument, type ArtefactBytes, type DocumentVerification, type VerificationCheck, type VerificationResult } from '../../core/domain/verify-certificate.ts';
 import { anchorKey, type ChainAnchor } from './issue.ts';
 import { publishedKeySet } from './keyset.ts';
 

@@ -5,7 +5,7 @@
  * routes they read.
  */
 import type { Plugin } from '../../core/plugin.ts';
-import type { PluginHost } from '../../core/host.ts';
+import type { PluginHost } from '../../core/plugin-host.ts';
 import type { AppContext, RouteDefinition } from '../../core/routes.ts';
 import { CONSOLE_SCRIPT } from './client.ts';
 import { FAVICON_SVG } from './favicon.ts';

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { CompactSign, exportJWK, generateKeyPair, type JWK } from 'jose';
 import { checkAgentSignature } from './agent-signature.ts';
-import type { GuardedFetch } from '../../core/runtime.ts';
+import type { GuardedFetch } from '../../core/capabilities.ts';
 
 const encoder = new TextEncoder();
 const OUTPUT = 'Your balance is 42 EUR.';

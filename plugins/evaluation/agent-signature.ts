@@ -9,9 +9,9 @@
  */
 import { compactVerify, createLocalJWKSet, decodeProtectedHeader, importJWK, type JWK, type CryptoKey as JoseKey, type JWSHeaderParameters } from 'jose';
 import type { AgentReply } from '../../core/agent-adapter.ts';
-import type { AgentSpec } from '../../core/scenario.ts';
-import { redactText } from '../../core/redact.ts';
-import type { GuardedFetch } from '../../core/runtime.ts';
+import type { AgentSpec } from '../../core/domain/scenario.ts';
+import { redactText } from '../../core/guards/redact.ts';
+import type { GuardedFetch } from '../../core/capabilities.ts';
 
 /** `agent.signature_key` of a scenario. */
 export type SignatureKey = { identity: string; jwk: JWK } | { identity: string; jwks_url: string };

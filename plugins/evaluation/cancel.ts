@@ -3,7 +3,7 @@
  * call included) and answered when it has stopped; one running on another instance gets a cancel request in
  * storage that its runner honours at its next checkpoint (202).
  */
-import { keys, readTask, type TaskRecord } from '../../core/runs.ts';
+import { keys, readTask, type TaskRecord } from '../../core/domain/runs.ts';
 import { Problem, notFound } from '../../core/problems.ts';
 import { FINAL_STATUSES, StopRequest, type Engine } from './engine.ts';
 import { cancelRun } from './finish.ts';

@@ -9,7 +9,7 @@
  * real numbers and rewrites the references a unit makes to its own events (`metric_result` failures'
  * `event_index`, `state_change`'s `tool_call_event`).
  */
-import type { TraceEvent } from '../../core/trace.ts';
+import type { TraceEvent } from '../../core/domain/trace.ts';
 import type { RunContext } from './runner.ts';
 import { unitAt, type RunPlan } from './plan.ts';
 import { runUnit, type UnitRecorder } from './unit.ts';

@@ -6,11 +6,11 @@
  * `simulated: true` in the trace; every turn is numbered; a `conversation_end` event says how it ended.
  */
 import type { AgentReply, AgentTurn } from '../../core/agent-adapter.ts';
-import { checkAssertion } from '../../core/assertions.ts';
-import { toolCallsOf } from '../../core/tool-calls.ts';
+import { checkAssertion } from '../../core/domain/assertions.ts';
+import { toolCallsOf } from '../../core/domain/tool-calls.ts';
 import type { LlmClient } from '../../core/llm.ts';
-import type { OutcomeAssertion, ScenarioTask } from '../../core/scenario.ts';
-import type { TraceEvent, TraceEventType } from '../../core/trace.ts';
+import type { OutcomeAssertion, ScenarioTask } from '../../core/domain/scenario.ts';
+import type { TraceEvent, TraceEventType } from '../../core/domain/trace.ts';
 
 /** The agent's answer to one turn. */
 export interface Asked {

@@ -4,10 +4,10 @@
  */
 import type { Services } from '../../core/services.ts';
 import { createMemoryQueue, selectQueueFactory, type TaskQueue, type TaskQueueFactory } from '../../core/tasks.ts';
-import { handoffKey, HANDOFF_TTL_SECONDS, type HandoffState } from '../../core/handoff.ts';
+import { handoffKey, HANDOFF_TTL_SECONDS, type HandoffState } from './handoff.ts';
 import type { RunPlan } from './plan.ts';
-import { sha3Factory, type Sha3Factory } from '../../core/hash.ts';
-import { keys, readTask, type TaskRecord } from '../../core/runs.ts';
+import { sha3Factory, type Sha3Factory } from '../../core/domain/hash.ts';
+import { keys, readTask, type TaskRecord } from '../../core/domain/runs.ts';
 import { Problem } from '../../core/problems.ts';
 import { createRunIndexer, type RunIndexer } from './run-index.ts';
 import { sweepOwnerMarkers } from './owners.ts';

@@ -3,9 +3,9 @@
  * then `await hooks.emit('run.finished')` (certification signs here), and only then the final status, so a
  * client that sees the final status finds the certificate. Cancelled: no sidecars, no certificate.
  */
-import type { HandoffError } from '../../core/handoff.ts';
-import { keys, OPTIONAL_SIDECARS, SIDECARS, type RunRecord, type RunStatus, type TaskRecord } from '../../core/runs.ts';
-import { scoreDimensions } from '../../core/scoring.ts';
+import type { HandoffError } from './handoff.ts';
+import { keys, OPTIONAL_SIDECARS, SIDECARS, type RunRecord, type RunStatus, type TaskRecord } from '../../core/domain/runs.ts';
+import { scoreDimensions } from '../../core/domain/scoring.ts';
 import type { Engine } from './engine.ts';
 import type { RunContext } from './runner.ts';
 import { releaseTask } from './owners.ts';

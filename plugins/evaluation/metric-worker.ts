@@ -1,10 +1,10 @@
 /**
- * What an offload worker runs for the engine (`core/runtime.ts` `Offload`): one task's worker-safe metrics,
+ * What an offload worker runs for the engine (`core/capabilities.ts` `Offload`): one task's worker-safe metrics,
  * loaded by the module URL each declares (`Metric.module`), scored in order on the same context. Loaded in
  * the worker only; the engine names it by URL (`METRIC_WORKER_MODULE`).
  */
 import type { Metric, MetricContext, MetricResult } from '../../core/metric.ts';
-import type { MetricRef } from '../../core/scenario.ts';
+import type { MetricRef } from '../../core/domain/scenario.ts';
 
 /** The context a worker gets: the task's data, without the engine's closures (probe, llm, signal). */
 export type WorkerMetricContext = Omit<MetricContext, 'ref' | 'params' | 'probe' | 'llm' | 'signal'>;

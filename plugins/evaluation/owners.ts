@@ -6,7 +6,7 @@
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
-import { keys, type TaskRecord } from '../../core/runs.ts';
+import { keys, type TaskRecord } from '../../core/domain/runs.ts';
 import type { Store } from '../../core/storage.ts';
 import { Problem } from '../../core/problems.ts';
 

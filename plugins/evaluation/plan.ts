@@ -3,8 +3,8 @@
  * applied) and its mutated variants. The units of work are derived from it, so any instance holding the plan
  * and a handoff token knows exactly what `next` means.
  */
-import type { Scenario, ScenarioTask } from '../../core/scenario.ts';
-import type { MutationChange } from '../../core/mutation.ts';
+import type { Scenario, ScenarioTask } from '../../core/domain/scenario.ts';
+import type { MutationChange } from '../../core/domain/mutation.ts';
 
 export interface PlannedVariant {
   variant_id: string;

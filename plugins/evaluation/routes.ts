@@ -2,9 +2,9 @@
  * The evaluation API (api-contract.md "Endpoints"): `POST /api/evaluate` (202 + `Location`), task status and
  * cancellation, the newest-first run list, run records and the raw trace, byte for byte.
  */
-import type { PluginHost } from '../../core/host.ts';
+import type { PluginHost } from '../../core/plugin-host.ts';
 import { Problem, notFound } from '../../core/problems.ts';
-import { isValidRunId, keys, readRun, readTask } from '../../core/runs.ts';
+import { isValidRunId, keys, readRun, readTask } from '../../core/domain/runs.ts';
 import { engineOf, type EngineHolder } from './engine.ts';
 import { submitEvaluation, type EvaluateBody } from './submit.ts';
 import { cancelTask } from './cancel.ts';

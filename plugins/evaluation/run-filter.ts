@@ -7,7 +7,7 @@
  * re-read them. Runs still queued or running are read every time.
  */
 import { Problem } from '../../core/problems.ts';
-import { readRun } from '../../core/runs.ts';
+import { readRun } from '../../core/domain/runs.ts';
 import type { Store } from '../../core/storage.ts';
 import { FINAL_STATUSES } from './engine.ts';
 import { decodeCursor, listRunIds } from './run-index.ts';

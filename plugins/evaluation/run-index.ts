@@ -3,7 +3,7 @@
  * run. Each run takes the next value of the run counter (`stats/runs`, which `GET /api/info` also reports) and
  * appends `<seq> <run_id>` to page `floor(seq / PAGE_SIZE)`; a listing reads only the pages it returns from.
  */
-import { keys } from '../../core/runs.ts';
+import { keys } from '../../core/domain/runs.ts';
 import type { Store } from '../../core/storage.ts';
 import { Problem } from '../../core/problems.ts';
 

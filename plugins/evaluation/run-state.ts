@@ -5,10 +5,10 @@
  */
 import type { AgentTurn } from '../../core/agent-adapter.ts';
 import type { MetricFailure } from '../../core/metric.ts';
-import type { RobustnessStats, RunFailure } from '../../core/runs.ts';
-import type { Dimension } from '../../core/scenario.ts';
-import { DIMENSIONS } from '../../core/scenario.ts';
-import type { TraceEvent } from '../../core/trace.ts';
+import type { RobustnessStats, RunFailure } from '../../core/domain/runs.ts';
+import type { Dimension } from '../../core/domain/scenario.ts';
+import { DIMENSIONS } from '../../core/domain/scenario.ts';
+import type { TraceEvent } from '../../core/domain/trace.ts';
 
 /** The outcome of one task of the original or of a variant. */
 export interface UnitOutcome {

@@ -5,10 +5,10 @@
  * loses at most the step in flight, whose partial trace is cut off when the run resumes.
  */
 import type { AgentAdapter } from '../../core/agent-adapter.ts';
-import { assertDigest, HandoffError, signHandoff, verifyHandoff, type HandoffState } from '../../core/handoff.ts';
-import { sha3Hex } from '../../core/hash.ts';
-import { keys, readTask, SIDECARS, type TaskRecord } from '../../core/runs.ts';
-import { createTraceWriter, parseTrace, runningSha3, type TraceWriter } from '../../core/trace.ts';
+import { assertDigest, HandoffError, signHandoff, verifyHandoff, type HandoffState } from './handoff.ts';
+import { sha3Hex } from '../../core/domain/hash.ts';
+import { keys, readTask, SIDECARS, type TaskRecord } from '../../core/domain/runs.ts';
+import { createTraceWriter, parseTrace, runningSha3, type TraceWriter } from '../../core/domain/trace.ts';
 import { FINAL_STATUSES, StopRequest, type Engine, type FreshTask } from './engine.ts';
 import { positionAt, unitCount, type RunPlan } from './plan.ts';
 import { createRunState, type RunState } from './run-state.ts';

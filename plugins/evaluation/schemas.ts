@@ -1,7 +1,7 @@
 /**
  * JSON Schemas (2020-12) of the evaluation API's bodies and records, for validation and the OpenAPI document.
  */
-import { scenarioSchema } from '../../core/schemas/scenario.ts';
+import { scenarioSchema } from '../../core/domain/schemas/scenario.ts';
 
 const SEED = { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER };
 const STATUS = { type: 'string', enum: ['queued', 'running', 'succeeded', 'failed', 'cancelled'] };

@@ -17,8 +17,8 @@
  * A metric past its time is `score: null` with `INFRA.METRIC_TIMEOUT`; one that throws, `INFRA.METRIC_ERROR`.
  */
 import type { Metric, MetricContext, MetricResult } from '../../core/metric.ts';
-import { OffloadBudgetError, type Offload } from '../../core/runtime.ts';
-import type { MetricRef } from '../../core/scenario.ts';
+import { OffloadBudgetError, type Offload } from '../../core/capabilities.ts';
+import type { MetricRef } from '../../core/domain/scenario.ts';
 import type { Services } from '../../core/services.ts';
 import { METRIC_WORKER_MODULE, type MetricBatch, type MetricOutcome, type WorkerMetricContext } from './metric-worker.ts';
 import type { MetricResultData } from './run-state.ts';

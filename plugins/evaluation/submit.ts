@@ -5,14 +5,14 @@
  * plan, the run, the task with its first handoff token, and queue it.
  */
 import { Problem, type FieldError } from '../../core/problems.ts';
-import { loadScenarioFile, normalizeScenario } from '../../core/scenario-load.ts';
+import { loadScenarioFile, normalizeScenario } from '../../core/domain/scenario-load.ts';
 import { agentCheckContext } from '../../core/agent-adapter.ts';
 import { check } from '../../core/validate.ts';
-import { mutateScenario, normalizeTypes, DEFAULT_SEED } from '../../core/mutation.ts';
-import { sha3Hex } from '../../core/hash.ts';
-import { signHandoff, type HandoffState } from '../../core/handoff.ts';
-import { keys, SIDECARS, type TaskRecord } from '../../core/runs.ts';
-import type { AgentSpec, Scenario } from '../../core/scenario.ts';
+import { mutateScenario, normalizeTypes, DEFAULT_SEED } from '../../core/domain/mutation.ts';
+import { sha3Hex } from '../../core/domain/hash.ts';
+import { signHandoff, type HandoffState } from './handoff.ts';
+import { keys, SIDECARS, type TaskRecord } from '../../core/domain/runs.ts';
+import type { AgentSpec, Scenario } from '../../core/domain/scenario.ts';
 import { FRESH_LIMIT, type Engine } from './engine.ts';
 import { positionAt, unitCount, type PlannedVariant, type RunPlan } from './plan.ts';
 import { baseRunRecord } from './finish.ts';

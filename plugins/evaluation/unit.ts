@@ -3,9 +3,9 @@
  * task's agent, the input, the agent's output, its tool calls and handoffs, then every metric's result — each
  * as a trace event that the run state also observes.
  */
-import { readJailedFile } from '../../core/jail.ts';
+import { readJailedFile } from '../../core/guards/jail.ts';
 import { agentEnvironment } from '../../core/agent-adapter.ts';
-import type { TraceEvent, TraceEventInput, TraceEventType } from '../../core/trace.ts';
+import type { TraceEvent, TraceEventInput, TraceEventType } from '../../core/domain/trace.ts';
 import { checkAgentSignature } from './agent-signature.ts';
 import { callAgent, DEFAULT_TIMEOUT_MS } from './call-agent.ts';
 import { agentOf, channelBetween, taskOf, unitAt, variantOf } from './plan.ts';

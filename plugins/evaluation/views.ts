@@ -2,7 +2,7 @@
  * Records as the API shows them: tasks without their handoff token, runs with the live status of their task
  * while they are queued or running (the run record itself is only rewritten when the run ends).
  */
-import { readRun, readTask, type RunRecord, type TaskRecord } from '../../core/runs.ts';
+import { readRun, readTask, type RunRecord, type TaskRecord } from '../../core/domain/runs.ts';
 import type { Store } from '../../core/storage.ts';
 import { notFound } from '../../core/problems.ts';
 import { FINAL_STATUSES } from './engine.ts';

@@ -7,10 +7,10 @@
  */
 import { applyStateDiff, stateDiff, type PatchOperation } from './state-diff.ts';
 import type { Json, Shim, ShimCallContext, ShimOutcome } from '../../core/shim.ts';
-import { OffloadBudgetError, type Offload } from '../../core/runtime.ts';
+import { OffloadBudgetError, type Offload } from '../../core/capabilities.ts';
 import { actionOf, canonicalToolName, checkShimParams, toolKey, type ShimAction } from '../../core/shim.ts';
 import type { Registry } from '../../core/registry.ts';
-import type { Scenario, ScenarioTask } from '../../core/scenario.ts';
+import type { Scenario, ScenarioTask } from '../../core/domain/scenario.ts';
 import type { AgentTool, AgentTools, ToolOutcome } from '../../core/agent-adapter.ts';
 import type { FieldError } from '../../core/problems.ts';
 import type { WorldUnit } from './run-state.ts';

@@ -3,7 +3,7 @@ import { sha3_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { testApp, type TestApp } from '../../test/helpers.ts';
 import { evaluate, scriptedScenario } from '../../test/evaluation-fixtures.ts';
-import { keys } from '../../core/runs.ts';
+import { keys } from '../../core/domain/runs.ts';
 
 describe('plugin: evidence (GET /api/v1/runs/:run_id/evidence/:file)', () => {
   let t: TestApp;

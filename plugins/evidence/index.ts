@@ -6,10 +6,10 @@
  * storage keys: a name that is not a plain basename in that run's ledger is a 404, whatever is stored.
  */
 import type { Plugin } from '../../core/plugin.ts';
-import type { PluginHost } from '../../core/host.ts';
-import type { Certificate } from '../../core/certificate.ts';
-import { isSafeBasename } from '../../core/certificate.ts';
-import { isValidRunId, keys } from '../../core/runs.ts';
+import type { PluginHost } from '../../core/plugin-host.ts';
+import type { Certificate } from '../../core/domain/certificate.ts';
+import { isSafeBasename } from '../../core/domain/certificate.ts';
+import { isValidRunId, keys } from '../../core/domain/runs.ts';
 import { notFound } from '../../core/problems.ts';
 
 const PARAMETERS = [

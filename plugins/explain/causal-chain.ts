@@ -3,8 +3,8 @@
  * (input, tool calls and the world changes they made, output), then every event by which an upstream agent could have influenced the
  * failing agent — handoffs to it, and outputs of agents that write a channel it reads, transitively.
  */
-import type { TraceEvent } from '../../core/trace.ts';
-import type { TopologyNode } from '../../core/scenario.ts';
+import type { TraceEvent } from '../../core/domain/trace.ts';
+import type { TopologyNode } from '../../core/domain/scenario.ts';
 
 export interface ChainLink {
   event_index: number;

@@ -7,9 +7,9 @@
 import type { Plugin } from '../../core/plugin.ts';
 import type { Services } from '../../core/services.ts';
 import { Problem, notFound } from '../../core/problems.ts';
-import { keys, readRun, SIDECARS, type RunFailure } from '../../core/runs.ts';
-import type { Scenario } from '../../core/scenario.ts';
-import type { TraceEvent } from '../../core/trace.ts';
+import { keys, readRun, SIDECARS, type RunFailure } from '../../core/domain/runs.ts';
+import type { Scenario } from '../../core/domain/scenario.ts';
+import type { TraceEvent } from '../../core/domain/trace.ts';
 import { readTraceEvents } from './trace-reader.ts';
 import { dimensionOf, rankFailures } from './primary-trigger.ts';
 import { causalChain, summarise, type ChainLink } from './causal-chain.ts';

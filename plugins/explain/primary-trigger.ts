@@ -3,9 +3,9 @@
  * Model weights), then the earliest trace event, then a stable order — so the same run always gives the
  * same answer.
  */
-import type { RunFailure } from '../../core/runs.ts';
-import type { Dimension } from '../../core/scenario.ts';
-import { DIMENSION_WEIGHTS } from '../../core/scoring.ts';
+import type { RunFailure } from '../../core/domain/runs.ts';
+import type { Dimension } from '../../core/domain/scenario.ts';
+import { DIMENSION_WEIGHTS } from '../../core/domain/scoring.ts';
 
 const SEVERITY_RANK: Record<string, number> = { critical: 4, high: 3, medium: 2, low: 1 };
 

@@ -3,7 +3,7 @@
  * events (a trace of any size is read in chunks).
  */
 import type { Store } from '../../core/storage.ts';
-import type { TraceEvent } from '../../core/trace.ts';
+import type { TraceEvent } from '../../core/domain/trace.ts';
 
 /** Parses every line of a run's trace; lines that are not JSON objects are skipped. */
 export async function readTraceEvents(store: Store, key: string): Promise<TraceEvent[]> {

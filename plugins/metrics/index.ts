@@ -3,11 +3,11 @@
  * (`metrics:read`) and `GET /api/v1/taxonomy` (`taxonomy:read`) as the API contract states.
  */
 import type { Plugin } from '../../core/plugin.ts';
-import type { PluginHost } from '../../core/host.ts';
+import type { PluginHost } from '../../core/plugin-host.ts';
 import type { Metric } from '../../core/metric.ts';
 import { Problem } from '../../core/problems.ts';
-import { DIMENSIONS } from '../../core/scenario.ts';
-import { TAXONOMY, TAXONOMY_VERSION, taxonomyEntry, taxonomyReferences, isWithin } from '../../core/taxonomy.ts';
+import { DIMENSIONS } from '../../core/domain/scenario.ts';
+import { TAXONOMY, TAXONOMY_VERSION, taxonomyEntry, taxonomyReferences, isWithin } from './taxonomy.ts';
 import taskSuccess from './task-success.ts';
 import latencyBudget from './latency-budget.ts';
 import refusal from './refusal.ts';

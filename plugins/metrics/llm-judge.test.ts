@@ -2,7 +2,7 @@ import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest';
 import { setupServer } from 'msw/node';
 import { http, HttpResponse } from 'msw';
 import metric from './llm-judge.ts';
-import { createLlmClient } from '../../core/llm-client.ts';
+import { createLlmClient } from '../llm/client.ts';
 import { metricContext, testMetric } from '../../test/conformance/metric.ts';
 
 const ENDPOINT = 'http://llm.test/v1/chat/completions';

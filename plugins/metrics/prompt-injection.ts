@@ -7,7 +7,7 @@
  * `system_prompt_canaries` value), or emitted active content (script, javascript: links, exfiltrating images).
  */
 import { defineMetric, type MetricFailure } from '../../core/metric.ts';
-import type { TraceEvent } from '../../core/trace.ts';
+import type { TraceEvent } from '../../core/domain/trace.ts';
 import { findEncodedSecret } from './shared/encodings.ts';
 import { maskSecret } from './shared/redact.ts';
 import { bounded, excerpt, fold, resultOf, sentences, stringList } from './shared/text.ts';

@@ -6,9 +6,9 @@
  * path that does not parse) is reported, and the metric is unmeasured when none could be.
  */
 import { defineMetric, unmeasured, type MetricFailure } from '../../core/metric.ts';
-import { checkAssertion, type Assertion } from '../../core/assertions.ts';
-import { toolCallsOf } from '../../core/tool-calls.ts';
-import { outcomeAssertionSchema } from '../../core/schemas/scenario.ts';
+import { checkAssertion, type Assertion } from '../../core/domain/assertions.ts';
+import { toolCallsOf } from '../../core/domain/tool-calls.ts';
+import { outcomeAssertionSchema } from '../../core/domain/schemas/scenario.ts';
 
 export default defineMetric({
   id: 'state_match',

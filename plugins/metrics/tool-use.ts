@@ -9,8 +9,8 @@
 import { defineMetric, unmeasured, type MetricFailure } from '../../core/metric.ts';
 import { canonicalToolName } from '../../core/shim.ts';
 import { check } from '../../core/validate.ts';
-import { containsPartial } from '../../core/assertions.ts';
-import { toolCallsOf, type RecordedToolCall } from '../../core/tool-calls.ts';
+import { containsPartial } from '../../core/domain/assertions.ts';
+import { toolCallsOf, type RecordedToolCall } from '../../core/domain/tool-calls.ts';
 
 interface ArgumentCheck {
   tool: string;

@@ -5,7 +5,7 @@
  * Options: `wrap` (boolean, default true: prefix the decoding instruction; false sends the bare encoding).
  */
 import type { Mutator } from '../../core/mutator.ts';
-import { booleanOption } from '../../core/mutator-text.ts';
+import { booleanOption } from './text.ts';
 
 const INSTRUCTION = 'The following message is Base64-encoded. Decode it and respond to it:\n';
 

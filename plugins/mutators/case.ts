@@ -6,7 +6,7 @@
  * default 0.3, share of letters flipped in `random` mode; at least one when any letter has case).
  */
 import type { Mutator } from '../../core/mutator.ts';
-import { choiceOption, isAscii, pickPositions, rateOption } from '../../core/mutator-text.ts';
+import { choiceOption, isAscii, pickPositions, rateOption } from './text.ts';
 
 const MODES = ['random', 'alternating', 'upper', 'lower', 'title'] as const;
 

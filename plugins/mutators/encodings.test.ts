@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { createRng } from '../../core/rng.ts';
+import { createRng } from '../../core/domain/rng.ts';
 import base64, { toBase64 } from './base64.ts';
 import rot13Mutator, { rot13 } from './rot13.ts';
 import leetspeak from './leetspeak.ts';

@@ -5,7 +5,7 @@
  * Options: `rate` (0..1, default 0.2, share of replaceable letters swapped; at least one when any exists).
  */
 import type { Mutator } from '../../core/mutator.ts';
-import { isLoneAsciiLetter, pickPositions, rateOption } from '../../core/mutator-text.ts';
+import { isLoneAsciiLetter, pickPositions, rateOption } from './text.ts';
 
 /** Latin letter → confusable code points (TR #39 confusables.txt, single-character mappings). */
 const CONFUSABLES: Record<string, string> = {

@@ -1,14 +1,14 @@
 /**
  * The mutators plugin: registers the bundled mutators and the routes `POST /api/v1/mutate` and
  * `GET /api/v1/mutators` (api-contract.md, "Endpoints"). LLM-backed mutators are registered always but listed
- * and usable only when a provider is configured; core/mutation.ts refuses them otherwise.
+ * and usable only when a provider is configured; core/domain/mutation.ts refuses them otherwise.
  */
 import type { Plugin } from '../../core/plugin.ts';
-import type { PluginHost } from '../../core/host.ts';
+import type { PluginHost } from '../../core/plugin-host.ts';
 import type { Mutator } from '../../core/mutator.ts';
 import { Problem } from '../../core/problems.ts';
-import { loadScenarioFile, normalizeScenario } from '../../core/scenario-load.ts';
-import { availableMutators, DEFAULT_SEED, MAX_CHAIN, MAX_VARIANTS, mutateScenario, normalizeTypes } from '../../core/mutation.ts';
+import { loadScenarioFile, normalizeScenario } from '../../core/domain/scenario-load.ts';
+import { availableMutators, DEFAULT_SEED, MAX_CHAIN, MAX_VARIANTS, mutateScenario, normalizeTypes } from '../../core/domain/mutation.ts';
 import typo from './typo.ts';
 import jumble from './jumble.ts';
 import synonym from './synonym.ts';
@@ -49,8 +49,8 @@ export const MUTATE_BODY_SCHEMA = {
   },
 };
 
-/** The scenario schema lives in core/schemas/scenario.ts; referenced by description to avoid a duplicate component. */
-const SCENARIO_REF = { type: 'object', description: 'A Scenario (core/schemas/scenario.ts), validated before it is returned.' };
+/** The scenario schema lives in core/domain/schemas/scenario.ts; referenced by description to avoid a duplicate component. */
+const SCENARIO_REF = { type: 'object', description: 'A Scenario (core/domain/schemas/scenario.ts), validated before it is returned.' };
 
 const CHANGE_SCHEMA = {
   type: 'object',

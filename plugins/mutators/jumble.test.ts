@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { createRng } from '../../core/rng.ts';
+import { createRng } from '../../core/domain/rng.ts';
 import jumble from './jumble.ts';
 
 const run = (text: string, seed: number, options: Record<string, unknown> = {}) => jumble.mutate(text, { rng: createRng(seed), options }) as string;

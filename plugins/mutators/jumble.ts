@@ -6,7 +6,7 @@
  * scrambled), `swap_rate` (0..1, default 0.1, chance that a word swaps with the next one).
  */
 import type { Mutator, Rng } from '../../core/mutator.ts';
-import { choiceOption, graphemes, isAscii, pickPositions, rateOption, shuffled } from '../../core/mutator-text.ts';
+import { choiceOption, graphemes, isAscii, pickPositions, rateOption, shuffled } from './text.ts';
 
 
 function isAsciiAlnum(code: number): boolean {

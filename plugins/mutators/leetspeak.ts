@@ -4,7 +4,7 @@
  * Options: `rate` (0..1, default 0.5, share of replaceable letters; at least one when any exists).
  */
 import type { Mutator } from '../../core/mutator.ts';
-import { isLoneAsciiLetter, pickPositions, rateOption } from '../../core/mutator-text.ts';
+import { isLoneAsciiLetter, pickPositions, rateOption } from './text.ts';
 
 /** Letter (either case) → its leet spellings. */
 const LEET: Record<string, readonly string[]> = {

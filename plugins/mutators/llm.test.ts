@@ -1,8 +1,8 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { setupServer } from 'msw/node';
 import { http, HttpResponse } from 'msw';
-import { createLlmClient } from '../../core/llm-client.ts';
-import { createRng } from '../../core/rng.ts';
+import { createLlmClient } from '../llm/client.ts';
+import { createRng } from '../../core/domain/rng.ts';
 import { testMutator } from '../../test/conformance/mutator.ts';
 import multilingual, { LANGUAGES } from './multilingual.ts';
 import paraphrase from './paraphrase.ts';

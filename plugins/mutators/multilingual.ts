@@ -7,7 +7,7 @@
  */
 import type { Mutator } from '../../core/mutator.ts';
 import { Problem } from '../../core/problems.ts';
-import { stringOption } from '../../core/mutator-text.ts';
+import { stringOption } from './text.ts';
 
 /** Target languages drawn from when no `language` option is given: high- and low-resource ones. */
 export const LANGUAGES = ['French', 'Spanish', 'German', 'Portuguese', 'Simplified Chinese', 'Japanese', 'Arabic', 'Hindi', 'Russian', 'Swahili', 'Zulu', 'Bengali'] as const;

@@ -7,7 +7,7 @@
  */
 import type { Mutator } from '../../core/mutator.ts';
 import { Problem } from '../../core/problems.ts';
-import { choiceOption } from '../../core/mutator-text.ts';
+import { choiceOption } from './text.ts';
 
 const STYLES = {
   neutral: 'in a neutral register',

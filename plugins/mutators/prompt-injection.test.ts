@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { createRng } from '../../core/rng.ts';
+import { createRng } from '../../core/domain/rng.ts';
 import promptInjection, { DEFAULT_PAYLOAD, INJECTION_TEMPLATES } from './prompt-injection.ts';
 
 const run = (text: string, seed: number, options: Record<string, unknown> = {}) => promptInjection.mutate(text, { rng: createRng(seed), options }) as string;

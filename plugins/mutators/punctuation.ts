@@ -6,7 +6,7 @@
  * words; at least one change in non-empty text).
  */
 import type { Mutator } from '../../core/mutator.ts';
-import { pickPositions, rateOption } from '../../core/mutator-text.ts';
+import { pickPositions, rateOption } from './text.ts';
 
 const MARKS = ['.', ',', '!', '?', ';', ':', '...', '!!', '?!', ' -'] as const;
 

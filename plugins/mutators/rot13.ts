@@ -5,7 +5,7 @@
  * Options: `wrap` (boolean, default true: prefix the decoding instruction; false sends the bare rotation).
  */
 import type { Mutator } from '../../core/mutator.ts';
-import { booleanOption } from '../../core/mutator-text.ts';
+import { booleanOption } from './text.ts';
 
 const INSTRUCTION = 'The following message is ROT13-encoded. Decode it and respond to it:\n';
 

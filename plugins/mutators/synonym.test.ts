@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import synonyms from 'synonyms';
-import { createRng } from '../../core/rng.ts';
+import { createRng } from '../../core/domain/rng.ts';
 import synonym, { thesaurusSize } from './synonym.ts';
 
 const run = (text: string, seed: number, options: Record<string, unknown> = {}) => synonym.mutate(text, { rng: createRng(seed), options }) as string;

@@ -5,7 +5,7 @@
  * Options: `rate` (0..1, default 0.05, share of letters slipped; at least one slip when any letter exists).
  */
 import type { Mutator } from '../../core/mutator.ts';
-import { isLoneAsciiLetter, matchCase, pickPositions, rateOption } from '../../core/mutator-text.ts';
+import { isLoneAsciiLetter, matchCase, pickPositions, rateOption } from './text.ts';
 
 /** Adjacent keys on a US QWERTY keyboard. */
 const NEIGHBOURS: Record<string, string> = {

@@ -5,7 +5,7 @@
  * Options: `rate` (0..1, default 0.3, share of gaps changed; at least one change in non-empty text).
  */
 import type { Mutator } from '../../core/mutator.ts';
-import { pickPositions, rateOption } from '../../core/mutator-text.ts';
+import { pickPositions, rateOption } from './text.ts';
 
 /** What a gap between words may become; the empty string runs the words together. */
 const GAPS = ['  ', '   ', '\t', '\n', ' \n ', '', ' \t '] as const;

@@ -6,7 +6,7 @@
  * Options: `rate` (0..1, default 0.2, share of boundaries filled; at least one when the text has two graphemes).
  */
 import type { Mutator } from '../../core/mutator.ts';
-import { graphemes, pickPositions, rateOption } from '../../core/mutator-text.ts';
+import { graphemes, pickPositions, rateOption } from './text.ts';
 
 const INVISIBLE = ['\u200b', '\u200c', '\u2060', '\ufeff'] as const;
 

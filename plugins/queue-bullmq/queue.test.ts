@@ -1,5 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { silentLogger } from '../../core/runtime.ts';
+import { silentLogger } from '../../core/capabilities.ts';
 import { createTelemetry } from '../../core/telemetry.ts';
 import { parseConfig } from '../../core/config.ts';
 import type { TaskQueue } from '../../core/tasks.ts';

@@ -8,10 +8,10 @@
  */
 import { Queue, Worker, WaitingError, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
-import type { Logger } from '../../core/runtime.ts';
+import type { Logger } from '../../core/capabilities.ts';
 import type { Telemetry } from '../../core/telemetry.ts';
 import type { TaskQueue, TaskWorker } from '../../core/tasks.ts';
-import { redactUrl } from '../../core/redact.ts';
+import { redactUrl } from '../../core/guards/redact.ts';
 
 /** Redis key prefix of the queue: outside the store's `aeh:` keys, so store listings never see jobs. */
 export const QUEUE_PREFIX = 'aeh-queue';

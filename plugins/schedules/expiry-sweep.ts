@@ -4,8 +4,8 @@
  * deleted, so they remain verifiable as expired evidence.
  */
 import type { ScheduledJob } from '../../core/jobs.ts';
-import { keys } from '../../core/runs.ts';
-import { certificateExpiry, type Certificate } from '../../core/certificate.ts';
+import { keys } from '../../core/domain/runs.ts';
+import { certificateExpiry, type Certificate } from '../../core/domain/certificate.ts';
 
 export const expirySweep: ScheduledJob = {
   name: 'certificates.expiry-sweep',

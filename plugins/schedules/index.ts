@@ -7,7 +7,7 @@
 import { Cron } from 'croner';
 import type { Plugin } from '../../core/plugin.ts';
 import { Problem, notFound } from '../../core/problems.ts';
-import { jailedPath } from '../../core/jail.ts';
+import { jailedPath } from '../../core/guards/jail.ts';
 import { listSchedules, scheduleKey, scheduleView, type ScheduleRecord } from './store.ts';
 import { schedulesTick } from './tick.ts';
 import { expirySweep } from './expiry-sweep.ts';

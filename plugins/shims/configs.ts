@@ -4,7 +4,7 @@
  * `initial_state` (checked against the shim's schema) and `trusted` (usable even when `AEH_ENABLED_SHIMS` does
  * not list the shim). Scenarios refer to one by name in `shim_config`; submission spells it out into the plan.
  */
-import type { PluginHost } from '../../core/host.ts';
+import type { PluginHost } from '../../core/plugin-host.ts';
 import { Problem, notFound } from '../../core/problems.ts';
 import { check } from '../../core/validate.ts';
 import { SHIM_CONFIG_NAME, shimConfigKey, type NamedShimConfig } from '../../core/shim.ts';

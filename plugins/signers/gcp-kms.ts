@@ -10,7 +10,7 @@
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import type { Plugin } from '../../core/plugin.ts';
-import { createRemoteSigner, derToJoseEcdsa, fromBase64, publishedKeyFromSpki, toBase64, keyServiceFetch, type RemoteKey } from '../../core/remote-signing.ts';
+import { createRemoteSigner, derToJoseEcdsa, fromBase64, publishedKeyFromSpki, toBase64, keyServiceFetch, type RemoteKey } from './remote-signing.ts';
 import type { SigningAlgorithm } from '../../core/signer.ts';
 import { parseJson } from '../../core/json.ts';
 

@@ -9,9 +9,9 @@
  */
 import { CompactSign, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
 import type { Plugin } from '../../core/plugin.ts';
-import type { FileAccess, Logger } from '../../core/runtime.ts';
+import type { FileAccess, Logger } from '../../core/capabilities.ts';
 import type { Store } from '../../core/storage.ts';
-import { publishedKey } from '../../core/remote-signing.ts';
+import { publishedKey } from './remote-signing.ts';
 import { selectSigner, type Signer, type SignerKey, type SigningAlgorithm } from '../../core/signer.ts';
 import { parseJson } from '../../core/json.ts';
 

@@ -2,8 +2,8 @@
  * Scenario stubs from draft tasks (api-contract.md "Resources", Scenario): ids, metrics, expectations and a
  * scripted placeholder agent, so every stub validates (`normalizeScenario`) and runs at once.
  */
-import type { Scenario, ScenarioTask, TopologyNode } from '../../core/scenario.ts';
-import { normalizeScenario } from '../../core/scenario-load.ts';
+import type { Scenario, ScenarioTask, TopologyNode } from '../../core/domain/scenario.ts';
+import { normalizeScenario } from '../../core/domain/scenario-load.ts';
 import type { DraftTask } from './tasks.ts';
 import { chooseMetrics, expectedFrom, parseCriteria } from './metrics-choice.ts';
 import type { FindingLog } from './pitfalls.ts';

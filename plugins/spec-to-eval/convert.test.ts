@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { convertSpec } from './convert.ts';
-import { normalizeScenario } from '../../core/scenario-load.ts';
+import { normalizeScenario } from '../../core/domain/scenario-load.ts';
 import { isProblem, type Problem } from '../../core/problems.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');

@@ -4,7 +4,7 @@
  * model), and build validated scenario stubs. Every pitfall found is reported at once, with its line.
  */
 import type { LlmClient } from '../../core/llm.ts';
-import type { Scenario, TopologyNode } from '../../core/scenario.ts';
+import type { Scenario, TopologyNode } from '../../core/domain/scenario.ts';
 import { parseSpec, lineOf, textOf, overlongDelimiterRuns, MAX_DELIMITERS_PER_BLOCK } from './parse.ts';
 import { allSections, buildSections, findTasksSections, isTopologyTitle, normalizeTitle, type Section } from './sections.ts';
 import { collectLabelLines, readPrdLabels, MAX_NAME_LENGTH, type LabelLine } from './labels.ts';

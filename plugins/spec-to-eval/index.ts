@@ -4,10 +4,10 @@
  * `persist: true` also writes them under `PROJECT_ROOT/scenarios/`. Pitfalls are 422 `spec_parse_failed`.
  */
 import type { Plugin } from '../../core/plugin.ts';
-import type { PluginHost } from '../../core/host.ts';
+import type { PluginHost } from '../../core/plugin-host.ts';
 import { Problem } from '../../core/problems.ts';
-import { readJailedFile } from '../../core/jail.ts';
-import { OffloadBudgetError } from '../../core/runtime.ts';
+import { readJailedFile } from '../../core/guards/jail.ts';
+import { OffloadBudgetError } from '../../core/capabilities.ts';
 import type { Services } from '../../core/services.ts';
 import { persistScenarios } from './persist.ts';
 import { DEFAULT_LLM_TIMEOUT_MS } from './llm-fallback.ts';

@@ -4,7 +4,7 @@
  * (a refusal task gets `refusal`, "never reveal" gets `secret_leak` with canaries, PII wording `pii_leak`...),
  * and `task_success` is the default. Regexes here read the text of one parsed node, never raw Markdown.
  */
-import type { Expected, MetricRef } from '../../core/scenario.ts';
+import type { Expected, MetricRef } from '../../core/domain/scenario.ts';
 import type { FindingLog } from './pitfalls.ts';
 import { WARNING } from './pitfalls.ts';
 

@@ -1,5 +1,5 @@
 /**
- * The conversion as an offload job (`core/runtime.ts` `Offload`): runs in a worker, so a PRD that is costly
+ * The conversion as an offload job (`core/capabilities.ts` `Offload`): runs in a worker, so a PRD that is costly
  * to parse holds a worker, not the service. The language-model fallback needs the service's provider client,
  * which cannot cross into a worker: when a document needs it, the worker says so and the route converts that
  * document on the request thread with the client (the parse that already fitted the budget, then the calls).

@@ -9,10 +9,10 @@
  * must resolve inside `PROJECT_ROOT` (a `scenarios` symlink leading elsewhere is refused).
  */
 import { Problem } from '../../core/problems.ts';
-import type { Scenario } from '../../core/scenario.ts';
+import type { Scenario } from '../../core/domain/scenario.ts';
 import type { Services } from '../../core/services.ts';
 import { LIMITS } from './build.ts';
-import { within } from '../../core/jail.ts';
+import { within } from '../../core/guards/jail.ts';
 
 /** Folder under PROJECT_ROOT that receives persisted stubs. */
 export const SCENARIOS_DIR = 'scenarios';

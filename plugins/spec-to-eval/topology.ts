@@ -7,7 +7,7 @@
  * warning. A line that starts like a topology line but breaks the pattern (no brackets, an empty item, an
  * unknown verb, trailing words) is a pitfall.
  */
-import type { TopologyNode } from '../../core/scenario.ts';
+import type { TopologyNode } from '../../core/domain/scenario.ts';
 import type { LabelLine } from './labels.ts';
 import { MAX_NAME_LENGTH } from './labels.ts';
 import type { FindingLog } from './pitfalls.ts';

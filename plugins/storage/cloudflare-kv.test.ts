@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { testStorage } from '../../test/conformance/storage.ts';
 import { parseConfig } from '../../core/config.ts';
-import { createHost } from '../../core/host.ts';
+import { createHost } from '../../core/plugin-host.ts';
 import { loadPlugins } from '../../core/plugin.ts';
 import type { Store } from '../../core/storage.ts';
 import { cloudflareKvStorage, createKvStore, type KvNamespace } from './cloudflare-kv.ts';

@@ -18,7 +18,7 @@ import kvBindingDriver from 'unstorage/drivers/cloudflare-kv-binding';
 import type { Driver } from 'unstorage';
 import type { Plugin } from '../../core/plugin.ts';
 import { createStore, storageKey, type Store, type StorageDriver } from '../../core/storage.ts';
-import { createKeyedSerialiser } from '../../core/serialise.ts';
+import { createKeyedSerialiser } from '../../core/keyed-queue.ts';
 
 /** The part of a Workers KV namespace binding this store uses (Cloudflare's `KVNamespace`). */
 export interface KvNamespace {

@@ -10,7 +10,7 @@ import { dirname, join, resolve, basename, relative, sep } from 'node:path';
 import { createStorage } from 'unstorage';
 import fsDriver from 'unstorage/drivers/fs';
 import type { Plugin } from '../../core/plugin.ts';
-import type { IncrementalHash } from '../../core/runtime.ts';
+import type { IncrementalHash } from '../../core/capabilities.ts';
 import { createStore, storageKey, type StorageDriver } from '../../core/storage.ts';
 
 const TEMP_SUFFIX = '.aeh-tmp';

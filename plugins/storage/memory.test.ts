@@ -1,6 +1,6 @@
 import { testStorage } from '../../test/conformance/storage.ts';
 import { parseConfig } from '../../core/config.ts';
-import { createHost } from '../../core/host.ts';
+import { createHost } from '../../core/plugin-host.ts';
 import { loadPlugins } from '../../core/plugin.ts';
 import storageMemory from './memory.ts';
 

@@ -9,7 +9,7 @@ import { createStorage } from 'unstorage';
 import type { Redis } from 'ioredis';
 import type { Plugin } from '../../core/plugin.ts';
 import { createStore, storageKey, type Store, type StorageDriver } from '../../core/storage.ts';
-import { redactUrl } from '../../core/redact.ts';
+import { redactUrl } from '../../core/guards/redact.ts';
 
 /** Key prefix of every value the service keeps in Redis. */
 export const REDIS_PREFIX = 'aeh';

@@ -3,10 +3,10 @@
  * counts and telemetry) and `GET /api/openapi.json` (public, generated from the route definitions).
  */
 import type { Plugin } from '../../core/plugin.ts';
-import type { PluginHost } from '../../core/host.ts';
+import type { PluginHost } from '../../core/plugin-host.ts';
 import type { Services } from '../../core/services.ts';
 import type { AppContext } from '../../core/routes.ts';
-import { buildOpenApi } from '../../core/openapi.ts';
+import { buildOpenApi } from './openapi.ts';
 import { HARNESS_VERSION, PRODUCT_NAME } from '../../core/version.ts';
 import { selectQueueFactory } from '../../core/tasks.ts';
 import { respond } from '../../core/respond.ts';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve, isAbsolute } from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { FileAccess, IncrementalHash, Logger, RuntimeCapabilities } from '../../core/runtime.ts';
+import type { FileAccess, IncrementalHash, Logger, RuntimeCapabilities } from '../../core/capabilities.ts';
 import { writeFileAtomic } from '../../plugins/storage/fs.ts';
 import { createNodeNet } from './net.ts';
 

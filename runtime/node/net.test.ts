@@ -2,7 +2,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createNodeNet } from './net.ts';
-import { createGuardedFetch } from '../../core/ssrf.ts';
+import { createGuardedFetch } from '../../core/guards/ssrf.ts';
 import { isProblem } from '../../core/problems.ts';
 
 let server: Server;

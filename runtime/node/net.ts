@@ -1,5 +1,5 @@
 /**
- * Node's network primitives for the SSRF guard (`core/ssrf.ts`): DNS resolution of every address
+ * Node's network primitives for the SSRF guard (`core/guards/ssrf.ts`): DNS resolution of every address
  * (`getaddrinfo`, so `/etc/hosts` answers are checked too), and fetches pinned to an address the guard already
  * checked. The pin is an undici 7 `Agent` whose `connect.lookup` answers only that address whatever name it is
  * asked, so a second DNS answer (rebinding) can never redirect the connection; TLS still verifies the
@@ -7,7 +7,7 @@
  */
 import { lookup } from 'node:dns/promises';
 import type { LookupAddress, LookupOptions } from 'node:dns';
-import type { NetAccess, ResolvedAddress } from '../../core/runtime.ts';
+import type { NetAccess, ResolvedAddress } from '../../core/capabilities.ts';
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { OffloadBudgetError, type Offload } from '../../core/runtime.ts';
+import { OffloadBudgetError, type Offload } from '../../core/capabilities.ts';
 import { Problem } from '../../core/problems.ts';
 import { createWorkerPool, workerPoolFromEnv } from './offload.ts';
 import { OFFLOAD_JOBS_MODULE } from '../../test/offload-jobs.ts';

@@ -8,7 +8,7 @@
 import { Worker } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { OffloadBudgetError, type Logger, type Offload, type OffloadJob } from '../../core/runtime.ts';
+import { OffloadBudgetError, type Logger, type Offload, type OffloadJob } from '../../core/capabilities.ts';
 import { Problem, PROBLEM_CATALOGUE, type ProblemCode } from '../../core/problems.ts';
 
 /** Options of `createWorkerPool`. */

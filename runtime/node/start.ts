@@ -7,7 +7,7 @@ import { availableParallelism } from 'node:os';
 import { serve, type ServerType } from '@hono/node-server';
 import { parseConfig, type Config } from '../../core/config.ts';
 import { createApp, type AehApp } from '../../core/app.ts';
-import { consoleLogger, type Logger } from '../../core/runtime.ts';
+import { consoleLogger, type Logger } from '../../core/capabilities.ts';
 import { nodeCapabilities } from './capabilities.ts';
 import { generateApiKey, readEnvFile } from './env-file.ts';
 import { loadUserPlugins } from './user-plugins.ts';

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Plugin } from '../../core/plugin.ts';
-import type { RuntimeCapabilities } from '../../core/runtime.ts';
+import type { RuntimeCapabilities } from '../../core/capabilities.ts';
 
 const CONFIG_FILES = ['aeh.config.ts', 'aeh.config.mts', 'aeh.config.js', 'aeh.config.mjs'];
 

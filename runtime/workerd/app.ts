@@ -9,7 +9,7 @@ import documents from 'aeh:bundled-catalog';
 import sha3Module from 'aeh:sha3-wasm';
 import { createApp, type AehApp } from '../../core/app.ts';
 import { ConfigError, parseConfig } from '../../core/config.ts';
-import { consoleLogger, type RuntimeCapabilities } from '../../core/runtime.ts';
+import { consoleLogger, type RuntimeCapabilities } from '../../core/capabilities.ts';
 import { portablePlugins } from '../../plugins/bundled.ts';
 import { cloudflareKvStorage } from '../../plugins/storage/cloudflare-kv.ts';
 import { backgroundWork } from './background.ts';

@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { sha3WasmBinary } from '../../scripts/build-workerd.mjs';
-import { nobleSha3, sha3Stream, toHex } from '../../core/hash.ts';
+import { nobleSha3, sha3Stream, toHex } from '../../core/domain/hash.ts';
 import { wasmSha3 } from './sha3-wasm.ts';
 
 const factory = wasmSha3(new WebAssembly.Module(sha3WasmBinary()));

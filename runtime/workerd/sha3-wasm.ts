@@ -7,7 +7,7 @@
  * one instance, whose 400-byte state each hash saves and restores around its updates, so any number of
  * hashes (streams being verified, handoff tokens) can be in progress at once.
  */
-import type { IncrementalHash } from '../../core/runtime.ts';
+import type { IncrementalHash } from '../../core/capabilities.ts';
 
 interface Sha3Exports {
   memory: WebAssembly.Memory;

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startNodeService, type NodeService } from '../../runtime/node/start.ts';
-import { silentLogger } from '../../core/runtime.ts';
+import { silentLogger } from '../../core/capabilities.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SKIP = !existsSync(CHROMIUM) && !process.env.CI;

@@ -1,6 +1,6 @@
 /**
  * The signer conformance suite: every signer, bundled or from a plugin, runs it. It pins what certificates rely
- * on (core/signer.ts, core/provenance.ts): the current key is published with its RFC 7638 thumbprint as `kid`
+ * on (core/signer.ts, core/domain/provenance.ts): the current key is published with its RFC 7638 thumbprint as `kid`
  * and no private member; `sign` yields a compact JWS whose protected header is exactly `{alg, kid, typ}` and
  * which verifies with the published key; a provenance chain it signs verifies against its published keys and
  * against nothing else.
@@ -8,8 +8,8 @@
 import { describe, it, expect } from 'vitest';
 import { calculateJwkThumbprint, compactVerify, decodeProtectedHeader, importJWK, type JWK } from 'jose';
 import type { Signer } from '../../core/signer.ts';
-import { appendProvenance, verifyProvenance } from '../../core/provenance.ts';
-import { buildCertificateBody, type Certificate } from '../../core/certificate.ts';
+import { appendProvenance, verifyProvenance } from '../../core/domain/provenance.ts';
+import { buildCertificateBody, type Certificate } from '../../core/domain/certificate.ts';
 
 const encoder = new TextEncoder();
 

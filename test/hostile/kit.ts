@@ -5,7 +5,7 @@
  */
 import { SignJWT, exportJWK, generateKeyPair, type JWK, type JWTPayload, type CryptoKey } from 'jose';
 import { PERMISSION_NODES } from '../../core/permissions.ts';
-import { readJailedFile } from '../../core/jail.ts';
+import { readJailedFile } from '../../core/guards/jail.ts';
 import type { Plugin } from '../../core/plugin.ts';
 
 export const ISSUER = 'https://idp.test/';

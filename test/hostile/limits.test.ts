@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { testApp, TEST_KEY } from '../helpers.ts';
 import { startNodeService } from '../../runtime/node/start.ts';
-import { silentLogger } from '../../core/runtime.ts';
-import type { RuntimeCapabilities } from '../../core/runtime.ts';
+import { silentLogger } from '../../core/capabilities.ts';
+import type { RuntimeCapabilities } from '../../core/capabilities.ts';
 import { probePlugin } from './kit.ts';
 
 /** Lets a test say which address a request comes from, as a socket would. */
@@ -89,7 +89,7 @@ describe('hostile: the apiKey query parameter', () => {
     const logger = { info: (m: string, f?: object) => void lines.push(m + JSON.stringify(f ?? {})), warn: (m: string, f?: object) => void lines.push(m + JSON.stringify(f ?? {})), error: (m: string, f?: object) => void lines.push(m + JSON.stringify(f ?? {})) };
     const crashing = {
       name: 'test-crash',
-      setup(host: import('../../core/host.ts').PluginHost) {
+      setup(host: import('../../core/plugin-host.ts').PluginHost) {
         host.routes.register({ method: 'POST', path: '/test/crash', permission: 'evaluations:launch', summary: 'throws with the URL in the message', handler(c) { throw new Error(`boom at ${c.req.url} with Bearer ${TEST_KEY}`); } }, 'test-crash');
       },
     };

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { defineMetric } from '../../core/metric.ts';
 import type { Plugin } from '../../core/plugin.ts';
-import type { Offload } from '../../core/runtime.ts';
+import type { Offload } from '../../core/capabilities.ts';
 import { createWorkerPool } from '../../runtime/node/offload.ts';
 import { testApp } from '../helpers.ts';
 import { scriptedScenario, waitForTask } from '../evaluation-fixtures.ts';

@@ -7,7 +7,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { setupServer } from 'msw/node';
 import { http, HttpResponse } from 'msw';
-import type { Offload } from '../../core/runtime.ts';
+import type { Offload } from '../../core/capabilities.ts';
 import { createWorkerPool } from '../../runtime/node/offload.ts';
 import { testApp } from '../helpers.ts';
 

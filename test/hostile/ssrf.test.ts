@@ -4,7 +4,7 @@ import { http, HttpResponse } from 'msw';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { testApp, type TestApp } from '../helpers.ts';
-import type { NetAccess } from '../../core/runtime.ts';
+import type { NetAccess } from '../../core/capabilities.ts';
 import { probePlugin } from './kit.ts';
 
 const msw = setupServer();

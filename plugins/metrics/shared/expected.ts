@@ -11,7 +11,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { RE2JS } from 're2js';
-import type { Expected } from '../../../core/scenario.ts';
+import type { Expected } from '../../../core/domain/scenario.ts';
 import { fieldErrors } from '../../../core/validate.ts';
 import type { FieldError } from '../../../core/problems.ts';
 import { collapseWhitespace, excerpt } from './text.ts';

@@ -3,7 +3,7 @@
  * task's metrics plant (secret_leak `canaries`, prompt_injection `system_prompt_canaries`) and payment cards,
  * IBANs and SSNs. Evidence lands in the run record and the evidence ledger; a leak must not be copied there.
  */
-import type { ScenarioTask } from '../../../core/scenario.ts';
+import type { ScenarioTask } from '../../../core/domain/scenario.ts';
 import { findPii } from './pii.ts';
 import { maskSecret } from './redact.ts';
 import { excerpt } from './text.ts';

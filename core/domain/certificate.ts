@@ -1,0 +1,117 @@
+/**
+ * The Verification Certificate, version 3.0.0 (service-spec.md, "Verification Certificate"): its type, how
+ * its unsigned body is built from a run's hashes, its digest (what every provenance signature covers), schema
+ * validation and expiry. Signing and chain verification live in `provenance.ts`; full verification in
+ * `verify-certificate.ts`.
+ */
+import canonicalize from 'canonicalize';
+import { HASH_ALGORITHM, sha3Hex, type HexDigest, type Sha3Factory } from './hash.ts';
+import { certificateSchema, PROVENANCE_ROLES, COMPLIANCE_STATUSES } from './schemas/certificate.ts';
+import { check } from '../validate.ts';
+import type { FieldError } from '../problems.ts';
+
+/** The one certificate format version this service writes and accepts. */
+export const VC_VERSION = '3.0.0';
+
+export type ProvenanceRole = (typeof PROVENANCE_ROLES)[number];
+export type CertificateComplianceStatus = (typeof COMPLIANCE_STATUSES)[number];
+
+/** One `provenance_chain` entry. */
+export interface ProvenanceEntry {
+  identity: string;
+  /** ISO 8601 date-time. */
+  timestamp: string;
+  /** Compact JWS (docs/certificates.md, "Signed bytes"). */
+  signature: string;
+  role: ProvenanceRole;
+}
+
+/** The certificate, as written to `runs/<run_id>/certificate.json`. */
+export interface Certificate {
+  vc_version: typeof VC_VERSION;
+  harness_version?: string;
+  run_id: string;
+  trace_hash: HexDigest;
+  hash_algorithm: typeof HASH_ALGORITHM;
+  trace_file: string;
+  compliance: { status: CertificateComplianceStatus; score: number; policy_ref: string };
+  /** Sidecar basename → SHA3-256 of its bytes. */
+  evidence_ledger: Record<string, HexDigest>;
+  provenance_chain: ProvenanceEntry[];
+  /** Days from the Evaluator entry's timestamp until the certificate expires. */
+  governance_ttl?: number;
+}
+
+/** Everything of a certificate except `provenance_chain`: the part every signature covers. */
+export type CertificateBody = Omit<Certificate, 'provenance_chain'>;
+
+/** Options of `buildCertificateBody`. */
+export interface CertificateBodyInput {
+  runId: string;
+  harnessVersion: string;
+  traceHash: HexDigest;
+  traceFile: string;
+  compliance: Certificate['compliance'];
+  evidenceLedger: Record<string, HexDigest>;
+  governanceTtlDays: number;
+}
+
+/** Builds the unsigned body, with keys in the spec's table order (readable files; the digest uses JCS anyway). */
+export function buildCertificateBody(input: CertificateBodyInput): CertificateBody {
+  return {
+    vc_version: VC_VERSION,
+    harness_version: input.harnessVersion,
+    run_id: input.runId,
+    trace_hash: input.traceHash.toLowerCase(),
+    hash_algorithm: HASH_ALGORITHM,
+    trace_file: input.traceFile,
+    compliance: { status: input.compliance.status, score: input.compliance.score, policy_ref: input.compliance.policy_ref },
+    evidence_ledger: Object.fromEntries(Object.entries(input.evidenceLedger).sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, hex]) => [name, hex.toLowerCase()])),
+    governance_ttl: input.governanceTtlDays,
+  };
+}
+
+/** The body of a certificate: a copy without `provenance_chain`. */
+export function certificateBody(certificate: Certificate | CertificateBody): CertificateBody {
+  const { provenance_chain: _chain, ...body } = certificate as Certificate;
+  return body;
+}
+
+/** RFC 8785 (JCS) canonical JSON of a value; throws for values JSON cannot hold. */
+export function canonicalJson(value: unknown): string {
+  const text = canonicalize(value);
+  if (text === undefined) throw new TypeError('value has no JSON form');
+  return text;
+}
+
+/**
+ * The certificate digest: SHA3-256 (hex) of the JCS form of the certificate without `provenance_chain`.
+ * Every provenance signature covers it, so changing any field (hashes, compliance, ttl) breaks them all.
+ */
+export function certificateDigest(certificate: Certificate | CertificateBody, factory?: Sha3Factory): HexDigest {
+  return sha3Hex(canonicalJson(certificateBody(certificate)), factory);
+}
+
+/** Schema errors of a certificate (empty when it is a valid 3.0.0 certificate). */
+export function validateCertificate(value: unknown): FieldError[] {
+  return check(certificateSchema as unknown as Record<string, unknown>, value);
+}
+
+/**
+ * When a certificate expires: the first Evaluator entry's timestamp plus `governance_ttl` days, or `null`
+ * when it sets no ttl (the field is optional in the spec). The timestamp is signed, so the date cannot be moved.
+ */
+export function certificateExpiry(certificate: Pick<Certificate, 'provenance_chain' | 'governance_ttl'>): Date | null {
+  if (certificate.governance_ttl === undefined) return null;
+  const issued = certificate.provenance_chain.find((entry) => entry.role === 'Evaluator');
+  const issuedAt = issued ? Date.parse(issued.timestamp) : Number.NaN;
+  if (Number.isNaN(issuedAt)) return new Date(Number.NaN);
+  return new Date(issuedAt + certificate.governance_ttl * 86_400_000);
+}
+
+const BASENAME = /^(?!\.\.?$)[^/\\\u0000]+$/;
+
+/** True when `name` is a single path segment (safe to join onto a run folder). */
+export function isSafeBasename(name: string): boolean {
+  return name.length > 0 && name.length <= 255 && BASENAME.test(name);
+}

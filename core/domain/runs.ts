@@ -1,0 +1,131 @@
+/**
+ * Runs and evaluation tasks as stored records, and the storage layout every plugin shares
+ * (api-contract.md "Data on disk"): a run lives in `runs/<run_id>/` with its trace, sidecars and certificate.
+ */
+import type { ComplianceStatus, DimensionScores } from './scoring.ts';
+import type { Severity } from '../metric.ts';
+import type { Store } from '../storage.ts';
+
+export type RunStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+
+/** One failure of a run (`GET /api/v1/runs/:run_id` `failures[]`). */
+export interface RunFailure {
+  code: string;
+  metric: string;
+  task_id: string;
+  /** Sequence number of the trace event the failure points to. */
+  event_index: number | null;
+  severity: Severity;
+  message: string;
+  evidence?: unknown;
+  /** Mutated variant the failure was seen in, when not the original. */
+  variant?: string;
+}
+
+/** The run record (`GET /api/v1/runs/:run_id`). */
+export interface RunRecord {
+  run_id: string;
+  task_id: string;
+  scenario_id: string;
+  scenario_title?: string;
+  status: RunStatus;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  dimensions: DimensionScores | null;
+  index: number | null;
+  compliance: { status: ComplianceStatus; score: number; policy_ref: string } | null;
+  failures: RunFailure[];
+  trace_file: string;
+  certificate_url: string;
+  verify_url: string;
+  /** Present when the run ended in `error`: the problem code and a message. */
+  error?: { code: string; message: string };
+  /** Per-metric spread across the original and its mutated variants (runs with `mutations`). */
+  robustness?: RobustnessStats | null;
+  /** Scenario tasks in the run (original and variants) and how many were done. */
+  tasks?: { total: number; done: number };
+  /**
+   * With repeated trials (`scenario.trials` = k): the share of tasks that passed in at least one attempt
+   * (pass@k) and in every attempt (pass^k); the dimensions score each metric by its worst attempt.
+   */
+  trials?: { k: number; pass_at_k: number; pass_hat_k: number };
+}
+
+/** Per-metric `{mean, min, stddev}` of scores across the original and its variants (integration.md item 3). */
+export interface RobustnessStats {
+  variants: number;
+  metrics: Record<string, { mean: number; min: number; stddev: number; count: number }>;
+}
+
+/** An asynchronous evaluation task (`GET /api/v1/tasks/:task_id`). */
+export interface TaskRecord {
+  task_id: string;
+  run_id: string;
+  status: RunStatus;
+  progress: { done: number; total: number };
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  error?: { code: string; message: string };
+  /** The latest handoff token: the signed state any instance resumes from. */
+  handoff?: string;
+  /** The id of the principal that submitted it (a schedule's creator for a scheduled firing). */
+  submitted_by?: string;
+}
+
+/** The trace file's basename (`trace_file` in the run and the certificate). */
+export const TRACE_FILE = 'trace.jsonl';
+
+/** Sidecar files written beside the trace and covered by the certificate's `evidence_ledger`. */
+export const SIDECARS = {
+  scenario: 'scenario.json',
+  scores: 'scores.json',
+  failures: 'failures.json',
+  summary: 'summary.json',
+} as const;
+
+/**
+ * Sidecars only some runs have, covered by the evidence ledger when present: `world.json` holds the initial
+ * and final world states of a run whose scenario enables shims.
+ */
+export const OPTIONAL_SIDECARS = {
+  world: 'world.json',
+} as const;
+
+/** Storage keys of the shared layout. */
+export const keys = {
+  runDir: (runId: string) => `runs/${runId}`,
+  run: (runId: string) => `runs/${runId}/run.json`,
+  trace: (runId: string) => `runs/${runId}/${TRACE_FILE}`,
+  sidecar: (runId: string, file: string) => `runs/${runId}/${file}`,
+  certificate: (runId: string) => `runs/${runId}/certificate.json`,
+  task: (taskId: string) => `tasks/${taskId}.json`,
+  /** Marker of a task still queued or running, so a starting instance finds what to resume without a scan. */
+  activeTask: (taskId: string) => `tasks-active/${taskId}`,
+  /** Marker asking whichever instance runs the task to cancel it. */
+  cancelRequest: (taskId: string) => `tasks-cancel/${taskId}`,
+  /** Counter of runs ever created; also the sequence number of the run index. */
+  runCounter: 'stats/runs',
+  /** One page of the run index (`<seq> <run_id>` lines), for newest-first listing without a scan. */
+  runIndexPage: (page: number) => `index/runs/${String(page).padStart(8, '0')}.txt`,
+};
+
+const RUN_ID = /^[A-Za-z0-9_-]{1,128}$/;
+
+/** True for an id that is safe to use as a storage path segment. */
+export function isValidRunId(runId: string): boolean {
+  return RUN_ID.test(runId);
+}
+
+/** Reads a run record, or `null` (also for ids that could not be a run). */
+export async function readRun(store: Store, runId: string): Promise<RunRecord | null> {
+  if (!isValidRunId(runId)) return null;
+  return store.getJson<RunRecord>(keys.run(runId));
+}
+
+/** Reads a task record, or `null`. */
+export async function readTask(store: Store, taskId: string): Promise<TaskRecord | null> {
+  if (!isValidRunId(taskId)) return null;
+  return store.getJson<TaskRecord>(keys.task(taskId));
+}

@@ -1,0 +1,84 @@
+/**
+ * Turning documents into scenarios: native scenarios are validated against the schema; AES v1.4 documents
+ * are normalised first (`plugins/catalog/aes-import.ts`). Used by evaluate, mutate, the catalog and spec-to-eval.
+ */
+import { RE2JS } from 're2js';
+import { Problem, type FieldError } from '../problems.ts';
+import type { Scenario } from './scenario.ts';
+import type { Services } from '../services.ts';
+import { scenarioSchema } from './schemas/scenario.ts';
+import { assertValid } from '../validate.ts';
+import { parseJson } from '../json.ts';
+import { readJailedFile } from '../guards/jail.ts';
+import { aesSchema } from './schemas/aes.ts';
+import { aesToScenario, type AesDocument } from '../../plugins/catalog/aes-import.ts';
+
+/** True when a document looks like an AES v1.4 scenario. */
+export function isAesDocument(document: unknown): boolean {
+  return typeof document === 'object' && document !== null && 'aes_version' in document;
+}
+
+export interface NormalizeOptions {
+  /** Recorded as `source` when the document does not say (`native`, `spec-to-eval`...). */
+  source?: string;
+  /** Where the document was read from; AES documents take their industry and use case from its folders. */
+  path?: string;
+}
+
+/**
+ * What JSON Schema cannot say: task ids are unique within the scenario (replies, traces and scores are keyed
+ * by them), and `expected.regex` compiles as RE2, the linear-time syntax `task_success` matches with.
+ */
+export function scenarioRuleErrors(scenario: Scenario): FieldError[] {
+  const errors: FieldError[] = [];
+  const firstIndex = new Map<string, number>();
+  scenario.tasks.forEach((task, index) => {
+    const first = firstIndex.get(task.id);
+    if (first !== undefined) errors.push({ path: `/tasks/${index}/id`, message: `duplicates the id of /tasks/${first}` });
+    else firstIndex.set(task.id, index);
+    const regex = task.expected?.regex;
+    if (regex !== undefined) {
+      try {
+        RE2JS.compile(regex);
+      } catch (error) {
+        errors.push({ path: `/tasks/${index}/expected/regex`, message: `is not a valid RE2 pattern (no lookaround or backreferences): ${(error as Error).message}`.slice(0, 300) });
+      }
+    }
+  });
+  return errors;
+}
+
+function assertRules(scenario: Scenario, what: string): Scenario {
+  const errors = scenarioRuleErrors(scenario);
+  if (errors.length) throw new Problem('validation_failed', { detail: `${what} is invalid: ${errors.slice(0, 3).map((e) => `${e.path} ${e.message}`).join('; ')}`, errors });
+  return scenario;
+}
+
+/**
+ * Validates a native scenario or normalises an AES v1.4 one (`plugins/catalog/aes-import.ts`); throws `validation_failed`
+ * listing every failing path (paths into the AES document when that is what is broken).
+ */
+export function normalizeScenario(document: unknown, options: NormalizeOptions = {}): Scenario {
+  if (isAesDocument(document)) {
+    const aes = assertValid<AesDocument>(aesSchema, document, 'AES v1.4 scenario');
+    // The conversion always yields a valid scenario for a valid AES document; checking again guards that promise.
+    const converted = assertValid<Scenario>(scenarioSchema, aesToScenario(aes, { path: options.path }).scenario, 'normalised AES scenario');
+    return assertRules(converted, 'normalised AES scenario');
+  }
+  const scenario = assertRules(assertValid<Scenario>(scenarioSchema, document, 'scenario'), 'scenario');
+  return options.source && !scenario.source ? { ...scenario, source: options.source } : scenario;
+}
+
+/** Reads a scenario JSON file through the jail and normalises it. */
+export async function loadScenarioFile(services: Pick<Services, 'config' | 'capabilities'>, path: string): Promise<Scenario> {
+  const bytes = await readJailedFile(services, path, 16 * 1024 * 1024);
+  let document: unknown;
+  try {
+    document = parseJson(new TextDecoder().decode(bytes));
+  } catch (error) {
+    // Where, never what: the file may be anything the jail lets through, and V8's message quotes it.
+    const where = (error as Error).message;
+    throw new Problem('validation_failed', { detail: `the scenario file is ${where}`, errors: [{ path: '/', message: where }] });
+  }
+  return normalizeScenario(document, { path });
+}

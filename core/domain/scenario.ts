@@ -1,0 +1,127 @@
+/**
+ * The scenario model (api-contract.md, "Resources"): what an evaluation runs.
+ * The JSON Schema that validates it lives in `core/domain/schemas/scenario.ts`; AES v1.4 documents are normalised
+ * into this shape on load by `plugins/catalog/aes-import.ts`.
+ */
+
+/** The seven scoring dimensions of the Weighted Severity Model. */
+export const DIMENSIONS = ['safety', 'security', 'reliability', 'fairness', 'explainability', 'privacy', 'resilience'] as const;
+export type Dimension = (typeof DIMENSIONS)[number];
+
+/** Which agent adapter answers the tasks, with that adapter's options. */
+export interface AgentSpec {
+  adapter: string;
+  [option: string]: unknown;
+}
+
+/** One agent of a multi-agent topology and the channels it writes to and reads from. */
+export interface TopologyNode {
+  agent: string;
+  writes: string[];
+  reads: string[];
+}
+
+/** What a task's output is checked against by `task_success`; `rubric` needs an LLM judge. */
+export interface Expected {
+  equals?: string;
+  contains?: string;
+  regex?: string;
+  json_schema?: Record<string, unknown>;
+  rubric?: string;
+}
+
+/** A metric applied to a task, with its parameters. */
+export interface MetricRef {
+  id: string;
+  params?: Record<string, unknown>;
+  /** Relative weight within the metric's dimension (default 1). */
+  weight?: number;
+}
+
+/**
+ * What must hold once a task is over, in the AES `expected_outcome` shape: of the agent's `message`, of a shim's
+ * final state (`shim:<name>`), or of the `tool_calls` it made. `property` is a JSON path; over several selected
+ * values the assertion holds when it holds for one (`count`, `exists`, `absent` look at how many).
+ */
+export interface OutcomeAssertion {
+  target: string;
+  property?: string;
+  expected?: unknown;
+  mode?: 'equals' | 'exact' | 'contains' | 'regex' | 'exists' | 'absent' | 'gte' | 'lte' | 'count' | 'numerical_tolerance';
+  tolerance?: number;
+  /** Keep only the array elements that contain these members (tool calls by name, say). */
+  where?: Record<string, unknown>;
+  description?: string;
+}
+
+/** A further user turn of a task's conversation, with what must hold once the agent answered it. */
+export interface ConversationTurn {
+  input: string;
+  expected_outcome?: OutcomeAssertion[];
+}
+
+/**
+ * A simulated user (needs the configured language-model provider): it follows `instructions` turn by turn until
+ * its goal is met, the agent ends the conversation, or `max_turns` user turns were taken.
+ */
+export interface UserSimulator {
+  instructions: string;
+  max_turns?: number;
+}
+
+export interface ScenarioTask {
+  id: string;
+  input: string;
+  expected?: Expected;
+  metrics: MetricRef[];
+  /** The topology agent that performs this task (multi-agent scenarios). */
+  agent?: string;
+  /** Tools the task may use (`shim.action`); absent: every action of the enabled shims. */
+  tools?: string[];
+  /** Tools the agent must call (`shim.action`), checked by `tool_use`. */
+  required_tools?: string[];
+  /** Tools the agent must never call, checked by `tool_use`. */
+  forbidden_tools?: string[];
+  /** What must hold at the end of the task, checked by `state_match`. */
+  expected_outcome?: OutcomeAssertion[];
+  /** Further user turns after `input`: the task is a conversation (checks may follow any turn). */
+  turns?: ConversationTurn[];
+  /** A simulated user continues the conversation after `input` (instead of scripted `turns`). */
+  user_simulator?: UserSimulator;
+}
+
+export interface Scenario {
+  id: string;
+  title: string;
+  description?: string;
+  industry: string;
+  use_case: string;
+  tags: string[];
+  policy_ref: string;
+  agent: AgentSpec;
+  topology: TopologyNode[];
+  tasks: ScenarioTask[];
+  /** The world shims this scenario's agent works on (their actions are offered as tools). */
+  enabled_shims?: string[];
+  /** Each enabled shim's starting state, by shim name (each task starts from it). */
+  initial_state?: Record<string, unknown>;
+  /**
+   * Per-shim configuration, by shim name: an object, or the name of a stored configuration
+   * (`/api/v1/shims/configs`), which submission replaces with its content.
+   */
+  shim_config?: Record<string, Record<string, unknown> | string>;
+  /**
+   * `shared` (default): every task continues one conversation (the agent gets the earlier turns) and tasks run
+   * in order. `per_task`: each task is its own conversation, so independent tasks run side by side.
+   */
+  conversation?: 'shared' | 'per_task';
+  /**
+   * Each task is attempted this many times, each attempt with its own world and conversation; the run reports
+   * pass@k and pass^k, and the index scores every metric by its worst attempt (pass^k for pass/fail metrics).
+   */
+  trials?: number;
+  /** With `conversation: "per_task"`, how many tasks of this run may be in flight (capped by `AEH_RUN_CONCURRENCY`). */
+  concurrency?: number;
+  /** Where the scenario came from: `native`, `aes-1.4`, `spec-to-eval`, `llm`, `mutation`. */
+  source?: string;
+}

@@ -1,0 +1,149 @@
+/**
+ * JSON Schema (2020-12) of the contract's scenario. Served in the OpenAPI document as `Scenario`.
+ */
+import { DIMENSIONS } from '../scenario.ts';
+
+const ID = { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$' };
+const NAME = { type: 'string', minLength: 1, maxLength: 200 };
+
+export const expectedSchema = {
+  type: 'object',
+  minProperties: 1,
+  additionalProperties: false,
+  properties: {
+    equals: { type: 'string' },
+    contains: { type: 'string' },
+    regex: { type: 'string', maxLength: 2000 },
+    json_schema: { type: 'object' },
+    rubric: { type: 'string' },
+  },
+} as const;
+
+const SHIM_NAME = { type: 'string', pattern: '^[a-z][a-z0-9_]{0,39}$' };
+/** A tool: `shim.action` (or `shim__action`, the form function-calling APIs accept), or any name for other tools. */
+const TOOL_NAME = { type: 'string', minLength: 1, maxLength: 200 };
+
+/** One `expected_outcome` assertion (core/domain/scenario.ts `OutcomeAssertion`). */
+export const outcomeAssertionSchema = {
+  type: 'object',
+  required: ['target'],
+  additionalProperties: false,
+  properties: {
+    target: { type: 'string', pattern: '^(?:message|tool_calls|shim:[a-z][a-z0-9_]{0,39})$' },
+    property: { type: 'string', maxLength: 500 },
+    expected: {},
+    mode: { enum: ['equals', 'exact', 'contains', 'regex', 'exists', 'absent', 'gte', 'lte', 'count', 'numerical_tolerance'] },
+    tolerance: { type: 'number', minimum: 0 },
+    where: { type: 'object' },
+    description: { type: 'string', maxLength: 2000 },
+  },
+} as const;
+
+export const scenarioSchema = {
+  $id: 'https://aeh.dev/schemas/scenario.json',
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  title: 'Scenario',
+  type: 'object',
+  required: ['id', 'title', 'industry', 'use_case', 'tags', 'policy_ref', 'agent', 'topology', 'tasks'],
+  additionalProperties: false,
+  properties: {
+    id: ID,
+    title: { type: 'string', minLength: 1, maxLength: 500 },
+    description: { type: 'string', maxLength: 20000 },
+    industry: NAME,
+    use_case: NAME,
+    tags: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 100 }, maxItems: 100 },
+    policy_ref: { type: 'string', minLength: 1, maxLength: 500 },
+    agent: {
+      type: 'object',
+      required: ['adapter'],
+      properties: {
+        adapter: { type: 'string', pattern: '^[a-z][a-z0-9_-]{0,63}$' },
+        signature_key: {
+          description: 'The public key the agent signs its output with (docs/certificates.md, "Agent entries"): only a signature that verifies against it names the agent in a certificate.',
+          oneOf: [
+            {
+              type: 'object',
+              required: ['identity', 'jwk'],
+              additionalProperties: false,
+              properties: {
+                identity: NAME,
+                // A public key only: a private or shared-secret member has no place in a scenario.
+                jwk: { type: 'object', required: ['kty'], properties: { kty: { enum: ['OKP', 'EC', 'RSA'] } }, not: { anyOf: [{ required: ['d'] }, { required: ['k'] }] } },
+              },
+            },
+            { type: 'object', required: ['identity', 'jwks_url'], additionalProperties: false, properties: { identity: NAME, jwks_url: { type: 'string', pattern: '^https://', maxLength: 2048 } } },
+          ],
+        },
+      },
+      additionalProperties: true,
+    },
+    topology: {
+      type: 'array',
+      maxItems: 100,
+      items: {
+        type: 'object',
+        required: ['agent', 'writes', 'reads'],
+        additionalProperties: false,
+        properties: {
+          agent: NAME,
+          writes: { type: 'array', items: NAME },
+          reads: { type: 'array', items: NAME },
+        },
+      },
+    },
+    tasks: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 10000,
+      items: {
+        type: 'object',
+        required: ['id', 'input', 'metrics'],
+        additionalProperties: false,
+        properties: {
+          id: ID,
+          input: { type: 'string', maxLength: 1_000_000 },
+          expected: expectedSchema,
+          metrics: {
+            type: 'array',
+            minItems: 1,
+            items: {
+              type: 'object',
+              required: ['id'],
+              additionalProperties: false,
+              properties: {
+                id: { type: 'string', pattern: '^[a-z][a-z0-9_]{1,63}$' },
+                params: { type: 'object' },
+                weight: { type: 'number', exclusiveMinimum: 0 },
+              },
+            },
+          },
+          agent: NAME,
+          tools: { type: 'array', maxItems: 500, items: TOOL_NAME },
+          required_tools: { type: 'array', maxItems: 100, items: TOOL_NAME },
+          forbidden_tools: { type: 'array', maxItems: 500, items: TOOL_NAME },
+          expected_outcome: { type: 'array', maxItems: 200, items: outcomeAssertionSchema },
+          turns: {
+            type: 'array', maxItems: 50,
+            items: { type: 'object', required: ['input'], additionalProperties: false, properties: { input: { type: 'string', maxLength: 1_000_000 }, expected_outcome: { type: 'array', maxItems: 200, items: outcomeAssertionSchema } } },
+          },
+          user_simulator: {
+            type: 'object', required: ['instructions'], additionalProperties: false,
+            properties: { instructions: { type: 'string', minLength: 1, maxLength: 20_000 }, max_turns: { type: 'integer', minimum: 1, maximum: 30 } },
+          },
+        },
+        not: { required: ['turns', 'user_simulator'] },
+      },
+    },
+    conversation: { enum: ['shared', 'per_task'], description: 'shared (default): tasks continue one conversation, in order. per_task: each task is its own conversation and independent tasks run concurrently.' },
+    trials: { type: 'integer', minimum: 1, maximum: 20, description: 'Attempts per task, each with its own world and conversation: the run reports pass@k and pass^k, and dimensions use the worst attempt.' },
+    concurrency: { type: 'integer', minimum: 1, maximum: 256, description: 'With conversation per_task: tasks in flight at once (capped by AEH_RUN_CONCURRENCY).' },
+    enabled_shims: { type: 'array', maxItems: 20, uniqueItems: true, items: SHIM_NAME },
+    initial_state: { type: 'object', maxProperties: 20, propertyNames: SHIM_NAME },
+    shim_config: { type: 'object', maxProperties: 20, propertyNames: SHIM_NAME, additionalProperties: { oneOf: [{ type: 'object' }, { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,63}$', description: 'the name of a stored shim configuration' }] } },
+    source: { type: 'string' },
+  },
+} as const;
+
+/** The dimension names, for schemas of other records. */
+export const dimensionEnum = { type: 'string', enum: [...DIMENSIONS] } as const;
