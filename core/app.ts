@@ -11,12 +11,10 @@ import { createHost, type HostInternals } from './plugin-host.ts';
 import { loadPlugins, type LoadPluginsOptions, type Plugin } from './plugin.ts';
 import { Problem } from './problems.ts';
 import type { AppEnv } from './routes.ts';
-import type { PluginInfo, Services } from './services.ts';
-import type { HookEvents, Hooks } from './hooks.ts';
+import type { Hooks, PluginInfo, ServiceSlots, Services, SlotName } from './services.ts';
+import type { HookEvents } from './hooks.ts';
 import { createTelemetry } from './telemetry.ts';
-import { createLlmClient } from '../plugins/llm/client.ts';
 import { createGuardedFetch } from './guards/ssrf.ts';
-import { createCatalog } from '../plugins/catalog/catalog.ts';
 import { redactingLogger } from './guards/redact.ts';
 import { createRateLimits } from './guards/rate-limiter.ts';
 import { createPipeline, errorResponse, routeHandler } from './pipeline/route.ts';
@@ -65,17 +63,7 @@ async function openServices(host: HostInternals, plugins: PluginInfo[], { dispat
   const now = capabilities.now ?? Date.now;
   // Every log line passes the redactor: no `apiKey` query value, bearer token or configured secret gets out.
   const logger = redactingLogger(capabilities.logger ?? consoleLogger(), [config.apiKey, config.llm.apiKey]);
-  const catalog = createCatalog({
-    files: capabilities.files,
-    dirs: [
-      ...(capabilities.catalogDir ? [{ path: capabilities.catalogDir, source: 'bundled' }] : []),
-      ...config.catalogDirs.map((dir) => ({ path: dir.startsWith('/') ? dir : `${config.projectRoot}/${dir}`, source: dir })),
-    ],
-    documents: capabilities.catalogDocuments,
-    logger,
-    metricDimension: (id) => host.metrics.get(id)?.dimension,
-    now,
-  });
+  const slots = new Map<SlotName, unknown>();
   const services: Services = {
     config,
     store,
@@ -86,16 +74,18 @@ async function openServices(host: HostInternals, plugins: PluginInfo[], { dispat
     mutators: host.mutators,
     agents: host.agents,
     signers: host.signers,
+    scenarioFormats: host.scenarioFormats,
     jobs: host.jobs,
     doctorChecks: host.doctorChecks,
     auth,
     hooks: createHooks(host, () => services),
     fetch: createGuardedFetch({ net: capabilities.net, allowHosts: config.allowHosts, servicePort: config.port, serviceHost: config.host, fallbackFetch: trustedFetch }),
     trustedFetch,
-    llm: config.llm.baseUrl && config.llm.model
-      ? createLlmClient({ baseUrl: config.llm.baseUrl, apiKey: config.llm.apiKey, model: config.llm.model, fetch: trustedFetch })
-      : undefined,
-    catalog,
+    use<S extends SlotName>(slot: S) {
+      if (!slots.has(slot)) throw new Error(`no loaded plugin provides the "${slot}" service (loaded: ${plugins.map((p) => p.name).join(', ')}); a plugin that uses it declares the provider in its dependencies`);
+      return slots.get(slot) as ServiceSlots[S];
+    },
+    find: <S extends SlotName>(slot: S) => slots.get(slot) as ServiceSlots[S] | undefined,
     plugins,
     telemetry: createTelemetry(),
     startedAt: now(),
@@ -103,6 +93,7 @@ async function openServices(host: HostInternals, plugins: PluginInfo[], { dispat
     dispatch,
     dispatchAs,
   };
+  for (const provider of host.providers.list()) slots.set(provider.slot, await provider.create(services));
   for (const hook of host.startHooks) await hook(services);
   return services;
 }

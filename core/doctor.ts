@@ -2,22 +2,7 @@
  * Doctor checks: environment health (`GET /api/v1/doctor`, `aeh doctor`). Plugins contribute checks; each
  * answers ok, warn or fail with a hint that says how to fix it, and the overall status is the worst one.
  */
-import type { Services } from './services.ts';
-
-export type CheckStatus = 'ok' | 'warn' | 'fail';
-
-export interface CheckResult {
-  id: string;
-  status: CheckStatus;
-  message: string;
-  hint?: string;
-  details?: Record<string, unknown>;
-}
-
-export interface DoctorCheck {
-  id: string;
-  run(services: Services): Promise<Omit<CheckResult, 'id'>>;
-}
+import type { CheckResult, CheckStatus, Services } from './services.ts';
 
 const RANK: Record<CheckStatus, number> = { ok: 0, warn: 1, fail: 2 };
 

@@ -2,7 +2,6 @@
  * Lifecycle hooks: how plugins react to what other plugins do without importing each other.
  * Handlers run in registration order and are awaited; a throwing handler is logged, not fatal.
  */
-import type { Services } from './services.ts';
 
 /** Events and their payloads. */
 export interface HookEvents {
@@ -24,11 +23,4 @@ export interface AuditEntry {
   outcome: 'ok' | 'refused' | 'error';
   status: number;
   detail?: string;
-}
-
-export type HookHandler<E extends keyof HookEvents> = (payload: HookEvents[E], services: Services) => void | Promise<void>;
-
-export interface Hooks {
-  on<E extends keyof HookEvents>(event: E, handler: HookHandler<E>): void;
-  emit<E extends keyof HookEvents>(event: E, payload: HookEvents[E]): Promise<void>;
 }

@@ -11,12 +11,11 @@ import type { Shim } from './shim.ts';
 import type { AgentAdapter } from './agent-adapter.ts';
 import type { Signer } from './signer.ts';
 import type { StorageDriver } from './storage.ts';
-import type { ScheduledJob } from './jobs.ts';
-import type { DoctorCheck } from './doctor.ts';
 import type { RouteDefinition } from './routes.ts';
 import { createAuthManagerClass, type AuthManagerClass, type AuthProvider } from './auth-manager.ts';
-import type { HookEvents, HookHandler } from './hooks.ts';
-import type { Services } from './services.ts';
+import type { HookEvents } from './hooks.ts';
+import type { DoctorCheck, HookHandler, ScheduledJob, ServiceSlots, Services, SlotName } from './services.ts';
+import type { ScenarioFormat } from './domain/scenario-format.ts';
 import type { JsonSchema } from './validate.ts';
 import type { TaskQueueFactory } from './tasks.ts';
 
@@ -27,6 +26,15 @@ export interface NamedSchema {
 }
 
 export type StartHook = (services: Services) => void | Promise<void>;
+
+/** Builds the service a plugin provides in a slot, once storage is open and before start hooks run. */
+export type SlotFactory<S extends SlotName> = (services: Services) => ServiceSlots[S] | Promise<ServiceSlots[S]>;
+
+/** A slot a plugin provides: its name and its factory. */
+export interface SlotProvider {
+  slot: SlotName;
+  create: SlotFactory<SlotName>;
+}
 
 export interface PluginHost {
   readonly config: Config;
@@ -46,6 +54,15 @@ export interface PluginHost {
   readonly schemas: Registry<NamedSchema>;
   /** Task queues other than the in-process one; the first that accepts the configuration is used. */
   readonly queues: Registry<TaskQueueFactory>;
+  /** Document formats accepted as scenarios besides the native one (core/domain/scenario-format.ts). */
+  readonly scenarioFormats: Registry<ScenarioFormat>;
+  /** Services this app's plugins provide to each other, by slot (`provide`). */
+  readonly providers: Registry<SlotProvider>;
+  /**
+   * Provides the service of a named slot to the other plugins (`services.use(slot)`); the factory runs once
+   * storage is open, before start hooks, in plugin order. Two plugins providing one slot fail the start.
+   */
+  provide<S extends SlotName>(slot: S, factory: SlotFactory<S>, owner?: string): void;
   /** The AuthManager class of this app; extend it with pluggable `overrides: { AuthManager: {...} }`. */
   AuthManager: AuthManagerClass;
   /** Subscribes to a lifecycle event. */
@@ -86,12 +103,17 @@ export function createHost(config: Config, capabilities: RuntimeCapabilities): H
     authProviders: createRegistry<AuthProvider>('auth provider', (provider) => provider.name),
     schemas: createRegistry<NamedSchema>('schema', (named) => named.name),
     queues: createRegistry<TaskQueueFactory>('task queue', (factory) => factory.name),
+    scenarioFormats: createRegistry<ScenarioFormat>('scenario format', (format) => format.name),
+    providers: createRegistry<SlotProvider>('service slot', (provider) => provider.slot),
   };
   return {
     config,
     capabilities,
     ...registries,
     AuthManager: createAuthManagerClass(),
+    provide(slot, factory, owner) {
+      registries.providers.register({ slot, create: factory as SlotFactory<SlotName> }, owner);
+    },
     on(event, handler) {
       guard(`a ${event} handler`);
       const list = hookHandlers.get(event) ?? [];

@@ -4,8 +4,8 @@
  * first, so when several instances share Redis exactly one of them runs a given firing.
  */
 import { Cron } from 'croner';
-import type { Services } from './services.ts';
-import type { ScheduledJob } from './jobs.ts';
+
+import type { ScheduledJob, Services } from './services.ts';
 
 /** How long a firing's lock is kept: long enough that no instance fires it again. */
 const LOCK_TTL_SECONDS = 24 * 60 * 60;

@@ -1,6 +1,8 @@
 /**
- * Services: what a running app hands to route handlers, hooks and jobs. Everything a plugin may reach at run
- * time is here; plugins never import each other.
+ * Services: what a running app hands to route handlers, hooks, jobs and doctor checks (what `setup` sees is the
+ * plugin host, core/plugin-host.ts). Everything a plugin may reach at run time is here; plugins never import
+ * each other. What one plugin offers the others (the catalog, the language-model client) sits in a named slot:
+ * the plugin calls `host.provide(slot, factory)`, the others `services.use(slot)` or `services.find(slot)`.
  */
 import type { Config } from './config.ts';
 import type { Store } from './storage.ts';
@@ -11,13 +13,25 @@ import type { Mutator } from './mutator.ts';
 import type { Shim } from './shim.ts';
 import type { AgentAdapter } from './agent-adapter.ts';
 import type { Signer } from './signer.ts';
-import type { ScheduledJob } from './jobs.ts';
 import type { AuthManagerInstance, Principal } from './auth-manager.ts';
-import type { Hooks } from './hooks.ts';
+import type { HookEvents } from './hooks.ts';
 import type { LlmClient } from './llm.ts';
-import type { DoctorCheck } from './doctor.ts';
 import type { Telemetry } from './telemetry.ts';
-import type { Catalog } from '../plugins/catalog/catalog.ts';
+import type { Catalog } from './domain/catalog.ts';
+import type { ScenarioFormat } from './domain/scenario-format.ts';
+
+/**
+ * The named services plugins provide to each other. A plugin that provides a slot of its own declares it by
+ * augmenting this interface: `declare module 'agent-eval-harness/plugin' { interface ServiceSlots { crm: Crm } }`.
+ */
+export interface ServiceSlots {
+  /** The scenario catalog (plugins/catalog). */
+  catalog: Catalog;
+  /** The operator's language-model provider (plugins/llm), present only when `AEH_LLM_*` configure one. */
+  llm: LlmClient;
+}
+
+export type SlotName = keyof ServiceSlots;
 
 /** One loaded plugin, as `GET /api/info` and the doctor report it. */
 export interface PluginInfo {
@@ -36,6 +50,8 @@ export interface Services {
   mutators: Registry<Mutator>;
   agents: Registry<AgentAdapter>;
   signers: Registry<Signer>;
+  /** Formats a submitted or catalog document may be in besides the native scenario (AES v1.4, ...). */
+  scenarioFormats: Registry<ScenarioFormat>;
   jobs: Registry<ScheduledJob>;
   doctorChecks: Registry<DoctorCheck>;
   auth: AuthManagerInstance;
@@ -44,10 +60,10 @@ export interface Services {
   fetch: GuardedFetch;
   /** Fetch for URLs the operator configured (JWKS, LLM provider, key services): trusted, not guarded. */
   trustedFetch: typeof fetch;
-  /** The configured LLM provider, if any. */
-  llm?: LlmClient;
-  /** The scenario catalog (bundled and mounted folders). */
-  catalog: Catalog;
+  /** The service in `slot`; throws naming the slot when no loaded plugin provides it (declare the dependency). */
+  use<S extends SlotName>(slot: S): ServiceSlots[S];
+  /** The service in `slot`, or `undefined` when no loaded plugin provides it (an optional service). */
+  find<S extends SlotName>(slot: S): ServiceSlots[S] | undefined;
   plugins: PluginInfo[];
   telemetry: Telemetry;
   /**
@@ -64,4 +80,41 @@ export interface Services {
   /** Milliseconds since the epoch when the app was created. */
   startedAt: number;
   now(): number;
+}
+
+/** Reacts to a lifecycle event (`host.on`); a handler that throws is logged and never fails the event. */
+export type HookHandler<E extends keyof HookEvents> = (payload: HookEvents[E], services: Services) => void | Promise<void>;
+
+export interface Hooks {
+  on<E extends keyof HookEvents>(event: E, handler: HookHandler<E>): void;
+  emit<E extends keyof HookEvents>(event: E, payload: HookEvents[E]): Promise<void>;
+}
+
+/** A job fired on a cron pattern (core/scheduler.ts). */
+export interface ScheduledJob {
+  name: string;
+  /** A cron pattern (croner syntax). */
+  cron: string;
+  /**
+   * Runs on every instance (it refreshes something each instance keeps, like a key-set cache) instead of on
+   * the one instance that claims the firing in the shared store.
+   */
+  perInstance?: boolean;
+  run(services: Services): Promise<void>;
+}
+
+export type CheckStatus = 'ok' | 'warn' | 'fail';
+
+export interface CheckResult {
+  id: string;
+  status: CheckStatus;
+  message: string;
+  hint?: string;
+  details?: Record<string, unknown>;
+}
+
+/** A check `GET /api/v1/doctor` runs (core/doctor.ts). */
+export interface DoctorCheck {
+  id: string;
+  run(services: Services): Promise<Omit<CheckResult, 'id'>>;
 }

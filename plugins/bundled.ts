@@ -8,7 +8,9 @@ import authStaticKey from './auth/static-key.ts';
 import authOidc from './auth/oidc.ts';
 import audit from './audit/index.ts';
 import system from './system/index.ts';
+import aes from './aes/index.ts';
 import catalog from './catalog/index.ts';
+import llm from './llm/index.ts';
 import mutators from './mutators/index.ts';
 import doctor from './doctor/index.ts';
 import explain from './explain/index.ts';
@@ -30,5 +32,5 @@ import evaluation from './evaluation/index.ts';
 import specToEval from './spec-to-eval/index.ts';
 
 export function portablePlugins(): Plugin[] {
-  return [storageMemory, authStaticKey, authOidc, audit, system, catalog, doctor, explain, consolePlugin, mutators, schedules, signerLocal, signerAwsKms, signerGcpKms, signerAzureKeyVault, certification, evidence, agentScripted, agentHttp, agentOpenai, agentReplay, metrics, shims, evaluation, specToEval];
+  return [storageMemory, authStaticKey, authOidc, audit, system, llm, aes, catalog, doctor, explain, consolePlugin, mutators, schedules, signerLocal, signerAwsKms, signerGcpKms, signerAzureKeyVault, certification, evidence, agentScripted, agentHttp, agentOpenai, agentReplay, metrics, shims, evaluation, specToEval];
 }

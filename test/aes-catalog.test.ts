@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { RE2JS } from 're2js';
 import { testApp, type TestApp } from './helpers.ts';
 import { normalizeScenario } from '../core/domain/scenario-load.ts';
+import { aesFormat } from '../plugins/aes/format.ts';
 import { check } from '../core/validate.ts';
 import { scenarioSchema } from '../core/domain/schemas/scenario.ts';
 import type { Scenario } from '../core/domain/scenario.ts';
@@ -34,7 +35,7 @@ describe.skipIf(!present)('aes catalog: every published file', () => {
   beforeAll(() => {
     for (const file of scenarioFiles()) {
       const document = JSON.parse(readFileSync(file, 'utf8'));
-      normalised.push({ file, document, scenario: normalizeScenario(document, { path: file }) });
+      normalised.push({ file, document, scenario: normalizeScenario(document, { path: file, formats: [aesFormat] }) });
     }
   }, 120_000);
 
@@ -94,7 +95,7 @@ describe.skipIf(!present)('aes catalog: mounted with AEH_CATALOG_DIRS', () => {
 
   it('indexes every scenario file and skips the schema folder', async () => {
     const services = await t.app.ready;
-    const integrity = await services.catalog.integrity();
+    const integrity = await services.use('catalog').integrity();
     expect(integrity.bySource[aesRoot]).toBe(EXPECTED_FILES - 1); // one published id ("narrative") is used twice
     expect(integrity.problems).toEqual([expect.objectContaining({ message: expect.stringMatching(/^duplicate id "narrative"/) })]);
   }, 120_000);

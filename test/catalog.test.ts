@@ -340,10 +340,10 @@ describe('catalog: GET /api/scenarios/:id', () => {
 
   it('hands out copies, so a caller cannot change the catalog', async () => {
     const services = await t.app.ready;
-    const copy = (await services.catalog.get('edu-algebra-tutor'))!;
+    const copy = (await services.use('catalog').get('edu-algebra-tutor'))!;
     copy.tasks[0].input = 'changed';
     copy.agent = { adapter: 'http' };
-    const again = (await services.catalog.get('edu-algebra-tutor'))!;
+    const again = (await services.use('catalog').get('edu-algebra-tutor'))!;
     expect(again.tasks[0].input).toContain('3x + 7 = 22');
     expect(again.agent.adapter).toBe('scripted');
   });
@@ -385,7 +385,7 @@ describe('catalog: AEH_CATALOG_DIRS', () => {
     const dir = mountedFolder();
     const t = await testApp({ env: { AEH_CATALOG_DIRS: `${dir},/definitely/not/here` } });
     const services = await t.app.ready;
-    const integrity = await services.catalog.integrity();
+    const integrity = await services.use('catalog').integrity();
     expect(integrity.total).toBe(bundled.length + 2);
     expect(integrity.bySource).toEqual({ bundled: bundled.length, [dir]: 2 });
     const problems = Object.fromEntries(integrity.problems.map((problem) => [problem.path.replace(`${dir}/`, ''), problem.message]));
@@ -406,6 +406,6 @@ describe('catalog: AEH_CATALOG_DIRS', () => {
     expect(run.status).toBe('succeeded');
     expect(Object.values(run.dimensions).every((score) => score === null)).toBe(true);
     // the bundled scenario wins its duplicate id
-    expect((await services.catalog.get(bundled[0].scenario.id))!.title).toBe(bundled[0].scenario.title);
+    expect((await services.use('catalog').get(bundled[0].scenario.id))!.title).toBe(bundled[0].scenario.title);
   });
 });

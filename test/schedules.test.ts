@@ -5,6 +5,7 @@ import storageMemory from '../plugins/storage/memory.ts';
 import storageRedis from '../plugins/storage/redis.ts';
 import authStaticKey from '../plugins/auth/static-key.ts';
 import schedules from '../plugins/schedules/index.ts';
+import catalog from '../plugins/catalog/index.ts';
 import { runDueJobs } from '../core/scheduler.ts';
 import { startRedis, SKIP_REDIS, type RedisServer } from './redis-server.ts';
 import claimsBearer from './fixtures/claims-bearer-auth.ts';
@@ -18,7 +19,7 @@ let principals: unknown[] = [];
 /** Stands in for the evaluation engine: counts launches. */
 function fakeEvaluate(launched: unknown[]): Plugin {
   return {
-    name: 'fake-evaluate',
+    name: 'evaluation', // stands in for the evaluation plugin schedules depends on
     setup(host) {
       host.routes.register({
         method: 'POST', path: '/api/evaluate', permission: 'evaluations:launch', summary: 'fake', body: { type: 'object' },
@@ -35,7 +36,7 @@ function fakeEvaluate(launched: unknown[]): Plugin {
 const MONDAY_0900_UTC = Date.parse('2026-11-23T09:00:20Z');
 
 async function appWith(launched: unknown[], env: Record<string, string> = {}, now = () => MONDAY_0900_UTC) {
-  return testApp({ only: [storageMemory, storageRedis, authStaticKey, schedules, fakeEvaluate(launched)], env, capabilities: { now } });
+  return testApp({ only: [storageMemory, storageRedis, authStaticKey, catalog, schedules, fakeEvaluate(launched)], env, capabilities: { now } });
 }
 
 describe('schedules: CRUD', () => {
@@ -114,7 +115,7 @@ describe('schedules: act as the person who made them (issue 13 item 8)', () => {
   async function appAsPeople(launched: unknown[], env: Record<string, string> = {}) {
     principals = [];
     revoked.clear();
-    const t = await testApp({ only: [storageMemory, authStaticKey, claimsBearer, revocableMapping, audit, schedules, fakeEvaluate(launched)], env, capabilities: { now: () => MONDAY_0900_UTC } });
+    const t = await testApp({ only: [storageMemory, authStaticKey, claimsBearer, revocableMapping, audit, catalog, schedules, fakeEvaluate(launched)], env, capabilities: { now: () => MONDAY_0900_UTC } });
     (await import('node:fs')).writeFileSync(`${t.root}/s.json`, '{}');
     return t;
   }

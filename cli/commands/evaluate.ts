@@ -15,6 +15,7 @@ import { buildResults, taskScoresFrom } from '../report/model.ts';
 import { toJunit } from '../report/junit.ts';
 import { toMarkdown } from '../report/markdown.ts';
 import { normalizeScenario } from '../../core/domain/scenario-load.ts';
+import { aesFormat } from '../../plugins/aes/format.ts';
 import { parseJson } from '../../core/json.ts';
 import type { RunRecord } from '../../core/domain/runs.ts';
 import type { Scenario } from '../../core/domain/scenario.ts';
@@ -27,7 +28,7 @@ async function scenarioFor(client: ApiClient, target: string, cwd: string): Prom
     const document = parseJson(readFileSync(path, 'utf8'));
     let scenario: Scenario | undefined;
     try {
-      scenario = normalizeScenario(document);
+      scenario = normalizeScenario(document, { formats: [aesFormat] });
     } catch {
       // the service names what is wrong
     }

@@ -1,6 +1,7 @@
 /**
- * Turning documents into scenarios: native scenarios are validated against the schema; AES v1.4 documents
- * are normalised first (`plugins/catalog/aes-import.ts`). Used by evaluate, mutate, the catalog and spec-to-eval.
+ * Turning documents into scenarios: native scenarios are validated against the schema; documents in another
+ * registered format (`ScenarioFormat`, such as AES v1.4 from plugins/aes) are converted first. Used by
+ * evaluate, mutate, the catalog and spec-to-eval.
  */
 import { RE2JS } from 're2js';
 import { Problem, type FieldError } from '../problems.ts';
@@ -10,19 +11,15 @@ import { scenarioSchema } from './schemas/scenario.ts';
 import { assertValid } from '../validate.ts';
 import { parseJson } from '../json.ts';
 import { readJailedFile } from '../guards/jail.ts';
-import { aesSchema } from './schemas/aes.ts';
-import { aesToScenario, type AesDocument } from '../../plugins/catalog/aes-import.ts';
-
-/** True when a document looks like an AES v1.4 scenario. */
-export function isAesDocument(document: unknown): boolean {
-  return typeof document === 'object' && document !== null && 'aes_version' in document;
-}
+import type { ScenarioFormat } from './scenario-format.ts';
 
 export interface NormalizeOptions {
   /** Recorded as `source` when the document does not say (`native`, `spec-to-eval`...). */
   source?: string;
   /** Where the document was read from; AES documents take their industry and use case from its folders. */
   path?: string;
+  /** Formats besides the native one (`services.scenarioFormats.list()`); none: native scenarios only. */
+  formats?: readonly ScenarioFormat[];
 }
 
 /**
@@ -55,22 +52,22 @@ function assertRules(scenario: Scenario, what: string): Scenario {
 }
 
 /**
- * Validates a native scenario or normalises an AES v1.4 one (`plugins/catalog/aes-import.ts`); throws `validation_failed`
- * listing every failing path (paths into the AES document when that is what is broken).
+ * Validates a native scenario or converts one in a registered format; throws `validation_failed` listing every
+ * failing path (paths into the original document when that is what is broken).
  */
 export function normalizeScenario(document: unknown, options: NormalizeOptions = {}): Scenario {
-  if (isAesDocument(document)) {
-    const aes = assertValid<AesDocument>(aesSchema, document, 'AES v1.4 scenario');
-    // The conversion always yields a valid scenario for a valid AES document; checking again guards that promise.
-    const converted = assertValid<Scenario>(scenarioSchema, aesToScenario(aes, { path: options.path }).scenario, 'normalised AES scenario');
-    return assertRules(converted, 'normalised AES scenario');
+  const format = options.formats?.find((candidate) => candidate.detect(document));
+  if (format) {
+    // A conversion must yield a valid scenario for a valid document; checking again guards that promise.
+    const what = `normalised ${format.name} scenario`;
+    return assertRules(assertValid<Scenario>(scenarioSchema, format.toScenario(document, { path: options.path }), what), what);
   }
   const scenario = assertRules(assertValid<Scenario>(scenarioSchema, document, 'scenario'), 'scenario');
   return options.source && !scenario.source ? { ...scenario, source: options.source } : scenario;
 }
 
 /** Reads a scenario JSON file through the jail and normalises it. */
-export async function loadScenarioFile(services: Pick<Services, 'config' | 'capabilities'>, path: string): Promise<Scenario> {
+export async function loadScenarioFile(services: Pick<Services, 'config' | 'capabilities' | 'scenarioFormats'>, path: string): Promise<Scenario> {
   const bytes = await readJailedFile(services, path, 16 * 1024 * 1024);
   let document: unknown;
   try {
@@ -80,5 +77,5 @@ export async function loadScenarioFile(services: Pick<Services, 'config' | 'capa
     const where = (error as Error).message;
     throw new Problem('validation_failed', { detail: `the scenario file is ${where}`, errors: [{ path: '/', message: where }] });
   }
-  return normalizeScenario(document, { path });
+  return normalizeScenario(document, { path, formats: services.scenarioFormats.list() });
 }

@@ -1,7 +1,7 @@
 /**
  * The scenario model (api-contract.md, "Resources"): what an evaluation runs.
  * The JSON Schema that validates it lives in `core/domain/schemas/scenario.ts`; AES v1.4 documents are normalised
- * into this shape on load by `plugins/catalog/aes-import.ts`.
+ * into this shape on load by `plugins/aes`.
  */
 
 /** The seven scoring dimensions of the Weighted Severity Model. */

@@ -28,7 +28,7 @@ import type { PluginHost } from '../../core/plugin-host.ts';
 import { Problem } from '../../core/problems.ts';
 import { parseJson } from '../../core/json.ts';
 import type { AuthProvider, Credential, Principal } from '../../core/auth-manager.ts';
-import type { CheckResult } from '../../core/doctor.ts';
+import type { CheckResult } from '../../core/services.ts';
 
 /** Algorithms accepted (service-spec.md, "Validation rules" 3). */
 export const OIDC_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'ES256', 'ES384', 'ES512'];

@@ -9,7 +9,7 @@
  *   filter except that facet's own, so choosing an industry still shows the other industries' counts.
  */
 import type { Dimension, Scenario } from '../../core/domain/scenario.ts';
-import type { CatalogEntry, CatalogQuery, CatalogSearchResult } from './catalog.ts';
+import type { CatalogEntry, CatalogQuery, CatalogSearchResult } from '../../core/domain/catalog.ts';
 
 /** Dimension of each built-in metric (api-contract.md, "Built-in metric ids"); `llm_judge` checks outcomes. */
 export const METRIC_DIMENSIONS: Readonly<Record<string, Dimension>> = Object.freeze({

@@ -1,60 +1,18 @@
 /**
- * The scenario catalog: the bundled `catalog/` folder plus `AEH_CATALOG_DIRS`, native and AES v1.4
+ * The scenario catalog (the `catalog` service slot, core/domain/catalog.ts): the bundled `catalog/` folder plus `AEH_CATALOG_DIRS`, native and AES v1.4
  * documents alike, indexed for faceted search (`GET /api/scenarios`) and lookup by id.
  * Indexing starts on first use (or `ready()`, which the catalog plugin calls at start without waiting), so the
  * HTTP server never waits for it; a search that arrives early waits for the one index being built.
  * A file that cannot be used never stops the others: it is recorded for `integrity()` (the doctor's check).
  */
-import type { Dimension, Scenario } from '../../core/domain/scenario.ts';
+import type { Scenario } from '../../core/domain/scenario.ts';
+import type { Catalog, CatalogEntry, CatalogProblem, CatalogQuery, CatalogSearchResult } from '../../core/domain/catalog.ts';
 import type { CatalogDocument, FileAccess, Logger } from '../../core/capabilities.ts';
 import { normalizeScenario } from '../../core/domain/scenario-load.ts';
 import { isProblem } from '../../core/problems.ts';
 import { JsonSyntaxError, parseJson } from '../../core/json.ts';
-import { AES_FORMAT } from './aes-import.ts';
+import type { ScenarioFormat } from '../../core/domain/scenario-format.ts';
 import { buildSearchIndex, dimensionsOf, type MetricDimension, type SearchIndex } from './catalog-index.ts';
-
-/** A catalog scenario as search results show it. */
-export interface CatalogEntry extends Pick<Scenario, 'id' | 'title' | 'description' | 'industry' | 'use_case' | 'tags'> {
-  dimensions: Dimension[];
-  /** `bundled` (catalog/) or the mounted folder it came from. */
-  source: string;
-  /** `native` or `aes-1.4`. */
-  format: string;
-  task_count: number;
-}
-
-/** A search: `q` words, filters (case-insensitive; several values mean any of them), paging. */
-export interface CatalogQuery {
-  q?: string;
-  industry?: string | string[];
-  use_case?: string | string[];
-  tag?: string | string[];
-  dimension?: string | string[];
-  limit?: number;
-  offset?: number;
-}
-
-export interface CatalogSearchResult {
-  total: number;
-  items: CatalogEntry[];
-  facets: { industry: Record<string, number>; use_case: Record<string, number>; tag: Record<string, number>; dimension: Record<string, number> };
-}
-
-/** A file the catalog could not load, for the doctor. */
-export interface CatalogProblem {
-  path: string;
-  message: string;
-}
-
-export interface Catalog {
-  /** Resolves when the index is built (starting the build if nothing has). Never rejects. */
-  ready(): Promise<void>;
-  search(query: CatalogQuery): Promise<CatalogSearchResult>;
-  /** The full, normalised scenario (a copy the caller may change), or `null`. */
-  get(id: string): Promise<Scenario | null>;
-  /** Counts per source and the files that failed to load or duplicated an id. */
-  integrity(): Promise<{ total: number; bySource: Record<string, number>; problems: CatalogProblem[] }>;
-}
 
 export interface CatalogOptions {
   files?: FileAccess;
@@ -62,6 +20,8 @@ export interface CatalogOptions {
   dirs: Array<{ path: string; source: string }>;
   /** Bundled documents embedded in the build (no file system); indexed as source `bundled`, before `dirs`. */
   documents?: readonly CatalogDocument[];
+  /** Formats besides the native one that catalog files may be in (AES v1.4). */
+  formats?: readonly ScenarioFormat[];
   logger: Logger;
   /** The dimension of a metric id (the metric registry); the contract's fixed map answers otherwise. */
   metricDimension?: MetricDimension;
@@ -121,13 +81,20 @@ function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => (immediate ? immediate(resolve) : setTimeout(resolve, 0)));
 }
 
+/** What loading a file needs besides its bytes. */
+interface LoadContext {
+  decoder: TextDecoder;
+  formats: readonly ScenarioFormat[];
+}
+
 /** Parses and normalises one file's bytes; a failure becomes the file's problem. */
-function loadBytes(bytes: Uint8Array, path: string, source: string, decoder: TextDecoder): Loaded {
+function loadBytes(bytes: Uint8Array, path: string, source: string, { decoder, formats }: LoadContext): Loaded {
   try {
     if (bytes.byteLength > MAX_FILE_BYTES) return { path, source, problem: `larger than ${MAX_FILE_BYTES} bytes` };
     const document: unknown = parseJson(decoder.decode(bytes));
-    const scenario = normalizeScenario(document, { path });
-    return { path, source, scenario, format: scenario.source === AES_FORMAT ? AES_FORMAT : 'native' };
+    const scenario = normalizeScenario(document, { path, formats });
+    const format = formats.some((candidate) => candidate.name === scenario.source) ? scenario.source! : 'native';
+    return { path, source, scenario, format };
   } catch (error) {
     return { path, source, problem: describeError(error) };
   }
@@ -142,7 +109,7 @@ function unreadable(path: string, source: string, error: unknown): Loaded {
  * between: thousands of small files load several times faster than through one promise per file, and
  * requests are never held for longer than a slice.
  */
-async function loadInSlices(files: FileAccess & { readFileSync(path: string): Uint8Array }, targets: Array<{ path: string; source: string }>, decoder: TextDecoder): Promise<Loaded[]> {
+async function loadInSlices(files: FileAccess & { readFileSync(path: string): Uint8Array }, targets: Array<{ path: string; source: string }>, context: LoadContext): Promise<Loaded[]> {
   const loaded: Loaded[] = [];
   let sliceStart = performance.now();
   for (const { path, source } of targets) {
@@ -153,7 +120,7 @@ async function loadInSlices(files: FileAccess & { readFileSync(path: string): Ui
       loaded.push(unreadable(path, source, error));
       continue;
     }
-    loaded.push(loadBytes(bytes, path, source, decoder));
+    loaded.push(loadBytes(bytes, path, source, context));
     if (performance.now() - sliceStart > SLICE_MS) {
       await yieldToEventLoop();
       sliceStart = performance.now();
@@ -190,15 +157,15 @@ async function buildCatalog(options: CatalogOptions): Promise<Built> {
       problems.push({ path: dir.path, message: (error as { code?: string }).code === 'ENOENT' ? 'catalog folder not found' : `catalog folder unreadable: ${(error as Error).message}` });
     }
   }
-  const decoder = new TextDecoder();
+  const context: LoadContext = { decoder: new TextDecoder(), formats: options.formats ?? [] };
   const encoder = new TextEncoder();
   // Embedded documents follow the folder rules too (JSON only, no schemas, no hidden or skipped folders).
   const embedded = (options.documents ?? []).filter((document) => document.path.endsWith('.json') && isScenarioFile('', document.path));
-  let loaded: Loaded[] = embedded.map((document) => loadBytes(encoder.encode(document.text), document.path, 'bundled', decoder));
-  if (files?.readFileSync) loaded = loaded.concat(await loadInSlices(files as FileAccess & { readFileSync(path: string): Uint8Array }, targets, decoder));
+  let loaded: Loaded[] = embedded.map((document) => loadBytes(encoder.encode(document.text), document.path, 'bundled', context));
+  if (files?.readFileSync) loaded = loaded.concat(await loadInSlices(files as FileAccess & { readFileSync(path: string): Uint8Array }, targets, context));
   else if (files) {
     loaded = loaded.concat(await mapPool(targets, options.concurrency ?? 32, (target) =>
-      files.readFile(target.path).then((bytes) => loadBytes(bytes, target.path, target.source, decoder), (error) => unreadable(target.path, target.source, error)),
+      files.readFile(target.path).then((bytes) => loadBytes(bytes, target.path, target.source, context), (error) => unreadable(target.path, target.source, error)),
     ));
   }
 

@@ -7,7 +7,9 @@
 import type { Plugin } from '../../core/plugin.ts';
 import type { PluginHost } from '../../core/plugin-host.ts';
 import type { AppContext } from '../../core/routes.ts';
-import type { CatalogQuery } from './catalog.ts';
+import type { CatalogQuery } from '../../core/domain/catalog.ts';
+import { createCatalog } from './catalog.ts';
+import { catalogCheck } from './doctor-check.ts';
 import { Problem } from '../../core/problems.ts';
 import { assertValid } from '../../core/validate.ts';
 import { scenarioSchema, dimensionEnum } from '../../core/domain/schemas/scenario.ts';
@@ -110,7 +112,7 @@ function registerRoutes(host: PluginHost): void {
     responses: { 200: { description: 'Matching scenarios with facet counts', schema: searchResultSchema } },
     async handler(c) {
       const query = parseCatalogQuery(c);
-      return c.json(await c.var.services.catalog.search(query));
+      return c.json(await c.var.services.use('catalog').search(query));
     },
   }, 'catalog');
 
@@ -123,15 +125,31 @@ function registerRoutes(host: PluginHost): void {
     responses: { 200: { description: 'The scenario', schema: { $ref: '#/components/schemas/Scenario' } } },
     async handler(c) {
       const id = c.req.param('id') ?? '';
-      const scenario = await c.var.services.catalog.get(id);
+      const scenario = await c.var.services.use('catalog').get(id);
       if (!scenario) throw new Problem('not_found', { detail: `no catalog scenario has the id "${id.slice(0, 128)}"` });
       return c.json(scenario);
     },
   }, 'catalog');
 
+  host.provide('catalog', (services) => {
+    const { config, capabilities } = services;
+    return createCatalog({
+      files: capabilities.files,
+      dirs: [
+        ...(capabilities.catalogDir ? [{ path: capabilities.catalogDir, source: 'bundled' }] : []),
+        ...config.catalogDirs.map((dir) => ({ path: dir.startsWith('/') ? dir : `${config.projectRoot}/${dir}`, source: dir })),
+      ],
+      documents: capabilities.catalogDocuments,
+      formats: services.scenarioFormats.list(),
+      logger: services.logger,
+      metricDimension: (id) => services.metrics.get(id)?.dimension,
+      now: services.now,
+    });
+  });
+  host.doctorChecks.register(catalogCheck, 'catalog');
   // Index in the background: the server answers at once, and the first search waits only for what is left.
   host.onStart((services) => {
-    void services.catalog.ready();
+    void services.use('catalog').ready();
   });
 }
 

@@ -2,7 +2,7 @@
  * The doctor's own checks: API key, storage, plugins, catalog, LLM provider, jail root and free disk.
  * Signers and the OIDC key set contribute their checks from their own plugins.
  */
-import type { DoctorCheck } from '../../core/doctor.ts';
+import type { DoctorCheck } from '../../core/services.ts';
 import { MIN_API_KEY_LENGTH } from '../../core/config.ts';
 
 /** Distinct characters over length: a rough guard against keys like "aaaa…" or "1234…". */
@@ -50,22 +50,12 @@ export const pluginsCheck: DoctorCheck = {
   },
 };
 
-export const catalogCheck: DoctorCheck = {
-  id: 'catalog',
-  async run({ catalog }) {
-    const { total, bySource, problems } = await catalog.integrity();
-    const details = { total, by_source: bySource, problems: problems.slice(0, 20) };
-    if (problems.length) return { status: 'warn', message: `${total} scenarios indexed; ${problems.length} file(s) could not be used (first: ${problems[0].path}: ${problems[0].message})`, hint: 'fix or remove the listed files; ids must be unique across catalog folders', details };
-    if (total === 0) return { status: 'warn', message: 'the catalog is empty', hint: 'the bundled catalog/ folder is missing, or AEH_CATALOG_DIRS points at empty folders', details };
-    return { status: 'ok', message: `${total} scenarios indexed, every one valid and unique`, details };
-  },
-};
-
 export const llmCheck: DoctorCheck = {
   id: 'llm_provider',
-  async run({ llm, config }) {
+  async run(services) {
+    const llm = services.find('llm');
     if (!llm) return { status: 'warn', message: 'no language-model provider configured: spec-to-eval fallback, llm_judge and LLM mutators are unavailable', hint: 'set AEH_LLM_BASE_URL, AEH_LLM_MODEL and AEH_LLM_API_KEY for an OpenAI-compatible endpoint' };
-    return { status: 'ok', message: `language-model provider configured (${llm.model} at ${new URL(config.llm.baseUrl!).host})` };
+    return { status: 'ok', message: `language-model provider configured (${llm.model} at ${new URL(services.config.llm.baseUrl!).host})` };
   },
 };
 
@@ -97,4 +87,4 @@ export const diskCheck: DoctorCheck = {
   },
 };
 
-export const builtinChecks: DoctorCheck[] = [apiKeyCheck, storageCheck, pluginsCheck, catalogCheck, llmCheck, jailCheck, diskCheck];
+export const builtinChecks: DoctorCheck[] = [apiKeyCheck, storageCheck, pluginsCheck, llmCheck, jailCheck, diskCheck];

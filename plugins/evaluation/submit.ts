@@ -41,8 +41,8 @@ async function resolveScenario(engine: Engine, body: EvaluateBody): Promise<Scen
     throw new Problem('validation_failed', { detail: message, errors: [{ path: given.length ? `/${given[1]}` : '/', message }] });
   }
   if (body.path !== undefined) return loadScenarioFile(engine.services, body.path);
-  if (body.scenario !== undefined) return normalizeScenario(body.scenario);
-  const found = await engine.services.catalog.get(body.scenario_id!);
+  if (body.scenario !== undefined) return normalizeScenario(body.scenario, { formats: engine.services.scenarioFormats.list() });
+  const found = await engine.services.use('catalog').get(body.scenario_id!);
   if (!found) throw new Problem('not_found', { detail: `no catalog scenario has id "${body.scenario_id}"` });
   return found;
 }
@@ -57,7 +57,7 @@ function refusals(engine: Engine, scenario: Scenario): FieldError[] {
   const adapter = agents.get(scenario.agent.adapter);
   if (!adapter) errors.push({ path: '/agent/adapter', message: `unknown agent adapter "${scenario.agent.adapter}"; known: ${agents.names().join(', ')}` });
   else if (adapter.options) errors.push(...check(adapter.options, scenario.agent, '/agent'));
-  if (!engine.services.llm) {
+  if (!engine.services.find('llm')) {
     scenario.tasks.forEach((task, index) => {
       if (task.user_simulator) errors.push({ path: `/tasks/${index}/user_simulator`, message: 'a simulated user needs the language-model provider: set AEH_LLM_BASE_URL and AEH_LLM_MODEL, or script the turns instead' });
     });
@@ -85,7 +85,7 @@ async function buildVariants(engine: Engine, scenario: Scenario, body: EvaluateB
       seed: mutation.seed ?? body.seed ?? DEFAULT_SEED,
       count: mutation.count ?? 1,
       mutators: engine.services.mutators,
-      llm: engine.services.llm,
+      llm: engine.services.find('llm'),
       options: mutation.options,
     }).catch((error) => {
       // The mutation module names `/type`; here it is `/mutations/<i>/type`.

@@ -114,7 +114,7 @@ export async function runUnit(run: RunContext, index: number, recorder: UnitReco
   let last = await ask(task.input, before);
   if (last && multiTurn) {
     last = await converse({
-      task, base: before, first: last, llm: services.llm, signal: run.signal, record, events,
+      task, base: before, first: last, llm: services.find('llm'), signal: run.signal, record, events,
       ask: (input, history, marks) => {
         record('input', { input, ...marks });
         return ask(input, history, marks);
@@ -148,7 +148,7 @@ export async function runUnit(run: RunContext, index: number, recorder: UnitReco
     : undefined;
 
   const context = {
-    scenario, task, output: reply.output, outputEvent, events, latencyMs: called.latency_ms, variants, probe, llm: services.llm, signal: run.signal,
+    scenario, task, output: reply.output, outputEvent, events, latencyMs: called.latency_ms, variants, probe, llm: services.find('llm'), signal: run.signal,
     ...(world ? { world: { initial: world.initial, final: await world.views() } } : {}),
   };
   // Scored off the request thread where the metric allows it, each under the metric budget (score-metrics.ts).

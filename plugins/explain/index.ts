@@ -54,17 +54,18 @@ export async function explainRun(services: Services, runId: string) {
 }
 
 async function narrativeFor(services: Services, explanation: Awaited<ReturnType<typeof explainRun>>) {
-  if (!services.llm) return { source: 'none', text: null, note: 'no language-model provider is configured (AEH_LLM_BASE_URL, AEH_LLM_MODEL)' };
+  const llm = services.find('llm');
+  if (!llm) return { source: 'none', text: null, note: 'no language-model provider is configured (AEH_LLM_BASE_URL, AEH_LLM_MODEL)' };
   try {
-    const text = await services.llm.complete({
+    const text = await llm.complete({
       messages: [
         { role: 'system', content: 'You explain AI-agent evaluation failures to engineers in at most five sentences. Use only the facts given.' },
         { role: 'user', content: JSON.stringify({ primary_trigger: explanation.primary_trigger, causal_chain: explanation.causal_chain, recommendations: explanation.recommendations }) },
       ],
     });
-    return { source: 'llm', model: services.llm.model, generated: true, text };
+    return { source: 'llm', model: llm.model, generated: true, text };
   } catch (error) {
-    return { source: 'llm', model: services.llm.model, text: null, note: `the provider failed: ${(error as Error).message}` };
+    return { source: 'llm', model: llm.model, text: null, note: `the provider failed: ${(error as Error).message}` };
   }
 }
 

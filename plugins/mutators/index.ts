@@ -108,14 +108,14 @@ function registerRoutes(host: PluginHost): void {
           errors: [{ path: '/', message: 'must have exactly one of path, raw_json' }],
         });
       }
-      const scenario = body.raw_json !== undefined ? normalizeScenario(body.raw_json) : await loadScenarioFile(services, body.path!);
+      const scenario = body.raw_json !== undefined ? normalizeScenario(body.raw_json, { formats: services.scenarioFormats.list() }) : await loadScenarioFile(services, body.path!);
       const seed = body.seed ?? DEFAULT_SEED;
       const count = body.count ?? 1;
       const variants = await mutateScenario(scenario, normalizeTypes(body.type), {
         seed,
         count,
         mutators: services.mutators,
-        llm: services.llm,
+        llm: services.find('llm'),
         options: body.options,
         signal: c.req.raw.signal,
       });
@@ -151,7 +151,7 @@ function registerRoutes(host: PluginHost): void {
     },
     handler(c) {
       const services = c.var.services;
-      const items = availableMutators(services.mutators, services.llm).map(({ type, description, deterministic }) => ({ type, description, deterministic }));
+      const items = availableMutators(services.mutators, services.find('llm')).map(({ type, description, deterministic }) => ({ type, description, deterministic }));
       return c.json({ items });
     },
   }, 'mutators');

@@ -3,7 +3,7 @@
  * verification counts it) are marked expired in the run record (`certificate_status: "expired"`) — never
  * deleted, so they remain verifiable as expired evidence.
  */
-import type { ScheduledJob } from '../../core/jobs.ts';
+import type { ScheduledJob } from '../../core/services.ts';
 import { keys } from '../../core/domain/runs.ts';
 import { certificateExpiry, type Certificate } from '../../core/domain/certificate.ts';
 

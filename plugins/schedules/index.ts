@@ -40,6 +40,8 @@ function nextRun(record: ScheduleRecord): string | null {
 
 export default {
   name: 'schedules',
+  // A schedule launches its runs through the evaluation API and checks catalog ids when it is created.
+  dependencies: ['evaluation', 'catalog'],
   setup(host) {
     host.jobs.register(schedulesTick, 'schedules');
     host.jobs.register(expirySweep, 'schedules');
@@ -58,7 +60,7 @@ export default {
         } catch (error) {
           throw new Problem('validation_failed', { detail: `invalid cron pattern: ${(error as Error).message}`, errors: [{ path: '/cron', message: (error as Error).message }] });
         }
-        if (body.scenario_id && !(await services.catalog.get(body.scenario_id))) throw notFound(`scenario ${body.scenario_id}`);
+        if (body.scenario_id && !(await services.use('catalog').get(body.scenario_id))) throw notFound(`scenario ${body.scenario_id}`);
         if (body.path) await jailedPath(services, body.path);
         const principal = c.var.principal!;
         const limit = services.config.quotas.schedulesPerPrincipal;

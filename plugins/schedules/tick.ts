@@ -6,7 +6,7 @@
  * their stored claims still map to that permission; otherwise the schedule is disabled and the audit log says so.
  */
 import { Cron } from 'croner';
-import type { ScheduledJob } from '../../core/jobs.ts';
+import type { ScheduledJob } from '../../core/services.ts';
 import type { Services } from '../../core/services.ts';
 import type { Principal } from '../../core/auth-manager.ts';
 import { permissionCheck } from '../../core/permissions.ts';

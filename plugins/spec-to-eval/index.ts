@@ -121,7 +121,7 @@ function convertBudgetMs(env: Record<string, string | undefined>): number {
  */
 async function convert(services: Services, source: string, signal: AbortSignal) {
   const { convertSpec } = await loadConverter();
-  const options = { llm: services.llm, registeredMetrics: services.metrics.names(), llmTimeoutMs: llmTimeoutMs(services.config.env) };
+  const options = { llm: services.find('llm'), registeredMetrics: services.metrics.names(), llmTimeoutMs: llmTimeoutMs(services.config.env) };
   const offload = services.capabilities.offload;
   if (!offload) return convertSpec(source, options);
   const budgetMs = convertBudgetMs(services.config.env);

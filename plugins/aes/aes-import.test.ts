@@ -1,7 +1,10 @@
 import { describe, it, expect } from 'vitest';
 import { aesToScenario, locateInCatalog, orderWorkflow, sanitizeId, slugify, type AesDocument } from './aes-import.ts';
 import { looksLikeProse, outcomesToExpected } from './aes-expected.ts';
-import { normalizeScenario } from '../../core/domain/scenario-load.ts';
+import { normalizeScenario as normalize, type NormalizeOptions } from '../../core/domain/scenario-load.ts';
+import { aesFormat } from './format.ts';
+
+const normalizeScenario = (document: unknown, options: NormalizeOptions = {}) => normalize(document, { ...options, formats: [aesFormat] });
 import { check } from '../../core/validate.ts';
 import { scenarioSchema } from '../../core/domain/schemas/scenario.ts';
 import { isProblem, type Problem } from '../../core/problems.ts';

@@ -3,7 +3,7 @@
  * (`{aes_version: 1.4, metadata, industry, workflow: {nodes, edges}}`) become native scenarios on load.
  * - `workflow.nodes` become tasks in edge order: a stable topological sort (ties keep document order);
  *   nodes on a cycle follow in document order, edges naming unknown nodes are ignored; both are reported.
- * - `expected_outcome` becomes `expected` (`plugins/catalog/aes-expected.ts`): prose becomes a `rubric` scored by
+ * - `expected_outcome` becomes `expected` (`plugins/aes/aes-expected.ts`): prose becomes a `rubric` scored by
  *   `llm_judge`, which reports unmeasured when no LLM provider is configured; real patterns stay checkable.
  * - `metadata.id` → `id` (sanitised to the id pattern), `metadata.name` → `title`, industry and use case from
  *   the catalog folder (`industries/<industry>/scenarios/<use_case>/x.json`) or the document,
@@ -16,7 +16,7 @@ import { toolKey } from '../../core/shim.ts';
 /** The `source`/`format` name of normalised AES documents. */
 export const AES_FORMAT = 'aes-1.4';
 
-/** The parts of an AES v1.4 document the normalisation reads (checked first against `core/domain/schemas/aes.ts`). */
+/** The parts of an AES v1.4 document the normalisation reads (checked first against `plugins/aes/schema.ts`). */
 export interface AesDocument {
   aes_version: number | string;
   description?: string;

@@ -1,0 +1,48 @@
+/**
+ * The scenario catalog as other plugins use it: the `catalog` service slot (`services.use('catalog')`). The
+ * catalog plugin provides it (plugins/catalog); this file holds only its shape.
+ */
+import type { Dimension, Scenario } from './scenario.ts';
+
+/** A catalog scenario as search results show it. */
+export interface CatalogEntry extends Pick<Scenario, 'id' | 'title' | 'description' | 'industry' | 'use_case' | 'tags'> {
+  dimensions: Dimension[];
+  /** `bundled` (catalog/) or the mounted folder it came from. */
+  source: string;
+  /** `native` or `aes-1.4`. */
+  format: string;
+  task_count: number;
+}
+
+/** A search: `q` words, filters (case-insensitive; several values mean any of them), paging. */
+export interface CatalogQuery {
+  q?: string;
+  industry?: string | string[];
+  use_case?: string | string[];
+  tag?: string | string[];
+  dimension?: string | string[];
+  limit?: number;
+  offset?: number;
+}
+
+export interface CatalogSearchResult {
+  total: number;
+  items: CatalogEntry[];
+  facets: { industry: Record<string, number>; use_case: Record<string, number>; tag: Record<string, number>; dimension: Record<string, number> };
+}
+
+/** A file the catalog could not load, for the doctor. */
+export interface CatalogProblem {
+  path: string;
+  message: string;
+}
+
+export interface Catalog {
+  /** Resolves when the index is built (starting the build if nothing has). Never rejects. */
+  ready(): Promise<void>;
+  search(query: CatalogQuery): Promise<CatalogSearchResult>;
+  /** The full, normalised scenario (a copy the caller may change), or `null`. */
+  get(id: string): Promise<Scenario | null>;
+  /** Counts per source and the files that failed to load or duplicated an id. */
+  integrity(): Promise<{ total: number; bySource: Record<string, number>; problems: CatalogProblem[] }>;
+}
