@@ -1,0 +1,38 @@
+// Types of scripts/architecture.mjs, for test/architecture.test.ts.
+export interface ArchitectureViolation {
+  check: string;
+  file: string;
+  line: number;
+  message: string;
+}
+export interface ImportCycle {
+  kind: 'value' | 'type';
+  files: string[];
+  edges: Array<{ file: string; line: number; target: string; kind: string }>;
+}
+export interface KernelSize {
+  lines: number;
+  target: number;
+  files: number;
+  largest: Array<{ path: string; lines: number }>;
+}
+export declare const SOURCE_ROOTS: string[];
+export declare const TEST_FILES: string[];
+export declare const KERNEL: string[];
+export declare const LIMITS: { functionLines: number; fileLines: number; kernelLines: number; failOnKernelSize: boolean };
+export declare const IMPORT_RULES: Array<{
+  rule: string;
+  files: string[];
+  except?: string[];
+  forbid?: string[];
+  allow?: string[];
+  samePluginOnly?: boolean;
+}>;
+export declare const ENV_READERS: string[];
+export declare function checkArchitecture(root?: string): {
+  files: number;
+  violations: ArchitectureViolation[];
+  cycles: ImportCycle[];
+  kernel: KernelSize;
+};
+export declare function formatViolations(violations: ArchitectureViolation[]): string;
