@@ -10,7 +10,7 @@
  * `event_index`, `state_change`'s `tool_call_event`).
  */
 import type { TraceEvent } from '../../core/domain/trace.ts';
-import type { RunContext } from './runner.ts';
+import type { RunContext } from './run-context.ts';
 import { unitAt, type RunPlan } from './plan.ts';
 import { runUnit, type UnitRecorder } from './unit.ts';
 

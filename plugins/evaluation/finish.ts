@@ -7,7 +7,7 @@ import type { HandoffError } from './handoff.ts';
 import { keys, OPTIONAL_SIDECARS, SIDECARS, type RunRecord, type RunStatus, type TaskRecord } from '../../core/domain/runs.ts';
 import { scoreDimensions } from '../../core/domain/scoring.ts';
 import type { Engine } from './engine.ts';
-import type { RunContext } from './runner.ts';
+import type { RunContext } from './run-context.ts';
 import { releaseTask } from './owners.ts';
 import { worldSidecar } from './world.ts';
 

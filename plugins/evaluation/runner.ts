@@ -4,14 +4,14 @@
  * with a new token after each step, and finish. Nothing is held only in memory between checkpoints: a crash
  * loses at most the step in flight, whose partial trace is cut off when the run resumes.
  */
-import type { AgentAdapter } from '../../core/agent-adapter.ts';
 import { assertDigest, HandoffError, signHandoff, verifyHandoff, type HandoffState } from './handoff.ts';
 import { sha3Hex } from '../../core/domain/hash.ts';
 import { keys, readTask, SIDECARS, type TaskRecord } from '../../core/domain/runs.ts';
-import { createTraceWriter, parseTrace, runningSha3, type TraceWriter } from '../../core/domain/trace.ts';
+import { createTraceWriter, parseTrace, runningSha3 } from '../../core/domain/trace.ts';
 import { FINAL_STATUSES, StopRequest, type Engine, type FreshTask } from './engine.ts';
 import { positionAt, unitCount, type RunPlan } from './plan.ts';
-import { createRunState, type RunState } from './run-state.ts';
+import { createRunState } from './run-state.ts';
+import type { RunContext } from './run-context.ts';
 import { runUnit } from './unit.ts';
 import { runConcurrency, runUnitsConcurrently } from './concurrent-units.ts';
 import { finishRun, abandonRun, cancelRun } from './finish.ts';
@@ -20,23 +20,6 @@ import { releaseTask } from './owners.ts';
 /** Checkpoint batching for idempotent in-process adapters (scripted, replay): redoing them costs nothing. */
 const BATCH_UNITS = 64;
 const BATCH_MS = 250;
-
-/** Everything one run needs while it executes. */
-export interface RunContext {
-  engine: Engine;
-  task: TaskRecord;
-  plan: RunPlan;
-  adapter: AgentAdapter;
-  state: RunState;
-  writer: TraceWriter;
-  signal: AbortSignal;
-  scenarioDigest: string;
-  total: number;
-  step: number;
-  /** The unit the token says runs next, and whether units remain (`running`) or only results (`finishing`). */
-  from: number;
-  phase: HandoffState['phase'];
-}
 
 /** Signs the state after `next` units, stores it with the task and sees whether a cancellation was asked for. */
 export async function checkpoint(run: RunContext, next: number, phase: HandoffState['phase']): Promise<void> {

@@ -9,7 +9,7 @@ import type { TraceEvent, TraceEventInput, TraceEventType } from '../../core/dom
 import { checkAgentSignature } from './agent-signature.ts';
 import { callAgent, DEFAULT_TIMEOUT_MS } from './call-agent.ts';
 import { agentOf, channelBetween, taskOf, unitAt, variantOf } from './plan.ts';
-import type { RunContext } from './runner.ts';
+import type { RunContext } from './run-context.ts';
 import { scoreTaskMetrics } from './score-metrics.ts';
 import { createTaskWorld } from './world.ts';
 import { converse, type Asked } from './conversation.ts';
