@@ -7,11 +7,11 @@ import { parseArgs } from 'node:util';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { EXIT, line, printProblem, type Io } from '../io.ts';
-import { openClient, type ApiClient } from '../client.ts';
+import { openClient, type ApiClient, type ApiResponse } from '../client.ts';
 import { createProgress } from '../progress.ts';
 import { EVALUATE_USAGE } from '../usage.ts';
 import { saveArtifacts } from '../artifacts.ts';
-import { buildResults, taskScoresFrom } from '../report/model.ts';
+import { buildResults, taskScoresFrom, type ReportInput } from '../report/model.ts';
 import { toJunit } from '../report/junit.ts';
 import { toMarkdown } from '../report/markdown.ts';
 import { normalizeScenario } from '../../core/domain/scenario-load.ts';
@@ -54,8 +54,10 @@ function exitFor(run: RunRecord, allowWarning: boolean): number {
   }
 }
 
-/** Runs `aeh evaluate`; returns the exit code (EXIT). */
-export async function evaluateCommand(argv: string[], io: Io): Promise<number> {
+const FORMATS = ['text', 'json', 'junit', 'markdown'];
+
+/** Options of `aeh evaluate`, parsed; undefined (after printing the usage) when they are wrong. */
+function parseEvaluateArgs(argv: string[], io: Io) {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -67,75 +69,117 @@ export async function evaluateCommand(argv: string[], io: Io): Promise<number> {
   });
   const format = values.json ? 'json' : values.format!;
   const timeoutSeconds = Number(values.timeout);
-  if (positionals.length !== 1 || !['text', 'json', 'junit', 'markdown'].includes(format) || !(timeoutSeconds > 0)) {
+  if (positionals.length !== 1 || !FORMATS.includes(format) || !(timeoutSeconds > 0)) {
     if (!(timeoutSeconds > 0)) line(io.stderr, `aeh evaluate: --timeout must be a positive number of seconds, got "${values.timeout}"`);
-    else if (!['text', 'json', 'junit', 'markdown'].includes(format)) line(io.stderr, `aeh evaluate: unknown --format "${format}"`);
+    else if (!FORMATS.includes(format)) line(io.stderr, `aeh evaluate: unknown --format "${format}"`);
     line(io.stderr, `usage: ${EVALUATE_USAGE}`);
-    return EXIT.error;
+    return undefined;
   }
-  const client = await openClient({ url: values.url, key: values.key, env: io.env, cwd: io.cwd });
+  return { values, target: positionals[0], format, timeoutSeconds };
+}
+
+type EvaluateArgs = NonNullable<ReturnType<typeof parseEvaluateArgs>>;
+
+/** What GET on a task's status_url answers, as far as this command reads it. */
+interface TaskStatus {
+  status: string;
+  run_id: string;
+  progress?: { done?: number; total?: number };
+}
+
+/** Polls the accepted task until it ends; undefined (after saying why) on a timeout or a failed poll. */
+async function followTask(client: ApiClient, accepted: ApiResponse, args: EvaluateArgs, io: Io): Promise<TaskStatus | undefined> {
+  // Progress goes to stderr, so it never mixes with a report on stdout; --json asks for silence.
+  const progress = createProgress(io, args.values.json!);
+  const deadline = Date.now() + args.timeoutSeconds * 1000;
+  let task: TaskStatus = accepted.body;
+  while (!TERMINAL.has(task.status)) {
+    if (Date.now() > deadline) {
+      progress.finish();
+      line(io.stderr, `evaluate: timed out after ${args.values.timeout} s; the run continues as ${accepted.body.run_id}`);
+      return undefined;
+    }
+    await new Promise((done) => setTimeout(done, 150));
+    const polled = await client.request('GET', accepted.body.status_url);
+    if (polled.status !== 200) {
+      printProblem(io, 'task status', polled);
+      return undefined;
+    }
+    task = polled.body;
+    progress.update(task.status, task.progress?.done ?? 0, task.progress?.total ?? 0);
+  }
+  progress.finish();
+  return task;
+}
+
+/** The run and its per-task results; undefined (after printing the problem) when the run cannot be read. */
+async function fetchReport(client: ApiClient, runId: string, scenario: Scenario | undefined, io: Io): Promise<ReportInput | undefined> {
+  const fetched = await client.request<RunRecord>('GET', `/api/v1/runs/${encodeURIComponent(runId)}`);
+  if (fetched.status !== 200) {
+    printProblem(io, 'run', fetched);
+    return undefined;
+  }
+  const run = fetched.body;
+  // Per-task scores tell an unmeasured metric (skipped) from a passed one; a caller without runs:export gets the coarser view.
+  const sidecar = await client.request('GET', `/api/v1/runs/${encodeURIComponent(run.run_id)}/evidence/scores.json`);
+  const taskScores = sidecar.status === 200 ? taskScoresFrom(sidecar.body) : undefined;
+  return { run, scenarioTitle: scenario?.title ?? run.scenario_title ?? run.scenario_id, results: buildResults(run, scenario?.tasks ?? [], taskScores) };
+}
+
+/** The report in the asked format. */
+function renderReport(format: string, report: ReportInput): string {
+  const { run } = report;
+  return format === 'json' ? `${JSON.stringify(run, null, 2)}\n`
+    : format === 'junit' ? toJunit(report)
+    : format === 'markdown' ? toMarkdown(report)
+    : `${run.compliance?.status ?? 'error'} ${report.scenarioTitle}: index ${run.index ?? '—'}, ${run.failures.length} failure(s), run ${run.run_id}\n` +
+      run.failures.map((failure) => `  ${failure.code} ${failure.task_id}/${failure.metric}: ${failure.message}\n`).join('');
+}
+
+/** Writes the report (to --output or stdout) and the --summary, saves the --artifacts; false when they cannot be saved. */
+async function deliverReport(client: ApiClient, args: EvaluateArgs, report: ReportInput, io: Io): Promise<boolean> {
+  const { values } = args;
+  const { run } = report;
+  const rendered = renderReport(args.format, report);
+  if (values.output) {
+    writeCreatingFolder(resolve(io.cwd, values.output), rendered);
+    line(io.stderr, `wrote ${values.output} (${run.compliance?.status ?? run.status})`);
+  } else {
+    io.stdout.write(rendered);
+  }
+  // A Markdown summary beside the main report, for $GITHUB_STEP_SUMMARY or a pull-request comment.
+  if (values.summary) writeCreatingFolder(resolve(io.cwd, values.summary), toMarkdown(report));
+  if (values.artifacts) {
+    try {
+      const saved = await saveArtifacts(client, run.run_id, resolve(io.cwd, values.artifacts), run);
+      line(io.stderr, `saved ${[saved.certificate, saved.trace, ...saved.sidecars, saved.jwks, 'run.json'].join(', ')} to ${values.artifacts}`);
+    } catch (error) {
+      // The gate asked for evidence it cannot have: that is an error whatever the compliance outcome.
+      line(io.stderr, `evaluate: --artifacts: ${(error as Error).message}`);
+      return false;
+    }
+  }
+  return true;
+}
+
+/** Runs `aeh evaluate`; returns the exit code (EXIT). */
+export async function evaluateCommand(argv: string[], io: Io): Promise<number> {
+  const args = parseEvaluateArgs(argv, io);
+  if (!args) return EXIT.error;
+  const client = await openClient({ url: args.values.url, key: args.values.key, env: io.env, cwd: io.cwd });
   try {
-    const { body, scenario } = await scenarioFor(client, positionals[0], io.cwd);
+    const { body, scenario } = await scenarioFor(client, args.target, io.cwd);
     const accepted = await client.request('POST', '/api/evaluate', body);
     if (accepted.status !== 202) {
       printProblem(io, 'evaluate', accepted);
       return EXIT.error;
     }
-    // Progress goes to stderr, so it never mixes with a report on stdout; --json asks for silence.
-    const progress = createProgress(io, values.json!);
-    const deadline = Date.now() + timeoutSeconds * 1000;
-    let task = accepted.body;
-    while (!TERMINAL.has(task.status)) {
-      if (Date.now() > deadline) {
-        progress.finish();
-        line(io.stderr, `evaluate: timed out after ${values.timeout} s; the run continues as ${accepted.body.run_id}`);
-        return EXIT.error;
-      }
-      await new Promise((done) => setTimeout(done, 150));
-      const polled = await client.request('GET', accepted.body.status_url);
-      if (polled.status !== 200) {
-        printProblem(io, 'task status', polled);
-        return EXIT.error;
-      }
-      task = polled.body;
-      progress.update(task.status, task.progress?.done ?? 0, task.progress?.total ?? 0);
-    }
-    progress.finish();
-    const fetched = await client.request<RunRecord>('GET', `/api/v1/runs/${encodeURIComponent(task.run_id)}`);
-    if (fetched.status !== 200) {
-      printProblem(io, 'run', fetched);
-      return EXIT.error;
-    }
-    const run = fetched.body;
-    // Per-task scores tell an unmeasured metric (skipped) from a passed one; a caller without runs:export gets the coarser view.
-    const sidecar = await client.request('GET', `/api/v1/runs/${encodeURIComponent(run.run_id)}/evidence/scores.json`);
-    const taskScores = sidecar.status === 200 ? taskScoresFrom(sidecar.body) : undefined;
-    const report = { run, scenarioTitle: scenario?.title ?? run.scenario_title ?? run.scenario_id, results: buildResults(run, scenario?.tasks ?? [], taskScores) };
-    const rendered =
-      format === 'json' ? `${JSON.stringify(run, null, 2)}\n`
-      : format === 'junit' ? toJunit(report)
-      : format === 'markdown' ? toMarkdown(report)
-      : `${run.compliance?.status ?? 'error'} ${report.scenarioTitle}: index ${run.index ?? '—'}, ${run.failures.length} failure(s), run ${run.run_id}\n` +
-        run.failures.map((failure) => `  ${failure.code} ${failure.task_id}/${failure.metric}: ${failure.message}\n`).join('');
-    if (values.output) {
-      writeCreatingFolder(resolve(io.cwd, values.output), rendered);
-      line(io.stderr, `wrote ${values.output} (${run.compliance?.status ?? run.status})`);
-    } else {
-      io.stdout.write(rendered);
-    }
-    // A Markdown summary beside the main report, for $GITHUB_STEP_SUMMARY or a pull-request comment.
-    if (values.summary) writeCreatingFolder(resolve(io.cwd, values.summary), toMarkdown(report));
-    if (values.artifacts) {
-      try {
-        const saved = await saveArtifacts(client, run.run_id, resolve(io.cwd, values.artifacts), run);
-        line(io.stderr, `saved ${[saved.certificate, saved.trace, ...saved.sidecars, saved.jwks, 'run.json'].join(', ')} to ${values.artifacts}`);
-      } catch (error) {
-        // The gate asked for evidence it cannot have: that is an error whatever the compliance outcome.
-        line(io.stderr, `evaluate: --artifacts: ${(error as Error).message}`);
-        return EXIT.error;
-      }
-    }
-    return exitFor(run, values['allow-warning']!);
+    const task = await followTask(client, accepted, args, io);
+    if (!task) return EXIT.error;
+    const report = await fetchReport(client, task.run_id, scenario, io);
+    if (!report) return EXIT.error;
+    if (!(await deliverReport(client, args, report, io))) return EXIT.error;
+    return exitFor(report.run, args.values['allow-warning']!);
   } finally {
     await client.close();
   }
