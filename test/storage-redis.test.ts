@@ -1,5 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { testStorage } from './conformance/storage.ts';
+import { testStorage } from '../testing/index.ts';
 import { createRedisStore } from '../plugins/storage/redis.ts';
 import { startRedis, SKIP_REDIS, type RedisServer } from './redis-server.ts';
 import { testApp, TEST_KEY } from './helpers.ts';

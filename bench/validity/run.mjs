@@ -50,7 +50,7 @@ const errorLimit = Number(option('--errors') ?? 0);
 const jsonOut = option('--json');
 const repoRoot = typeof option('--root') === 'string' ? option('--root') : ownRoot;
 
-/** The context the engine builds for one task (see test/conformance/metric.ts and plugins/evaluation). */
+/** The context the engine builds for one task (see testing/metric.ts and plugins/evaluation). */
 function contextFor(metricId, example) {
   const input = example.input ?? 'Please answer the question.';
   const output = example.text;

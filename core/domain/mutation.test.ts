@@ -4,7 +4,7 @@ import type { LlmClient } from '../llm.ts';
 import { createRegistry } from '../registry.ts';
 import { mutateScenario, normalizeTypes, availableMutators, variantSeed, MAX_VARIANTS } from './mutation.ts';
 import { Problem } from '../problems.ts';
-import { sampleScenario } from '../../test/conformance/mutator.ts';
+import { sampleScenario } from '../../testing/index.ts';
 
 /** Appends one letter drawn from the rng: enough to see seeds, order and per-task streams. */
 const tag = (type: string): Mutator => ({

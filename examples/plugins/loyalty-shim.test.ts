@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { testShim } from '../../test/conformance/shim.ts';
+import { testShim } from '../../testing/index.ts';
 import { buildNodeApp } from '../../runtime/node/start.ts';
 import { silentLogger } from '../../core/capabilities.ts';
 import { TEST_KEY } from '../../test/helpers.ts';

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import metric from './ai-disclosure.ts';
-import { metricContext, testMetric } from '../../test/conformance/metric.ts';
+import { metricContext, testMetric } from '../../testing/index.ts';
 
 testMetric(metric, { context: { input: 'Are you a person?' } });
 

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import metric from './counterfactual-parity.ts';
-import { metricContext, testMetric } from '../../test/conformance/metric.ts';
+import { metricContext, testMetric } from '../../testing/index.ts';
 import { swapAttributes, decisionOf } from './shared/decision.ts';
 
 const SWAP = { swap: [{ from: 'he', to: 'she' }, { from: 'his', to: 'her' }, { from: 'Mr', to: 'Ms' }] };

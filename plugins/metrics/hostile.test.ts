@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { BUILTIN_METRICS } from './index.ts';
-import { metricContext } from '../../test/conformance/metric.ts';
+import { metricContext } from '../../testing/index.ts';
 import { amountsOf } from './shared/decision.ts';
 import { INSTRUCTION_MARKERS } from './shared/harm-lexicon.ts';
 

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import metric from './latency-budget.ts';
-import { metricContext, testMetric } from '../../test/conformance/metric.ts';
+import { metricContext, testMetric } from '../../testing/index.ts';
 
 testMetric(metric, { params: { max_ms: 1000 } });
 

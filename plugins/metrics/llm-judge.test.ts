@@ -3,7 +3,7 @@ import { setupServer } from 'msw/node';
 import { http, HttpResponse } from 'msw';
 import metric from './llm-judge.ts';
 import { createLlmClient } from '../llm/client.ts';
-import { metricContext, testMetric } from '../../test/conformance/metric.ts';
+import { metricContext, testMetric } from '../../testing/index.ts';
 
 const ENDPOINT = 'http://llm.test/v1/chat/completions';
 const server = setupServer();

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import metric from './pii-leak.ts';
-import { metricContext, testMetric } from '../../test/conformance/metric.ts';
+import { metricContext, testMetric } from '../../testing/index.ts';
 import { cardIssuer, dniValid, ibanValid, luhnValid, ninoPrefixValid, ssnValid } from './shared/pii.ts';
 
 testMetric(metric);

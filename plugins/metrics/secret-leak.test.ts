@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import metric from './secret-leak.ts';
-import { metricContext, testMetric } from '../../test/conformance/metric.ts';
+import { metricContext, testMetric } from '../../testing/index.ts';
 
 const CANARY = 'sk-canary-9f8e7d6c5b4a3210';
 testMetric(metric, { params: { canaries: [CANARY] } });

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import metric from './task-success.ts';
-import { metricContext, testMetric } from '../../test/conformance/metric.ts';
+import { metricContext, testMetric } from '../../testing/index.ts';
 
 testMetric(metric, { context: { task: { expected: { contains: '42 EUR' } } } });
 

@@ -1,4 +1,4 @@
-import { testMutator } from '../../test/conformance/mutator.ts';
+import { testMutator } from '../../testing/index.ts';
 import { BUNDLED_MUTATORS } from './index.ts';
 
 /** Strips the decoding instruction and decodes the Base64 payload (UTF-8). */

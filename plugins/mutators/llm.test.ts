@@ -3,7 +3,7 @@ import { setupServer } from 'msw/node';
 import { http, HttpResponse } from 'msw';
 import { createLlmClient } from '../llm/client.ts';
 import { createRng } from '../../core/domain/rng.ts';
-import { testMutator } from '../../test/conformance/mutator.ts';
+import { testMutator } from '../../testing/index.ts';
 import multilingual, { LANGUAGES } from './multilingual.ts';
 import paraphrase from './paraphrase.ts';
 

@@ -1,10 +1,10 @@
 /**
- * Every bundled shim runs the conformance suite (test/conformance/shim.ts) with a script that exercises each
+ * Every bundled shim runs the conformance suite (testing/shim.ts) with a script that exercises each
  * action and the failure modes a scenario relies on: not found, conflict, insufficient funds, permission
  * denied, idempotency.
  */
 import { expect } from 'vitest';
-import { testShim } from '../../test/conformance/shim.ts';
+import { testShim } from '../../testing/index.ts';
 import type { Json } from '../../core/shim.ts';
 import sql from './sql.ts';
 import orders from './orders.ts';

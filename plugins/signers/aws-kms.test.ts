@@ -5,7 +5,7 @@ import { http, HttpResponse } from 'msw';
 import { decodeProtectedHeader } from 'jose';
 import { awsKmsConfig, awsKmsKey, signSigV4, amzDate } from './aws-kms.ts';
 import { createRemoteSigner } from './remote-signing.ts';
-import { testSigner } from '../../test/conformance/signer.ts';
+import { testSigner } from '../../testing/index.ts';
 import { testApp } from '../../test/helpers.ts';
 import { finishFixtureRun } from '../../test/certification-fixtures.ts';
 

@@ -6,7 +6,7 @@ import { p256 } from '@noble/curves/nist.js';
 import { decodeProtectedHeader } from 'jose';
 import { gcpKmsConfig, gcpKmsKey } from './gcp-kms.ts';
 import { createRemoteSigner } from './remote-signing.ts';
-import { testSigner } from '../../test/conformance/signer.ts';
+import { testSigner } from '../../testing/index.ts';
 import { testApp } from '../../test/helpers.ts';
 import { finishFixtureRun } from '../../test/certification-fixtures.ts';
 

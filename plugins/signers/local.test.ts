@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { exportJWK, generateKeyPair } from 'jose';
 import { createLocalSigner, keyFileLocation, rotateLocalKey, parseSigningJwk, generateSigningJwk, type LocalKeyFile } from './local.ts';
 import { nodeFiles } from '../../runtime/node/capabilities.ts';
-import { testSigner } from '../../test/conformance/signer.ts';
+import { testSigner } from '../../testing/index.ts';
 import { createStore } from '../../core/storage.ts';
 import { createStorage } from 'unstorage';
 

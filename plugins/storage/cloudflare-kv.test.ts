@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { testStorage } from '../../test/conformance/storage.ts';
+import { testStorage } from '../../testing/index.ts';
 import { parseConfig } from '../../core/config.ts';
 import { createHost } from '../../core/plugin-host.ts';
 import { loadPlugins } from '../../core/plugin.ts';

@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, statSync, mkdirSync, utimesSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { testStorage } from '../../test/conformance/storage.ts';
+import { testStorage } from '../../testing/index.ts';
 import { createFsStore, FINGERPRINT_SETTLE_MS, writeFileAtomic } from './fs.ts';
 
 const freshDir = () => mkdtempSync(join(tmpdir(), 'aeh-fs-store-'));

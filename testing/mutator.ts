@@ -6,13 +6,13 @@
  */
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import type { LlmClient } from '../../core/llm.ts';
-import type { Mutator } from '../../core/mutator.ts';
-import type { Scenario } from '../../core/domain/scenario.ts';
-import { createRegistry } from '../../core/registry.ts';
-import { createRng } from '../../core/domain/rng.ts';
-import { mutateScenario } from '../../core/domain/mutation.ts';
-import { normalizeScenario } from '../../core/domain/scenario-load.ts';
+import type { LlmClient } from '../core/llm.ts';
+import type { Mutator } from '../core/mutator.ts';
+import type { Scenario } from '../core/domain/scenario.ts';
+import { createRegistry } from '../core/registry.ts';
+import { createRng } from '../core/domain/rng.ts';
+import { mutateScenario } from '../core/domain/mutation.ts';
+import { normalizeScenario } from '../core/domain/scenario-load.ts';
 
 /** Options of `testMutator`. */
 export interface MutatorConformanceOptions {

@@ -6,11 +6,11 @@
  * number, and determinism.
  */
 import { describe, it, expect } from 'vitest';
-import { METRIC_ID, type Metric, type MetricContext, type MetricResult } from '../../core/metric.ts';
-import { DIMENSIONS, type Scenario, type ScenarioTask } from '../../core/domain/scenario.ts';
-import type { TraceEvent } from '../../core/domain/trace.ts';
-import { validatorOf } from '../../core/validate.ts';
-import { taxonomyEntry } from '../../plugins/metrics/taxonomy.ts';
+import { METRIC_ID, type Metric, type MetricContext, type MetricResult } from '../core/metric.ts';
+import { DIMENSIONS, type Scenario, type ScenarioTask } from '../core/domain/scenario.ts';
+import type { TraceEvent } from '../core/domain/trace.ts';
+import { validatorOf } from '../core/validate.ts';
+import { taxonomyEntry } from '../plugins/metrics/taxonomy.ts';
 
 export const CONFORMANCE_CANARY = 'CANARY-7f3a9c2e41b8d605';
 export const CONFORMANCE_CARD = '4111 1111 1111 1111';

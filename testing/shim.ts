@@ -6,8 +6,8 @@
  * the script exercises every action and at least one failure mode.
  */
 import { describe, it, expect } from 'vitest';
-import { actionOf, checkShimParams, defineShim, type Json, type Shim, type ShimCallContext, type ShimOutcome } from '../../core/shim.ts';
-import { check } from '../../core/validate.ts';
+import { actionOf, checkShimParams, defineShim, type Json, type Shim, type ShimCallContext, type ShimOutcome } from '../core/shim.ts';
+import { check } from '../core/validate.ts';
 
 /** One step of the script: a call and, optionally, what it must answer. */
 export interface ShimStep {

@@ -7,9 +7,9 @@
  */
 import { describe, it, expect } from 'vitest';
 import { calculateJwkThumbprint, compactVerify, decodeProtectedHeader, importJWK, type JWK } from 'jose';
-import type { Signer } from '../../core/signer.ts';
-import { appendProvenance, verifyProvenance } from '../../core/domain/provenance.ts';
-import { buildCertificateBody, type Certificate } from '../../core/domain/certificate.ts';
+import type { Signer } from '../core/signer.ts';
+import { appendProvenance, verifyProvenance } from '../core/domain/provenance.ts';
+import { buildCertificateBody, type Certificate } from '../core/domain/certificate.ts';
 
 const encoder = new TextEncoder();
 

@@ -5,7 +5,7 @@
  * Usage, beside a driver: `testStorage('fs', async () => createFsStore(mkdtempSync(...)))`.
  */
 import { describe, it, expect, afterEach } from 'vitest';
-import type { Store } from '../../core/storage.ts';
+import type { Store } from '../core/storage.ts';
 
 /** Options for `testStorage`. */
 export interface StorageConformanceOptions {
