@@ -108,8 +108,18 @@ function valuesOf(filter: string | string[] | undefined): Set<string> | undefine
   return keys.length ? new Set(keys) : undefined;
 }
 
-/** Builds the index over catalog entries and the scenarios they describe (same order). */
-export function buildSearchIndex(items: Array<{ entry: CatalogEntry; scenario: Scenario }>): SearchIndex {
+/** What a built index holds: the scenarios' facet keys, facet display names, and the word postings. */
+interface IndexData {
+  indexed: IndexedScenario[];
+  display: Record<FacetName, Map<string, string>>;
+  /** Per word, `(position << FIELD_BITS) | fields` for each scenario it occurs in, in catalog order. */
+  postingLists: Map<string, number[]>;
+  /** The words of `postingLists`, sorted, for prefix lookups. */
+  vocabulary: string[];
+}
+
+/** Reads every scenario once: its facet keys (remembering the first spelling of each) and its words. */
+function indexItems(items: Array<{ entry: CatalogEntry; scenario: Scenario }>): IndexData {
   const indexed: IndexedScenario[] = [];
   const display: Record<FacetName, Map<string, string>> = { industry: new Map(), use_case: new Map(), tag: new Map(), dimension: new Map() };
   const postingLists = new Map<string, number[]>();
@@ -142,81 +152,94 @@ export function buildSearchIndex(items: Array<{ entry: CatalogEntry; scenario: S
     add(scenario.description, DESCRIPTION);
     for (const task of scenario.tasks) add(task.input, TASKS);
   });
-  const vocabulary = [...postingLists.keys()].sort();
+  return { indexed, display, postingLists, vocabulary: [...postingLists.keys()].sort() };
+}
+
+/** Relevance per scenario (0 = no match) for the words of `q`; `null` when there is no `q`. */
+function scoreQuery({ indexed, postingLists, vocabulary }: IndexData, q: string | undefined): Uint16Array | null {
   const size = indexed.length;
-
-  /** Relevance per scenario (0 = no match) for the words of `q`; `null` when there is no `q`. */
-  function scoreQuery(q: string | undefined): Uint16Array | null {
-    // Bounded so the per-scenario counters (8-bit) cannot wrap.
-    const words = [...new Set(tokenize(q ?? ''))].slice(0, MAX_QUERY_WORDS);
-    if (!words.length) return null;
-    const scores = new Uint16Array(size);
-    const matchedWords = new Uint8Array(size);
-    const fields = new Uint8Array(size);
-    for (const word of words) {
-      fields.fill(0);
-      for (let at = lowerBound(vocabulary, word); at < vocabulary.length && vocabulary[at].startsWith(word); at += 1) {
-        for (const posting of postingLists.get(vocabulary[at])!) fields[posting >> FIELD_BITS] |= posting & 7;
-      }
-      for (let position = 0; position < size; position += 1) {
-        if (fields[position]) {
-          matchedWords[position] += 1;
-          scores[position] += weightOf(fields[position]);
-        }
-      }
+  // Bounded so the per-scenario counters (8-bit) cannot wrap.
+  const words = [...new Set(tokenize(q ?? ''))].slice(0, MAX_QUERY_WORDS);
+  if (!words.length) return null;
+  const scores = new Uint16Array(size);
+  const matchedWords = new Uint8Array(size);
+  const fields = new Uint8Array(size);
+  for (const word of words) {
+    fields.fill(0);
+    for (let at = lowerBound(vocabulary, word); at < vocabulary.length && vocabulary[at].startsWith(word); at += 1) {
+      for (const posting of postingLists.get(vocabulary[at])!) fields[posting >> FIELD_BITS] |= posting & 7;
     }
-    for (let position = 0; position < size; position += 1) if (matchedWords[position] !== words.length) scores[position] = 0;
-    return scores;
-  }
-
-  function search(query: CatalogQuery): CatalogSearchResult {
-    const scores = scoreQuery(query.q);
-    const filters: Record<FacetName, Set<string> | undefined> = {
-      industry: valuesOf(query.industry),
-      use_case: valuesOf(query.use_case),
-      tag: valuesOf(query.tag),
-      dimension: valuesOf(query.dimension),
-    };
-    const counts: Record<FacetName, Map<string, number>> = { industry: new Map(), use_case: new Map(), tag: new Map(), dimension: new Map() };
-    const bump = (facet: FacetName, key: string) => counts[facet].set(key, (counts[facet].get(key) ?? 0) + 1);
-    const matches: number[] = [];
-
     for (let position = 0; position < size; position += 1) {
-      if (scores && scores[position] === 0) continue;
-      const scenario = indexed[position];
-      // Which filters this scenario fails: it counts in a facet only when every *other* filter holds.
-      let failed = 0;
-      let failedFacet: FacetName | undefined;
-      const test = (facet: FacetName, holds: boolean) => {
-        if (!holds) {
-          failed += 1;
-          failedFacet = facet;
-        }
-      };
-      if (filters.industry) test('industry', filters.industry.has(scenario.industry));
-      if (filters.use_case) test('use_case', filters.use_case.has(scenario.useCase));
-      if (filters.tag) test('tag', scenario.tags.some((tag) => filters.tag!.has(tag)));
-      if (filters.dimension) test('dimension', scenario.dimensions.some((dimension) => filters.dimension!.has(dimension)));
-      if (failed > 1) continue;
-      const countIn = (facet: FacetName) => failed === 0 || failedFacet === facet;
-      if (countIn('industry')) bump('industry', scenario.industry);
-      if (countIn('use_case')) bump('use_case', scenario.useCase);
-      if (countIn('tag')) for (const tag of scenario.tags) bump('tag', tag);
-      if (countIn('dimension')) for (const dimension of scenario.dimensions) bump('dimension', dimension);
-      if (failed === 0) matches.push(position);
+      if (fields[position]) {
+        matchedWords[position] += 1;
+        scores[position] += weightOf(fields[position]);
+      }
     }
-    if (scores) matches.sort((a, b) => scores[b] - scores[a] || a - b);
-
-    const offset = query.offset ?? 0;
-    const limit = query.limit ?? 20;
-    const facets = Object.fromEntries(
-      FACETS.map((facet) => [
-        facet,
-        Object.fromEntries([...counts[facet]].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([key, count]) => [display[facet].get(key) ?? key, count])),
-      ]),
-    ) as CatalogSearchResult['facets'];
-    return { total: matches.length, items: matches.slice(offset, offset + limit).map((position) => indexed[position].entry), facets };
   }
+  for (let position = 0; position < size; position += 1) if (matchedWords[position] !== words.length) scores[position] = 0;
+  return scores;
+}
 
-  return { size, search };
+type Filters = Record<FacetName, Set<string> | undefined>;
+type FacetCounts = Record<FacetName, Map<string, number>>;
+
+/** The positions that match `q` and every filter, and the disjunctive facet counts. */
+function matchAndCount(indexed: IndexedScenario[], scores: Uint16Array | null, filters: Filters): { matches: number[]; counts: FacetCounts } {
+  const counts: FacetCounts = { industry: new Map(), use_case: new Map(), tag: new Map(), dimension: new Map() };
+  const bump = (facet: FacetName, key: string) => counts[facet].set(key, (counts[facet].get(key) ?? 0) + 1);
+  const matches: number[] = [];
+
+  for (let position = 0; position < indexed.length; position += 1) {
+    if (scores && scores[position] === 0) continue;
+    const scenario = indexed[position];
+    // Which filters this scenario fails: it counts in a facet only when every *other* filter holds.
+    let failed = 0;
+    let failedFacet: FacetName | undefined;
+    const test = (facet: FacetName, holds: boolean) => {
+      if (!holds) {
+        failed += 1;
+        failedFacet = facet;
+      }
+    };
+    if (filters.industry) test('industry', filters.industry.has(scenario.industry));
+    if (filters.use_case) test('use_case', filters.use_case.has(scenario.useCase));
+    if (filters.tag) test('tag', scenario.tags.some((tag) => filters.tag!.has(tag)));
+    if (filters.dimension) test('dimension', scenario.dimensions.some((dimension) => filters.dimension!.has(dimension)));
+    if (failed > 1) continue;
+    const countIn = (facet: FacetName) => failed === 0 || failedFacet === facet;
+    if (countIn('industry')) bump('industry', scenario.industry);
+    if (countIn('use_case')) bump('use_case', scenario.useCase);
+    if (countIn('tag')) for (const tag of scenario.tags) bump('tag', tag);
+    if (countIn('dimension')) for (const dimension of scenario.dimensions) bump('dimension', dimension);
+    if (failed === 0) matches.push(position);
+  }
+  return { matches, counts };
+}
+
+function searchIndex(data: IndexData, query: CatalogQuery): CatalogSearchResult {
+  const scores = scoreQuery(data, query.q);
+  const filters: Filters = {
+    industry: valuesOf(query.industry),
+    use_case: valuesOf(query.use_case),
+    tag: valuesOf(query.tag),
+    dimension: valuesOf(query.dimension),
+  };
+  const { matches, counts } = matchAndCount(data.indexed, scores, filters);
+  if (scores) matches.sort((a, b) => scores[b] - scores[a] || a - b);
+
+  const offset = query.offset ?? 0;
+  const limit = query.limit ?? 20;
+  const facets = Object.fromEntries(
+    FACETS.map((facet) => [
+      facet,
+      Object.fromEntries([...counts[facet]].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([key, count]) => [data.display[facet].get(key) ?? key, count])),
+    ]),
+  ) as CatalogSearchResult['facets'];
+  return { total: matches.length, items: matches.slice(offset, offset + limit).map((position) => data.indexed[position].entry), facets };
+}
+
+/** Builds the index over catalog entries and the scenarios they describe (same order). */
+export function buildSearchIndex(items: Array<{ entry: CatalogEntry; scenario: Scenario }>): SearchIndex {
+  const data = indexItems(items);
+  return { size: data.indexed.length, search: (query) => searchIndex(data, query) };
 }
