@@ -8,11 +8,11 @@ import { certificateSchema } from '../../core/domain/schemas/certificate.ts';
 import { sha3Factory, sha3Hex } from '../../core/domain/hash.ts';
 import { keys, isValidRunId } from '../../core/domain/runs.ts';
 import { Problem, notFound } from '../../core/problems.ts';
-import type { AppContext } from '../../core/routes.ts';
+import type { AppContext, RouteDefinition } from '../../core/routes.ts';
 import { appendAuditor } from './issue.ts';
 import { publishedKeySet } from './keyset.ts';
 import { verifyStoredRun, type VerifyCache } from './verify-run.ts';
-import { createKeyedSerialiser } from '../../core/keyed-queue.ts';
+import { createKeyedSerialiser, type KeyedSerialiser } from '../../core/keyed-queue.ts';
 import { respond, respondJson } from '../../core/respond.ts';
 
 const RUN_ID_PARAMETER = { name: 'run_id', in: 'path' as const, required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,128}$' } };
@@ -48,14 +48,9 @@ function etagMatches(header: string | undefined, etag: string): boolean {
   return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag);
 }
 
-/** Registers the certification routes. */
-export function registerCertificationRoutes(host: PluginHost, cache: VerifyCache): void {
-  const owner = 'certification';
-  // Auditor signatures of one run are appended one at a time within this instance, so two concurrent signs
-  // never drop one another. (Two instances signing the same run at the same instant can still both read the
-  // same chain; the later write wins and the certificate stays valid with one Auditor entry: see docs/certificates.md.)
-  const serialised = createKeyedSerialiser();
-  host.routes.register({
+/** GET /api/v1/verify/:run_id: the public integrity audit of a signed run. */
+function verifyRoute(cache: VerifyCache): RouteDefinition {
+  return {
     method: 'GET',
     path: '/api/v1/verify/:run_id',
     permission: null,
@@ -76,9 +71,12 @@ export function registerCertificationRoutes(host: PluginHost, cache: VerifyCache
         { 'cache-control': 'no-store' },
       );
     },
-  }, owner);
+  };
+}
 
-  host.routes.register({
+/** GET /v1/certificates/:run_id: the certificate itself, with an ETag. */
+function certificateRoute(): RouteDefinition {
+  return {
     method: 'GET',
     path: '/v1/certificates/:run_id',
     permission: null,
@@ -97,9 +95,12 @@ export function registerCertificationRoutes(host: PluginHost, cache: VerifyCache
       if (etagMatches(c.req.header('if-none-match'), etag)) return respond(c, null, 304, undefined, headers);
       return respond(c, bytes as Uint8Array<ArrayBuffer>, 200, 'application/json', headers);
     },
-  }, owner);
+  };
+}
 
-  host.routes.register({
+/** GET /.well-known/jwks.json: every signer's public keys. */
+function keySetRoute(): RouteDefinition {
+  return {
     method: 'GET',
     path: '/.well-known/jwks.json',
     permission: null,
@@ -110,9 +111,12 @@ export function registerCertificationRoutes(host: PluginHost, cache: VerifyCache
       const published = await publishedKeySet(c.var.services);
       return respondJson(c, { keys: published }, 200, { 'cache-control': 'public, max-age=300' });
     },
-  }, owner);
+  };
+}
 
-  host.routes.register({
+/** POST /api/v1/runs/:run_id/sign: the Auditor's countersignature, one at a time per run (`serialised`). */
+function signRoute(cache: VerifyCache, serialised: KeyedSerialiser): RouteDefinition {
+  return {
     method: 'POST',
     path: '/api/v1/runs/:run_id/sign',
     permission: 'runs:sign',
@@ -143,5 +147,18 @@ export function registerCertificationRoutes(host: PluginHost, cache: VerifyCache
       });
       return c.json(certificate);
     },
-  }, owner);
+  };
+}
+
+/** Registers the certification routes. */
+export function registerCertificationRoutes(host: PluginHost, cache: VerifyCache): void {
+  const owner = 'certification';
+  // Auditor signatures of one run are appended one at a time within this instance, so two concurrent signs
+  // never drop one another. (Two instances signing the same run at the same instant can still both read the
+  // same chain; the later write wins and the certificate stays valid with one Auditor entry: see docs/certificates.md.)
+  const serialised = createKeyedSerialiser();
+  host.routes.register(verifyRoute(cache), owner);
+  host.routes.register(certificateRoute(), owner);
+  host.routes.register(keySetRoute(), owner);
+  host.routes.register(signRoute(cache, serialised), owner);
 }
