@@ -3,6 +3,7 @@
  * cancellation, the newest-first run list, run records and the raw trace, byte for byte.
  */
 import type { PluginHost } from '../../core/plugin-host.ts';
+import type { RouteDefinition } from '../../core/routes.ts';
 import { Problem, notFound } from '../../core/problems.ts';
 import { isValidRunId, keys, readRun, readTask } from '../../core/domain/runs.ts';
 import { engineOf, type EngineHolder } from './engine.ts';
@@ -26,9 +27,9 @@ function limitOf(raw: string | undefined): number {
   return limit;
 }
 
-/** Registers the evaluation routes. */
-export function registerEvaluationRoutes(host: PluginHost, holder: EngineHolder): void {
-  host.routes.register({
+/** POST /api/evaluate: queues an evaluation and answers 202 with the task to poll. */
+function submitRoute(holder: EngineHolder): RouteDefinition {
+  return {
     method: 'POST',
     path: '/api/evaluate',
     permission: 'evaluations:launch',
@@ -42,9 +43,12 @@ export function registerEvaluationRoutes(host: PluginHost, holder: EngineHolder)
       const statusUrl = `/api/v1/tasks/${ids.task_id}`;
       return c.json({ ...ids, status: 'queued', status_url: statusUrl }, 202, { Location: statusUrl });
     },
-  }, PLUGIN);
+  };
+}
 
-  host.routes.register({
+/** GET /api/v1/tasks/:task_id: a task's status and progress. */
+function taskStatusRoute(): RouteDefinition {
+  return {
     method: 'GET',
     path: '/api/v1/tasks/:task_id',
     permission: 'runs:read',
@@ -57,9 +61,12 @@ export function registerEvaluationRoutes(host: PluginHost, holder: EngineHolder)
       if (!task) throw notFound(`task ${(c.req.param('task_id') ?? '')}`);
       return c.json(taskView(task));
     },
-  }, PLUGIN);
+  };
+}
 
-  host.routes.register({
+/** DELETE /api/v1/tasks/:task_id: cancels a task here, or asks the instance running it. */
+function cancelRoute(holder: EngineHolder): RouteDefinition {
+  return {
     method: 'DELETE',
     path: '/api/v1/tasks/:task_id',
     permission: 'evaluations:launch',
@@ -78,9 +85,12 @@ export function registerEvaluationRoutes(host: PluginHost, holder: EngineHolder)
       const { status, task } = await cancelTask(engineOf(holder), taskId);
       return c.json({ ...taskView(task), ...(status === 202 ? { cancel_requested: true } : {}) }, status);
     },
-  }, PLUGIN);
+  };
+}
 
-  host.routes.register({
+/** GET /api/v1/runs: runs, newest first, filtered and paged by cursor. */
+function runListRoute(): RouteDefinition {
+  return {
     method: 'GET',
     path: '/api/v1/runs',
     permission: 'runs:read',
@@ -104,9 +114,12 @@ export function registerEvaluationRoutes(host: PluginHost, holder: EngineHolder)
       const runs = await Promise.all(page.ids.map((id) => summaryOf(store, id)));
       return c.json({ items: runs.filter((run) => run !== null), next_cursor: page.next_cursor });
     },
-  }, PLUGIN);
+  };
+}
 
-  host.routes.register({
+/** GET /api/v1/runs/:run_id: one run record. */
+function runRoute(): RouteDefinition {
+  return {
     method: 'GET',
     path: '/api/v1/runs/:run_id',
     permission: 'runs:read',
@@ -117,9 +130,12 @@ export function registerEvaluationRoutes(host: PluginHost, holder: EngineHolder)
     async handler(c) {
       return c.json(await runOr404(c.var.services.store, (c.req.param('run_id') ?? '')));
     },
-  }, PLUGIN);
+  };
+}
 
-  host.routes.register({
+/** GET /api/v1/runs/:run_id/trace: the raw trace, streamed byte for byte. */
+function traceRoute(): RouteDefinition {
+  return {
     method: 'GET',
     path: '/api/v1/runs/:run_id/trace',
     permission: 'runs:export',
@@ -137,5 +153,15 @@ export function registerEvaluationRoutes(host: PluginHost, holder: EngineHolder)
         headers: { 'content-type': 'application/x-ndjson', 'cache-control': 'no-store', 'content-disposition': `attachment; filename="${runId}.jsonl"` },
       });
     },
-  }, PLUGIN);
+  };
+}
+
+/** Registers the evaluation routes. */
+export function registerEvaluationRoutes(host: PluginHost, holder: EngineHolder): void {
+  host.routes.register(submitRoute(holder), PLUGIN);
+  host.routes.register(taskStatusRoute(), PLUGIN);
+  host.routes.register(cancelRoute(holder), PLUGIN);
+  host.routes.register(runListRoute(), PLUGIN);
+  host.routes.register(runRoute(), PLUGIN);
+  host.routes.register(traceRoute(), PLUGIN);
 }
