@@ -5,7 +5,7 @@
 import type { Plugin } from '../../core/plugin.ts';
 import type { PluginHost } from '../../core/plugin-host.ts';
 import type { Services } from '../../core/services.ts';
-import type { AppContext } from '../../core/routes.ts';
+import type { AppContext, RouteDefinition } from '../../core/routes.ts';
 import { buildOpenApi } from './openapi.ts';
 import { HARNESS_VERSION, PRODUCT_NAME } from '../../core/version.ts';
 import { selectQueueFactory } from '../../core/tasks.ts';
@@ -33,12 +33,11 @@ const INFO_SCHEMA = {
 /** How long `/api/info` reuses the stored run count: a monitoring poll must not cost a storage read each time. */
 const COUNT_TTL_MS = 1000;
 
-function registerRoutes(host: PluginHost): void {
-  let openApiDocument: string | undefined;
+/** The stored run count, read at most once per COUNT_TTL_MS. */
+function createRunCounter(): (services: Services) => number | Promise<number> {
   let runCount: { value: Promise<number>; resolved?: number; at: number } | undefined;
-  let staticInfo: { head: string; counts: string } | undefined;
   /** The stored run count: a number while the last read is fresh and done, else a promise of a new read. */
-  const storedRunCount = (services: Services): number | Promise<number> => {
+  return function storedRunCount(services) {
     const now = services.now();
     if (!runCount || now - runCount.at >= COUNT_TTL_MS) {
       const entry: NonNullable<typeof runCount> = {
@@ -51,34 +50,12 @@ function registerRoutes(host: PluginHost): void {
     }
     return runCount.resolved ?? runCount.value;
   };
+}
 
-  host.routes.register({
-    method: 'GET',
-    path: '/healthz',
-    permission: null,
-    summary: 'Liveness probe',
-    tags: ['system'],
-    rateClass: 'none',
-    responses: { 200: { description: 'The service is up', schema: { type: 'object', properties: { status: { const: 'ok' } } } } },
-    handler: (c) => respond(c, HEALTHY),
-  }, 'system');
-
-  host.routes.register({
-    method: 'GET',
-    path: '/api/info',
-    permission: 'system:read',
-    summary: 'Engine version, runtime, storage, plugins, counts and telemetry',
-    tags: ['system'],
-    responses: { 200: { description: 'System information', schema: INFO_SCHEMA } },
-    handler(c) {
-      const services = c.get('services');
-      const runs = storedRunCount(services);
-      // A fresh count answers without a turn of the event loop; polls within a second are most of them.
-      return typeof runs === 'number' ? infoResponse(c, services, runs) : runs.then((count) => infoResponse(c, services, count));
-    },
-  }, 'system');
-
-  function infoResponse(c: AppContext, services: Services, runs: number): Response {
+/** The `/api/info` body, its fixed part serialised on first use. */
+function createInfoResponder(host: PluginHost): (c: AppContext, services: Services, runs: number) => Response {
+  let staticInfo: { head: string; counts: string } | undefined;
+  return function infoResponse(c, services, runs) {
     // Everything but uptime, the run count and telemetry is fixed once the service started: serialised once,
     // since monitoring polls this route and the plugin list is most of the body.
     staticInfo ??= {
@@ -102,9 +79,47 @@ function registerRoutes(host: PluginHost): void {
     const uptime = Math.round((services.now() - services.startedAt) / 100) / 10;
     const body = `${staticInfo.head},"uptime_s":${uptime},"counts":${staticInfo.counts},"runs":${JSON.stringify(runs)}},"telemetry":${JSON.stringify(services.telemetry.snapshot())}}`;
     return respond(c, body);
-  }
+  };
+}
 
-  host.routes.register({
+/** GET /healthz: the liveness probe. */
+function healthRoute(): RouteDefinition {
+  return {
+    method: 'GET',
+    path: '/healthz',
+    permission: null,
+    summary: 'Liveness probe',
+    tags: ['system'],
+    rateClass: 'none',
+    responses: { 200: { description: 'The service is up', schema: { type: 'object', properties: { status: { const: 'ok' } } } } },
+    handler: (c) => respond(c, HEALTHY),
+  };
+}
+
+/** GET /api/info: engine, runtime, storage, plugins, counts and telemetry. */
+function infoRoute(host: PluginHost): RouteDefinition {
+  const storedRunCount = createRunCounter();
+  const infoResponse = createInfoResponder(host);
+  return {
+    method: 'GET',
+    path: '/api/info',
+    permission: 'system:read',
+    summary: 'Engine version, runtime, storage, plugins, counts and telemetry',
+    tags: ['system'],
+    responses: { 200: { description: 'System information', schema: INFO_SCHEMA } },
+    handler(c) {
+      const services = c.get('services');
+      const runs = storedRunCount(services);
+      // A fresh count answers without a turn of the event loop; polls within a second are most of them.
+      return typeof runs === 'number' ? infoResponse(c, services, runs) : runs.then((count) => infoResponse(c, services, count));
+    },
+  };
+}
+
+/** GET /api/openapi.json: the OpenAPI document of the registered routes. */
+function openApiRoute(host: PluginHost): RouteDefinition {
+  let openApiDocument: string | undefined;
+  return {
     method: 'GET',
     path: '/api/openapi.json',
     permission: null,
@@ -122,7 +137,13 @@ function registerRoutes(host: PluginHost): void {
       );
       return c.body(openApiDocument, 200, { 'content-type': 'application/json' });
     },
-  }, 'system');
+  };
+}
+
+function registerRoutes(host: PluginHost): void {
+  host.routes.register(healthRoute(), 'system');
+  host.routes.register(infoRoute(host), 'system');
+  host.routes.register(openApiRoute(host), 'system');
 }
 
 export default {
