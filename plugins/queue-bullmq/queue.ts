@@ -45,20 +45,28 @@ interface TaskJob {
   task_id: string;
 }
 
-/** Connects to Redis and returns the shared queue; fails with a clear message when Redis cannot be reached. */
-export async function createBullmqQueue(options: BullmqQueueOptions): Promise<TaskQueue> {
-  const { url, concurrency, onError, logger, telemetry, lockDurationMs = LOCK_DURATION_MS, stalledIntervalMs = STALLED_INTERVAL_MS, prefix = QUEUE_PREFIX } = options;
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`queue concurrency must be a positive integer, got ${concurrency}`);
+/** What the queue's parts share on one instance: the tasks running here, and whether it is closing. */
+interface JobState {
+  active: Set<string>;
+  closing: boolean;
+}
+
+/** Logs Redis and BullMQ trouble, each distinct message once in a row. */
+function createWarner(logger: Logger): (error: Error) => void {
   let lastWarning = '';
-  // ioredis and BullMQ report connection trouble as events; an unlistened `error` event would crash the process.
-  const warn = (error: Error) => {
+  return function warn(error) {
     if (error.message === lastWarning) return;
     lastWarning = error.message;
     logger.warn('evaluation queue (Redis): ' + error.message);
   };
+}
+
+/** The producer and consumer connections, once Redis answers; a clear error when it does not. */
+async function connectRedis(url: string, warn: (error: Error) => void): Promise<{ producer: Redis; consumer: Redis }> {
   // Submissions fail fast while Redis is away; the worker's connection waits for it (BullMQ requires that).
   const producer = new Redis(url, { maxRetriesPerRequest: 2, retryStrategy: (attempt) => Math.min(200 * attempt, 2000) });
   const consumer = new Redis(url, { maxRetriesPerRequest: null, retryStrategy: (attempt) => Math.min(200 * attempt, 2000) });
+  // ioredis and BullMQ report connection trouble as events; an unlistened `error` event would crash the process.
   producer.on('error', warn);
   consumer.on('error', warn);
   try {
@@ -68,6 +76,58 @@ export async function createBullmqQueue(options: BullmqQueueOptions): Promise<Ta
     consumer.disconnect();
     throw new Error(`evaluation queue: cannot reach Redis at ${redactUrl(url)}: ${(error as Error).message}`);
   }
+  return { producer, consumer };
+}
+
+/** Runs one job's task, counted as active while it runs; at shutdown, hands the job back to the queue. */
+async function runJob(options: BullmqQueueOptions, state: JobState, job: Job<TaskJob>, token: string | undefined, claimLost: AbortSignal | undefined, run: TaskWorker): Promise<void> {
+  const taskId = job.id ?? job.data.task_id;
+  state.active.add(taskId);
+  options.telemetry?.increment('queue.tasks_started');
+  try {
+    await run(taskId, claimLost);
+  } catch (error) {
+    options.onError?.(taskId, error);
+    throw error;
+  } finally {
+    state.active.delete(taskId);
+    options.telemetry?.increment('queue.tasks_ended');
+  }
+  // Shutting down, the runner returned at its last checkpoint: the task goes back to the queue at once for
+  // another instance, instead of completing and waiting for a restart.
+  if (state.closing && token) {
+    await job.moveToWait(token);
+    throw new WaitingError();
+  }
+}
+
+/** The worker that takes this instance's share of the jobs, its claims renewed and released as BullMQ does. */
+function startWorker(options: BullmqQueueOptions, consumer: Redis, warn: (error: Error) => void, processor: (job: Job<TaskJob>, token?: string, signal?: AbortSignal) => Promise<void>): Worker<TaskJob> {
+  const worker = new Worker<TaskJob>(QUEUE_NAME, processor, {
+    connection: consumer,
+    prefix: options.prefix ?? QUEUE_PREFIX,
+    concurrency: options.concurrency,
+    lockDuration: options.lockDurationMs ?? LOCK_DURATION_MS,
+    stalledInterval: options.stalledIntervalMs ?? STALLED_INTERVAL_MS,
+    // A task whose instance keeps dying is taken over again several times before it is parked.
+    maxStalledCount: 10,
+  });
+  worker.on('error', warn);
+  worker.on('stalled', (jobId) => options.logger.info('evaluation task returned to the queue: the instance running it stopped renewing its claim', { task_id: jobId }));
+  // The lock could not be renewed (Redis away, the event loop blocked): another instance may now hold the
+  // task, so this one stops it at its next await.
+  worker.on('lockRenewalFailed', (jobIds) => {
+    for (const jobId of jobIds) worker.cancelJob(jobId, 'claim lost');
+  });
+  return worker;
+}
+
+/** Connects to Redis and returns the shared queue; fails with a clear message when Redis cannot be reached. */
+export async function createBullmqQueue(options: BullmqQueueOptions): Promise<TaskQueue> {
+  const { url, concurrency, logger, prefix = QUEUE_PREFIX } = options;
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`queue concurrency must be a positive integer, got ${concurrency}`);
+  const warn = createWarner(logger);
+  const { producer, consumer } = await connectRedis(url, warn);
   const queue = new Queue<TaskJob>(QUEUE_NAME, {
     connection: producer,
     prefix,
@@ -77,32 +137,10 @@ export async function createBullmqQueue(options: BullmqQueueOptions): Promise<Ta
     defaultJobOptions: { attempts: 5, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: true, removeOnFail: true },
   });
   queue.on('error', warn);
-  const active = new Set<string>();
+  const state: JobState = { active: new Set(), closing: false };
   let worker: Worker<TaskJob> | undefined;
-  let closing = false;
   let waitingCount = 0;
   let countedAt = 0;
-
-  async function runJob(job: Job<TaskJob>, token: string | undefined, claimLost: AbortSignal | undefined, run: TaskWorker): Promise<void> {
-    const taskId = job.id ?? job.data.task_id;
-    active.add(taskId);
-    telemetry?.increment('queue.tasks_started');
-    try {
-      await run(taskId, claimLost);
-    } catch (error) {
-      onError?.(taskId, error);
-      throw error;
-    } finally {
-      active.delete(taskId);
-      telemetry?.increment('queue.tasks_ended');
-    }
-    // Shutting down, the runner returned at its last checkpoint: the task goes back to the queue at once for
-    // another instance, instead of completing and waiting for a restart.
-    if (closing && token) {
-      await job.moveToWait(token);
-      throw new WaitingError();
-    }
-  }
 
   return {
     kind: 'bullmq',
@@ -110,25 +148,10 @@ export async function createBullmqQueue(options: BullmqQueueOptions): Promise<Ta
     shared: true,
     start(run) {
       if (worker) throw new Error('the task queue is already started');
-      worker = new Worker<TaskJob>(QUEUE_NAME, (job, token, signal) => runJob(job, token, signal, run), {
-        connection: consumer,
-        prefix,
-        concurrency,
-        lockDuration: lockDurationMs,
-        stalledInterval: stalledIntervalMs,
-        // A task whose instance keeps dying is taken over again several times before it is parked.
-        maxStalledCount: 10,
-      });
-      worker.on('error', warn);
-      worker.on('stalled', (jobId) => logger.info('evaluation task returned to the queue: the instance running it stopped renewing its claim', { task_id: jobId }));
-      // The lock could not be renewed (Redis away, the event loop blocked): another instance may now hold the
-      // task, so this one stops it at its next await.
-      worker.on('lockRenewalFailed', (jobIds) => {
-        for (const jobId of jobIds) worker?.cancelJob(jobId, 'claim lost');
-      });
+      worker = startWorker(options, consumer, warn, (job, token, signal) => runJob(options, state, job, token, signal, run));
     },
     async enqueue(taskId, options) {
-      if (closing) throw new Error('the task queue is closed');
+      if (state.closing) throw new Error('the task queue is closed');
       // Fair share across principals on a queue that orders by one number: a task's priority is its owner's
       // count of outstanding tasks (lower runs first, FIFO among equals), so everyone's first task goes before
       // anyone's second. Every job gets a priority: BullMQ runs jobs without one before all prioritised jobs.
@@ -141,19 +164,19 @@ export async function createBullmqQueue(options: BullmqQueueOptions): Promise<Ta
       // gone, or held by a dead instance whose lock expired) nobody runs the task and it is now off the queue.
       return (await queue.remove(taskId)) === 1;
     },
-    has: (taskId) => active.has(taskId),
+    has: (taskId) => state.active.has(taskId),
     stats() {
-      if (Date.now() - countedAt > 1000 && !closing) {
+      if (Date.now() - countedAt > 1000 && !state.closing) {
         countedAt = Date.now();
         queue.getJobCounts('waiting', 'delayed', 'prioritized').then(
           (counts) => (waitingCount = (counts.waiting ?? 0) + (counts.delayed ?? 0) + (counts.prioritized ?? 0)),
           () => undefined,
         );
       }
-      return { waiting: waitingCount, active: active.size };
+      return { waiting: waitingCount, active: state.active.size };
     },
     async close() {
-      closing = true;
+      state.closing = true;
       // Waits for the running tasks (the engine has told them to stop) and hands unfinished ones back.
       // A worker closed before its connections are ready leaves BullMQ's own connect promise rejecting with
       // "Connection is closed" where nobody awaits it: let it finish connecting first.
