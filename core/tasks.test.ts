@@ -1,5 +1,8 @@
 import { describe, it, expect } from 'vitest';
 import { createMemoryQueue } from './tasks.ts';
+import { testQueue } from '../testing/index.ts';
+
+testQueue('memory', (options) => createMemoryQueue(options));
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 1));
 

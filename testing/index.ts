@@ -9,3 +9,11 @@ export { testMutator, sampleScenario, wellFormed, FRAGILE_CLUSTERS, type Mutator
 export { testShim, type ShimStep, type ShimConformanceOptions } from './shim.ts';
 export { testSigner } from './signer.ts';
 export { testStorage, type StorageConformanceOptions } from './storage.ts';
+export { testAgentAdapter, type AgentAdapterConformanceOptions } from './agent-adapter.ts';
+export {
+  agentCallContext, agentNetwork, CONFORMANCE_AGENT_URL, CONFORMANCE_INTERNAL_URL, CONFORMANCE_AGENT_KEY_ENV, CONFORMANCE_AGENT_SECRET,
+  type AgentNetwork, type AgentHandler, type CallContextOptions,
+} from './agent-network.ts';
+export { pluginHost, type PluginHostOptions } from './host.ts';
+export { testAuthProvider, type AuthProviderConformanceOptions, type ValidCredential } from './auth-provider.ts';
+export { testQueue, type QueueFactory, type QueueConformanceOptions } from './queue.ts';

@@ -8,6 +8,7 @@ import { testApp, TEST_KEY } from '../../test/helpers.ts';
 import { scriptedScenario, testMetrics, waitForTask } from '../../test/evaluation-fixtures.ts';
 import { createBullmqQueue, type BullmqQueueOptions } from './queue.ts';
 import { bullmqQueueFactory } from './index.ts';
+import { testQueue } from '../../testing/index.ts';
 
 let redis: RedisServer | undefined;
 let prefixes = 0;
@@ -36,6 +37,9 @@ async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void
     await tick();
   }
 }
+
+// Each queue on a key prefix of its own: the suite's queues never see each other's jobs.
+testQueue('bullmq', (options) => queueOn(`conformance${++prefixes}`, options), { skip: SKIP_REDIS });
 
 describe('queue: bullmq factory', () => {
   it('accepts exactly the Redis configurations', () => {
