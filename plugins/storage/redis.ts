@@ -8,7 +8,7 @@
 import { createStorage } from 'unstorage';
 import type { Redis } from 'ioredis';
 import type { Plugin } from '../../core/plugin.ts';
-import { createStore, storageKey, type Store, type StorageDriver } from '../../core/storage.ts';
+import { createStore, storageKey, type Store, type StoreCapabilities, type StorageDriver } from '../../core/storage.ts';
 import { redactUrl } from '../../core/guards/redact.ts';
 
 /** Key prefix of every value the service keeps in Redis. */
@@ -31,28 +31,17 @@ return 1`;
 
 type GenerationClient = Redis & { writeWithGeneration(value: string, generation: string, counter: string, bytes: Buffer | string, mode: 'set' | 'append', ttl: string): Promise<number> };
 
-/** Builds a Redis store for a `redis://` or `rediss://` URL. */
-export async function createRedisStore(url: string, prefix = REDIS_PREFIX): Promise<Store> {
-  // Loaded on use: ioredis costs a fifth of the start-up of a service that never talks to Redis.
-  const { default: redisDriver } = await import('unstorage/drivers/redis');
-  const driver = redisDriver({ url, base: prefix, lazyConnect: false, maxRetriesPerRequest: 2, retryStrategy: (attempt: number) => (attempt > 3 ? null : 200 * attempt) });
-  const client = (driver as unknown as { getInstance(): Redis }).getInstance() as GenerationClient;
-  client.defineCommand('writeWithGeneration', { numberOfKeys: 3, lua: WRITE_WITH_GENERATION });
-  const keyOf = (key: string) => `${prefix}:${storageKey(key)}`;
-  const generationOf = (redisKey: string) => `${prefix}#gen:${redisKey.slice(prefix.length + 1)}`;
-  const counter = `${prefix}#generation`;
-  const write = (redisKey: string, bytes: Buffer | string, mode: 'set' | 'append', ttlSeconds?: number) =>
-    client.writeWithGeneration(redisKey, generationOf(redisKey), counter, bytes, mode, ttlSeconds ? String(ttlSeconds) : '');
-  // Plugins writing through unstorage (store.raw) move the generation too; unstorage keys are `<prefix>:<key>`.
-  const raw = createStorage({
-    driver: {
-      ...driver,
-      async setItem(key, value, options) {
-        const ttl = (options as { ttl?: number } | undefined)?.ttl;
-        await write(`${prefix}:${key}`, value, 'set', ttl);
-      },
-    },
-  });
+/** Where a store keeps things in Redis: values under `<prefix>:`, their generations under `<prefix>#gen:`. */
+interface RedisKeys {
+  keyOf(key: string): string;
+  generationOf(redisKey: string): string;
+}
+
+/** Writes a value through WRITE_WITH_GENERATION, moving its write generation. */
+type GenerationWrite = (redisKey: string, bytes: Buffer | string, mode: 'set' | 'append', ttlSeconds?: number) => Promise<number>;
+
+/** Waits for Redis to answer a PING; a clear start-up error naming the (redacted) URL when it does not. */
+async function reachRedis(client: Redis, url: string): Promise<void> {
   let lastError: Error | undefined;
   // ioredis reports connection trouble as events; keep the latest for the start-up message instead of
   // letting it print "Unhandled error event" lines.
@@ -65,7 +54,26 @@ export async function createRedisStore(url: string, prefix = REDIS_PREFIX): Prom
     client.disconnect();
     throw new Error(`AEH_STORAGE: cannot reach Redis at ${redactUrl(url)}: ${(lastError ?? (error as Error)).message}`);
   }
-  return createStore('redis', raw, {
+}
+
+/** A value read in chunks of STREAM_CHUNK bytes (GETRANGE), or null when it does not exist. */
+async function streamValue(client: Redis, redisKey: string): Promise<ReadableStream<Uint8Array> | null> {
+  if (!(await client.exists(redisKey))) return null;
+  let offset = 0;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const chunk = await client.getrangeBuffer(redisKey, offset, offset + STREAM_CHUNK - 1);
+      if (chunk.length === 0) return controller.close();
+      offset += chunk.length;
+      controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+      if (chunk.length < STREAM_CHUNK) controller.close();
+    },
+  });
+}
+
+/** The store operations done with ioredis's own commands, for atomicity and bytes. */
+function redisCapabilities(client: Redis, { keyOf, generationOf }: RedisKeys, write: GenerationWrite): StoreCapabilities {
+  return {
     async writeAtomic(key, bytes) {
       await write(keyOf(key), Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), 'set');
     },
@@ -88,20 +96,7 @@ export async function createRedisStore(url: string, prefix = REDIS_PREFIX): Prom
       const [[, exists], [, length]] = (await client.multi().exists(redisKey).strlen(redisKey).exec()) as Array<[Error | null, number]>;
       return exists ? length : null;
     },
-    async stream(key) {
-      const redisKey = keyOf(key);
-      if (!(await client.exists(redisKey))) return null;
-      let offset = 0;
-      return new ReadableStream<Uint8Array>({
-        async pull(controller) {
-          const chunk = await client.getrangeBuffer(redisKey, offset, offset + STREAM_CHUNK - 1);
-          if (chunk.length === 0) return controller.close();
-          offset += chunk.length;
-          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-          if (chunk.length < STREAM_CHUNK) controller.close();
-        },
-      });
-    },
+    stream: (key) => streamValue(client, keyOf(key)),
     // Counters and locks change without a new generation: their generation key goes, so they have no proof.
     async increment(key, by, ttlSeconds) {
       const redisKey = keyOf(key);
@@ -122,7 +117,35 @@ export async function createRedisStore(url: string, prefix = REDIS_PREFIX): Prom
       const [[, result]] = (await step.unlink(generationOf(redisKey)).exec()) as Array<[Error | null, string | null]>;
       return result === 'OK';
     },
+  };
+}
+
+/** Builds a Redis store for a `redis://` or `rediss://` URL. */
+export async function createRedisStore(url: string, prefix = REDIS_PREFIX): Promise<Store> {
+  // Loaded on use: ioredis costs a fifth of the start-up of a service that never talks to Redis.
+  const { default: redisDriver } = await import('unstorage/drivers/redis');
+  const driver = redisDriver({ url, base: prefix, lazyConnect: false, maxRetriesPerRequest: 2, retryStrategy: (attempt: number) => (attempt > 3 ? null : 200 * attempt) });
+  const client = (driver as unknown as { getInstance(): Redis }).getInstance() as GenerationClient;
+  client.defineCommand('writeWithGeneration', { numberOfKeys: 3, lua: WRITE_WITH_GENERATION });
+  const keys: RedisKeys = {
+    keyOf: (key) => `${prefix}:${storageKey(key)}`,
+    generationOf: (redisKey) => `${prefix}#gen:${redisKey.slice(prefix.length + 1)}`,
+  };
+  const counter = `${prefix}#generation`;
+  const write: GenerationWrite = (redisKey, bytes, mode, ttlSeconds) =>
+    client.writeWithGeneration(redisKey, keys.generationOf(redisKey), counter, bytes, mode, ttlSeconds ? String(ttlSeconds) : '');
+  // Plugins writing through unstorage (store.raw) move the generation too; unstorage keys are `<prefix>:<key>`.
+  const raw = createStorage({
+    driver: {
+      ...driver,
+      async setItem(key, value, options) {
+        const ttl = (options as { ttl?: number } | undefined)?.ttl;
+        await write(`${prefix}:${key}`, value, 'set', ttl);
+      },
+    },
   });
+  await reachRedis(client, url);
+  return createStore('redis', raw, redisCapabilities(client, keys, write));
 }
 
 const redisStorageDriver: StorageDriver = {
