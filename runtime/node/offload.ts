@@ -64,123 +64,140 @@ function rebuildError(error: Reply['error'] = {}): Error {
   return rebuilt;
 }
 
+/** A pool's state: its workers (slots), the jobs waiting for one, and whether it is closed. */
+interface Pool {
+  size: number;
+  typescript: 'tsx' | 'native';
+  logger?: Logger;
+  slots: Slot[];
+  queue: Pending[];
+  nextId: number;
+  closed: boolean;
+}
+
+/** Takes a worker out of the pool and terminates it. */
+function retire(pool: Pool, slot: Slot): void {
+  const index = pool.slots.indexOf(slot);
+  if (index >= 0) pool.slots.splice(index, 1);
+  void slot.worker.terminate();
+}
+
+/** Ends the slot's running job (its timer and abort listener) and returns it, to be settled. */
+function finish(slot: Slot): Pending {
+  const running = slot.running!;
+  clearTimeout(running.timer);
+  if (running.onAbort) running.pending.job.signal?.removeEventListener('abort', running.onAbort);
+  slot.running = undefined;
+  return running.pending;
+}
+
+/** Sends a job to an idle worker, under its budget and its abort signal: either retires the worker. */
+function startJob(pool: Pool, slot: Slot, pending: Pending): void {
+  const { job } = pending;
+  const id = pool.nextId++;
+  const timer = setTimeout(() => {
+    finish(slot).reject(new OffloadBudgetError(job.budgetMs));
+    retire(pool, slot);
+    pump(pool);
+  }, job.budgetMs);
+  let onAbort: (() => void) | undefined;
+  if (job.signal) {
+    onAbort = () => {
+      finish(slot).reject(job.signal!.reason);
+      retire(pool, slot);
+      pump(pool);
+    };
+    job.signal.addEventListener('abort', onAbort, { once: true });
+  }
+  slot.running = { id, pending, timer, onAbort };
+  slot.worker.postMessage({ id, module: job.module, name: job.name, input: job.input });
+}
+
+/** A worker's message: it is ready, or the reply to its running job. */
+function onReply(pool: Pool, slot: Slot, reply: Reply): void {
+  if (reply.ready) {
+    slot.ready = true;
+    pump(pool);
+    return;
+  }
+  if (!slot.running || slot.running.id !== reply.id) return;
+  const pending = finish(slot);
+  if (reply.ok) pending.resolve(reply.value);
+  else pending.reject(rebuildError(reply.error));
+  pump(pool);
+}
+
+/** A worker stopped (error or exit): its job fails; a worker that never started fails the whole queue. */
+function onStopped(pool: Pool, slot: Slot, reason: string): void {
+  if (!pool.slots.includes(slot)) return;
+  pool.slots.splice(pool.slots.indexOf(slot), 1);
+  if (slot.running) finish(slot).reject(new Error(`the offload worker stopped: ${reason}`));
+  else if (!slot.ready) {
+    // A worker that cannot even start would fail every job the same way: fail the queue, say why once.
+    pool.logger?.error(`offload worker could not start: ${reason}`);
+    for (const pending of pool.queue.splice(0)) {
+      const unavailable = new Error(`the offload worker could not start: ${reason}`);
+      unavailable.name = 'OffloadUnavailable';
+      pending.reject(unavailable);
+    }
+    return;
+  }
+  pump(pool);
+}
+
+function spawn(pool: Pool): Slot {
+  const slot: Slot = { worker: startWorker(pool.typescript), ready: false };
+  // Never holds the process open by itself; a running job's budget timer does, which is what a caller needs.
+  slot.worker.unref();
+  slot.worker.on('message', (reply: Reply) => onReply(pool, slot, reply));
+  slot.worker.on('error', (error) => onStopped(pool, slot, error.message));
+  slot.worker.on('exit', (code) => onStopped(pool, slot, `exit code ${code}`));
+  pool.slots.push(slot);
+  return slot;
+}
+
+/** Starts queued jobs on idle workers, dropping aborted ones, and spawns workers while the queue needs them. */
+function pump(pool: Pool): void {
+  const { slots, queue } = pool;
+  while (queue.length && !pool.closed) {
+    const pending = queue[0];
+    if (pending.job.signal?.aborted) {
+      queue.shift();
+      pending.reject(pending.job.signal.reason);
+      continue;
+    }
+    const idle = slots.find((slot) => slot.ready && !slot.running);
+    if (idle) {
+      queue.shift();
+      startJob(pool, idle, pending);
+      continue;
+    }
+    const starting = slots.filter((slot) => !slot.ready).length;
+    if (slots.length < pool.size && starting < queue.length) {
+      spawn(pool);
+      continue;
+    }
+    return;
+  }
+}
+
 /** A pool of `size` workers running offload jobs, each under its budget. */
 export function createWorkerPool(options: WorkerPoolOptions): Offload {
   const { size, typescript = 'tsx', logger } = options;
-  const slots: Slot[] = [];
-  const queue: Pending[] = [];
-  let nextId = 1;
-  let closed = false;
-
-  const retire = (slot: Slot) => {
-    const index = slots.indexOf(slot);
-    if (index >= 0) slots.splice(index, 1);
-    void slot.worker.terminate();
-  };
-
-  const finish = (slot: Slot) => {
-    const running = slot.running!;
-    clearTimeout(running.timer);
-    if (running.onAbort) running.pending.job.signal?.removeEventListener('abort', running.onAbort);
-    slot.running = undefined;
-    return running.pending;
-  };
-
-  const start = (slot: Slot, pending: Pending) => {
-    const { job } = pending;
-    const id = nextId++;
-    const timer = setTimeout(() => {
-      finish(slot).reject(new OffloadBudgetError(job.budgetMs));
-      retire(slot);
-      pump();
-    }, job.budgetMs);
-    let onAbort: (() => void) | undefined;
-    if (job.signal) {
-      onAbort = () => {
-        finish(slot).reject(job.signal!.reason);
-        retire(slot);
-        pump();
-      };
-      job.signal.addEventListener('abort', onAbort, { once: true });
-    }
-    slot.running = { id, pending, timer, onAbort };
-    slot.worker.postMessage({ id, module: job.module, name: job.name, input: job.input });
-  };
-
-  const spawn = (): Slot => {
-    const slot: Slot = { worker: startWorker(typescript), ready: false };
-    // Never holds the process open by itself; a running job's budget timer does, which is what a caller needs.
-    slot.worker.unref();
-    slot.worker.on('message', (reply: Reply) => {
-      if (reply.ready) {
-        slot.ready = true;
-        pump();
-        return;
-      }
-      if (!slot.running || slot.running.id !== reply.id) return;
-      const pending = finish(slot);
-      if (reply.ok) pending.resolve(reply.value);
-      else pending.reject(rebuildError(reply.error));
-      pump();
-    });
-    const stopped = (reason: string) => {
-      if (!slots.includes(slot)) return;
-      slots.splice(slots.indexOf(slot), 1);
-      if (slot.running) finish(slot).reject(new Error(`the offload worker stopped: ${reason}`));
-      else if (!slot.ready) {
-        // A worker that cannot even start would fail every job the same way: fail the queue, say why once.
-        logger?.error(`offload worker could not start: ${reason}`);
-        for (const pending of queue.splice(0)) {
-          const unavailable = new Error(`the offload worker could not start: ${reason}`);
-          unavailable.name = 'OffloadUnavailable';
-          pending.reject(unavailable);
-        }
-        return;
-      }
-      pump();
-    };
-    slot.worker.on('error', (error) => stopped(error.message));
-    slot.worker.on('exit', (code) => stopped(`exit code ${code}`));
-    slots.push(slot);
-    return slot;
-  };
-
-  function pump(): void {
-    while (queue.length && !closed) {
-      const pending = queue[0];
-      if (pending.job.signal?.aborted) {
-        queue.shift();
-        pending.reject(pending.job.signal.reason);
-        continue;
-      }
-      const idle = slots.find((slot) => slot.ready && !slot.running);
-      if (idle) {
-        queue.shift();
-        start(idle, pending);
-        continue;
-      }
-      const starting = slots.filter((slot) => !slot.ready).length;
-      if (slots.length < size && starting < queue.length) {
-        spawn();
-        continue;
-      }
-      return;
-    }
-  }
-
+  const pool: Pool = { size, typescript, logger, slots: [], queue: [], nextId: 1, closed: false };
   return {
     size,
     run(job) {
-      if (closed) return Promise.reject(new Error('the offload pool is closed'));
+      if (pool.closed) return Promise.reject(new Error('the offload pool is closed'));
       return new Promise((resolve, reject) => {
-        queue.push({ job, resolve, reject });
-        pump();
+        pool.queue.push({ job, resolve, reject });
+        pump(pool);
       });
     },
     async close() {
-      closed = true;
-      for (const pending of queue.splice(0)) pending.reject(new Error('the offload pool is closed'));
-      await Promise.all(slots.splice(0).map((slot) => {
+      pool.closed = true;
+      for (const pending of pool.queue.splice(0)) pending.reject(new Error('the offload pool is closed'));
+      await Promise.all(pool.slots.splice(0).map((slot) => {
         if (slot.running) finish(slot).reject(new Error('the offload pool is closed'));
         return slot.worker.terminate();
       }));
