@@ -17,124 +17,148 @@ export class JsonSyntaxError extends SyntaxError {
 const isDigit = (char: string | undefined) => char !== undefined && char >= '0' && char <= '9';
 const isHex = (char: string | undefined) => char !== undefined && /^[0-9a-fA-F]$/.test(char);
 
+/** The scanner's text and position; the scan functions below move `index` past what they accept. */
+interface Cursor {
+  readonly text: string;
+  index: number;
+}
+
+function skipSpace(cursor: Cursor): void {
+  const { text } = cursor;
+  while (cursor.index < text.length && (text[cursor.index] === ' ' || text[cursor.index] === '\t' || text[cursor.index] === '\n' || text[cursor.index] === '\r')) cursor.index++;
+}
+
+/** A string, from its opening quote; false at the first character that cannot be in one. */
+function scanString(cursor: Cursor): boolean {
+  const { text } = cursor;
+  cursor.index++; // the opening quote
+  while (cursor.index < text.length) {
+    const code = text.charCodeAt(cursor.index);
+    if (code === 0x22) {
+      cursor.index++;
+      return true;
+    }
+    if (code < 0x20) return false;
+    if (code === 0x5c) {
+      const escape = text[cursor.index + 1];
+      if (escape !== undefined && '"\\/bfnrt'.includes(escape)) cursor.index += 2;
+      else if (escape === 'u') {
+        for (let digit = 2; digit < 6; digit++) {
+          if (!isHex(text[cursor.index + digit])) {
+            cursor.index += digit;
+            return false;
+          }
+        }
+        cursor.index += 6;
+      } else {
+        cursor.index++;
+        return false;
+      }
+      continue;
+    }
+    cursor.index++;
+  }
+  return false;
+}
+
+function scanDigits(cursor: Cursor): boolean {
+  if (!isDigit(cursor.text[cursor.index])) return false;
+  while (isDigit(cursor.text[cursor.index])) cursor.index++;
+  return true;
+}
+
+function scanNumber(cursor: Cursor): boolean {
+  const { text } = cursor;
+  if (text[cursor.index] === '-') cursor.index++;
+  if (text[cursor.index] === '0') cursor.index++;
+  else if (!scanDigits(cursor)) return false;
+  if (text[cursor.index] === '.') {
+    cursor.index++;
+    if (!scanDigits(cursor)) return false;
+  }
+  if (text[cursor.index] === 'e' || text[cursor.index] === 'E') {
+    cursor.index++;
+    if (text[cursor.index] === '+' || text[cursor.index] === '-') cursor.index++;
+    if (!scanDigits(cursor)) return false;
+  }
+  return true;
+}
+
+function scanLiteral(cursor: Cursor, word: string): boolean {
+  for (const char of word) {
+    if (cursor.text[cursor.index] !== char) return false;
+    cursor.index++;
+  }
+  return true;
+}
+
+/** A member name and its colon, after `{` or `,` in an object. */
+function scanMemberName(cursor: Cursor): boolean {
+  skipSpace(cursor);
+  if (cursor.text[cursor.index] !== '"' || !scanString(cursor)) return false;
+  skipSpace(cursor);
+  if (cursor.text[cursor.index] !== ':') return false;
+  cursor.index++;
+  return true;
+}
+
+/**
+ * The start of a value: a scalar or an empty container is `complete`; a container with content is `opened`
+ * (pushed on `stack`, and for an object its first member name read).
+ */
+function scanValueStart(cursor: Cursor, stack: string[]): 'complete' | 'opened' | 'error' {
+  skipSpace(cursor);
+  const char = cursor.text[cursor.index];
+  let complete: boolean;
+  if (char === '{' || char === '[') {
+    cursor.index++;
+    skipSpace(cursor);
+    if (cursor.text[cursor.index] !== (char === '{' ? '}' : ']')) {
+      stack.push(char);
+      return char === '{' && !scanMemberName(cursor) ? 'error' : 'opened';
+    }
+    cursor.index++;
+    complete = true;
+  } else if (char === '"') complete = scanString(cursor);
+  else if (char === '-' || isDigit(char)) complete = scanNumber(cursor);
+  else if (char === 't') complete = scanLiteral(cursor, 'true');
+  else if (char === 'f') complete = scanLiteral(cursor, 'false');
+  else if (char === 'n') complete = scanLiteral(cursor, 'null');
+  else return 'error';
+  return complete ? 'complete' : 'error';
+}
+
+/** After a value: close containers, or a comma and the next member or element (`next`); `end` at the top. */
+function scanAfterValue(cursor: Cursor, stack: string[]): 'next' | 'end' | 'error' {
+  for (;;) {
+    skipSpace(cursor);
+    const open = stack[stack.length - 1];
+    if (open === undefined) return 'end';
+    const next = cursor.text[cursor.index];
+    if (next === ',') {
+      cursor.index++;
+      return open === '{' && !scanMemberName(cursor) ? 'error' : 'next';
+    }
+    if (next !== (open === '{' ? '}' : ']')) return 'error';
+    cursor.index++;
+    stack.pop();
+  }
+}
+
 /**
  * The offset of the first JSON syntax error in `text` (its length for a text that ends too early), or
  * `undefined` when the text is valid JSON. Iterative, so a hostile nesting depth cannot overflow the stack.
  */
 export function jsonErrorOffset(text: string): number | undefined {
-  const length = text.length;
+  const cursor: Cursor = { text, index: 0 };
   const stack: string[] = [];
-  let index = 0;
-  const skipSpace = () => {
-    while (index < length && (text[index] === ' ' || text[index] === '\t' || text[index] === '\n' || text[index] === '\r')) index++;
-  };
-  const string = (): boolean => {
-    index++; // the opening quote
-    while (index < length) {
-      const code = text.charCodeAt(index);
-      if (code === 0x22) {
-        index++;
-        return true;
-      }
-      if (code < 0x20) return false;
-      if (code === 0x5c) {
-        const escape = text[index + 1];
-        if (escape !== undefined && '"\\/bfnrt'.includes(escape)) index += 2;
-        else if (escape === 'u') {
-          for (let digit = 2; digit < 6; digit++) {
-            if (!isHex(text[index + digit])) {
-              index += digit;
-              return false;
-            }
-          }
-          index += 6;
-        } else {
-          index++;
-          return false;
-        }
-        continue;
-      }
-      index++;
-    }
-    return false;
-  };
-  const digits = (): boolean => {
-    if (!isDigit(text[index])) return false;
-    while (isDigit(text[index])) index++;
-    return true;
-  };
-  const number = (): boolean => {
-    if (text[index] === '-') index++;
-    if (text[index] === '0') index++;
-    else if (!digits()) return false;
-    if (text[index] === '.') {
-      index++;
-      if (!digits()) return false;
-    }
-    if (text[index] === 'e' || text[index] === 'E') {
-      index++;
-      if (text[index] === '+' || text[index] === '-') index++;
-      if (!digits()) return false;
-    }
-    return true;
-  };
-  const literal = (word: string): boolean => {
-    for (const char of word) {
-      if (text[index] !== char) return false;
-      index++;
-    }
-    return true;
-  };
-  /** A member name and its colon, after `{` or `,` in an object. */
-  const memberName = (): boolean => {
-    skipSpace();
-    if (text[index] !== '"' || !string()) return false;
-    skipSpace();
-    if (text[index] !== ':') return false;
-    index++;
-    return true;
-  };
-
   for (;;) {
-    skipSpace();
-    const char = text[index];
-    let complete: boolean;
-    if (char === '{' || char === '[') {
-      index++;
-      skipSpace();
-      if (text[index] === (char === '{' ? '}' : ']')) {
-        index++;
-        complete = true;
-      } else {
-        stack.push(char);
-        if (char === '{' && !memberName()) return index;
-        continue;
-      }
-    } else if (char === '"') complete = string();
-    else if (char === '-' || isDigit(char)) complete = number();
-    else if (char === 't') complete = literal('true');
-    else if (char === 'f') complete = literal('false');
-    else if (char === 'n') complete = literal('null');
-    else return index;
-    if (!complete) return index;
-    // After a value: close containers, or a comma and the next member or element.
-    for (;;) {
-      skipSpace();
-      const open = stack[stack.length - 1];
-      if (open === undefined) return index < length ? index : undefined;
-      const next = text[index];
-      if (next === ',') {
-        index++;
-        if (open === '{' && !memberName()) return index;
-        break;
-      }
-      if (next === (open === '{' ? '}' : ']')) {
-        index++;
-        stack.pop();
-        continue;
-      }
-      return index;
-    }
+    const start = scanValueStart(cursor, stack);
+    if (start === 'error') return cursor.index;
+    if (start === 'opened') continue;
+    const after = scanAfterValue(cursor, stack);
+    if (after === 'error') return cursor.index;
+    if (after === 'end') return cursor.index < text.length ? cursor.index : undefined;
   }
 }
 
