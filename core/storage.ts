@@ -116,6 +116,47 @@ function toBytes(value: unknown): Uint8Array | null {
   return encoder.encode(JSON.stringify(value));
 }
 
+/** A value's bytes as a stream of 64 KiB chunks, for drivers that cannot stream. */
+function streamOf(bytes: Uint8Array): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      const chunk = 64 * 1024;
+      for (let offset = 0; offset < bytes.length; offset += chunk) controller.enqueue(bytes.subarray(offset, offset + chunk));
+      controller.close();
+    },
+  });
+}
+
+/** Feeds a stream into `hash`; the byte count. */
+async function hashStream(stream: ReadableStream<Uint8Array>, hash: IncrementalHash): Promise<number> {
+  let bytes = 0;
+  for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) {
+    hash.update(chunk);
+    bytes += chunk.byteLength;
+  }
+  return bytes;
+}
+
+// Read-modify-write fallbacks for drivers without the capability; the caller serialises them per key.
+
+async function appendByRewrite(store: Store, key: string, bytes: Uint8Array): Promise<void> {
+  const existing = (await store.getBytes(key)) ?? new Uint8Array();
+  await store.setBytes(key, concatBytes(existing, bytes));
+}
+
+async function incrementByRewrite(store: Store, key: string, by: number): Promise<number> {
+  const current = Number((await store.getJson<number>(key)) ?? 0);
+  const next = current + by;
+  await store.setJson(key, next);
+  return next;
+}
+
+async function setIfAbsentByRewrite(store: Store, key: string, value: string): Promise<boolean> {
+  if (await store.has(key)) return false;
+  await store.setBytes(key, encoder.encode(value));
+  return true;
+}
+
 /**
  * Builds a `Store` over an unstorage instance, using the driver's capabilities where given and safe
  * read-modify-write fallbacks otherwise (serialised per key within this process).
@@ -147,22 +188,12 @@ export function createStore(driver: string, raw: Unstorage, capabilities: StoreC
     setBytes,
     append(key, bytes) {
       if (capabilities.append) return capabilities.append(key, bytes);
-      return serialised(key, async () => {
-        const existing = (await getBytes(key)) ?? new Uint8Array();
-        await setBytes(key, concatBytes(existing, bytes));
-      });
+      return serialised(key, () => appendByRewrite(store, key, bytes));
     },
     async stream(key) {
       if (capabilities.stream) return capabilities.stream(key);
       const bytes = await getBytes(key);
-      if (!bytes) return null;
-      return new ReadableStream<Uint8Array>({
-        start(controller) {
-          const chunk = 64 * 1024;
-          for (let offset = 0; offset < bytes.length; offset += chunk) controller.enqueue(bytes.subarray(offset, offset + chunk));
-          controller.close();
-        },
-      });
+      return bytes ? streamOf(bytes) : null;
     },
     async size(key) {
       if (capabilities.size) return capabilities.size(key);
@@ -175,13 +206,7 @@ export function createStore(driver: string, raw: Unstorage, capabilities: StoreC
     async hashInto(key, hash) {
       if (capabilities.hashInto) return capabilities.hashInto(key, hash);
       const stream = await store.stream(key);
-      if (!stream) return null;
-      let bytes = 0;
-      for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) {
-        hash.update(chunk);
-        bytes += chunk.byteLength;
-      }
-      return bytes;
+      return stream ? hashStream(stream, hash) : null;
     },
     async has(key) {
       return raw.hasItem(storageKey(key));
@@ -197,20 +222,11 @@ export function createStore(driver: string, raw: Unstorage, capabilities: StoreC
     },
     increment(key, by = 1, ttlSeconds) {
       if (capabilities.increment) return capabilities.increment(key, by, ttlSeconds);
-      return serialised(key, async () => {
-        const current = Number((await store.getJson<number>(key)) ?? 0);
-        const next = current + by;
-        await store.setJson(key, next);
-        return next;
-      });
+      return serialised(key, () => incrementByRewrite(store, key, by));
     },
     setIfAbsent(key, value, ttlSeconds) {
       if (capabilities.setIfAbsent) return capabilities.setIfAbsent(key, value, ttlSeconds);
-      return serialised(key, async () => {
-        if (await store.has(key)) return false;
-        await setBytes(key, encoder.encode(value));
-        return true;
-      });
+      return serialised(key, () => setIfAbsentByRewrite(store, key, value));
     },
     async freeBytes() {
       return capabilities.freeBytes ? capabilities.freeBytes() : null;
