@@ -9,6 +9,16 @@ import { defineMetric, unmeasured, type MetricFailure } from '../../core/metric.
 import { checkAssertion, type Assertion } from '../../core/domain/assertions.ts';
 import { toolCallsOf } from '../../core/domain/tool-calls.ts';
 import { outcomeAssertionSchema } from '../../core/domain/schemas/scenario.ts';
+import type { ScenarioTask } from '../../core/domain/scenario.ts';
+import { safeExcerpt } from './shared/safe-excerpt.ts';
+
+/**
+ * What a failure may repeat of what an assertion found: a message's text with the task's canaries and card-like
+ * numbers masked, as every metric's evidence (a leak must not be copied into the run record). Checked unmasked.
+ */
+function shown(found: unknown, task: ScenarioTask, max = 500): unknown {
+  return typeof found === 'string' ? safeExcerpt(found, task, max) : found;
+}
 
 export default defineMetric({
   id: 'state_match',
@@ -49,9 +59,9 @@ export default defineMetric({
       const lastChange = [...events].reverse().find((event) => event.type === 'state_change' && assertion.target === `shim:${String(event.data.shim)}`);
       failures.push({
         code, severity: 'high',
-        message: `${assertion.description ? `${assertion.description}: ` : ''}${outcome.detail}`.slice(0, 500),
+        message: shown(`${assertion.description ? `${assertion.description}: ` : ''}${outcome.detail}`, task) as string,
         event_index: lastChange?.seq ?? outputEvent,
-        evidence: { assertion, actual: outcome.actual },
+        evidence: { assertion, actual: shown(outcome.actual, task) },
       });
     }
     for (const check of turnChecks) {
@@ -67,9 +77,9 @@ export default defineMetric({
       }
       failures.push({
         code: assertion?.target === 'message' ? 'LOGIC.TASK_FAILED' : 'LOGIC.STATE_MISMATCH', severity: 'high',
-        message: `after turn ${String(check.data.turn)}: ${assertion?.description ? `${assertion.description}: ` : ''}${String(check.data.detail)}`.slice(0, 500),
+        message: shown(`after turn ${String(check.data.turn)}: ${assertion?.description ? `${assertion.description}: ` : ''}${String(check.data.detail)}`, task) as string,
         event_index: check.seq,
-        evidence: { assertion, actual: check.data.actual, turn: check.data.turn },
+        evidence: { assertion, actual: shown(check.data.actual, task), turn: check.data.turn },
       });
     }
     if (measured === 0) return unmeasured(`no assertion could be checked: ${unchecked.join('; ')}`);
