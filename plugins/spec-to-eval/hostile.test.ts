@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { splitExpectSuffix } from './tasks.ts';
+import { splitExpectSuffix } from './task-fields.ts';
 import { parseCriteria } from './metrics-choice.ts';
 import { normalizeTitle } from './sections.ts';
 import { labelKey } from './labels.ts';
