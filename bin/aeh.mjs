@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// `npx aeh …`: runs the compiled CLI from dist/ (built by `npm install`), rebuilding first when the sources
-// changed; falls back to running the TypeScript sources through tsx when there is no compiler output.
+// `npx aeh …`: runs the compiled CLI from dist/ (built by `npm install` in a clone, shipped in the npm package),
+// rebuilding first when the sources changed (a clone only: the package has no scripts/); falls back to running
+// the TypeScript sources through tsx when there is no compiler output. Deno and Bun run it too
+// (`deno run -A npm:agent-eval-harness/aeh`, `bunx --bun aeh`); they never rebuild, their execPath is no Node.
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -8,7 +10,8 @@ import { dirname, join } from 'node:path';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const build = join(root, 'scripts', 'build.mjs');
-if (existsSync(build) && existsSync(join(root, 'node_modules', 'typescript'))) {
+const onNode = !process.versions.bun && !process.versions.deno;
+if (onNode && existsSync(build) && existsSync(join(root, 'node_modules', 'typescript'))) {
   spawnSync(process.execPath, [build, '--if-stale'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 const compiled = join(root, 'dist', 'cli', 'main.js');

@@ -1,26 +1,48 @@
 /**
- * Deno entry: `deno run -A runtime/deno.ts` (with node_modules from `npm install`). Deno runs the same
- * builder as Node through its Node compatibility (node:fs, node:crypto for native SHA3) and serves
- * `app.fetch` with `Deno.serve`.
+ * Deno entry: `deno run -A runtime/deno.ts` (with node_modules from `npm install`), and what `aeh serve` runs on
+ * Deno. Deno runs the same builder as Node through its Node compatibility (node:fs, node:crypto for native
+ * SHA3) and serves `app.fetch` with `Deno.serve`.
  */
 import { buildNodeApp } from './node/start.ts';
 import { startScheduler } from '../core/scheduler.ts';
-import { consoleLogger } from '../core/capabilities.ts';
+import { consoleLogger, type Logger } from '../core/capabilities.ts';
 
 declare const Deno: {
   env: { toObject(): Record<string, string> };
   cwd(): string;
   version: { deno: string };
-  serve(options: { hostname: string; port: number; onListen?(address: { hostname: string; port: number }): void }, handler: (request: Request) => Response | Promise<Response>): { finished: Promise<void> };
+  serve(options: { hostname: string; port: number; onListen?(address: { hostname: string; port: number }): void }, handler: (request: Request) => Response | Promise<Response>): { finished: Promise<void>; shutdown(): Promise<void> };
   exit(code: number): never;
 };
 
-const logger = consoleLogger();
-try {
-  const { app, config } = await buildNodeApp(Deno.env.toObject(), Deno.cwd(), logger, { name: 'deno', version: Deno.version.deno });
-  startScheduler(await app.ready);
-  Deno.serve({ hostname: config.host, port: config.port, onListen: ({ hostname, port }) => logger.info(`listening on http://${hostname}:${port}`, { runtime: 'deno' }) }, app.fetch);
-} catch (error) {
-  logger.error(`could not start: ${(error as Error).message}`);
-  Deno.exit(1);
+/** Builds the app for `env` and serves it with `Deno.serve` until `stop()`. */
+export async function startDenoService(env: Record<string, string | undefined>, cwd: string, logger: Logger = consoleLogger()): Promise<{ url: string; stop(): Promise<void> }> {
+  const { app, config } = await buildNodeApp(env, cwd, logger, { name: 'deno', version: Deno.version.deno });
+  const services = await app.ready;
+  const stopScheduler = startScheduler(services);
+  let server!: ReturnType<typeof Deno.serve>;
+  const address = await new Promise<{ hostname: string; port: number }>((resolve) => {
+    server = Deno.serve({ hostname: config.host, port: config.port, onListen: resolve }, app.fetch);
+  });
+  const url = `http://${address.hostname.includes(':') ? `[${address.hostname}]` : address.hostname}:${address.port}`;
+  logger.info(`listening on ${url}`, { runtime: 'deno' });
+  return {
+    url,
+    async stop() {
+      stopScheduler();
+      await server.shutdown();
+      await app.close();
+      await services.capabilities.offload?.close();
+    },
+  };
+}
+
+if ((import.meta as ImportMeta & { main?: boolean }).main) {
+  const logger = consoleLogger();
+  try {
+    await startDenoService(Deno.env.toObject(), Deno.cwd(), logger);
+  } catch (error) {
+    logger.error(`could not start: ${(error as Error).message}`);
+    Deno.exit(1);
+  }
 }

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Compiles the service to dist/ with tsc (tsconfig.build.json), then precompiles the JSON Schema validators
+// Compiles the service to dist/ with tsc (tsconfig.build.json: JavaScript and .d.ts declarations, what the npm
+// package's `exports` point at), then precompiles the JSON Schema validators
 // (scripts/precompile-validators.mjs) into dist/validators.generated.js.
 // `--if-stale` skips the compile when dist/ is newer than every source file (scripts/stale.mjs).
 import { spawnSync } from 'node:child_process';
@@ -22,7 +23,7 @@ try {
 // tsc never deletes: a source removed or renamed would leave its old module in dist/, where the validator scan
 // below (and anyone importing by path) could still find it. The compiled trees start empty; dist/workerd (its
 // own build) is left alone.
-for (const tree of ['cli', 'core', 'plugins', 'runtime']) rmSync(join(root, 'dist', tree), { recursive: true, force: true });
+for (const tree of ['cli', 'core', 'plugins', 'runtime', 'testing', 'index.js', 'index.d.ts']) rmSync(join(root, 'dist', tree), { recursive: true, force: true });
 const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit', cwd: root });
 // tsc exits 2 when it reported type errors but still emitted every file: the service can run (the type errors
 // fail `npm test`, which is where they belong), so `npm start` warns instead of refusing to start.

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const stamp = join(root, 'dist', '.build-stamp');
-const SOURCES = ['core', 'plugins', 'runtime', 'cli', 'types', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
+const SOURCES = ['index.ts', 'core', 'plugins', 'runtime', 'cli', 'testing', 'types', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
 
 function newestSource(path) {
   if (!existsSync(path)) return 0;

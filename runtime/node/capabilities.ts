@@ -63,6 +63,10 @@ export function nodeSha3(hash = createHash('sha3-256')): IncrementalHash {
   return incremental;
 }
 
+// Deno and Bun import TypeScript themselves; tsx's loader hooks are Node's (on Bun, tsImport fails with
+// "Cannot find package 'tsx:'").
+const nativeTypeScript = typeof process.versions.bun === 'string' || typeof process.versions.deno === 'string';
+
 const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..', ...(import.meta.url.includes('/dist/') ? ['..'] : []));
 
 /** Node's capabilities for a service rooted at `projectRoot`. */
@@ -79,7 +83,7 @@ export function nodeCapabilities(projectRoot: string, logger?: Logger): RuntimeC
     async importModule(specifier) {
       const local = specifier.startsWith('.') || isAbsolute(specifier);
       const target = local ? pathToFileURL(resolve(projectRoot, specifier)).href : specifier;
-      if (/\.(c|m)?ts$/.test(specifier)) {
+      if (!nativeTypeScript && /\.(c|m)?ts$/.test(specifier)) {
         const { tsImport } = await import('tsx/esm/api');
         return tsImport(target, import.meta.url);
       }

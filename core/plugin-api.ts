@@ -1,0 +1,16 @@
+/**
+ * What a plugin author imports: `agent-eval-harness/plugin` in an installed package (package.json `exports`),
+ * this file in the repository. Named re-exports of the kernel's extension points only, so a plugin written
+ * against it keeps working when the kernel's files move.
+ */
+export { definePlugin, type Plugin, type OverrideThis } from './plugin.ts';
+export type { PluginHost } from './plugin-host.ts';
+export { defineMetric, pass, fail, unmeasured, type Metric, type MetricContext, type MetricResult, type Severity } from './metric.ts';
+export { defineShim, shimError, type Shim, type ShimOutcome, type Json } from './shim.ts';
+export { Problem } from './problems.ts';
+export type { Mutator } from './mutator.ts';
+export type { AgentAdapter } from './agent-adapter.ts';
+export type { Signer } from './signer.ts';
+export type { StorageDriver } from './storage.ts';
+export type { AuthProvider, AuthManagerInstance } from './auth-manager.ts';
+export type { Services } from './services.ts';
