@@ -7,6 +7,7 @@ import type { AgentSpec, Scenario, ScenarioTask } from './domain/scenario.ts';
 import type { GuardedFetch } from './capabilities.ts';
 import type { FileAccess } from './capabilities.ts';
 import type { Services } from './services.ts';
+import { configEnvironment, type Config } from './config.ts';
 import { readJailedFile } from './guards/jail.ts';
 import { checkSubmittedUrl } from './guards/ssrf.ts';
 
@@ -166,12 +167,22 @@ export function agentEnvironment(env: Record<string, string | undefined>): Reado
   return filtered;
 }
 
+/** `AEH_AGENT_KEY_ENVS` of a configuration: the variables agents may use, and those refused as the service's own. */
+export function agentKeyVariablesOf(config: Config): { allowed: string[]; refused: string[] } {
+  return agentKeyVariables(configEnvironment(config));
+}
+
+/** The variables an agent adapter of this configuration gets as `env` (`agentEnvironment`). */
+export function agentEnvironmentOf(config: Config): Readonly<Record<string, string | undefined>> {
+  return agentEnvironment(configEnvironment(config));
+}
+
 /** The context `AgentAdapter.check` gets at submission: jailed reads, the allowed variables, the URL check. */
 export function agentCheckContext(services: Pick<Services, 'config' | 'capabilities'>): AgentCheckContext {
   const { config } = services;
   return {
     readFile: (path) => readJailedFile(services, path),
-    env: agentEnvironment(config.env),
+    env: agentEnvironmentOf(config),
     checkUrl: (url, field) => checkSubmittedUrl(url, field, { allowHosts: config.allowHosts, servicePort: config.port, serviceHost: config.host }),
   };
 }

@@ -75,6 +75,7 @@ async function openServices(host: HostInternals, plugins: PluginInfo[], { dispat
     agents: host.agents,
     signers: host.signers,
     scenarioFormats: host.scenarioFormats,
+    failureCodes: host.failureCodes,
     jobs: host.jobs,
     doctorChecks: host.doctorChecks,
     auth,

@@ -33,14 +33,16 @@ export interface Config {
    * evaluations queued or running at once, schedules kept, and the longest per-call agent timeout accepted.
    */
   quotas: { queuedRunsPerPrincipal: number; schedulesPerPrincipal: number; maxAgentTimeoutMs: number };
+  /** The signer that signs certificates (`AEH_SIGNER`); unset: a cloud key service when one is configured, else `local`. */
+  signer?: string;
+  /** The header a trusted reverse proxy puts the client address in (`AEH_CLIENT_IP_HEADER`), lower case. */
+  clientIpHeader?: string;
   /** The shims scenarios may enable (`AEH_ENABLED_SHIMS`); `undefined`: every registered shim. */
   enabledShims?: string[];
   /** The most tasks of one `conversation: "per_task"` run in flight (`AEH_RUN_CONCURRENCY`). */
   runConcurrency: number;
   /** What one shim call run in the worker pool may take, in milliseconds (`AEH_SHIM_BUDGET_MS`). */
   shimBudgetMs: number;
-  /** Free-form environment for plugins that read their own variables (key services, signer keys). */
-  env: Record<string, string | undefined>;
 }
 
 /** Raised when the environment cannot start the service; the message says what to change. */
@@ -98,7 +100,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = '/'):
     if (['0', 'false', 'no', 'off'].includes(raw)) return false;
     throw new ConfigError(`${name} must be 1 or 0, got "${env[name]}"`);
   };
-  return {
+  const config: Config = {
     host: env.HOST?.trim() || '127.0.0.1',
     port: integer(env, 'PORT', 8787, 0, 65535),
     apiKey,
@@ -130,6 +132,8 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = '/'):
       authFailuresPerMinute: integer(env, 'AEH_AUTH_FAILURES_PER_MINUTE', 30, 1),
     },
     enabledShims: env.AEH_ENABLED_SHIMS === undefined || env.AEH_ENABLED_SHIMS.trim() === '' ? undefined : list(env.AEH_ENABLED_SHIMS),
+    signer: env.AEH_SIGNER?.trim() || undefined,
+    clientIpHeader: env.AEH_CLIENT_IP_HEADER?.trim().toLowerCase() || undefined,
     runConcurrency: integer(env, 'AEH_RUN_CONCURRENCY', 16, 1, 256),
     shimBudgetMs: integer(env, 'AEH_SHIM_BUDGET_MS', 2000, 1, 600_000),
     quotas: {
@@ -137,6 +141,17 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = '/'):
       schedulesPerPrincipal: integer(env, 'AEH_MAX_SCHEDULES_PER_PRINCIPAL', 50, 1),
       maxAgentTimeoutMs: integer(env, 'AEH_MAX_AGENT_TIMEOUT_MS', 300_000, 1, 3_600_000),
     },
-    env,
   };
+  environments.set(config, Object.freeze({ ...env }));
+  return config;
+}
+
+/**
+ * The environment a configuration was parsed from, for the kernel only: plugin settings are read from it
+ * (core/plugin-settings.ts) and agents get their allowed variables from it. Plugins never see it whole.
+ */
+const environments = new WeakMap<Config, Readonly<Record<string, string | undefined>>>();
+
+export function configEnvironment(config: Config): Readonly<Record<string, string | undefined>> {
+  return environments.get(config) ?? {};
 }

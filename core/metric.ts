@@ -7,6 +7,7 @@ import type { TraceEvent } from './domain/trace.ts';
 import type { LlmClient } from './llm.ts';
 import type { FieldError } from './problems.ts';
 import { check, validatorOf } from './validate.ts';
+import { checkFailureCode, DIMENSION_AREAS, type FailureCode } from './failure-codes.ts';
 
 export type Severity = 'low' | 'medium' | 'high' | 'critical';
 
@@ -92,34 +93,106 @@ export interface Metric {
    * microseconds, so the engine scores it inline rather than pay a worker round trip many times that.
    */
   linear?: boolean;
+  /** Failure codes this metric emits beyond the bundled taxonomy; registered with the metric. */
+  failureCodes?: readonly FailureCode[];
 }
 
 /** The form of a metric id (the scenario schema's `metrics[].id` pattern). */
 export const METRIC_ID = /^[a-z][a-z0-9_]{1,63}$/;
 
 /**
- * Checks a metric definition (id form, dimension, description, params schema compiles) and returns it frozen.
- * A params schema that cannot compile because the runtime forbids code generation (workerd) is checked by the
- * build's precompiled validators instead, so only real schema errors fail here.
+ * What a metric's check may answer: `true` passes, `false` fails with the metric's failure code, a number is a
+ * score in [0, 1] that passes at or above `threshold`, `null` or `undefined` means it could not decide
+ * (unmeasured, never guessed), and a full result (`pass()`, `fail(...)`, `unmeasured(...)`) is kept as it is.
  */
-export function defineMetric(metric: Metric): Metric {
+export type CheckAnswer = boolean | number | MetricResult | null | undefined;
+
+/** The one function of a metric: the agent's answer and the rest of the context in, a verdict out. */
+export type MetricCheck<P = Record<string, unknown>> = (output: string, context: MetricContext & { params: P }) => CheckAnswer | Promise<CheckAnswer>;
+
+/** A metric written as a check (`defineMetric({ id, check })`); everything but `id` and `check` has a default. */
+export interface CheckMetricDefinition<P = Record<string, unknown>> extends Partial<Omit<Metric, 'score' | 'id'>> {
+  id: string;
+  check: MetricCheck<P>;
+  /** The failure code a `false` or a low score reports (default `<AREA>.<ID>`, declared for you). */
+  code?: string;
+  /** Severity of that failure (default `medium`). */
+  severity?: Severity;
+  /** The lowest passing score when the check answers a number (default 0.5). */
+  threshold?: number;
+}
+
+/** A metric written in full: `score(context)` returns a result. */
+export type ScoreMetricDefinition = Omit<Metric, 'version'> & { version?: string };
+
+function checkDefinition(metric: Metric): void {
   if (!METRIC_ID.test(metric.id)) throw new Error(`metric id "${metric.id}" must be snake_case (${METRIC_ID})`);
   if (!(DIMENSIONS as readonly string[]).includes(metric.dimension)) {
     throw new Error(`metric "${metric.id}" has dimension "${metric.dimension}"; use one of ${DIMENSIONS.join(', ')}`);
   }
   if (!metric.description) throw new Error(`metric "${metric.id}" needs a description`);
   if (typeof metric.score !== 'function') throw new Error(`metric "${metric.id}" needs a score function`);
-  if (metric.params !== undefined) {
-    if (typeof metric.params !== 'object' || metric.params === null || metric.params.type !== 'object') {
-      throw new Error(`metric "${metric.id}": params must be a JSON Schema of type "object"`);
-    }
-    try {
-      validatorOf(metric.params);
-    } catch (error) {
-      if (!(error instanceof EvalError)) throw new Error(`metric "${metric.id}": params schema does not compile: ${(error as Error).message}`);
-    }
+  for (const entry of metric.failureCodes ?? []) checkFailureCode(entry);
+  if (metric.params === undefined) return;
+  if (typeof metric.params !== 'object' || metric.params === null || metric.params.type !== 'object') {
+    throw new Error(`metric "${metric.id}": params must be a JSON Schema of type "object"`);
   }
-  return Object.freeze({ ...metric, version: metric.version || '1.0.0' });
+  try {
+    validatorOf(metric.params);
+  } catch (error) {
+    // Runtimes that forbid code generation (workerd) use the build's precompiled validators; only real errors fail.
+    if (!(error instanceof EvalError)) throw new Error(`metric "${metric.id}": params schema does not compile: ${(error as Error).message}`);
+  }
+}
+
+/** Turns a check's answer into a result. */
+function verdict(answer: CheckAnswer, definition: { id: string; code: string; severity: Severity; threshold: number }, outputEvent: number): MetricResult {
+  const failure = (message: string, score: number) => fail(definition.code, message, { severity: definition.severity, score, event_index: outputEvent });
+  if (answer === true) return pass();
+  if (answer === false) return failure(`${definition.id}: the check failed`, 0);
+  if (answer === null || answer === undefined) return unmeasured(`${definition.id} could not decide`);
+  if (typeof answer === 'number') {
+    if (!Number.isFinite(answer) || answer < 0 || answer > 1) return unmeasured(`${definition.id} answered ${answer}, which is not a score in [0, 1]`);
+    return answer >= definition.threshold ? pass(answer) : failure(`${definition.id} scored ${answer}, below ${definition.threshold}`, answer);
+  }
+  return answer;
+}
+
+function fromCheck<P>(definition: CheckMetricDefinition<P>): Metric {
+  const { check: checkFn, code: givenCode, severity = 'medium', threshold = 0.5, ...rest } = definition;
+  const dimension = rest.dimension ?? 'reliability';
+  const area = DIMENSION_AREAS[dimension] ?? 'RELIABILITY';
+  const code = givenCode ?? `${area}.${String(definition.id).toUpperCase()}`;
+  const declared: FailureCode[] = givenCode ? [] : [{ code, name: definition.id, dimension, parent: area, description: rest.description ?? `The ${definition.id} check failed.` }];
+  const settings = { id: definition.id, code, severity, threshold };
+  return {
+    ...rest,
+    id: definition.id,
+    dimension,
+    description: rest.description ?? `${definition.id} (a check)`,
+    version: rest.version ?? '1.0.0',
+    failureCodes: [...declared, ...(rest.failureCodes ?? [])],
+    async score(context) {
+      return verdict(await checkFn(context.output, context as MetricContext & { params: P }), settings, context.outputEvent);
+    },
+  };
+}
+
+/**
+ * Defines a metric, checked (id form, dimension, description, that `params` compiles) and frozen. Three forms:
+ * `defineMetric('no_apologies', (output) => !/sorry/i.test(output))`, `defineMetric({ id, check, ... })`, and the
+ * full `defineMetric({ id, dimension, description, score(context) })`.
+ */
+export function defineMetric<P = Record<string, unknown>>(id: string, check: MetricCheck<P>, options?: Omit<CheckMetricDefinition<P>, 'id' | 'check'>): Metric;
+export function defineMetric<P = Record<string, unknown>>(definition: CheckMetricDefinition<P>): Metric;
+export function defineMetric(definition: ScoreMetricDefinition): Metric;
+export function defineMetric(first: string | CheckMetricDefinition<never> | ScoreMetricDefinition, check?: MetricCheck<never>, options?: object): Metric {
+  const definition = typeof first === 'string' ? { ...options, id: first, check: check! } : first;
+  const metric: Metric = 'check' in definition && typeof definition.check === 'function'
+    ? fromCheck(definition as CheckMetricDefinition<never>)
+    : { ...(definition as ScoreMetricDefinition), version: (definition as ScoreMetricDefinition).version || '1.0.0' };
+  checkDefinition(metric);
+  return Object.freeze(metric);
 }
 
 /** Validates a scenario's `params` for a metric against its schema; empty when valid (or when it has none). */

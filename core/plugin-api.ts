@@ -5,7 +5,10 @@
  */
 export { definePlugin, type Plugin, type OverrideThis } from './plugin.ts';
 export type { PluginHost } from './plugin-host.ts';
-export { defineMetric, pass, fail, unmeasured, type Metric, type MetricContext, type MetricResult, type Severity } from './metric.ts';
+export { defineMetric, pass, fail, unmeasured, type Metric, type MetricContext, type MetricResult, type Severity, type MetricCheck, type CheckAnswer } from './metric.ts';
+export type { FailureCode } from './failure-codes.ts';
+export type { ClaimsMapper, ClaimsMappingTools } from './plugin-overrides.ts';
+export type { Settings } from './plugin-settings.ts';
 export { defineShim, shimError, type Shim, type ShimOutcome, type Json } from './shim.ts';
 export { Problem } from './problems.ts';
 export type { Mutator } from './mutator.ts';
@@ -13,4 +16,5 @@ export type { AgentAdapter } from './agent-adapter.ts';
 export type { Signer } from './signer.ts';
 export type { StorageDriver } from './storage.ts';
 export type { AuthProvider, AuthManagerInstance } from './auth-manager.ts';
-export type { Services } from './services.ts';
+export type { Services, ServiceSlots, ScheduledJob, DoctorCheck, HookHandler } from './services.ts';
+export type { ScenarioFormat } from './domain/scenario-format.ts';

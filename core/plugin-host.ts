@@ -16,6 +16,8 @@ import { createAuthManagerClass, type AuthManagerClass, type AuthProvider } from
 import type { HookEvents } from './hooks.ts';
 import type { DoctorCheck, HookHandler, ScheduledJob, ServiceSlots, Services, SlotName } from './services.ts';
 import type { ScenarioFormat } from './domain/scenario-format.ts';
+import type { FailureCode } from './failure-codes.ts';
+import type { Settings } from './plugin-settings.ts';
 import type { JsonSchema } from './validate.ts';
 import type { TaskQueueFactory } from './tasks.ts';
 
@@ -56,6 +58,10 @@ export interface PluginHost {
   readonly queues: Registry<TaskQueueFactory>;
   /** Document formats accepted as scenarios besides the native one (core/domain/scenario-format.ts). */
   readonly scenarioFormats: Registry<ScenarioFormat>;
+  /** Failure codes metrics and the engine report: the taxonomy (core/failure-codes.ts). */
+  readonly failureCodes: Registry<FailureCode>;
+  /** This plugin's settings, read and checked against its `settings` schema (empty without one). */
+  readonly settings: Settings;
   /** Services this app's plugins provide to each other, by slot (`provide`). */
   readonly providers: Registry<SlotProvider>;
   /**
@@ -105,10 +111,19 @@ export function createHost(config: Config, capabilities: RuntimeCapabilities): H
     queues: createRegistry<TaskQueueFactory>('task queue', (factory) => factory.name),
     scenarioFormats: createRegistry<ScenarioFormat>('scenario format', (format) => format.name),
     providers: createRegistry<SlotProvider>('service slot', (provider) => provider.slot),
+    failureCodes: createRegistry<FailureCode>('failure code', (entry) => entry.code),
+  };
+  // A metric's own failure codes are declared with it.
+  const registerMetric = registries.metrics.register;
+  registries.metrics.register = (metric, owner) => {
+    registerMetric(metric, owner);
+    for (const entry of metric.failureCodes ?? []) registries.failureCodes.register(entry, owner);
+    return metric;
   };
   return {
     config,
     capabilities,
+    settings: Object.freeze({}),
     ...registries,
     AuthManager: createAuthManagerClass(),
     provide(slot, factory, owner) {

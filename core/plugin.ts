@@ -14,6 +14,12 @@
  */
 import pluggable from 'pluggable.js';
 import type { PluginHost, StartHook } from './plugin-host.ts';
+import type { JsonSchema } from './validate.ts';
+import type { Metric } from './metric.ts';
+import { checkFailureCode, orphanCodes, type FailureCode } from './failure-codes.ts';
+import { readSettings } from './plugin-settings.ts';
+import { configEnvironment } from './config.ts';
+import { composeClaimMappers, containSuper, type ClaimsMapper } from './plugin-overrides.ts';
 
 export interface Plugin {
   /** Unique name; duplicates fail the start. */
@@ -25,8 +31,23 @@ export interface Plugin {
   enabled?(host: PluginHost): boolean;
   /** Registers the plugin's extensions. Synchronous. */
   setup?(host: PluginHost): void;
-  /** pluggable.js overrides of host members (`AuthManager` class methods). */
+  /** pluggable.js overrides of host members (`AuthManager` class methods). Prefer `mapClaims`. */
   overrides?: Record<string, unknown>;
+  /**
+   * JSON Schema (an object) of the plugin's settings. Each property is read from the config file's
+   * `settings[<plugin name>]`, else from the environment variable of the same name; the checked result is
+   * `host.settings`. A bad value stops the start naming the setting.
+   */
+  settings?: JsonSchema;
+  /** Failure codes this plugin emits beyond the bundled taxonomy (`GET /api/v1/taxonomy` lists them). */
+  failureCodes?: readonly FailureCode[];
+  /** Metrics to register (the same as `host.metrics.register` in `setup`). */
+  metrics?: readonly Metric[];
+  /**
+   * Maps identity-provider claims to permissions, around the mapping loaded before it:
+   * `mapClaims: (claims, next, { permissionsOfRole }) => [...next(claims), ...extra]`.
+   */
+  mapClaims?: ClaimsMapper;
 }
 
 /** Options for `loadPlugins`. */
@@ -35,6 +56,8 @@ export interface LoadPluginsOptions {
   allow?: string[];
   /** These plugin names are never initialised. */
   deny?: string[];
+  /** Settings per plugin name, from the config file's `settings` (they win over the environment). */
+  settings?: Readonly<Record<string, Record<string, unknown>>>;
 }
 
 /** Raised when a plugin cannot be loaded; names the plugin and the cause. */
@@ -64,6 +87,16 @@ function checkDefinition(plugin: Plugin): void {
   }
   if (plugin.overrides !== undefined && (typeof plugin.overrides !== 'object' || plugin.overrides === null)) {
     throw new PluginError(plugin.name, 'overrides must be an object');
+  }
+  if (plugin.settings !== undefined && (typeof plugin.settings !== 'object' || plugin.settings === null || plugin.settings.type !== 'object')) {
+    throw new PluginError(plugin.name, 'settings must be a JSON Schema of type "object"');
+  }
+  if (plugin.mapClaims !== undefined && typeof plugin.mapClaims !== 'function') throw new PluginError(plugin.name, 'mapClaims must be a function (claims, next) => permissions');
+  if (plugin.metrics !== undefined && !Array.isArray(plugin.metrics)) throw new PluginError(plugin.name, 'metrics must be an array of defineMetric(...) results');
+  try {
+    for (const entry of plugin.failureCodes ?? []) checkFailureCode(entry);
+  } catch (error) {
+    throw new PluginError(plugin.name, (error as Error).message);
   }
 }
 
@@ -113,12 +146,17 @@ function named(plugin: string, what: string, error: unknown): PluginError {
   return new PluginError(plugin, `${what}: ${message}`, { cause: error });
 }
 
+/** Registry members of the host: what a scoped host wraps so registrations record their plugin. */
+const REGISTRIES = ['metrics', 'mutators', 'shims', 'agents', 'signers', 'storageDrivers', 'jobs', 'doctorChecks', 'routes', 'authProviders', 'schemas', 'queues', 'scenarioFormats', 'failureCodes', 'providers'] as const;
+
 /**
- * The host as one plugin's `setup` sees it: start and stop hooks are tagged with the plugin, so a hook that
- * fails the start names the plugin it came from.
+ * The host as one plugin sees it: registrations record the plugin as their owner without it repeating its
+ * name, `settings` holds its own settings only, and a start hook that fails names the plugin.
  */
-function scopedHost(host: PluginHost, plugin: string): PluginHost {
-  return Object.create(host, {
+function scopedHost(host: PluginHost, plugin: string, settings: Readonly<Record<string, unknown>>): PluginHost {
+  const properties: PropertyDescriptorMap = {
+    settings: { value: settings },
+    provide: { value: (slot: never, factory: never, owner?: string) => host.provide(slot, factory, owner ?? plugin) },
     onStart: {
       value: (hook: StartHook) =>
         host.onStart(async function namedStartHook(services) {
@@ -129,7 +167,18 @@ function scopedHost(host: PluginHost, plugin: string): PluginHost {
           }
         }),
     },
-  }) as PluginHost;
+  };
+  for (const key of REGISTRIES) {
+    const registry = host[key] as PluginHost['metrics'];
+    properties[key] = { value: Object.freeze({ ...registry, register: (item: never, owner?: string) => registry.register(item, owner ?? plugin) }) };
+  }
+  return Object.create(host, properties) as PluginHost;
+}
+
+/** Registers what a plugin declares as data (failure codes, metrics) before its `setup` runs. */
+function registerDeclared(scoped: PluginHost, plugin: Plugin): void {
+  for (const entry of plugin.failureCodes ?? []) scoped.failureCodes.register(entry);
+  for (const metric of plugin.metrics ?? []) scoped.metrics.register(metric);
 }
 
 /**
@@ -141,25 +190,31 @@ export function loadPlugins(host: PluginHost, plugins: Plugin[], options: LoadPl
   const plugged = pluggable.enable(host as unknown as object, 'host', 'pluginSocket');
   const socket = plugged.pluginSocket;
   (host as unknown as { strict_plugin_dependencies: boolean }).strict_plugin_dependencies = true;
+  const scoped = new Map<string, PluginHost>();
   let current = '';
   for (const plugin of plugins) {
     socket.registerPlugin(plugin.name, {
       dependencies: plugin.dependencies ? [...plugin.dependencies] : undefined,
-      overrides: plugin.overrides ? { ...plugin.overrides } : undefined,
+      overrides: plugin.overrides ? containSuper(plugin.overrides) : undefined,
       enabled: () => {
         current = plugin.name;
+        let view: PluginHost;
         try {
-          if (!(plugin.enabled ? plugin.enabled(host) : true)) return false;
+          const settings = plugin.settings ? readSettings(plugin.settings, options.settings?.[plugin.name], configEnvironment(host.config)) : Object.freeze({});
+          view = scopedHost(host, plugin.name, settings);
+          if (!(plugin.enabled ? plugin.enabled(view) : true)) return false;
         } catch (error) {
-          throw named(plugin.name, 'enabled() failed', error);
+          throw named(plugin.name, plugin.settings ? 'could not be configured' : 'enabled() failed', error);
         }
         checkOverrides(host, plugin);
+        scoped.set(plugin.name, view);
         return true;
       },
       initialize() {
         current = plugin.name;
         try {
-          plugin.setup?.(scopedHost(host, plugin.name));
+          registerDeclared(scoped.get(plugin.name)!, plugin);
+          plugin.setup?.(scoped.get(plugin.name)!);
         } catch (error) {
           throw named(plugin.name, 'setup failed', error);
         }
@@ -171,12 +226,16 @@ export function loadPlugins(host: PluginHost, plugins: Plugin[], options: LoadPl
   } catch (error) {
     throw named(current || 'unknown', 'could not be initialised', error);
   }
-  const initialized = [...socket.initialized_plugins];
+  const initialized: string[] = [...socket.initialized_plugins];
   // pluggable.js silently skips a dependency that is denied or disabled and initialises the dependant anyway.
   for (const name of initialized) {
     const plugin = plugins.find((candidate) => candidate.name === name)!;
     const absent = (plugin.dependencies ?? []).filter((dependency) => !initialized.includes(dependency));
     if (absent.length) throw new PluginError(name, `depends on ${absent.map((d) => `"${d}"`).join(', ')}, which is disabled or denied`);
   }
+  const orphans = orphanCodes(host.failureCodes.list());
+  if (orphans.length) throw new PluginError(host.failureCodes.ownerOf(orphans[0].split(' ')[0]) ?? 'unknown', orphans[0]);
+  const mappers = initialized.map((name) => plugins.find((candidate) => candidate.name === name)!).filter((plugin) => plugin.mapClaims);
+  if (mappers.length) host.AuthManager = composeClaimMappers(host.AuthManager, mappers.map((plugin) => ({ plugin: plugin.name, map: plugin.mapClaims! })));
   return initialized;
 }

@@ -19,6 +19,7 @@ import type { LlmClient } from './llm.ts';
 import type { Telemetry } from './telemetry.ts';
 import type { Catalog } from './domain/catalog.ts';
 import type { ScenarioFormat } from './domain/scenario-format.ts';
+import type { FailureCode } from './failure-codes.ts';
 
 /**
  * The named services plugins provide to each other. A plugin that provides a slot of its own declares it by
@@ -52,6 +53,8 @@ export interface Services {
   signers: Registry<Signer>;
   /** Formats a submitted or catalog document may be in besides the native scenario (AES v1.4, ...). */
   scenarioFormats: Registry<ScenarioFormat>;
+  /** The failure taxonomy: every code a loaded plugin declares. */
+  failureCodes: Registry<FailureCode>;
   jobs: Registry<ScheduledJob>;
   doctorChecks: Registry<DoctorCheck>;
   auth: AuthManagerInstance;

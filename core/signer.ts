@@ -39,8 +39,8 @@ export const SIGNER_ENV = 'AEH_SIGNER';
  * configured (a key that never touches the evaluation disk wins), else `local`.
  * Throws naming the known signers when `AEH_SIGNER` names none of them.
  */
-export function selectSigner(signers: { get(name: string): Signer | undefined; list(): Signer[]; names(): string[] }, env: Record<string, string | undefined>): Signer {
-  const wanted = env[SIGNER_ENV]?.trim();
+export function selectSigner(signers: { get(name: string): Signer | undefined; list(): Signer[]; names(): string[] }, config: { signer?: string }): Signer {
+  const wanted = config.signer;
   if (wanted) {
     const named = signers.get(wanted);
     if (!named) throw new Error(`${SIGNER_ENV}="${wanted}" names no configured signer (configured: ${signers.names().join(', ') || 'none'})`);

@@ -76,6 +76,8 @@ async function* exportedSchemas(root, folders, log) {
       }
       for (const [name, value] of Object.entries(exported)) {
         if (isSchemaLike(value)) yield { schema: value, source: `${relative(root, file)}#${name}` };
+        // A plugin's settings schema (core/plugin-settings.ts), checked when the plugin loads.
+        else if (value && typeof value === 'object' && isSchemaLike(value.settings)) yield { schema: value.settings, source: `${relative(root, file)}#${name}.settings` };
       }
     }
   }

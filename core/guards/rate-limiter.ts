@@ -152,9 +152,9 @@ function computeAddressKey(address: string): string {
 }
 
 /** Builds the app's limiters from `config.rateLimit` (`AEH_RATE_LIMIT_PER_MINUTE` and friends). */
-export function createRateLimits(config: Pick<Config, 'rateLimit' | 'env'>, capabilities: Pick<RuntimeCapabilities, 'clientAddress' | 'now'>): RateLimits {
+export function createRateLimits(config: Pick<Config, 'rateLimit' | 'clientIpHeader'>, capabilities: Pick<RuntimeCapabilities, 'clientAddress' | 'now'>): RateLimits {
   const now = capabilities.now ?? Date.now;
-  const proxyHeader = config.env.AEH_CLIENT_IP_HEADER?.trim().toLowerCase() || undefined;
+  const proxyHeader = config.clientIpHeader;
   return {
     protected: createRateLimiter({ perMinute: config.rateLimit.protectedPerMinute, now }),
     public: createRateLimiter({ perMinute: config.rateLimit.publicPerMinute, now }),

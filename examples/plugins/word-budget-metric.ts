@@ -8,13 +8,21 @@
  * Load it from `aeh.config.ts` in PROJECT_ROOT (`export default { plugins: [wordBudget] }`) or with
  * `AEH_PLUGINS=./examples/plugins/word-budget-metric.ts`.
  */
-import type { Plugin } from '../../core/plugin.ts';
-import { defineMetric, fail, pass, type MetricContext } from '../../core/metric.ts';
+import { definePlugin, defineMetric, fail, pass, type FailureCode, type MetricContext } from '../../core/plugin-api.ts';
 
 /** Words as a reader counts them: runs of letters, digits, apostrophes or hyphens. */
 function countWords(text: string): number {
   return text.match(/[\p{L}\p{N}'’-]+/gu)?.length ?? 0;
 }
+
+/** The failure it reports, declared so that it joins the taxonomy (`GET /api/v1/taxonomy`) under RELIABILITY. */
+export const OUTPUT_TOO_LONG: FailureCode = {
+  code: 'RELIABILITY.OUTPUT_TOO_LONG',
+  name: 'Output too long',
+  dimension: 'reliability',
+  parent: 'RELIABILITY',
+  description: 'The answer is longer than the word budget the task allows.',
+};
 
 export const wordBudget = defineMetric({
   id: 'word_budget',
@@ -32,7 +40,7 @@ export const wordBudget = defineMetric({
     if (words <= budget) return pass();
     // Partial credit: half over budget scores 0.5; twice the budget or more scores 0.
     const score = Math.max(0, 1 - (words - budget) / budget);
-    return fail('RELIABILITY.OUTPUT_TOO_LONG', `the answer has ${words} words; the budget is ${budget}`, {
+    return fail(OUTPUT_TOO_LONG.code, `the answer has ${words} words; the budget is ${budget}`, {
       severity: 'low',
       score,
       event_index: outputEvent,
@@ -41,10 +49,9 @@ export const wordBudget = defineMetric({
   },
 });
 
-export default {
+export default definePlugin({
   name: 'example-word-budget',
   version: '1.0.0',
-  setup(host) {
-    host.metrics.register(wordBudget, 'example-word-budget');
-  },
-} satisfies Plugin;
+  failureCodes: [OUTPUT_TOO_LONG],
+  metrics: [wordBudget],
+});

@@ -10,7 +10,7 @@
  */
 import type { Plugin } from '../../core/plugin.ts';
 import { Problem } from '../../core/problems.ts';
-import { AgentError, agentKeyVariables, isServiceVariable, readAgentJson, type AgentAdapter, type AgentCheckContext, type ToolCall } from '../../core/agent-adapter.ts';
+import { AgentError, agentKeyVariablesOf, isServiceVariable, readAgentJson, type AgentAdapter, type AgentCheckContext, type ToolCall } from '../../core/agent-adapter.ts';
 import type { AgentSpec } from '../../core/domain/scenario.ts';
 
 const ENV_NAME = '^[A-Z][A-Z0-9_]{0,127}$';
@@ -130,7 +130,7 @@ export const openaiAdapter: AgentAdapter = {
 export default {
   name: 'agent-openai',
   setup(host) {
-    const { refused } = agentKeyVariables(host.config.env);
+    const { refused } = agentKeyVariablesOf(host.config);
     if (refused.length > 0) {
       throw new Error(`agent-openai: AEH_AGENT_KEY_ENVS lists ${refused.join(', ')}, a variable of the service, its signers, Redis or OIDC; `
         + 'agents never receive those: remove it and give the agent a key variable of its own');

@@ -21,6 +21,7 @@
  *   signature's cost. Another spelling of the same token is simply a miss and is verified in full. A hit is
  *   answered synchronously, so a remembered token costs the request pipeline no turn of the event loop.
  */
+import { asText, textSettings } from '../../core/plugin-settings.ts';
 import type { JWTPayload } from 'jose';
 import { isPromiseLike } from '../../core/maybe-async.ts';
 import type { Plugin } from '../../core/plugin.ts';
@@ -64,7 +65,7 @@ function setup(host: PluginHost): void {
     issuer: oidc.issuer,
     audience: oidc.audience?.split(',').map((item) => item.trim()).filter(Boolean),
     cacheTtlSeconds: oidc.cacheTtlSeconds,
-    verifiedCacheSize: verifiedCacheSizeOf(host.config.env.OIDC_VERIFIED_CACHE_SIZE),
+    verifiedCacheSize: verifiedCacheSizeOf(asText(host.settings).OIDC_VERIFIED_CACHE_SIZE),
     fetch: () => host.capabilities.fetch ?? globalThis.fetch,
   });
   // A remembered token hands back the same frozen payload, so its principal is mapped from claims only once.
@@ -110,6 +111,7 @@ function setup(host: PluginHost): void {
 
 export default {
   name: 'auth-oidc',
+  settings: textSettings({ OIDC_VERIFIED_CACHE_SIZE: 'Verified tokens remembered (default 10000, 0 turns it off)' }),
   dependencies: ['auth-static-key'],
   setup,
 } satisfies Plugin;

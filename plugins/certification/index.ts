@@ -10,25 +10,38 @@ import { issueCertificate } from './issue.ts';
 import { publishedKeySet } from './keyset.ts';
 import { registerCertificationRoutes } from './routes.ts';
 import { createVerifyCache, type RehashMode } from './verify-run.ts';
+import { PRODUCT_NAME } from '../../core/version.ts';
 
-function rehashMode(env: Record<string, string | undefined>): RehashMode {
+/** The settings certification reads (docs/certificates.md). */
+const SETTINGS = {
+  type: 'object',
+  properties: {
+    AEH_VERIFY_REHASH: { type: 'string', description: '"changed" (default) or "always"' },
+    AEH_VERIFY_CACHE_MS: { type: 'string', description: 'Gone; refused unless 0' },
+    AEH_EVALUATOR_IDENTITY: { type: 'string', maxLength: 500, description: 'The identity of Evaluator entries (default the product name)' },
+  },
+} as const;
+
+function rehashMode(env: Readonly<Record<string, unknown>>): RehashMode {
   // Public verify used to reuse artefact hashes for this long, so an edit went unseen meanwhile (issue 13).
-  const cacheMs = env.AEH_VERIFY_CACHE_MS?.trim();
+  const cacheMs = (env.AEH_VERIFY_CACHE_MS as string | undefined)?.trim();
   if (cacheMs && cacheMs !== '0') throw new Error(`certification: AEH_VERIFY_CACHE_MS is gone (public verify no longer reuses hashes for a time); unset it, and see AEH_VERIFY_REHASH in docs/certificates.md`);
-  const raw = env.AEH_VERIFY_REHASH?.trim() || 'changed';
+  const raw = (env.AEH_VERIFY_REHASH as string | undefined)?.trim() || 'changed';
   if (raw !== 'changed' && raw !== 'always') throw new Error(`certification: AEH_VERIFY_REHASH must be "changed" (re-hash what the store cannot prove unchanged) or "always", got "${raw.slice(0, 40)}"`);
   return raw;
 }
 
 export default {
   name: 'certification',
-  dependencies: ['signer-local'],
+  dependencies: ['signer-local', 'evaluation'],
+  settings: SETTINGS,
   setup(host) {
-    const cache = createVerifyCache(rehashMode(host.config.env));
+    const cache = createVerifyCache(rehashMode(host.settings));
+    const identity = (host.settings.AEH_EVALUATOR_IDENTITY as string | undefined)?.trim() || PRODUCT_NAME;
     host.schemas.register({ name: 'Certificate', schema: certificateSchema as unknown as Record<string, unknown> }, 'certification');
     host.on('run.finished', async ({ run_id }, services) => {
       // Errors propagate to the hook runner, which logs them: a run is never failed by its certificate.
-      await issueCertificate(services, run_id);
+      await issueCertificate(services, run_id, identity);
     });
     registerCertificationRoutes(host, cache);
     host.doctorChecks.register({
@@ -36,7 +49,7 @@ export default {
       async run(services) {
         let signer;
         try {
-          signer = selectSigner(services.signers, services.config.env);
+          signer = selectSigner(services.signers, services.config);
         } catch (error) {
           return { status: 'fail', message: (error as Error).message, hint: 'set AEH_SIGNER to one of the configured signers, or unset it' };
         }
@@ -52,7 +65,7 @@ export default {
     }, 'certification');
     host.onStart((services) => {
       // Fail the start, naming the fix, when AEH_SIGNER names no configured signer.
-      selectSigner(services.signers, services.config.env);
+      selectSigner(services.signers, services.config);
     });
   },
 } satisfies Plugin;

@@ -12,10 +12,6 @@ import { selectSigner } from '../../core/signer.ts';
 import type { Services } from '../../core/services.ts';
 import { HARNESS_VERSION, PRODUCT_NAME } from '../../core/version.ts';
 
-/** The identity of Evaluator entries (`AEH_EVALUATOR_IDENTITY`, default the product name). */
-export function evaluatorIdentity(services: Services): string {
-  return services.config.env.AEH_EVALUATOR_IDENTITY?.trim() || PRODUCT_NAME;
-}
 
 /** Storage key of the chain anchor: how many entries the chain held and the digest of the last signature. */
 export const anchorKey = (runId: string) => `runs/${runId}/certificate.anchor.json`;
@@ -69,7 +65,8 @@ async function writeCertificate(services: Services, certificate: Certificate): P
  * certify (unknown, cancelled, no trace). Idempotent: a second call for unchanged artefacts keeps the
  * certificate already written (with any Auditor entries).
  */
-export async function issueCertificate(services: Services, runId: string): Promise<Certificate | null> {
+/** `identity` names the Evaluator (`AEH_EVALUATOR_IDENTITY`, default the product name). */
+export async function issueCertificate(services: Services, runId: string, identity: string = PRODUCT_NAME): Promise<Certificate | null> {
   const run = await readRun(services.store, runId);
   if (run?.status === 'cancelled') return null;
   const traceFile = run?.trace_file || TRACE_FILE;
@@ -106,9 +103,9 @@ export async function issueCertificate(services: Services, runId: string): Promi
   // an unchecked claim of identity is never signed with our key.
   const agentIdentities = [...new Set((summary?.agent_signatures ?? []).filter((entry) => entry?.verified === true && typeof entry.identity === 'string' && typeof entry.jws === 'string').map((entry) => String(entry.identity)))];
   const required: ProvenanceRole[] = ['Evaluator', ...agentIdentities.map((): ProvenanceRole => 'Agent')];
-  const signer = selectSigner(services.signers, services.config.env);
+  const signer = selectSigner(services.signers, services.config);
   const timestamp = new Date(services.now()).toISOString();
-  let certificate = await appendProvenance(body, { signer, identity: evaluatorIdentity(services), role: 'Evaluator', timestamp, requiredRoles: required, factory });
+  let certificate = await appendProvenance(body, { signer, identity, role: 'Evaluator', timestamp, requiredRoles: required, factory });
   // The agents' own JWSs are in summary.json, which the ledger covers; the Agent entries record, under our key,
   // which pinned identities signed their output and were verified.
   for (const identity of agentIdentities) {
@@ -123,7 +120,7 @@ export async function issueCertificate(services: Services, runId: string): Promi
 
 /** Appends an Auditor entry signed now by the active signer, writes the certificate and returns it. */
 export async function appendAuditor(services: Services, certificate: Certificate, identity: string): Promise<Certificate> {
-  const signer = selectSigner(services.signers, services.config.env);
+  const signer = selectSigner(services.signers, services.config);
   const required = [...certificate.provenance_chain.map((entry) => entry.role), 'Auditor' as const];
   const signed = await appendProvenance(certificate, {
     signer,

@@ -2,6 +2,7 @@
  * The engine of one service instance: its queue, the tasks it is running (to cancel them) and the handoff key.
  * Everything else about a run is in storage, so an instance can stop at any moment and another one carries on.
  */
+import { metricLimits, type MetricLimits } from './score-metrics.ts';
 import type { Services } from '../../core/services.ts';
 import { createMemoryQueue, selectQueueFactory, type TaskQueue, type TaskQueueFactory } from '../../core/tasks.ts';
 import { handoffKey, HANDOFF_TTL_SECONDS, type HandoffState } from './handoff.ts';
@@ -29,6 +30,8 @@ export interface Engine {
   handoffKey: CryptoKey;
   sha3: Sha3Factory;
   handoffTtlSeconds: number;
+  /** `AEH_METRIC_BUDGET_MS` and friends, read once from the plugin's settings. */
+  metricLimits: MetricLimits;
   runIndex: RunIndexer;
   /**
    * Tasks this instance accepted and has not started yet, as it stored them: the runner takes them from here
@@ -68,8 +71,8 @@ export const FINAL_STATUSES = new Set(['succeeded', 'failed', 'cancelled']);
  * the configuration, else the in-process one), then every task storage says is still queued or running (left
  * by a stopped or crashed instance), oldest first.
  */
-export async function startEngine(services: Services, runTask: (engine: Engine, taskId: string, signal: AbortSignal) => Promise<void>, queueFactories: readonly TaskQueueFactory[] = []): Promise<Engine> {
-  const ttl = Number(services.config.env.AEH_HANDOFF_TTL_SECONDS ?? '') || HANDOFF_TTL_SECONDS;
+export async function startEngine(services: Services, runTask: (engine: Engine, taskId: string, signal: AbortSignal) => Promise<void>, queueFactories: readonly TaskQueueFactory[] = [], settings: Readonly<Record<string, string | undefined>> = {}): Promise<Engine> {
+  const ttl = Number(settings.AEH_HANDOFF_TTL_SECONDS ?? '') || HANDOFF_TTL_SECONDS;
   const queueOptions = {
     concurrency: services.config.concurrency,
     onError: (taskId: string, error: unknown) => services.logger.error('evaluation task stopped on an unexpected error; it resumes at the next start', { task_id: taskId, error: (error as Error)?.message }),
@@ -83,9 +86,10 @@ export async function startEngine(services: Services, runTask: (engine: Engine, 
     handoffKey: key,
     sha3: sha3Factory(services.capabilities),
     handoffTtlSeconds: ttl,
+    metricLimits: metricLimits(settings),
     runIndex: createRunIndexer(services.store),
     fresh: new Map(),
-    mcp: createMcpWorlds(key, mcpBaseUrl(services.config)),
+    mcp: createMcpWorlds(key, mcpBaseUrl({ host: services.config.host, port: services.config.port, env: settings })),
   };
   engine.queue.start((taskId, claimLost) => {
     const controller = new AbortController();

@@ -3,17 +3,27 @@
  * stateless runner that continues any run from its handoff token. On start it resumes the tasks storage says
  * are unfinished; on stop it leaves running tasks where their last checkpoint left them.
  */
+import { asText, textSettings } from '../../core/plugin-settings.ts';
 import type { Plugin } from '../../core/plugin.ts';
 import { startEngine, stopEngine, type EngineHolder } from './engine.ts';
 import { registerEvaluationRoutes } from './routes.ts';
 import { registerMcpRoutes } from './mcp-server.ts';
 import { runTask } from './runner.ts';
 import { RUN, TASK } from './schemas.ts';
-import { metricLimits } from './score-metrics.ts';
 
 export default {
   name: 'evaluation',
+  // Catalog ids resolve through the catalog; the INFRA codes the engine reports are the metrics plugin's taxonomy.
+  dependencies: ['catalog', 'metrics'],
+  settings: textSettings({
+    AEH_METRIC_BUDGET_MS: 'The longest one metric may score one answer (milliseconds, default 2000)',
+    AEH_METRIC_IO_TIMEOUT_MS: 'The longest a metric may wait on the agent or a judge (milliseconds)',
+    AEH_METRIC_INLINE_MAX_CHARS: 'Answers up to this size are scored inline by linear metrics',
+    AEH_HANDOFF_TTL_SECONDS: 'How long a run step token stays valid',
+    AEH_PUBLIC_URL: 'The URL agents reach this service at (MCP tool endpoints)',
+  }),
   setup(host) {
+    const settings = asText(host.settings);
     const holder: EngineHolder = {};
     registerEvaluationRoutes(host, holder);
     registerMcpRoutes(host, holder);
@@ -21,8 +31,7 @@ export default {
     host.schemas.register({ name: 'EvaluationTask', schema: TASK }, 'evaluation');
     host.onStart(async (services) => {
       // A malformed AEH_METRIC_BUDGET_MS / AEH_METRIC_IO_TIMEOUT_MS fails the start, not the first run.
-      metricLimits(services.config.env);
-      holder.current = await startEngine(services, runTask, host.queues.list());
+      holder.current = await startEngine(services, runTask, host.queues.list(), settings);
     });
     host.onStop(async () => {
       const engine = holder.current;

@@ -55,7 +55,7 @@ interface RunWorlds {
  * reverse proxy) or else `http://<HOST>:<PORT>` with a wildcard host read as loopback. Throws a `ConfigError`
  * naming the variable when it is not such a URL.
  */
-export function mcpBaseUrl(config: Pick<Config, 'host' | 'port' | 'env'>): string {
+export function mcpBaseUrl(config: Pick<Config, 'host' | 'port'> & { env: Readonly<Record<string, string | undefined>> }): string {
   const configured = config.env.AEH_PUBLIC_URL?.trim();
   if (configured) {
     let url: URL | undefined;

@@ -50,7 +50,7 @@ function whole(env: Record<string, string | undefined>, name: string, fallback: 
 const limitsCache = new WeakMap<object, MetricLimits>();
 
 /** Reads `AEH_METRIC_BUDGET_MS` and `AEH_METRIC_IO_TIMEOUT_MS`; throws naming the variable when malformed. */
-export function metricLimits(env: Record<string, string | undefined>): MetricLimits {
+export function metricLimits(env: Readonly<Record<string, string | undefined>>): MetricLimits {
   let limits = limitsCache.get(env);
   if (!limits) {
     limits = {
@@ -151,8 +151,7 @@ function scoreInline(metric: Metric, ref: MetricRef, context: TaskMetricContext,
  * their probes land in the trace in order) while the worker-safe ones are scored in a worker meanwhile.
  * Throws only when the run's signal aborts.
  */
-export async function* scoreTaskMetrics(services: Pick<Services, 'metrics' | 'capabilities' | 'config'>, refs: MetricRef[], context: TaskMetricContext): AsyncGenerator<MetricResultData> {
-  const limits = metricLimits(services.config.env);
+export async function* scoreTaskMetrics(services: Pick<Services, 'metrics' | 'capabilities' | 'config'>, refs: MetricRef[], context: TaskMetricContext, limits: MetricLimits = metricLimits({})): AsyncGenerator<MetricResultData> {
   const offload = services.capabilities.offload;
   const metrics = refs.map((ref) => services.metrics.get(ref.id));
   const small = smallEnough(context, limits.inlineMaxChars);

@@ -4,7 +4,7 @@
  * as a trace event that the run state also observes.
  */
 import { readJailedFile } from '../../core/guards/jail.ts';
-import { agentEnvironment } from '../../core/agent-adapter.ts';
+import { agentEnvironmentOf } from '../../core/agent-adapter.ts';
 import type { TraceEvent, TraceEventInput, TraceEventType } from '../../core/domain/trace.ts';
 import { checkAgentSignature } from './agent-signature.ts';
 import { callAgent, DEFAULT_TIMEOUT_MS } from './call-agent.ts';
@@ -72,7 +72,7 @@ export async function runUnit(run: RunContext, index: number, recorder: UnitReco
     spec,
     fetch: services.fetch,
     files: services.capabilities.files,
-    env: agentEnvironment(services.config.env),
+    env: agentEnvironmentOf(services.config),
     readFile: (path: string) => readJailedFile(services, path),
     variant,
   };
@@ -152,6 +152,6 @@ export async function runUnit(run: RunContext, index: number, recorder: UnitReco
     ...(world ? { world: { initial: world.initial, final: await world.views() } } : {}),
   };
   // Scored off the request thread where the metric allows it, each under the metric budget (score-metrics.ts).
-  for await (const data of scoreTaskMetrics(services, task.metrics, context)) record('metric_result', data as unknown as Record<string, unknown>);
+  for await (const data of scoreTaskMetrics(services, task.metrics, context, engine.metricLimits)) record('metric_result', data as unknown as Record<string, unknown>);
   return true;
 }

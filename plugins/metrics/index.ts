@@ -7,7 +7,9 @@ import type { PluginHost } from '../../core/plugin-host.ts';
 import type { Metric } from '../../core/metric.ts';
 import { Problem } from '../../core/problems.ts';
 import { DIMENSIONS } from '../../core/domain/scenario.ts';
-import { TAXONOMY, TAXONOMY_VERSION, taxonomyEntry, taxonomyReferences, isWithin } from './taxonomy.ts';
+import { TAXONOMY, TAXONOMY_VERSION, codeIndex, taxonomyReferences, type CodeIndex } from './taxonomy.ts';
+import type { Registry } from '../../core/registry.ts';
+import type { FailureCode } from '../../core/failure-codes.ts';
 import taskSuccess from './task-success.ts';
 import latencyBudget from './latency-budget.ts';
 import refusal from './refusal.ts';
@@ -74,6 +76,7 @@ const TAXONOMY_SCHEMA = {
           nist: { type: 'array', items: { type: 'string' } },
           owasp: { type: 'array', items: { type: 'string' } },
           aliases: { type: 'array', items: { type: 'string' } },
+          plugin: { type: 'string', description: 'The plugin that declared the code' },
         },
       },
     },
@@ -89,18 +92,32 @@ function dimensionFilter(value: string | undefined): string | undefined {
   return value;
 }
 
-// Taxonomy entries are static: render them once.
-const TAXONOMY_ITEMS = TAXONOMY.map((entry) => ({
-  code: entry.code,
-  name: entry.name,
-  dimension: entry.dimension,
-  description: entry.description,
-  ...(entry.parent ? { parent: entry.parent } : {}),
-  references: taxonomyReferences(entry),
-  nist: entry.nist,
-  owasp: entry.owasp,
-  aliases: entry.aliases,
-}));
+/** The taxonomy as the route renders it, built once per app (registries are frozen after start). */
+const rendered = new WeakMap<Registry<FailureCode>, { index: CodeIndex; items: Array<Record<string, unknown> & { code: string; dimension: string }> }>();
+
+function taxonomyOf(codes: Registry<FailureCode>) {
+  let view = rendered.get(codes);
+  if (!view) {
+    const list = codes.list();
+    view = {
+      index: codeIndex(list),
+      items: list.map((entry) => ({
+        code: entry.code,
+        name: entry.name,
+        dimension: entry.dimension,
+        description: entry.description,
+        ...(entry.parent ? { parent: entry.parent } : {}),
+        references: taxonomyReferences(entry),
+        nist: entry.nist ?? [],
+        owasp: entry.owasp ?? [],
+        aliases: entry.aliases ?? [],
+        plugin: codes.ownerOf(entry.code) ?? 'core',
+      })),
+    };
+    rendered.set(codes, view);
+  }
+  return view;
+}
 
 function registerRoutes(host: PluginHost): void {
   host.routes.register({
@@ -143,10 +160,11 @@ function registerRoutes(host: PluginHost): void {
     handler(c) {
       const dimension = dimensionFilter(c.req.query('dimension'));
       const within = c.req.query('within');
-      if (within !== undefined && within !== '' && !taxonomyEntry(within)) {
+      const { index, items: all } = taxonomyOf(c.var.services.failureCodes);
+      if (within !== undefined && within !== '' && !index.entry(within)) {
         throw new Problem('validation_failed', { detail: `within: unknown taxonomy code "${within.slice(0, 100)}"`, errors: [{ path: '/query/within', message: 'is not a taxonomy code' }] });
       }
-      const items = TAXONOMY_ITEMS.filter((item) => (!dimension || item.dimension === dimension) && (!within || isWithin(item.code, within)));
+      const items = all.filter((item) => (!dimension || item.dimension === dimension) && (!within || index.isWithin(item.code, within)));
       return c.json({ version: TAXONOMY_VERSION, items });
     },
   }, PLUGIN_NAME);
@@ -155,6 +173,8 @@ function registerRoutes(host: PluginHost): void {
 export default {
   name: PLUGIN_NAME,
   version: '1.0.0',
+  // The bundled taxonomy: the codes the built-in metrics and the engine report, and the roots plugins extend.
+  failureCodes: TAXONOMY,
   setup(host) {
     for (const metric of BUILTIN_METRICS) host.metrics.register(metric, PLUGIN_NAME);
     registerRoutes(host);

@@ -6,6 +6,7 @@
  * Data only: the route, the metrics and explain read it; nothing here has behaviour beyond lookups.
  */
 import type { Dimension } from '../../core/domain/scenario.ts';
+import type { FailureCode } from '../../core/failure-codes.ts';
 
 /** Version of the taxonomy document; bumped when a code is added, renamed or re-parented. */
 export const TAXONOMY_VERSION = '1.1.0';
@@ -149,9 +150,33 @@ export function isWithin(code: string, ancestor: string): boolean {
 }
 
 /** Human-readable references of an entry: its NIST AI 100-1 characteristics and OWASP LLM Top 10 (2025) ids. */
-export function taxonomyReferences(entry: TaxonomyEntry): string[] {
+export function taxonomyReferences(entry: Pick<FailureCode, 'nist' | 'owasp'>): string[] {
   return [
-    ...entry.nist.map((id) => `NIST AI 100-1: ${NIST_CHARACTERISTICS[id]}`),
-    ...entry.owasp.map((id) => `OWASP ${id} ${OWASP_LLM_2025[id]}`),
+    ...(entry.nist ?? []).map((id) => `NIST AI 100-1: ${NIST_CHARACTERISTICS[id as NistCharacteristic] ?? id}`),
+    ...(entry.owasp ?? []).map((id) => `OWASP ${id} ${OWASP_LLM_2025[id as OwaspLlmId] ?? ''}`.trimEnd()),
   ];
+}
+
+/** Lookups over every declared code (the bundled taxonomy and the plugins' own), built once per registry. */
+export interface CodeIndex {
+  entry(code: string): FailureCode | undefined;
+  isWithin(code: string, ancestor: string): boolean;
+}
+
+export function codeIndex(codes: readonly FailureCode[]): CodeIndex {
+  const index = new Map<string, FailureCode>();
+  for (const entry of codes) index.set(entry.code.toLowerCase(), entry);
+  for (const entry of codes) for (const alias of entry.aliases ?? []) if (!index.has(alias)) index.set(alias, entry);
+  const entry = (code: string) => (typeof code === 'string' ? index.get(code.trim().toLowerCase()) : undefined);
+  return {
+    entry,
+    isWithin(code, ancestor) {
+      const wanted = entry(ancestor)?.code;
+      // Parent chains are finite: a code's parent must be declared, and the depth is bounded by the code count.
+      for (let at = entry(code), steps = 0; at && steps <= codes.length; at = at.parent ? entry(at.parent) : undefined, steps++) {
+        if (at.code === wanted) return true;
+      }
+      return false;
+    },
+  };
 }

@@ -9,6 +9,7 @@
  * (and `AWS_SESSION_TOKEN` for temporary credentials). `AEH_AWS_KMS_RETIRED_KEY_IDS` (comma list) keeps
  * retired keys published; `AEH_AWS_KMS_ENDPOINT` overrides the endpoint (VPC endpoints, LocalStack).
  */
+import { asText, textSettings } from '../../core/plugin-settings.ts';
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
@@ -169,9 +170,16 @@ export function awsKmsKey(config: AwsKmsConfig, keyId: string, fetcher: () => ty
 
 export default {
   name: 'signer-aws-kms',
-  enabled: (host) => Boolean(host.config.env.AEH_AWS_KMS_KEY_ID?.trim()),
+  settings: textSettings({
+    AEH_AWS_KMS_KEY_ID: 'The KMS key (id, alias or ARN) to sign with',
+    AEH_AWS_KMS_RETIRED_KEY_IDS: 'Keys signed with before, still published (comma list)',
+    AEH_AWS_KMS_ENDPOINT: 'A KMS endpoint other than the regional one',
+    AWS_REGION: 'The region', AWS_DEFAULT_REGION: 'The region, when AWS_REGION is unset',
+    AWS_ACCESS_KEY_ID: 'Access key id', AWS_SECRET_ACCESS_KEY: 'Secret access key', AWS_SESSION_TOKEN: 'Session token',
+  }),
+  enabled: (host) => Boolean(asText(host.settings).AEH_AWS_KMS_KEY_ID?.trim()),
   setup(host) {
-    const config = awsKmsConfig(host.config.env)!;
+    const config = awsKmsConfig(asText(host.settings))!;
     const fetcher = keyServiceFetch(host);
     const now = () => (host.capabilities.now ?? Date.now)();
     const key = (id: string) => awsKmsKey(config, id, fetcher, now);

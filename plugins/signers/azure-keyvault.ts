@@ -8,6 +8,7 @@
  * operator). `AEH_AZURE_RETIRED_KEY_IDS` (comma list) keeps retired versions published;
  * `AEH_AZURE_KEYVAULT_API_VERSION` defaults to 7.4.
  */
+import { asText, textSettings } from '../../core/plugin-settings.ts';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { base64url } from 'jose';
 import type { Plugin } from '../../core/plugin.ts';
@@ -91,9 +92,15 @@ export function azureKey(config: AzureKeyVaultConfig, keyId: string, fetcher: ()
 
 export default {
   name: 'signer-azure-keyvault',
-  enabled: (host) => Boolean(host.config.env.AEH_AZURE_KEY_ID?.trim()),
+  settings: textSettings({
+    AEH_AZURE_KEY_ID: 'The Key Vault key id (https://<vault>.vault.azure.net/keys/<name>/<version>)',
+    AEH_AZURE_ACCESS_TOKEN: 'An Entra ID access token for Key Vault',
+    AEH_AZURE_RETIRED_KEY_IDS: 'Keys signed with before, still published (comma list)',
+    AEH_AZURE_KEYVAULT_API_VERSION: 'The Key Vault REST API version',
+  }),
+  enabled: (host) => Boolean(asText(host.settings).AEH_AZURE_KEY_ID?.trim()),
   setup(host) {
-    const config = azureKeyVaultConfig(host.config.env)!;
+    const config = azureKeyVaultConfig(asText(host.settings))!;
     const fetcher = keyServiceFetch(host);
     const key = (id: string) => azureKey(config, id, fetcher);
     host.signers.register(createRemoteSigner({ name: 'azure-keyvault', current: key(config.keyId), retired: config.retiredKeyIds.map(key) }), 'signer-azure-keyvault');

@@ -8,6 +8,7 @@
  * metadata-server lookups). `AEH_GCP_KMS_RETIRED_KEY_VERSIONS` (comma list) keeps retired versions published;
  * `AEH_GCP_KMS_ENDPOINT` overrides `https://cloudkms.googleapis.com`.
  */
+import { asText, textSettings } from '../../core/plugin-settings.ts';
 import { sha256 } from '@noble/hashes/sha2.js';
 import type { Plugin } from '../../core/plugin.ts';
 import { createRemoteSigner, derToJoseEcdsa, fromBase64, publishedKeyFromSpki, toBase64, keyServiceFetch, type RemoteKey } from './remote-signing.ts';
@@ -81,9 +82,15 @@ export function gcpKmsKey(config: GcpKmsConfig, keyVersion: string, fetcher: () 
 
 export default {
   name: 'signer-gcp-kms',
-  enabled: (host) => Boolean(host.config.env.AEH_GCP_KMS_KEY_VERSION?.trim()),
+  settings: textSettings({
+    AEH_GCP_KMS_KEY_VERSION: 'The key version to sign with (projects/…/cryptoKeyVersions/N)',
+    AEH_GCP_KMS_RETIRED_KEY_VERSIONS: 'Key versions signed with before, still published (comma list)',
+    AEH_GCP_ACCESS_TOKEN: 'An OAuth access token for Cloud KMS',
+    AEH_GCP_KMS_ENDPOINT: 'A Cloud KMS endpoint other than the public one',
+  }),
+  enabled: (host) => Boolean(asText(host.settings).AEH_GCP_KMS_KEY_VERSION?.trim()),
   setup(host) {
-    const config = gcpKmsConfig(host.config.env)!;
+    const config = gcpKmsConfig(asText(host.settings))!;
     const fetcher = keyServiceFetch(host);
     const key = (name: string) => gcpKmsKey(config, name, fetcher);
     host.signers.register(createRemoteSigner({ name: 'gcp-kms', current: key(config.keyVersion), retired: config.retiredKeyVersions.map(key) }), 'signer-gcp-kms');

@@ -222,6 +222,13 @@ export function createLocalSigner(options: LocalSignerOptions): Signer & { load(
 
 export default {
   name: 'signer-local',
+  settings: {
+    type: 'object',
+    properties: {
+      AEH_SIGNING_JWK: { type: 'string', description: 'A private JWK to sign with instead of the generated key file' },
+      AEH_SIGNING_RETIRED_JWKS: { type: 'string', description: 'Public JWKs of retired keys, still published (a JSON array)' },
+    },
+  },
   setup(host) {
     let location: KeyFileLocation | undefined;
     let logger: Logger | undefined;
@@ -230,19 +237,19 @@ export default {
     const files = host.config.storage === 'fs' ? host.capabilities.files : undefined;
     const signer = createLocalSigner({
       location: () => location ?? keyFileLocation({ files, dataDir: host.config.dataDir }),
-      envJwk: host.config.env.AEH_SIGNING_JWK,
-      retiredJwks: host.config.env.AEH_SIGNING_RETIRED_JWKS,
+      envJwk: host.settings.AEH_SIGNING_JWK as string | undefined,
+      retiredJwks: host.settings.AEH_SIGNING_RETIRED_JWKS as string | undefined,
       logger: () => logger,
     });
-    if (host.config.env.AEH_SIGNING_JWK?.trim()) parseSigningJwk(host.config.env.AEH_SIGNING_JWK);
-    parseRetired(host.config.env.AEH_SIGNING_RETIRED_JWKS);
+    if ((host.settings.AEH_SIGNING_JWK as string | undefined)?.trim()) parseSigningJwk(host.settings.AEH_SIGNING_JWK as string);
+    parseRetired(host.settings.AEH_SIGNING_RETIRED_JWKS as string | undefined);
     host.signers.register(signer, 'signer-local');
     host.onStart(async (services) => {
       logger = services.logger;
       location = keyFileLocation({ files, dataDir: services.config.dataDir, store: services.store });
       // The key is generated on first start only when this signer signs; otherwise an existing file is only
       // read, to keep publishing its keys, and no private key is written to the evaluation disk.
-      const active = selectSigner(services.signers, services.config.env).name === LOCAL_SIGNER;
+      const active = selectSigner(services.signers, services.config).name === LOCAL_SIGNER;
       await signer.load(active);
     });
   },

@@ -3,6 +3,7 @@
  * sent inline (`markdown`) or named by a jailed path (`input_path`), into validated, runnable scenario stubs;
  * `persist: true` also writes them under `PROJECT_ROOT/scenarios/`. Pitfalls are 422 `spec_parse_failed`.
  */
+import { asText, textSettings } from '../../core/plugin-settings.ts';
 import type { Plugin } from '../../core/plugin.ts';
 import type { PluginHost } from '../../core/plugin-host.ts';
 import { Problem } from '../../core/problems.ts';
@@ -104,12 +105,12 @@ async function readSource(services: Services, body: SpecToEvalBody): Promise<str
   }
 }
 
-function llmTimeoutMs(env: Record<string, string | undefined>): number {
+function llmTimeoutMs(env: Readonly<Record<string, string | undefined>>): number {
   const value = Number(env.AEH_SPEC_TO_EVAL_LLM_TIMEOUT_MS);
   return Number.isInteger(value) && value > 0 ? value : DEFAULT_LLM_TIMEOUT_MS;
 }
 
-function convertBudgetMs(env: Record<string, string | undefined>): number {
+function convertBudgetMs(env: Readonly<Record<string, string | undefined>>): number {
   const value = Number(env.AEH_SPEC_TO_EVAL_BUDGET_MS);
   return Number.isInteger(value) && value > 0 ? value : DEFAULT_CONVERT_BUDGET_MS;
 }
@@ -119,12 +120,12 @@ function convertBudgetMs(env: Record<string, string | undefined>): number {
  * a worker, not the service; past the budget, 422 `spec_too_complex` names the structures that made it so.
  * Without an offload (workerd, `AEH_METRIC_WORKERS=0`), and for the language-model fallback, it runs here.
  */
-async function convert(services: Services, source: string, signal: AbortSignal) {
+async function convert(services: Services, settings: Readonly<Record<string, string | undefined>>, source: string, signal: AbortSignal) {
   const { convertSpec } = await loadConverter();
-  const options = { llm: services.find('llm'), registeredMetrics: services.metrics.names(), llmTimeoutMs: llmTimeoutMs(services.config.env) };
+  const options = { llm: services.find('llm'), registeredMetrics: services.metrics.names(), llmTimeoutMs: llmTimeoutMs(settings) };
   const offload = services.capabilities.offload;
   if (!offload) return convertSpec(source, options);
-  const budgetMs = convertBudgetMs(services.config.env);
+  const budgetMs = convertBudgetMs(settings);
   const job: ConvertJob = { source, registeredMetrics: [...options.registeredMetrics], llmConfigured: options.llm !== undefined };
   let converted: ConvertJobResult;
   try {
@@ -142,6 +143,7 @@ async function convert(services: Services, source: string, signal: AbortSignal) 
 }
 
 function registerRoute(host: PluginHost): void {
+  const settings = asText(host.settings);
   host.routes.register({
     method: 'POST',
     path: '/api/v1/spec-to-eval',
@@ -160,7 +162,7 @@ function registerRoute(host: PluginHost): void {
       const services = c.var.services;
       const body = c.var.body as SpecToEvalBody;
       const source = await readSource(services, body);
-      const result = await convert(services, source, c.req.raw.signal);
+      const result = await convert(services, settings, source, c.req.raw.signal);
       if (!body.persist) return c.json(result);
       const { scenarios, persisted } = await persistScenarios(services, result.scenarios);
       return c.json({ ...result, scenarios, persisted });
@@ -170,5 +172,9 @@ function registerRoute(host: PluginHost): void {
 
 export default {
   name: 'spec-to-eval',
+  settings: textSettings({
+    AEH_SPEC_TO_EVAL_BUDGET_MS: 'The longest one conversion may take in the worker pool (milliseconds)',
+    AEH_SPEC_TO_EVAL_LLM_TIMEOUT_MS: 'The longest the language-model fallback may take (milliseconds)',
+  }),
   setup: registerRoute,
 } satisfies Plugin;

@@ -13,6 +13,7 @@
  * See docs/runtimes.md, "workerd". Keys are the store's colon keys (`runs:<run_id>:certificate.json`), the
  * layout `scripts/kv-seed.mjs` writes.
  */
+import { asText, textSettings } from '../../core/plugin-settings.ts';
 import { createStorage } from 'unstorage';
 import kvBindingDriver from 'unstorage/drivers/cloudflare-kv-binding';
 import type { Driver } from 'unstorage';
@@ -160,24 +161,30 @@ export function createKvStore(namespace: KvNamespace, options: KvStoreOptions = 
  * The KV store plugin for a worker's bindings (the `env` of a module worker): serves `AEH_STORAGE=cloudflare-kv`
  * from the KV namespace binding named by `AEH_KV_BINDING` (default `AEH_KV`).
  */
+/** The plugin's settings (exported so the build precompiles their validator: workerd forbids code generation). */
+export const KV_SETTINGS = textSettings({ AEH_KV_BINDING: 'The KV namespace binding (default AEH_KV)', AEH_KV_CACHE_MS: 'Read cache in milliseconds (default 1000, 0 off)' });
+
 export function cloudflareKvStorage(bindings: Record<string, unknown>): Plugin {
+  let settings: Readonly<Record<string, string | undefined>> = {};
   const driver: StorageDriver = {
     name: 'cloudflare-kv',
     accepts: (storage) => storage === 'cloudflare-kv',
-    create(config) {
-      const name = config.env.AEH_KV_BINDING?.trim() || DEFAULT_KV_BINDING;
+    create() {
+      const name = settings.AEH_KV_BINDING?.trim() || DEFAULT_KV_BINDING;
       const namespace = bindings[name];
       if (!isKvNamespace(namespace)) {
         throw new Error(`AEH_STORAGE=cloudflare-kv needs a KV namespace bound as ${name}: add it to the worker's bindings (wrangler: [[kv_namespaces]] binding = "${name}"), or set AEH_KV_BINDING to the binding's name`);
       }
-      const cacheMs = config.env.AEH_KV_CACHE_MS?.trim() || '1000';
+      const cacheMs = settings.AEH_KV_CACHE_MS?.trim() || '1000';
       if (!/^\d{1,9}$/.test(cacheMs)) throw new Error(`AEH_KV_CACHE_MS must be a whole number of milliseconds (0 turns the read cache off), got "${cacheMs}"`);
       return createKvStore(namespace, { cacheMs: Number(cacheMs) });
     },
   };
   return {
     name: 'storage-cloudflare-kv',
+    settings: KV_SETTINGS,
     setup(host) {
+      settings = asText(host.settings);
       host.storageDrivers.register(driver, 'storage-cloudflare-kv');
     },
   };

@@ -41,8 +41,8 @@ export async function buildNodeApp(processEnv: Record<string, string | undefined
   // Deno and Bun load TypeScript natively, workers included; Node's workers load it through tsx.
   const offload = workerPoolFromEnv(env, availableParallelism(), runtime ? 'native' : 'tsx', logger);
   const capabilities = { ...nodeCapabilities(config.projectRoot, logger), ...(runtime ? { runtime } : {}), ...(offload ? { offload } : {}) };
-  const userPlugins = await loadUserPlugins(config.projectRoot, config.plugins, capabilities);
-  const app = createApp(config, [...nodePlugins(), ...userPlugins], capabilities, { userPlugins: userPlugins.map((plugin) => plugin.name) });
+  const user = await loadUserPlugins(config.projectRoot, config.plugins, capabilities);
+  const app = createApp(config, [...nodePlugins(), ...user.plugins], capabilities, { userPlugins: user.plugins.map((plugin) => plugin.name), settings: user.settings });
   await app.ready;
   return { app, config };
 }

@@ -1,6 +1,6 @@
 /**
  * Loads users' plugins without a fork: `aeh.config.js` / `.mjs` / `.ts` in `PROJECT_ROOT` (default export
- * `{ plugins: [...] }`) and `AEH_PLUGINS` (comma list of module paths or package names, each exporting a
+ * `{ plugins: [...], settings: { <plugin name>: {...} } }`) and `AEH_PLUGINS` (comma list of module paths or package names, each exporting a
  * plugin, an array of plugins, or a function returning either). A broken plugin fails the start with its
  * name and error.
  */
@@ -26,13 +26,30 @@ function pluginsOf(exported: unknown, source: string): Plugin[] {
   return list as Plugin[];
 }
 
-/** Finds and imports the user's plugins; throws naming the module that failed. */
-export async function loadUserPlugins(projectRoot: string, specifiers: string[], capabilities: RuntimeCapabilities): Promise<Plugin[]> {
+/** Plugin settings a config file exports as `settings`, by plugin name (they win over the environment). */
+function settingsOf(exported: unknown, source: string): Record<string, Record<string, unknown>> {
+  const value = (exported as { default?: unknown })?.default ?? exported;
+  const settings = value && typeof value === 'object' && !Array.isArray(value) ? (value as { settings?: unknown }).settings : undefined;
+  if (settings === undefined) return {};
+  const valid = settings && typeof settings === 'object' && !Array.isArray(settings) && Object.values(settings).every((entry) => entry && typeof entry === 'object' && !Array.isArray(entry));
+  if (!valid) throw new Error(`${source}: settings must be an object of plugin name → { setting: value }`);
+  return settings as Record<string, Record<string, unknown>>;
+}
+
+export interface UserPlugins {
+  plugins: Plugin[];
+  /** `settings` of the config file, by plugin name. */
+  settings: Record<string, Record<string, unknown>>;
+}
+
+/** Finds and imports the user's plugins and their settings; throws naming the module that failed. */
+export async function loadUserPlugins(projectRoot: string, specifiers: string[], capabilities: RuntimeCapabilities): Promise<UserPlugins> {
   const modules: string[] = [];
   const configFile = CONFIG_FILES.map((name) => join(projectRoot, name)).find((path) => existsSync(path));
   if (configFile) modules.push(configFile);
   modules.push(...specifiers);
   const plugins: Plugin[] = [];
+  let settings: Record<string, Record<string, unknown>> = {};
   for (const specifier of modules) {
     let exported: unknown;
     try {
@@ -41,6 +58,7 @@ export async function loadUserPlugins(projectRoot: string, specifiers: string[],
       throw new Error(`could not load plugin module "${specifier}": ${(error as Error).message}`, { cause: error });
     }
     plugins.push(...pluginsOf(exported, specifier));
+    if (specifier === configFile) settings = settingsOf(exported, specifier);
   }
-  return plugins;
+  return { plugins, settings };
 }
