@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { aesToScenario, locateInCatalog, orderWorkflow, sanitizeId, slugify, type AesDocument } from './aes-import.ts';
+import { aesToScenario, locateInCatalog, sanitizeId, slugify, type AesDocument } from './aes-import.ts';
+import { orderWorkflow } from './workflow-order.ts';
 import { looksLikeProse, outcomesToExpected } from './aes-expected.ts';
 import { normalizeScenario as normalize, type NormalizeOptions } from '../../core/domain/scenario-load.ts';
 import { aesFormat } from './format.ts';
