@@ -146,6 +146,7 @@ function keyName(key) {
 
 function calleeName(callee) {
   if (callee.type === 'Identifier') return callee.name;
+  if (callee.type === 'CallExpression') return `${calleeName(callee.callee) ?? '…'}(…)`;
   if (callee.type === 'MemberExpression') {
     const object = calleeName(callee.object) ?? '…';
     return `${object}.${keyName(callee.property)}`;
