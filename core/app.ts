@@ -15,7 +15,7 @@ import type { Hooks, PluginInfo, ServiceSlots, Services, SlotName } from './serv
 import type { HookEvents } from './hooks.ts';
 import { createTelemetry } from './telemetry.ts';
 import { createGuardedFetch } from './guards/ssrf.ts';
-import { redactingLogger } from './guards/redact.ts';
+import { redactingLogger, redactUrl } from './guards/redact.ts';
 import { createRateLimits } from './guards/rate-limiter.ts';
 import { createPipeline, errorResponse, routeHandler } from './pipeline/route.ts';
 import { requestIdFor } from './pipeline/request-id.ts';
@@ -55,7 +55,10 @@ function createHooks(host: HostInternals, services: () => Services): Hooks {
 async function openServices(host: HostInternals, plugins: PluginInfo[], { dispatch, dispatchAs }: Pick<Services, 'dispatch' | 'dispatchAs'>): Promise<Services> {
   const { config, capabilities } = host;
   const driver = host.storageDrivers.list().find((candidate) => candidate.accepts(config.storage));
-  if (!driver) throw new Error(`no storage driver accepts AEH_STORAGE="${config.storage}" (loaded: ${host.storageDrivers.names().join(', ') || 'none'})`);
+  if (!driver) {
+    const shown = config.storage.includes('@') ? redactUrl(config.storage) : config.storage;
+    throw new Error(`AEH_STORAGE must be a value a loaded storage driver accepts; none accepts "${shown}" (loaded drivers: ${host.storageDrivers.names().join(', ') || 'none'}). A storage of your own is a plugin that registers a driver with host.storageDrivers (docs/plugins.md)`);
+  }
   const store = await driver.create(config);
   const trustedFetch = capabilities.fetch ?? globalThis.fetch.bind(globalThis);
   const auth = new host.AuthManager({ allowQueryKey: config.allowQueryKey });

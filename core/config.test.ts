@@ -91,8 +91,13 @@ describe('core: configuration', () => {
     expect(() => parseConfig({ DASHBOARD_API_KEY: KEY, PORT: port })).toThrow(new RegExp(`^PORT must be an integer from 0 to 65535, got "${port.replace('.', '\\.')}"`));
   });
 
-  it.each(['s3', 'FS', 'postgres://db', 'redis:/nope', 'memory:', 'cloudflare-r2', 'cloudflare-kv:'])('refuses AEH_STORAGE=%s', (storage) => {
-    expect(() => parseConfig({ DASHBOARD_API_KEY: KEY, AEH_STORAGE: storage })).toThrow(/^AEH_STORAGE must be "fs", "memory", "cloudflare-kv" \(workerd\) or a redis:\/\/ URL/);
+  it.each(['s 3', '://db', '1fs', 'fs;rm -rf', 'memory :', '-memory', 'snapshot:/a path'])('refuses AEH_STORAGE=%s, which is no driver name or scheme:location', (storage) => {
+    expect(() => parseConfig({ DASHBOARD_API_KEY: KEY, AEH_STORAGE: storage })).toThrow(/^AEH_STORAGE must be "fs", "memory", "cloudflare-kv" \(workerd\), a redis:\/\/ URL or another scheme:location/);
+  });
+
+  // Regression: only the bundled values passed, so no storage driver plugin could ever be selected (#14 item 5).
+  it.each(['s3://bucket/prefix', 'snapshot:/var/lib/aeh/store.json', 'team-kv'])('leaves AEH_STORAGE=%s to the storage driver plugins', (storage) => {
+    expect(parseConfig({ DASHBOARD_API_KEY: KEY, AEH_STORAGE: storage }).storage).toBe(storage);
   });
 
   it('accepts memory, cloudflare-kv and rediss:// storage', () => {

@@ -75,6 +75,9 @@ function joinPath(root: string, child: string): string {
   return root.endsWith('/') ? root + child : `${root}/${child}`;
 }
 
+/** The form of an `AEH_STORAGE` value: a driver name, or a scheme and a location, without spaces. */
+const STORAGE_VALUE = /^[A-Za-z][A-Za-z0-9+.-]*(?::\S*)?$/;
+
 /**
  * Builds the configuration from an environment record.
  * @param env variables as the runtime read them (process environment merged over `.env`)
@@ -90,8 +93,10 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = '/'):
   }
   const projectRoot = env.PROJECT_ROOT?.trim() || cwd;
   const storage = env.AEH_STORAGE?.trim() || 'fs';
-  if (!['fs', 'memory', 'cloudflare-kv'].includes(storage) && !/^rediss?:\/\//.test(storage)) {
-    throw new ConfigError(`AEH_STORAGE must be "fs", "memory", "cloudflare-kv" (workerd) or a redis:// URL, got "${storage}"`);
+  // Which storage a value names is for the storage driver plugins to say (the kernel refuses at start a value no
+  // loaded driver accepts); here only its form: a name, or a scheme and a location (`redis://…`, `snapshot:…`).
+  if (!STORAGE_VALUE.test(storage)) {
+    throw new ConfigError(`AEH_STORAGE must be "fs", "memory", "cloudflare-kv" (workerd), a redis:// URL or another scheme:location a storage driver plugin accepts, got "${storage.slice(0, 100)}"`);
   }
   const flag = (name: string, fallback: boolean) => {
     const raw = env[name]?.trim().toLowerCase();
