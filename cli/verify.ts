@@ -14,7 +14,7 @@ import { isSafeBasename } from '../core/domain/certificate.ts';
 import { verifyCertificate, type VerificationResult } from '../core/domain/verify-certificate.ts';
 import { nodeSha3 } from '../runtime/node/capabilities.ts';
 import { line, type Io } from './io.ts';
-import { parseJson } from '../core/json.ts';
+import { parseJson } from '../core/guards/json.ts';
 
 /** Exit codes of `aeh verify`. */
 export const VERIFY_EXIT = { valid: 0, invalid: 1, expired: 2, error: 3 } as const;

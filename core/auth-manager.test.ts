@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { createAuthManagerClass, constantTimeEqual, secretMatcher, type AuthProvider, type Principal } from './auth-manager.ts';
+import { createAuthManagerClass, type AuthProvider, type Principal } from './auth-manager.ts';
+import { constantTimeEqual, secretMatcher } from './guards/secrets.ts';
 import { permissionCheck, permissionsOfRole } from './permissions.ts';
 
 const hasPermission = (granted: string[], required: string) => permissionCheck(required)(granted);

@@ -16,7 +16,7 @@ import { toJunit } from '../report/junit.ts';
 import { toMarkdown } from '../report/markdown.ts';
 import { normalizeScenario } from '../../core/domain/scenario-load.ts';
 import { aesFormat } from '../../plugins/aes/format.ts';
-import { parseJson } from '../../core/json.ts';
+import { parseJson } from '../../core/guards/json.ts';
 import type { RunRecord } from '../../core/domain/runs.ts';
 import type { Scenario } from '../../core/domain/scenario.ts';
 

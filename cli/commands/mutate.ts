@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { EXIT, line, printProblem, type Io } from '../io.ts';
 import { openClient } from '../client.ts';
-import { parseJson } from '../../core/json.ts';
+import { parseJson } from '../../core/guards/json.ts';
 
 /** Runs `aeh mutate`; returns the exit code (0, or 3 on a refused mutation or usage error). */
 export async function mutateCommand(argv: string[], io: Io): Promise<number> {

@@ -9,7 +9,7 @@ import type { Scenario } from './scenario.ts';
 import type { Services } from '../services.ts';
 import { scenarioSchema } from './schemas/scenario.ts';
 import { assertValid } from '../validate.ts';
-import { parseJson } from '../json.ts';
+import { parseJson } from '../guards/json.ts';
 import { readJailedFile } from '../guards/jail.ts';
 import type { ScenarioFormat } from './scenario-format.ts';
 

@@ -1,6 +1,6 @@
 /** The tool calls of a task as its trace records them (`tool_call` events), in order, probes left out. */
 import type { TraceEvent } from './trace.ts';
-import { canonicalToolName } from '../shim.ts';
+import { canonicalToolName } from './tool-names.ts';
 
 export interface RecordedToolCall {
   name: string;

@@ -2,7 +2,7 @@ import type { AppContext } from '../routes.ts';
 import { concatBytes } from '@noble/hashes/utils.js';
 import { Problem } from '../problems.ts';
 import { assertValid, type JsonSchema } from '../validate.ts';
-import { jsonSyntaxError } from '../json.ts';
+import { jsonSyntaxError } from '../guards/json.ts';
 
 const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i;
 

@@ -11,7 +11,7 @@
  */
 import type { AgentSpec, OutcomeAssertion, Scenario, ScenarioTask, TopologyNode } from '../../core/domain/scenario.ts';
 import { outcomesToExpected, type AesOutcome } from './aes-expected.ts';
-import { toolKey } from '../../core/shim.ts';
+import { toolKey } from '../../core/domain/tool-names.ts';
 import { orderWorkflow } from './workflow-order.ts';
 
 /** The `source`/`format` name of normalised AES documents. */

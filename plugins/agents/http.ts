@@ -10,7 +10,8 @@
  * It also carries `mcp: {url, token}`: the same world as an MCP server, for an agent that speaks MCP instead.
  */
 import type { Plugin } from '../../core/plugin.ts';
-import { AgentError, readAgentJson, type AgentAdapter, type AgentReply, type ToolCall } from '../../core/agent-adapter.ts';
+import { AgentError, type AgentAdapter, type AgentReply, type ToolCall } from '../../core/agent-adapter.ts';
+import { readAgentJson } from '../../core/guards/agent-response.ts';
 
 const OPTIONS = {
   type: 'object',

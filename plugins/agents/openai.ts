@@ -10,7 +10,9 @@
  */
 import type { Plugin } from '../../core/plugin.ts';
 import { Problem } from '../../core/problems.ts';
-import { AgentError, agentKeyVariablesOf, isServiceVariable, readAgentJson, type AgentAdapter, type AgentCheckContext, type ToolCall } from '../../core/agent-adapter.ts';
+import { AgentError, type AgentAdapter, type AgentCheckContext, type ToolCall } from '../../core/agent-adapter.ts';
+import { readAgentJson } from '../../core/guards/agent-response.ts';
+import { agentKeyVariablesOf, isServiceVariable } from '../../core/guards/agent-environment.ts';
 import type { AgentSpec } from '../../core/domain/scenario.ts';
 
 const ENV_NAME = '^[A-Z][A-Z0-9_]{0,127}$';

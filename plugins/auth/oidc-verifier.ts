@@ -6,7 +6,7 @@
 import { createRemoteJWKSet, customFetch, decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
 import type { MaybePromise } from '../../core/maybe-async.ts';
 import { Problem } from '../../core/problems.ts';
-import { parseJson } from '../../core/json.ts';
+import { parseJson } from '../../core/guards/json.ts';
 import type { CheckResult } from '../../core/services.ts';
 
 /** Algorithms accepted (service-spec.md, "Validation rules" 3). */

@@ -3,7 +3,8 @@
  * permission. Anything else is left to the next provider (OIDC JWTs).
  */
 import type { Plugin } from '../../core/plugin.ts';
-import { secretMatcher, type AuthProvider } from '../../core/auth-manager.ts';
+import { type AuthProvider } from '../../core/auth-manager.ts';
+import { secretMatcher } from '../../core/guards/secrets.ts';
 
 export default {
   name: 'auth-static-key',

@@ -10,7 +10,7 @@ import type { Catalog, CatalogEntry, CatalogProblem, CatalogQuery, CatalogSearch
 import type { CatalogDocument, FileAccess, Logger } from '../../core/capabilities.ts';
 import { normalizeScenario } from '../../core/domain/scenario-load.ts';
 import { isProblem } from '../../core/problems.ts';
-import { JsonSyntaxError, parseJson } from '../../core/json.ts';
+import { JsonSyntaxError, parseJson } from '../../core/guards/json.ts';
 import type { ScenarioFormat } from '../../core/domain/scenario-format.ts';
 import { buildSearchIndex, dimensionsOf, type MetricDimension, type SearchIndex } from './catalog-index.ts';
 

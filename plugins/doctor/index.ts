@@ -3,7 +3,7 @@
  * add) and answers `{status: ok|warn|fail, checks: [{id, status, message, hint?}]}`.
  */
 import type { Plugin } from '../../core/plugin.ts';
-import { runDoctor } from '../../core/doctor.ts';
+import { runDoctor } from './run-doctor.ts';
 import { builtinChecks } from './checks.ts';
 
 const CHECK_SCHEMA = {

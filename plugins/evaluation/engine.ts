@@ -4,7 +4,8 @@
  */
 import { metricLimits, type MetricLimits } from './score-metrics.ts';
 import type { Services } from '../../core/services.ts';
-import { createMemoryQueue, selectQueueFactory, type TaskQueue, type TaskQueueFactory } from '../../core/tasks.ts';
+import { selectQueueFactory, type TaskQueue, type TaskQueueFactory } from '../../core/tasks.ts';
+import { createMemoryQueue } from './memory-queue.ts';
 import { handoffKey, HANDOFF_TTL_SECONDS, type HandoffState } from './handoff.ts';
 import type { RunPlan } from './plan.ts';
 import { sha3Factory, type Sha3Factory } from '../../core/domain/hash.ts';

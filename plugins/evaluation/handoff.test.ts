@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { createStorage } from 'unstorage';
-import { createStore } from '../../core/storage.ts';
+import { createStore } from '../storage/unstorage-store.ts';
 import { handoffKey, signHandoff, verifyHandoff, assertDigest, HandoffError, HANDOFF_SECRET_KEY, type HandoffState } from './handoff.ts';
 
 const memoryStore = () => createStore('memory', createStorage());

@@ -10,7 +10,7 @@
  */
 import { base64url } from 'jose';
 import { ConfigError, type Config } from '../../core/config.ts';
-import { secretMatcher } from '../../core/auth-manager.ts';
+import { secretMatcher } from '../../core/guards/secrets.ts';
 import type { TaskWorld } from './world.ts';
 
 /** How an agent reaches its task's world over MCP: the streamable HTTP endpoint and the run's bearer token. */

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { createStorage } from 'unstorage';
-import { createStore } from '../../core/storage.ts';
+import { createStore } from '../storage/unstorage-store.ts';
 import { createRunIndexer, decodeCursor, listRunIds, PAGE_SIZE } from './run-index.ts';
 
 describe('evaluation: run index', () => {

@@ -6,7 +6,7 @@
  */
 import { Problem, type FieldError } from '../../core/problems.ts';
 import { loadScenarioFile, normalizeScenario } from '../../core/domain/scenario-load.ts';
-import { agentCheckContext } from '../../core/agent-adapter.ts';
+import { agentCheckContext } from '../../core/guards/agent-environment.ts';
 import { check } from '../../core/validate.ts';
 import { mutateScenario, normalizeTypes, DEFAULT_SEED } from '../../core/domain/mutation.ts';
 import { sha3Hex } from '../../core/domain/hash.ts';
@@ -18,7 +18,7 @@ import { positionAt, unitCount, type PlannedVariant, type RunPlan } from './plan
 import { baseRunRecord } from './finish.ts';
 import { checkQueueQuota, markOwned } from './owners.ts';
 import { worldRefusals } from './world.ts';
-import { resolveShimConfigs, type NamedShimConfig } from '../../core/shim.ts';
+import { resolveShimConfigs, type NamedShimConfig } from '../../core/domain/shim-configs.ts';
 
 export interface EvaluateBody {
   path?: string;

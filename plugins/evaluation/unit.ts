@@ -4,7 +4,7 @@
  * as a trace event that the run state also observes.
  */
 import { readJailedFile } from '../../core/guards/jail.ts';
-import { agentEnvironmentOf } from '../../core/agent-adapter.ts';
+import { agentEnvironmentOf } from '../../core/guards/agent-environment.ts';
 import type { TraceEvent, TraceEventInput, TraceEventType } from '../../core/domain/trace.ts';
 import { checkAgentSignature } from './agent-signature.ts';
 import { callAgent, DEFAULT_TIMEOUT_MS } from './call-agent.ts';

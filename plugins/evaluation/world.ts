@@ -8,7 +8,8 @@
 import { applyStateDiff, stateDiff, type PatchOperation } from './state-diff.ts';
 import type { Json, Shim, ShimCallContext, ShimOutcome } from '../../core/shim.ts';
 import { OffloadBudgetError, type Offload } from '../../core/capabilities.ts';
-import { actionOf, canonicalToolName, checkShimParams, toolKey, type ShimAction } from '../../core/shim.ts';
+import { actionOf, checkShimParams, type ShimAction } from '../../core/shim.ts';
+import { canonicalToolName, toolKey } from '../../core/domain/tool-names.ts';
 import type { Registry } from '../../core/registry.ts';
 import type { Scenario, ScenarioTask } from '../../core/domain/scenario.ts';
 import type { AgentTool, AgentTools, ToolOutcome } from '../../core/agent-adapter.ts';

@@ -7,7 +7,7 @@
  * agent tried. Nothing forbidden: unmeasured.
  */
 import { defineMetric, unmeasured, type MetricFailure } from '../../core/metric.ts';
-import { canonicalToolName } from '../../core/shim.ts';
+import { canonicalToolName } from '../../core/domain/tool-names.ts';
 import { toolCallsOf } from '../../core/domain/tool-calls.ts';
 
 export default defineMetric({

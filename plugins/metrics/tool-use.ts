@@ -7,7 +7,7 @@
  * The score is the share of checks that hold; nothing to check is unmeasured.
  */
 import { defineMetric, unmeasured, type MetricFailure } from '../../core/metric.ts';
-import { canonicalToolName } from '../../core/shim.ts';
+import { canonicalToolName } from '../../core/domain/tool-names.ts';
 import { check } from '../../core/validate.ts';
 import { containsPartial } from '../../core/domain/assertions.ts';
 import { toolCallsOf, type RecordedToolCall } from '../../core/domain/tool-calls.ts';

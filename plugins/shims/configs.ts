@@ -7,7 +7,7 @@
 import type { PluginHost } from '../../core/plugin-host.ts';
 import { Problem, notFound } from '../../core/problems.ts';
 import { check } from '../../core/validate.ts';
-import { SHIM_CONFIG_NAME, shimConfigKey, type NamedShimConfig } from '../../core/shim.ts';
+import { SHIM_CONFIG_NAME, shimConfigKey, type NamedShimConfig } from '../../core/domain/shim-configs.ts';
 
 const NAME_PARAM = { name: 'name', in: 'path' as const, required: true, schema: { type: 'string', pattern: SHIM_CONFIG_NAME.source } };
 

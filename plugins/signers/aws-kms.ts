@@ -16,7 +16,7 @@ import { bytesToHex } from '@noble/hashes/utils.js';
 import type { Plugin } from '../../core/plugin.ts';
 import { createRemoteSigner, derToJoseEcdsa, fromBase64, publishedKeyFromSpki, toBase64, keyServiceFetch, type RemoteKey } from './remote-signing.ts';
 import type { SigningAlgorithm } from '../../core/signer.ts';
-import { parseJson } from '../../core/json.ts';
+import { parseJson } from '../../core/guards/json.ts';
 
 const encoder = new TextEncoder();
 

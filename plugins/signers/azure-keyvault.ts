@@ -13,7 +13,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { base64url } from 'jose';
 import type { Plugin } from '../../core/plugin.ts';
 import { createRemoteSigner, publishedKey, keyServiceFetch, type RemoteKey } from './remote-signing.ts';
-import { parseJson } from '../../core/json.ts';
+import { parseJson } from '../../core/guards/json.ts';
 
 /** Configuration of the Azure Key Vault signer (from `config.env`). */
 export interface AzureKeyVaultConfig {

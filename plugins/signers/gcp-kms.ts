@@ -13,7 +13,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import type { Plugin } from '../../core/plugin.ts';
 import { createRemoteSigner, derToJoseEcdsa, fromBase64, publishedKeyFromSpki, toBase64, keyServiceFetch, type RemoteKey } from './remote-signing.ts';
 import type { SigningAlgorithm } from '../../core/signer.ts';
-import { parseJson } from '../../core/json.ts';
+import { parseJson } from '../../core/guards/json.ts';
 
 const KEY_VERSION = /^projects\/[^/]+\/locations\/[^/]+\/keyRings\/[^/]+\/cryptoKeys\/[^/]+\/cryptoKeyVersions\/[^/]+$/;
 

@@ -6,7 +6,7 @@ import { exportJWK, generateKeyPair } from 'jose';
 import { createLocalSigner, keyFileLocation, rotateLocalKey, parseSigningJwk, generateSigningJwk, type LocalKeyFile } from './local.ts';
 import { nodeFiles } from '../../runtime/node/capabilities.ts';
 import { testSigner } from '../../testing/index.ts';
-import { createStore } from '../../core/storage.ts';
+import { createStore } from '../storage/unstorage-store.ts';
 import { createStorage } from 'unstorage';
 
 const freshDir = () => mkdtempSync(join(tmpdir(), 'aeh-signer-'));

@@ -13,7 +13,7 @@ import type { FileAccess, Logger } from '../../core/capabilities.ts';
 import type { Store } from '../../core/storage.ts';
 import { publishedKey } from './remote-signing.ts';
 import { selectSigner, type Signer, type SignerKey, type SigningAlgorithm } from '../../core/signer.ts';
-import { parseJson } from '../../core/json.ts';
+import { parseJson } from '../../core/guards/json.ts';
 
 /** Name of the signer and of its plugin. */
 export const LOCAL_SIGNER = 'local';

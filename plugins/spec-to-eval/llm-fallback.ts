@@ -9,7 +9,7 @@
 import type { LlmClient, LlmMessage } from '../../core/llm.ts';
 import { Problem, isProblem } from '../../core/problems.ts';
 import { check } from '../../core/validate.ts';
-import { parseJson } from '../../core/json.ts';
+import { parseJson } from '../../core/guards/json.ts';
 import { CONTRACT_METRICS } from './metrics-choice.ts';
 import type { DraftTask } from './tasks.ts';
 import type { FindingLog } from './pitfalls.ts';

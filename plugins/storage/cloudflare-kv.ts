@@ -18,7 +18,8 @@ import { createStorage } from 'unstorage';
 import kvBindingDriver from 'unstorage/drivers/cloudflare-kv-binding';
 import type { Driver } from 'unstorage';
 import type { Plugin } from '../../core/plugin.ts';
-import { createStore, storageKey, type Store, type StorageDriver } from '../../core/storage.ts';
+import { type Store, type StorageDriver } from '../../core/storage.ts';
+import { createStore, storageKey } from './unstorage-store.ts';
 import { createKeyedSerialiser } from '../../core/keyed-queue.ts';
 
 /** The part of a Workers KV namespace binding this store uses (Cloudflare's `KVNamespace`). */

@@ -11,7 +11,8 @@ import { createStorage } from 'unstorage';
 import fsDriver from 'unstorage/drivers/fs';
 import type { Plugin } from '../../core/plugin.ts';
 import type { IncrementalHash } from '../../core/capabilities.ts';
-import { createStore, storageKey, type StorageDriver } from '../../core/storage.ts';
+import { type StorageDriver } from '../../core/storage.ts';
+import { createStore, storageKey } from './unstorage-store.ts';
 
 const TEMP_SUFFIX = '.aeh-tmp';
 const MAX_READ = 8 << 20;

@@ -4,7 +4,8 @@
 import { createStorage } from 'unstorage';
 import memoryDriver from 'unstorage/drivers/memory';
 import type { Plugin } from '../../core/plugin.ts';
-import { createStore, storageKey, type StorageDriver } from '../../core/storage.ts';
+import { type StorageDriver } from '../../core/storage.ts';
+import { createStore, storageKey } from './unstorage-store.ts';
 
 const memoryStorageDriver: StorageDriver = {
   name: 'memory',

@@ -8,7 +8,8 @@
 import { createStorage } from 'unstorage';
 import type { Redis } from 'ioredis';
 import type { Plugin } from '../../core/plugin.ts';
-import { createStore, storageKey, type Store, type StoreCapabilities, type StorageDriver } from '../../core/storage.ts';
+import { type Store, type StoreCapabilities, type StorageDriver } from '../../core/storage.ts';
+import { createStore, storageKey } from './unstorage-store.ts';
 import { redactUrl } from '../../core/guards/redact.ts';
 
 /** Key prefix of every value the service keeps in Redis. */

@@ -7,7 +7,8 @@
  * resumes (from its handoff token) when the next isolate starts. See docs/runtimes.md, "workerd".
  */
 import type { Plugin } from '../../core/plugin.ts';
-import { createMemoryQueue, type TaskQueue, type TaskQueueFactory } from '../../core/tasks.ts';
+import { type TaskQueue, type TaskQueueFactory } from '../../core/tasks.ts';
+import { createMemoryQueue } from '../../plugins/evaluation/memory-queue.ts';
 
 /** How often a waiting event looks at the queue: in its own context, so no promise crosses events. */
 const POLL_MS = 20;

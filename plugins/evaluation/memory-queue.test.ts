@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { createMemoryQueue } from './tasks.ts';
-import { testQueue } from '../testing/index.ts';
+import { createMemoryQueue } from './memory-queue.ts';
+import { testQueue } from '../../testing/index.ts';
 
 testQueue('memory', (options) => createMemoryQueue(options));
 

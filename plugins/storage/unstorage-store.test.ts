@@ -1,7 +1,8 @@
 import { describe, it, expect } from 'vitest';
 import { createStorage } from 'unstorage';
 import memoryDriver from 'unstorage/drivers/memory';
-import { createStore, storageKey, type StoreCapabilities } from './storage.ts';
+import type { StoreCapabilities } from '../../core/storage.ts';
+import { createStore, storageKey } from './unstorage-store.ts';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();

@@ -2,7 +2,7 @@
  * Doctor checks: environment health (`GET /api/v1/doctor`, `aeh doctor`). Plugins contribute checks; each
  * answers ok, warn or fail with a hint that says how to fix it, and the overall status is the worst one.
  */
-import type { CheckResult, CheckStatus, Services } from './services.ts';
+import type { CheckResult, CheckStatus, Services } from '../../core/services.ts';
 
 const RANK: Record<CheckStatus, number> = { ok: 0, warn: 1, fail: 2 };
 
