@@ -29,9 +29,19 @@ export declare const IMPORT_RULES: Array<{
   samePluginOnly?: boolean;
 }>;
 export declare const ENV_READERS: string[];
-export declare function checkArchitecture(root?: string): {
+/** A known violation, reported apart until its owner fixes it. */
+export interface PendingEntry {
+  check: string;
+  file: string;
+  includes?: string;
+  /** Who fixes it and how; for the reader. */
+  why?: string;
+}
+export declare const PENDING: PendingEntry[];
+export declare function checkArchitecture(root?: string, pending?: PendingEntry[]): {
   files: number;
   violations: ArchitectureViolation[];
+  pending: ArchitectureViolation[];
   cycles: ImportCycle[];
   kernel: KernelSize;
 };

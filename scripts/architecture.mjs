@@ -59,6 +59,14 @@ export const IMPORT_RULES = [
 /** The only files that may read process.env, Deno.env or Bun.env. */
 export const ENV_READERS = ['runtime/**'];
 
+/**
+ * Violations known and owned: reported as pending instead of failing, so main stays green while their owner
+ * fixes them. An entry matches a violation of its `check` in its `file` whose message contains `includes`. An
+ * entry that matches nothing fails the run ("stale pending entry"), so the list only shrinks; empty it and every
+ * check is strict.
+ */
+export const PENDING = [];
+
 // ---------------------------------------------------------------------------------------------------------------
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -440,11 +448,10 @@ function kernelReport(files) {
 }
 
 /**
- * Runs every check over the repository at `root` (this one by default).
- * @returns {{ files: number, violations: Array<{check: string, file: string, line: number, message: string}>,
- *   cycles: ReturnType<typeof findCycles>, kernel: ReturnType<typeof kernelReport> }}
+ * Runs every check over the repository at `root` (this one by default); the violations `pending` lists are
+ * returned apart (`pending`), not among `violations`.
  */
-export function checkArchitecture(root = repoRoot) {
+export function checkArchitecture(root = repoRoot, pending = PENDING) {
   const files = listSourceFiles(root).map((path) => analyseFile(path, root));
   const filesByPath = new Map(files.map((file) => [file.path, file]));
   const cycles = findCycles(filesByPath);
@@ -461,7 +468,23 @@ export function checkArchitecture(root = repoRoot) {
   if (LIMITS.failOnKernelSize && kernel.lines > kernel.target) {
     violations.push({ check: 'kernel size', file: 'core', line: 1, message: `${kernel.lines} lines (at most ${kernel.target})` });
   }
-  return { files: files.length, violations, cycles, kernel };
+  return { files: files.length, ...setPendingApart(violations, pending), cycles, kernel };
+}
+
+/** Splits off the violations `pending` lists; a pending entry that matches none becomes a violation itself. */
+function setPendingApart(found, pending) {
+  const matches = (entry, violation) =>
+    violation.check === entry.check && violation.file === entry.file && violation.message.includes(entry.includes ?? '');
+  const violations = found.filter((violation) => !pending.some((entry) => matches(entry, violation)));
+  const stale = pending
+    .filter((entry) => !found.some((violation) => matches(entry, violation)))
+    .map((entry) => ({
+      check: 'stale pending entry',
+      file: entry.file,
+      line: 1,
+      message: `no ${entry.check} violation${entry.includes ? ` mentioning "${entry.includes}"` : ''} is left here: delete its PENDING entry`,
+    }));
+  return { violations: [...violations, ...stale], pending: found.filter((violation) => !violations.includes(violation)) };
 }
 
 /** One line per violation (`file:line  check: message`), grouped by check. */
@@ -469,13 +492,16 @@ export function formatViolations(violations) {
   return violations.map((violation) => `${violation.file}:${violation.line}  ${violation.check}: ${violation.message}`).join('\n');
 }
 
-function printReport({ files, violations, kernel }) {
-  const checks = ['parse', 'import cycle', 'type-only import cycle', 'imports', 'environment', 'function length', 'file length', 'kernel size'];
+function printReport({ files, violations, pending, kernel }) {
+  const checks = ['parse', 'import cycle', 'type-only import cycle', 'imports', 'environment', 'function length', 'file length', 'kernel size', 'stale pending entry'];
   console.log(`architecture: ${files} source files checked`);
   for (const check of checks) {
     const found = violations.filter((violation) => violation.check === check);
-    console.log(`\n${check}: ${found.length === 0 ? 'ok' : `${found.length} violation(s)`}`);
+    const known = pending.filter((violation) => violation.check === check);
+    if (check === 'stale pending entry' && !found.length) continue;
+    console.log(`\n${check}: ${found.length === 0 ? 'ok' : `${found.length} violation(s)`}${known.length ? `, ${known.length} pending` : ''}`);
     if (found.length) console.log(formatViolations(found));
+    if (known.length) console.log(formatViolations(known.map((violation) => ({ ...violation, check: `pending ${violation.check}` }))));
   }
   const share = kernel.lines <= kernel.target ? 'within' : 'over';
   console.log(`\nkernel (${KERNEL.join(', ')}): ${kernel.lines} lines in ${kernel.files} files, ${share} the target of ${kernel.target}`);
