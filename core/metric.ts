@@ -8,6 +8,10 @@ import type { LlmClient } from './llm.ts';
 import type { FieldError } from './problems.ts';
 import { check, validatorOf } from './validate.ts';
 import { checkFailureCode, DIMENSION_AREAS, type FailureCode } from './failure-codes.ts';
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
+
+/** The type of a metric's `params`, read from their JSON Schema (json-schema-to-ts) when it is written `as const` or inline. */
+export type ParamsOf<S> = [S] extends [JSONSchema] ? (FromSchema<S> extends Record<string, unknown> ? FromSchema<S> : Record<string, unknown>) : Record<string, unknown>;
 
 export type Severity = 'low' | 'medium' | 'high' | 'critical';
 
@@ -108,12 +112,14 @@ export const METRIC_ID = /^[a-z][a-z0-9_]{1,63}$/;
 export type CheckAnswer = boolean | number | MetricResult | null | undefined;
 
 /** The one function of a metric: the agent's answer and the rest of the context in, a verdict out. */
-export type MetricCheck<P = Record<string, unknown>> = (output: string, context: MetricContext & { params: P }) => CheckAnswer | Promise<CheckAnswer>;
+export type MetricCheck<P = Record<string, unknown>> = (output: string, context: Omit<MetricContext, 'params'> & { params: P }) => CheckAnswer | Promise<CheckAnswer>;
 
 /** A metric written as a check (`defineMetric({ id, check })`); everything but `id` and `check` has a default. */
-export interface CheckMetricDefinition<P = Record<string, unknown>> extends Partial<Omit<Metric, 'score' | 'id'>> {
+export interface CheckMetricDefinition<S = undefined> extends Partial<Omit<Metric, 'score' | 'id' | 'params'>> {
   id: string;
-  check: MetricCheck<P>;
+  /** JSON Schema of the task's `params`; `check` gets them typed from it. */
+  params?: S;
+  check: MetricCheck<ParamsOf<S>>;
   /** The failure code a `false` or a low score reports (default `<AREA>.<ID>`, declared for you). */
   code?: string;
   /** Severity of that failure (default `medium`). */
@@ -158,7 +164,7 @@ function verdict(answer: CheckAnswer, definition: { id: string; code: string; se
   return answer;
 }
 
-function fromCheck<P>(definition: CheckMetricDefinition<P>): Metric {
+function fromCheck(definition: CheckMetricDefinition<unknown>): Metric {
   const { check: checkFn, code: givenCode, severity = 'medium', threshold = 0.5, ...rest } = definition;
   const dimension = rest.dimension ?? 'reliability';
   const area = DIMENSION_AREAS[dimension] ?? 'RELIABILITY';
@@ -171,9 +177,10 @@ function fromCheck<P>(definition: CheckMetricDefinition<P>): Metric {
     dimension,
     description: rest.description ?? `${definition.id} (a check)`,
     version: rest.version ?? '1.0.0',
+    params: rest.params as Record<string, unknown> | undefined,
     failureCodes: [...declared, ...(rest.failureCodes ?? [])],
     async score(context) {
-      return verdict(await checkFn(context.output, context as MetricContext & { params: P }), settings, context.outputEvent);
+      return verdict(await checkFn(context.output, context), settings, context.outputEvent);
     },
   };
 }
@@ -183,13 +190,13 @@ function fromCheck<P>(definition: CheckMetricDefinition<P>): Metric {
  * `defineMetric('no_apologies', (output) => !/sorry/i.test(output))`, `defineMetric({ id, check, ... })`, and the
  * full `defineMetric({ id, dimension, description, score(context) })`.
  */
-export function defineMetric<P = Record<string, unknown>>(id: string, check: MetricCheck<P>, options?: Omit<CheckMetricDefinition<P>, 'id' | 'check'>): Metric;
-export function defineMetric<P = Record<string, unknown>>(definition: CheckMetricDefinition<P>): Metric;
+export function defineMetric<const S = undefined>(id: string, check: MetricCheck<ParamsOf<S>>, options?: Omit<CheckMetricDefinition<S>, 'id' | 'check'>): Metric;
+export function defineMetric<const S = undefined>(definition: CheckMetricDefinition<S>): Metric;
 export function defineMetric(definition: ScoreMetricDefinition): Metric;
-export function defineMetric(first: string | CheckMetricDefinition<never> | ScoreMetricDefinition, check?: MetricCheck<never>, options?: object): Metric {
+export function defineMetric(first: string | CheckMetricDefinition<unknown> | ScoreMetricDefinition, check?: MetricCheck<never>, options?: object): Metric {
   const definition = typeof first === 'string' ? { ...options, id: first, check: check! } : first;
   const metric: Metric = 'check' in definition && typeof definition.check === 'function'
-    ? fromCheck(definition as CheckMetricDefinition<never>)
+    ? fromCheck(definition as CheckMetricDefinition<unknown>)
     : { ...(definition as ScoreMetricDefinition), version: (definition as ScoreMetricDefinition).version || '1.0.0' };
   checkDefinition(metric);
   return Object.freeze(metric);

@@ -15,6 +15,7 @@
 import pluggable from 'pluggable.js';
 import type { PluginHost, StartHook } from './plugin-host.ts';
 import type { JsonSchema } from './validate.ts';
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { Metric } from './metric.ts';
 import { checkFailureCode, orphanCodes, type FailureCode } from './failure-codes.ts';
 import { readSettings } from './plugin-settings.ts';
@@ -100,10 +101,20 @@ function checkDefinition(plugin: Plugin): void {
   }
 }
 
+/** A plugin's `host.settings`, typed from its settings schema (json-schema-to-ts). */
+export type SettingsOf<S> = [S] extends [JSONSchema] ? FromSchema<S> : Readonly<Record<string, unknown>>;
+
+/** What `definePlugin` takes: a plugin whose `setup` and `enabled` see `host.settings` typed from `settings`. */
+export interface PluginDefinition<S = undefined> extends Omit<Plugin, 'settings' | 'setup' | 'enabled'> {
+  settings?: S;
+  enabled?(host: PluginHost & { settings: SettingsOf<S> }): boolean;
+  setup?(host: PluginHost & { settings: SettingsOf<S> }): void;
+}
+
 /** Checks a plugin definition and returns it frozen. */
-export function definePlugin(plugin: Plugin): Plugin {
-  checkDefinition(plugin);
-  return Object.freeze({ ...plugin });
+export function definePlugin<const S = undefined>(plugin: PluginDefinition<S>): Plugin {
+  checkDefinition(plugin as Plugin);
+  return Object.freeze({ ...plugin }) as Plugin;
 }
 
 function checkGraph(plugins: Plugin[]): void {

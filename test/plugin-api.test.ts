@@ -80,7 +80,11 @@ describe('plugin API v2: settings', () => {
       },
     },
     setup(host) {
-      seen.push(host.settings);
+      // Typed from the schema: a string, a number (defaulted), a boolean and a list.
+      const url: string = host.settings.TEAM_REPORTS_URL;
+      const timeout: number | undefined = host.settings.TEAM_REPORTS_TIMEOUT_MS;
+      seen.push({ ...host.settings, TEAM_REPORTS_URL: url, TEAM_REPORTS_TIMEOUT_MS: timeout });
+      expect(Object.isFrozen(host.settings)).toBe(true);
       expect((host.config as { env?: unknown }).env).toBeUndefined();
     },
   });
@@ -89,7 +93,6 @@ describe('plugin API v2: settings', () => {
     seen.length = 0;
     await testApp({ plugins: [reports], env: { TEAM_REPORTS_URL: 'https://reports.example/v1', TEAM_REPORTS_TEAMS: 'qa, sre', TEAM_REPORTS_ENABLED: 'false', OTHER_SECRET: 's3cret' } });
     expect(seen[0]).toEqual({ TEAM_REPORTS_URL: 'https://reports.example/v1', TEAM_REPORTS_TIMEOUT_MS: 5000, TEAM_REPORTS_ENABLED: false, TEAM_REPORTS_TEAMS: ['qa', 'sre'] });
-    expect(Object.isFrozen(seen[0])).toBe(true);
   });
 
   it('config-file settings win over the environment', async () => {
@@ -173,5 +176,25 @@ describe('plugin API v2: owners', () => {
     expect(services.metrics.ownerOf('owned_metric')).toBe('owner-test');
     expect(services.failureCodes.ownerOf('RELIABILITY.OWNED_METRIC')).toBe('owner-test');
     expect(TEST_KEY).toHaveLength(64);
+  });
+});
+
+describe('plugin API v2: params typed from their JSON Schema', () => {
+  it('gives the check its params with the types the schema declares', async () => {
+    const budget = defineMetric({
+      id: 'typed_budget',
+      params: { type: 'object', properties: { max_words: { type: 'integer', minimum: 1 }, strict: { type: 'boolean' } }, additionalProperties: false },
+      check: (output, { params }) => {
+        // Compile-time: max_words is number | undefined and strict boolean | undefined; a wrong use fails `npm run typecheck`.
+        const limit: number = params.max_words ?? 3;
+        const strict: boolean | undefined = params.strict;
+        // @ts-expect-error a property the schema does not declare
+        void params.colour;
+        return output.split(/\s+/).length <= limit || (strict ? false : null);
+      },
+    });
+    expect((await budget.score(metricContext('typed_budget', { output: 'one two', params: { max_words: 2 } }))).score).toBe(1);
+    expect((await budget.score(metricContext('typed_budget', { output: 'one two three', params: { max_words: 2, strict: true } }))).score).toBe(0);
+    expect(budget.params).toMatchObject({ properties: { max_words: { type: 'integer' } } });
   });
 });
