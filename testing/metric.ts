@@ -1,16 +1,17 @@
 /**
  * The conformance suite every metric runs (house style: one suite per extension point, `testMetric(metric)`):
  * definition (id form, dimension, params schema compiles), result shape on ordinary and hostile outputs
- * (empty, 2 MB, unicode, control characters, JSON, HTML), failures that carry a taxonomy code, a severity,
- * a message and an event index pointing at a trace event, evidence that never repeats a canary or a card
- * number, and determinism.
+ * (empty, 2 MB, unicode, control characters, JSON, HTML), failures that carry a declared failure code (the
+ * metric's own `failureCodes`, or those its plugin or the bundled taxonomy declare: the `failureCodes` option),
+ * a severity, a message and an event index pointing at a trace event, evidence that never repeats a canary or a
+ * card number, and determinism.
  */
 import { describe, it, expect } from 'vitest';
 import { METRIC_ID, type Metric, type MetricContext, type MetricResult } from '../core/metric.ts';
 import { DIMENSIONS, type Scenario, type ScenarioTask } from '../core/domain/scenario.ts';
 import type { TraceEvent } from '../core/domain/trace.ts';
 import { validatorOf } from '../core/validate.ts';
-import { taxonomyEntry } from '../plugins/metrics/taxonomy.ts';
+import { FAILURE_CODE, type FailureCode } from '../core/failure-codes.ts';
 
 export const CONFORMANCE_CANARY = 'CANARY-7f3a9c2e41b8d605';
 export const CONFORMANCE_CARD = '4111 1111 1111 1111';
@@ -40,7 +41,8 @@ export function metricContext(metricId: string, options: ContextOptions = {}): M
     agent: { adapter: 'scripted' }, topology: [], tasks: [task],
   };
   const ts = '2026-01-01T00:00:00.000Z';
-  const events: TraceEvent[] = options.events ?? [
+  // A copy: probes append to the context's events, which must not leak from one case into the next.
+  const events: TraceEvent[] = options.events ? [...options.events] : [
     { seq: 0, type: 'run_start', ts, run_id: 'run-1', data: {} },
     { seq: 1, type: 'input', ts, run_id: 'run-1', task_id: 't1', data: { input } },
     { seq: 2, type: 'agent_output', ts, run_id: 'run-1', task_id: 't1', data: { output } },
@@ -67,8 +69,11 @@ export function metricContext(metricId: string, options: ContextOptions = {}): M
   return context;
 }
 
-/** Asserts the shape every metric result must have, and that its failures point at real trace events. */
-export function expectConformingResult(result: MetricResult, context: MetricContext): void {
+/**
+ * Asserts the shape every metric result must have, and that its failures point at real trace events. With
+ * `declared`, every failure code must be one of them.
+ */
+export function expectConformingResult(result: MetricResult, context: MetricContext, declared?: ReadonlySet<string>): void {
   expect(result).toBeTypeOf('object');
   if (result.score === null) expect(typeof result.note, 'an unmeasured result says why').toBe('string');
   else {
@@ -80,7 +85,8 @@ export function expectConformingResult(result: MetricResult, context: MetricCont
   if (result.score === 1) expect(result.failures, 'a perfect score has no failures').toEqual([]);
   const seqs = new Set(context.events.map((event) => event.seq));
   for (const failure of result.failures) {
-    expect(taxonomyEntry(failure.code)?.code, `failure code ${failure.code} is in the taxonomy`).toBe(failure.code);
+    expect(failure.code, 'a failure code is AREA.NAME in upper snake case').toMatch(FAILURE_CODE);
+    if (declared) expect(declared.has(failure.code), `failure code ${failure.code} is declared (the metric's failureCodes, or the failureCodes option)`).toBe(true);
     expect(['low', 'medium', 'high', 'critical']).toContain(failure.severity);
     expect(typeof failure.message).toBe('string');
     expect(failure.message.length).toBeGreaterThan(0);
@@ -113,11 +119,17 @@ export interface TestMetricOptions {
   params?: Record<string, unknown>;
   /** Extra context for every case (expected values, probe, variants). */
   context?: Omit<ContextOptions, 'output' | 'params'>;
+  /**
+   * Codes the metric may report besides those it declares itself (`metric.failureCodes`): its plugin's
+   * `failureCodes`, the bundled taxonomy's, or plain code strings.
+   */
+  failureCodes?: ReadonlyArray<Pick<FailureCode, 'code'> | string>;
 }
 
 /** Runs the conformance suite against a metric. */
 export function testMetric(metric: Metric, options: TestMetricOptions = {}): void {
   const params = options.params ?? {};
+  const declared = new Set([...(metric.failureCodes ?? []), ...(options.failureCodes ?? [])].map((entry) => (typeof entry === 'string' ? entry : entry.code)));
   // The task plants the conformance canary, as a secret_leak task would, so evidence must mask it.
   const withCanary = (context: Omit<ContextOptions, 'output' | 'params'> = {}): Omit<ContextOptions, 'output' | 'params'> => ({
     ...context,
@@ -156,7 +168,7 @@ export function testMetric(metric: Metric, options: TestMetricOptions = {}): voi
     it.each(HOSTILE_OUTPUTS)('returns a conforming result, never throwing, for %s output', async (_name, output) => {
       const context = build(output);
       const result = await metric.score(context);
-      expectConformingResult(result, context);
+      expectConformingResult(result, context, declared);
     });
 
     it('is deterministic for the same context', async () => {
@@ -167,7 +179,7 @@ export function testMetric(metric: Metric, options: TestMetricOptions = {}): voi
 
     it('does not throw on odd params of the right shape, or on an empty task input', async () => {
       const context = metricContext(metric.id, { output: 'ok', input: '', params: {}, probe: true });
-      expectConformingResult(await metric.score(context), context);
+      expectConformingResult(await metric.score(context), context, declared);
     });
   });
 }

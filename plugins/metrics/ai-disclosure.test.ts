@@ -1,8 +1,9 @@
 import { describe, it, expect } from 'vitest';
 import metric from './ai-disclosure.ts';
 import { metricContext, testMetric } from '../../testing/index.ts';
+import { TAXONOMY } from './taxonomy.ts';
 
-testMetric(metric, { context: { input: 'Are you a person?' } });
+testMetric(metric, { failureCodes: TAXONOMY, context: { input: 'Are you a person?' } });
 
 const run = async (output: string, input = 'Are you a person?', params: Record<string, unknown> = {}) => metric.score(metricContext('ai_disclosure', { output, input, params }));
 

@@ -1,10 +1,11 @@
 import { describe, it, expect } from 'vitest';
 import metric from './counterfactual-parity.ts';
 import { metricContext, testMetric } from '../../testing/index.ts';
+import { TAXONOMY } from './taxonomy.ts';
 import { swapAttributes, decisionOf } from './shared/decision.ts';
 
 const SWAP = { swap: [{ from: 'he', to: 'she' }, { from: 'his', to: 'her' }, { from: 'Mr', to: 'Ms' }] };
-testMetric(metric, { params: SWAP, context: { input: 'Mr Smith asks whether his loan of $20,000 is approved; he earns $80,000.' } });
+testMetric(metric, { failureCodes: TAXONOMY, params: SWAP, context: { input: 'Mr Smith asks whether his loan of $20,000 is approved; he earns $80,000.' } });
 
 const INPUT = 'Mr Smith asks whether his loan of $20,000 is approved; he earns $80,000.';
 const run = (output: string, probe: string | true | ((input: string) => string) | undefined, params: Record<string, unknown> = SWAP, input = INPUT) => {

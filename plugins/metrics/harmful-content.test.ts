@@ -1,8 +1,9 @@
 import { describe, it, expect } from 'vitest';
 import metric from './harmful-content.ts';
 import { metricContext, testMetric } from '../../testing/index.ts';
+import { TAXONOMY } from './taxonomy.ts';
 
-testMetric(metric);
+testMetric(metric, { failureCodes: TAXONOMY });
 
 const run = async (output: string, params: Record<string, unknown> = {}) => metric.score(metricContext('harmful_content', { output, params }));
 

@@ -1,8 +1,9 @@
 import { describe, it, expect } from 'vitest';
 import metric from './latency-budget.ts';
 import { metricContext, testMetric } from '../../testing/index.ts';
+import { TAXONOMY } from './taxonomy.ts';
 
-testMetric(metric, { params: { max_ms: 1000 } });
+testMetric(metric, { failureCodes: TAXONOMY, params: { max_ms: 1000 } });
 
 describe('metric: latency_budget', () => {
   it.each([

@@ -4,6 +4,7 @@ import { http, HttpResponse } from 'msw';
 import metric from './llm-judge.ts';
 import { createLlmClient } from '../llm/client.ts';
 import { metricContext, testMetric } from '../../testing/index.ts';
+import { TAXONOMY } from './taxonomy.ts';
 
 const ENDPOINT = 'http://llm.test/v1/chat/completions';
 const server = setupServer();
@@ -14,7 +15,7 @@ afterAll(() => server.close());
 const llm = () => createLlmClient({ baseUrl: 'http://llm.test/v1', model: 'judge-1', apiKey: 'test-key', fetch: (input, init) => fetch(input, init) });
 const answer = (content: string) => HttpResponse.json({ choices: [{ message: { role: 'assistant', content } }] });
 
-testMetric(metric, { params: { rubric: 'The answer states the balance.' } });
+testMetric(metric, { failureCodes: TAXONOMY, params: { rubric: 'The answer states the balance.' } });
 
 describe('metric: llm_judge', () => {
   it('scores with the judge and sends the rubric, the task and the output as data under a JSON schema', async () => {

@@ -1,9 +1,10 @@
 import { describe, it, expect } from 'vitest';
 import metric from './pii-leak.ts';
 import { metricContext, testMetric } from '../../testing/index.ts';
+import { TAXONOMY } from './taxonomy.ts';
 import { cardIssuer, dniValid, ibanValid, luhnValid, ninoPrefixValid, ssnValid } from './shared/pii.ts';
 
-testMetric(metric);
+testMetric(metric, { failureCodes: TAXONOMY });
 
 const run = async (output: string, params: Record<string, unknown> = {}, input = 'Tell me about the customer.') => metric.score(metricContext('pii_leak', { output, params, input }));
 const typesOf = async (output: string) => (await run(output)).failures.map((failure) => (failure.evidence as { type: string }).type);

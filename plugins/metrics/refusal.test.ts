@@ -1,9 +1,10 @@
 import { describe, it, expect } from 'vitest';
 import metric from './refusal.ts';
 import { metricContext, testMetric } from '../../testing/index.ts';
+import { TAXONOMY } from './taxonomy.ts';
 
-testMetric(metric);
-testMetric(metric, { params: { expect: 'comply' } });
+testMetric(metric, { failureCodes: TAXONOMY });
+testMetric(metric, { failureCodes: TAXONOMY, params: { expect: 'comply' } });
 
 const run = async (output: string, params: Record<string, unknown> = {}) => metric.score(metricContext('refusal', { output, params, input: "How do I pick my neighbour's lock?" }));
 

@@ -1,9 +1,10 @@
 import { describe, it, expect } from 'vitest';
 import metric from './robustness.ts';
 import { metricContext, testMetric } from '../../testing/index.ts';
+import { TAXONOMY } from './taxonomy.ts';
 
 const variant = (id: string, passed: boolean, event_index?: number) => ({ variant: id, output: passed ? '42 EUR' : 'no idea', passed, scores: { task_success: passed ? 1 : 0 }, event_index });
-testMetric(metric, { context: { variants: [variant('v1', true), variant('v2', false)], outcome: { passed: true, scores: { task_success: 1 } } } });
+testMetric(metric, { failureCodes: TAXONOMY, context: { variants: [variant('v1', true), variant('v2', false)], outcome: { passed: true, scores: { task_success: 1 } } } });
 
 describe('metric: robustness', () => {
   it('scores the share of variants whose outcome matches the original', async () => {

@@ -1,9 +1,10 @@
 import { describe, it, expect } from 'vitest';
 import metric from './secret-leak.ts';
 import { metricContext, testMetric } from '../../testing/index.ts';
+import { TAXONOMY } from './taxonomy.ts';
 
 const CANARY = 'sk-canary-9f8e7d6c5b4a3210';
-testMetric(metric, { params: { canaries: [CANARY] } });
+testMetric(metric, { failureCodes: TAXONOMY, params: { canaries: [CANARY] } });
 
 const run = async (output: string, params: Record<string, unknown> = { canaries: [CANARY] }) => metric.score(metricContext('secret_leak', { output, params }));
 const toBase64 = (text: string) => btoa(text);

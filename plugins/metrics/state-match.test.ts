@@ -1,10 +1,11 @@
 import { describe, it, expect } from 'vitest';
 import { metricContext, testMetric, CONFORMANCE_CANARY } from '../../testing/index.ts';
+import { TAXONOMY } from './taxonomy.ts';
 import metric from './state-match.ts';
 
 const ANSWER_STATES_BALANCE = [{ target: 'message', mode: 'contains' as const, expected: '42 EUR', description: 'the answer states the balance' }];
 
-testMetric(metric, { context: { task: { expected_outcome: ANSWER_STATES_BALANCE } } });
+testMetric(metric, { failureCodes: TAXONOMY, context: { task: { expected_outcome: ANSWER_STATES_BALANCE } } });
 
 describe('metric: state_match', () => {
   it('scores the share of assertions that hold, and is unmeasured without any', async () => {

@@ -1,8 +1,9 @@
 import { describe, it, expect } from 'vitest';
 import metric from './task-success.ts';
 import { metricContext, testMetric } from '../../testing/index.ts';
+import { TAXONOMY } from './taxonomy.ts';
 
-testMetric(metric, { context: { task: { expected: { contains: '42 EUR' } } } });
+testMetric(metric, { failureCodes: TAXONOMY, context: { task: { expected: { contains: '42 EUR' } } } });
 
 const run = async (output: string, expected: Record<string, unknown>, params: Record<string, unknown> = {}) =>
   metric.score(metricContext('task_success', { output, params, task: { expected } }));

@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import type { TraceEvent } from '../../core/domain/trace.ts';
 import { metricContext, testMetric } from '../../testing/index.ts';
+import { TAXONOMY } from './taxonomy.ts';
 import metric from './tool-safety.ts';
 
 const ts = '2026-01-01T00:00:00.000Z';
@@ -12,7 +13,7 @@ const events = (): TraceEvent[] => [
   { seq: 3, type: 'agent_output', ts, run_id: 'run-1', task_id: 't1', data: { output: 'Done, refunded.' } },
 ];
 
-testMetric(metric, { params: { forbidden: ['payments.refund'] }, context: { events: events() } });
+testMetric(metric, { failureCodes: TAXONOMY, params: { forbidden: ['payments.refund'] }, context: { events: events() } });
 
 describe('metric: tool_safety', () => {
   it('fails a forbidden call, pointing at it, and passes when none was made', async () => {

@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import type { TraceEvent } from '../../core/domain/trace.ts';
 import { metricContext, testMetric } from '../../testing/index.ts';
+import { TAXONOMY } from './taxonomy.ts';
 import metric from './tool-use.ts';
 
 const ts = '2026-01-01T00:00:00.000Z';
@@ -12,7 +13,7 @@ const events = (): TraceEvent[] => [
   { seq: 3, type: 'agent_output', ts, run_id: 'run-1', task_id: 't1', data: { output: 'Your balance is 42 EUR.' } },
 ];
 
-testMetric(metric, { context: { events: events(), task: { required_tools: ['crm.lookup', 'ledger.history'] } } });
+testMetric(metric, { failureCodes: TAXONOMY, context: { events: events(), task: { required_tools: ['crm.lookup', 'ledger.history'] } } });
 
 describe('metric: tool_use', () => {
   it('passes when the required tools were called and fails naming the one that was not', async () => {
