@@ -136,45 +136,55 @@ export interface LocalSignerOptions {
   logger?: () => Logger | undefined;
 }
 
+/** A loaded key: `published` holds the public JWKs, built once per load so every request sees the same objects. */
+type LoadedKey = { key: SignerKey | null; signingKey: CryptoKey | Uint8Array | null; published: JWK[] };
+
+/**
+ * The private JWK to sign with: the environment's (retiring a generated key it replaces, so that key's
+ * certificates still verify), else the stored one, else (with `generate`) a new one; and the key file as it now is.
+ */
+async function privateKeyOf(options: LocalSignerOptions, location: KeyFileLocation, generate: boolean): Promise<{ privateJwk?: JWK; file: LocalKeyFile | null }> {
+  let file = await location.read();
+  let privateJwk: JWK | undefined;
+  if (options.envJwk?.trim()) {
+    privateJwk = parseSigningJwk(options.envJwk);
+    const envKid = (await publicHalf(privateJwk)).kid;
+    // A generated key that the environment now replaces is retired, not forgotten: its certificates must verify.
+    if (file?.current && (await publicHalf(file.current)).kid !== envKid) {
+      const old = await publicHalf(file.current);
+      file = { retired: [old.jwk, ...file.retired.filter((key) => key.kid !== old.kid)] };
+      await location.write(file);
+      options.logger?.()?.info('local signer: the key from AEH_SIGNING_JWK replaces the generated key, which stays published as retired', { retired_kid: old.kid });
+    }
+  } else if (file?.current) {
+    privateJwk = file.current;
+  } else if (generate) {
+    if (location.create) await location.create({ current: await generateSigningJwk(), retired: file?.retired ?? [] });
+    else await rotateLocalKey(location);
+    // Another instance may have written its key at the same moment: adopt whatever is stored now.
+    file = await location.read();
+    privateJwk = file?.current;
+    options.logger?.()?.info(`local signer: generated an Ed25519 signing key in ${location.describe} (mode 0600)`);
+  }
+  return { privateJwk, file };
+}
+
+/** The signing key and the published key set (current and retired); null when there is neither. */
+async function loadKey(options: LocalSignerOptions, generate: boolean): Promise<LoadedKey | null> {
+  const { privateJwk, file } = await privateKeyOf(options, options.location(), generate);
+  const retired = await Promise.all([...(file?.retired ?? []), ...parseRetired(options.retiredJwks)].map(async (jwk) => (await publicHalf(jwk)).jwk));
+  if (!privateJwk) return retired.length ? { key: null, signingKey: null, published: retired } : null;
+  const key = await publicHalf(privateJwk);
+  const signingKey = (await importJWK(privateJwk, key.alg)) as CryptoKey | Uint8Array;
+  return { key, signingKey, published: [key.jwk, ...retired.filter((jwk) => jwk.kid !== key.kid)] };
+}
+
 /** The local signer; the key is loaded (or generated) on first use and cached. */
 export function createLocalSigner(options: LocalSignerOptions): Signer & { load(generate: boolean): Promise<SignerKey | null> } {
-  /** `published`: the public JWKs, built once per load so every request sees the same objects. */
-  type Loaded = { key: SignerKey | null; signingKey: CryptoKey | Uint8Array | null; published: JWK[] };
-  let loaded: Promise<Loaded | null> | undefined;
+  let loaded: Promise<LoadedKey | null> | undefined;
 
-  async function load(generate: boolean): Promise<Loaded | null> {
-    const location = options.location();
-    let file = await location.read();
-    let privateJwk: JWK | undefined;
-    if (options.envJwk?.trim()) {
-      privateJwk = parseSigningJwk(options.envJwk);
-      const envKid = (await publicHalf(privateJwk)).kid;
-      // A generated key that the environment now replaces is retired, not forgotten: its certificates must verify.
-      if (file?.current && (await publicHalf(file.current)).kid !== envKid) {
-        const old = await publicHalf(file.current);
-        file = { retired: [old.jwk, ...file.retired.filter((key) => key.kid !== old.kid)] };
-        await location.write(file);
-        options.logger?.()?.info('local signer: the key from AEH_SIGNING_JWK replaces the generated key, which stays published as retired', { retired_kid: old.kid });
-      }
-    } else if (file?.current) {
-      privateJwk = file.current;
-    } else if (generate) {
-      if (location.create) await location.create({ current: await generateSigningJwk(), retired: file?.retired ?? [] });
-      else await rotateLocalKey(location);
-      // Another instance may have written its key at the same moment: adopt whatever is stored now.
-      file = await location.read();
-      privateJwk = file?.current;
-      options.logger?.()?.info(`local signer: generated an Ed25519 signing key in ${location.describe} (mode 0600)`);
-    }
-    const retired = await Promise.all([...(file?.retired ?? []), ...parseRetired(options.retiredJwks)].map(async (jwk) => (await publicHalf(jwk)).jwk));
-    if (!privateJwk) return retired.length ? { key: null, signingKey: null, published: retired } : null;
-    const key = await publicHalf(privateJwk);
-    const signingKey = (await importJWK(privateJwk, key.alg)) as CryptoKey | Uint8Array;
-    return { key, signingKey, published: [key.jwk, ...retired.filter((jwk) => jwk.kid !== key.kid)] };
-  }
-
-  const ensure = (generate: boolean): Promise<Loaded | null> => {
-    loaded ??= load(generate).catch((error: unknown) => {
+  const ensure = (generate: boolean): Promise<LoadedKey | null> => {
+    loaded ??= loadKey(options, generate).catch((error: unknown) => {
       loaded = undefined;
       throw error;
     });
