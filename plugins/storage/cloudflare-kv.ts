@@ -16,7 +16,7 @@
 import { asText, textSettings } from '../../core/plugin-settings.ts';
 import { createStorage } from 'unstorage';
 import kvBindingDriver from 'unstorage/drivers/cloudflare-kv-binding';
-import type { Driver } from 'unstorage';
+import type { Driver, Storage as Unstorage } from 'unstorage';
 import type { Plugin } from '../../core/plugin.ts';
 import { type Store, type StorageDriver } from '../../core/storage.ts';
 import { createStore, storageKey } from './unstorage-store.ts';
@@ -58,100 +58,129 @@ function isKvNamespace(value: unknown): value is KvNamespace {
   return !!value && typeof value === 'object' && ['get', 'put', 'delete', 'list'].every((method) => typeof (value as Record<string, unknown>)[method] === 'function');
 }
 
-/** Builds a store over a KV namespace binding. */
-export function createKvStore(namespace: KvNamespace, options: KvStoreOptions = {}): Store {
-  const { cacheMs = 1000, cacheValueBytes = 64 * 1024, cacheEntries = 1024, now = Date.now } = options;
-  const cache = new Map<string, Cached>();
-  // Bumped by every write and removal: a read that was in flight meanwhile may hold the old bytes, so it does
-  // not cache them (the isolate must read its own writes).
-  let writes = 0;
-  const forget = (kvKey: string) => {
-    writes++;
-    cache.delete(kvKey);
-  };
-  const remember = (kvKey: string, bytes: Uint8Array | null) => {
-    cache.delete(kvKey);
-    if (cacheMs <= 0 || (bytes && bytes.byteLength > cacheValueBytes)) return;
-    if (cache.size >= cacheEntries) cache.delete(cache.keys().next().value!);
-    cache.set(kvKey, { bytes: bytes && bytes.slice(), at: now() });
-  };
-  // Writes and removals made through unstorage (store.remove, plugins using store.raw) drop the cached value.
-  const driver = kvBindingDriver({ binding: namespace as never }) as Driver;
-  const raw = createStorage({
+/** This isolate's view of a KV namespace: the read cache, and the write counter that keeps it honest. */
+interface KvView {
+  namespace: KvNamespace;
+  cache: Map<string, Cached>;
+  /**
+   * Bumped by every write and removal: a read that was in flight meanwhile may hold the old bytes, so it does
+   * not cache them (the isolate must read its own writes).
+   */
+  writes: number;
+  cacheMs: number;
+  cacheValueBytes: number;
+  cacheEntries: number;
+  now: () => number;
+}
+
+function forget(view: KvView, kvKey: string): void {
+  view.writes++;
+  view.cache.delete(kvKey);
+}
+
+function forgetAll(view: KvView): void {
+  view.writes++;
+  view.cache.clear();
+}
+
+function remember(view: KvView, kvKey: string, bytes: Uint8Array | null): void {
+  const { cache } = view;
+  cache.delete(kvKey);
+  if (view.cacheMs <= 0 || (bytes && bytes.byteLength > view.cacheValueBytes)) return;
+  if (cache.size >= view.cacheEntries) cache.delete(cache.keys().next().value!);
+  cache.set(kvKey, { bytes: bytes && bytes.slice(), at: view.now() });
+}
+
+/** What KV holds now, past the cache. */
+async function readFresh(view: KvView, kvKey: string): Promise<Uint8Array | null> {
+  const value = await view.namespace.get(kvKey, 'arrayBuffer');
+  return value === null ? null : new Uint8Array(value);
+}
+
+/** A value through the cache: a copy of a fresh cached value, else KV's (cached unless a write raced it). */
+async function readCached(view: KvView, key: string): Promise<Uint8Array | null> {
+  const kvKey = storageKey(key);
+  const cached = view.cache.get(kvKey);
+  if (cached && view.now() - cached.at < view.cacheMs) return cached.bytes && cached.bytes.slice();
+  const before = view.writes;
+  const bytes = await readFresh(view, kvKey);
+  if (view.writes === before) remember(view, kvKey, bytes);
+  return bytes;
+}
+
+async function writeValue(view: KvView, kvKey: string, value: Uint8Array | string, ttlSeconds?: number): Promise<void> {
+  forget(view, kvKey);
+  await view.namespace.put(kvKey, value, ttlSeconds ? { expirationTtl: Math.max(MIN_TTL_SECONDS, Math.ceil(ttlSeconds)) } : undefined);
+  forget(view, kvKey);
+  remember(view, kvKey, typeof value === 'string' ? new TextEncoder().encode(value) : value);
+}
+
+/** unstorage over the binding, whose writes and removals (store.remove, plugins using store.raw) drop the cached value. */
+function unstorageOver(view: KvView): Unstorage {
+  const driver = kvBindingDriver({ binding: view.namespace as never }) as Driver;
+  return createStorage({
     driver: {
       ...driver,
       async setItem(key, value, options) {
-        forget(key);
+        forget(view, key);
         await driver.setItem!(key, value, options);
-        forget(key);
+        forget(view, key);
       },
       async removeItem(key, options) {
-        forget(key);
+        forget(view, key);
         await driver.removeItem!(key, options);
-        forget(key);
+        forget(view, key);
       },
       async clear(base, options) {
-        writes++;
-        cache.clear();
+        forgetAll(view);
         await driver.clear!(base, options);
-        writes++;
-        cache.clear();
+        forgetAll(view);
       },
     },
   });
+}
+
+/** A value held whole, handed out in STREAM_CHUNK pieces. */
+function chunkedStream(bytes: Uint8Array): ReadableStream<Uint8Array> {
+  let offset = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      controller.enqueue(bytes.subarray(offset, offset + STREAM_CHUNK));
+      offset += STREAM_CHUNK;
+      if (offset >= bytes.length) controller.close();
+    },
+  });
+}
+
+/** Builds a store over a KV namespace binding. */
+export function createKvStore(namespace: KvNamespace, options: KvStoreOptions = {}): Store {
+  const { cacheMs = 1000, cacheValueBytes = 64 * 1024, cacheEntries = 1024, now = Date.now } = options;
+  const view: KvView = { namespace, cache: new Map(), writes: 0, cacheMs, cacheValueBytes, cacheEntries, now };
   // One chain per key: read-modify-write operations of this isolate never interleave on the same key.
   const serialised = createKeyedSerialiser();
-  const ttl = (seconds?: number) => (seconds ? { expirationTtl: Math.max(MIN_TTL_SECONDS, Math.ceil(seconds)) } : undefined);
-  const readFresh = async (kvKey: string) => {
-    const value = await namespace.get(kvKey, 'arrayBuffer');
-    return value === null ? null : new Uint8Array(value);
-  };
-  const read = async (key: string) => {
-    const kvKey = storageKey(key);
-    const cached = cache.get(kvKey);
-    if (cached && now() - cached.at < cacheMs) return cached.bytes && cached.bytes.slice();
-    const before = writes;
-    const bytes = await readFresh(kvKey);
-    if (writes === before) remember(kvKey, bytes);
-    return bytes;
-  };
-  const write = async (kvKey: string, value: Uint8Array | string, ttlSeconds?: number) => {
-    forget(kvKey);
-    await namespace.put(kvKey, value, ttl(ttlSeconds));
-    forget(kvKey);
-    remember(kvKey, typeof value === 'string' ? new TextEncoder().encode(value) : value);
-  };
-  return createStore('cloudflare-kv', raw, {
-    read,
-    writeAtomic: (key, bytes) => write(storageKey(key), bytes),
+  return createStore('cloudflare-kv', unstorageOver(view), {
+    read: (key) => readCached(view, key),
+    writeAtomic: (key, bytes) => writeValue(view, storageKey(key), bytes),
     // The value is read whole, not as the binding's stream: a KV stream is an I/O object of the event that
     // opened it, and work that events share (a verification's single hashing pass) may read it from another.
     // KV values are at most 25 MiB, so holding one costs what it costs.
     async stream(key) {
-      const bytes = await read(key);
-      if (!bytes) return null;
-      let offset = 0;
-      return new ReadableStream<Uint8Array>({
-        pull(controller) {
-          controller.enqueue(bytes.subarray(offset, offset + STREAM_CHUNK));
-          offset += STREAM_CHUNK;
-          if (offset >= bytes.length) controller.close();
-        },
-      });
+      const bytes = await readCached(view, key);
+      return bytes ? chunkedStream(bytes) : null;
     },
     increment(key, by, ttlSeconds) {
       return serialised(key, async () => {
         // Counters and locks are decided on what KV holds now, never on the cache.
-        const current = await readFresh(storageKey(key));
+        const current = await readFresh(view, storageKey(key));
         const next = (current ? Number(new TextDecoder().decode(current)) || 0 : 0) + by;
-        await write(storageKey(key), String(next), ttlSeconds);
+        await writeValue(view, storageKey(key), String(next), ttlSeconds);
         return next;
       });
     },
     setIfAbsent(key, value, ttlSeconds) {
       return serialised(key, async () => {
-        if ((await readFresh(storageKey(key))) !== null) return false;
-        await write(storageKey(key), value, ttlSeconds);
+        if ((await readFresh(view, storageKey(key))) !== null) return false;
+        await writeValue(view, storageKey(key), value, ttlSeconds);
         return true;
       });
     },
