@@ -207,7 +207,10 @@ for (const runtime of RUNTIMES) {
       expect(task.status).toBe('succeeded');
       const scored = await call(served!.base, 'GET', `/api/v1/runs/${task.run_id}`);
       expect(scored.json.dimensions.reliability).toBe(0.5);
-      expect(scored.json.failures).toEqual([expect.objectContaining({ metric: 'word_budget', code: 'RELIABILITY.OUTPUT_TOO_LONG', message: '8 words; the budget is 5' })]);
+      expect(scored.json.failures).toEqual([expect.objectContaining({ metric: 'word_budget', code: 'RELIABILITY.WORD_BUDGET', message: 'word_budget: the check failed' })]);
+      // defineMetric declared the code; the taxonomy lists it with the plugin that did.
+      const taxonomy = await call(served!.base, 'GET', '/api/v1/taxonomy?within=RELIABILITY');
+      expect(taxonomy.json.items).toContainEqual(expect.objectContaining({ code: 'RELIABILITY.WORD_BUDGET', plugin: 'team-word-budget' }));
     });
   });
 }

@@ -9,8 +9,7 @@
  * Load it from `aeh.config.ts` (`export default { plugins: [loyalty] }`) or with
  * `AEH_PLUGINS=./examples/plugins/loyalty-shim.ts`.
  */
-import type { Plugin } from '../../core/plugin.ts';
-import { defineShim, shimError, type Json, type ShimOutcome } from '../../core/shim.ts';
+import { defineShim, shimError, type Json, type Plugin, type ShimOutcome } from '../../core/plugin-api.ts';
 
 interface LoyaltyState {
   [key: string]: Json;
