@@ -29,3 +29,11 @@ export interface Mutator {
   requiresLlm?: boolean;
   mutate(text: string, context: MutatorContext): string | Promise<string>;
 }
+
+/** Applies the case pattern of `model` (UPPER, Capitalised or lower) to `word`. */
+export function matchCase(model: string, word: string): string {
+  if (model.length > 1 && model === model.toUpperCase() && model !== model.toLowerCase()) return word.toUpperCase();
+  const first = model.charAt(0);
+  if (first !== first.toLowerCase()) return word.charAt(0).toUpperCase() + word.slice(1);
+  return word;
+}

@@ -6,11 +6,8 @@
 import { RE2JS } from 're2js';
 import { Problem, type FieldError } from '../problems.ts';
 import type { Scenario } from './scenario.ts';
-import type { Services } from '../services.ts';
 import { scenarioSchema } from './schemas/scenario.ts';
 import { assertValid } from '../validate.ts';
-import { parseJson } from '../guards/json.ts';
-import { readJailedFile } from '../guards/jail.ts';
 import type { ScenarioFormat } from './scenario-format.ts';
 
 export interface NormalizeOptions {
@@ -64,18 +61,4 @@ export function normalizeScenario(document: unknown, options: NormalizeOptions =
   }
   const scenario = assertRules(assertValid<Scenario>(scenarioSchema, document, 'scenario'), 'scenario');
   return options.source && !scenario.source ? { ...scenario, source: options.source } : scenario;
-}
-
-/** Reads a scenario JSON file through the jail and normalises it. */
-export async function loadScenarioFile(services: Pick<Services, 'config' | 'capabilities' | 'scenarioFormats'>, path: string): Promise<Scenario> {
-  const bytes = await readJailedFile(services, path, 16 * 1024 * 1024);
-  let document: unknown;
-  try {
-    document = parseJson(new TextDecoder().decode(bytes));
-  } catch (error) {
-    // Where, never what: the file may be anything the jail lets through, and V8's message quotes it.
-    const where = (error as Error).message;
-    throw new Problem('validation_failed', { detail: `the scenario file is ${where}`, errors: [{ path: '/', message: where }] });
-  }
-  return normalizeScenario(document, { path, formats: services.scenarioFormats.list() });
 }

@@ -5,7 +5,8 @@
  * plan, the run, the task with its first handoff token, and queue it.
  */
 import { Problem, type FieldError } from '../../core/problems.ts';
-import { loadScenarioFile, normalizeScenario } from '../../core/domain/scenario-load.ts';
+import { normalizeScenario } from '../../core/domain/scenario-load.ts';
+import { loadScenarioFile } from '../../core/scenario-file.ts';
 import { agentCheckContext } from '../../core/guards/agent-environment.ts';
 import { check } from '../../core/validate.ts';
 import { mutateScenario, normalizeTypes, DEFAULT_SEED } from '../../core/domain/mutation.ts';

@@ -6,7 +6,8 @@
  * Options: `rate` (0..1, default 0.3, share of replaceable words replaced; at least one when any exists).
  */
 import type { Mutator, MutatorContext } from '../../core/mutator.ts';
-import { matchCase, pickPositions, rateOption } from './text.ts';
+import { pickPositions, rateOption } from './text.ts';
+import { matchCase } from '../../core/mutator.ts';
 
 /** Words that carry grammar rather than meaning: swapping them breaks sentences (`a` → `ampere`). */
 const STOPWORDS = new Set(`a about above after again against all am an and any are as at be because been before being below

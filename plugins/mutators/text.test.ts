@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { graphemes, isLoneAsciiLetter, matchCase, pickPositions, rateOption, choiceOption } from './text.ts';
+import { graphemes, isLoneAsciiLetter, pickPositions, rateOption, choiceOption } from './text.ts';
+import { matchCase } from '../../core/mutator.ts';
 import { createRng } from '../../core/domain/rng.ts';
 import { Problem } from '../../core/problems.ts';
 

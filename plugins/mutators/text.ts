@@ -116,14 +116,6 @@ export function isLoneAsciiLetter(text: string, index: number): boolean {
   return !(index > 0 && text.charCodeAt(index - 1) === 0x200d);
 }
 
-/** Applies the case pattern of `model` (UPPER, Capitalised or lower) to `word`. */
-export function matchCase(model: string, word: string): string {
-  if (model.length > 1 && model === model.toUpperCase() && model !== model.toLowerCase()) return word.toUpperCase();
-  const first = model.charAt(0);
-  if (first !== first.toLowerCase()) return word.charAt(0).toUpperCase() + word.slice(1);
-  return word;
-}
-
 function optionError(name: string, message: string): Problem {
   return new Problem('validation_failed', { detail: `option "${name}" ${message}`, errors: [{ path: `/options/${name}`, message }] });
 }

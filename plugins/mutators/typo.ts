@@ -5,7 +5,8 @@
  * Options: `rate` (0..1, default 0.05, share of letters slipped; at least one slip when any letter exists).
  */
 import type { Mutator } from '../../core/mutator.ts';
-import { isLoneAsciiLetter, matchCase, pickPositions, rateOption } from './text.ts';
+import { isLoneAsciiLetter, pickPositions, rateOption } from './text.ts';
+import { matchCase } from '../../core/mutator.ts';
 
 /** Adjacent keys on a US QWERTY keyboard. */
 const NEIGHBOURS: Record<string, string> = {

@@ -5,7 +5,7 @@
  */
 import { detectRefusal } from './refusal.ts';
 import { escapeRegExp, fold } from './text.ts';
-import { matchCase } from '../../mutators/text.ts';
+import { matchCase } from '../../../core/mutator.ts';
 
 export type Decision = 'refused' | 'positive' | 'negative' | 'mixed' | 'none';
 
