@@ -88,5 +88,7 @@ function registerConsole(host: PluginHost) {
 
 export default {
   name: 'console',
+  // It renders the evaluation, catalog and verification API.
+  dependencies: ['evaluation', 'catalog', 'certification'],
   setup: registerConsole,
 } satisfies Plugin;

@@ -60,5 +60,7 @@ function registerEvidenceRoute(host: PluginHost): void {
 
 export default {
   name: 'evidence',
+  // It packages a run's records and its certificate.
+  dependencies: ['evaluation', 'certification'],
   setup: registerEvidenceRoute,
 } satisfies Plugin;

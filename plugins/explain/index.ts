@@ -71,6 +71,8 @@ async function narrativeFor(services: Services, explanation: Awaited<ReturnType<
 
 export default {
   name: 'explain',
+  // It explains the runs the evaluation plugin records.
+  dependencies: ['evaluation'],
   setup(host) {
     host.routes.register({
       method: 'GET',

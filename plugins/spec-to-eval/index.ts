@@ -172,6 +172,8 @@ function registerRoute(host: PluginHost): void {
 
 export default {
   name: 'spec-to-eval',
+  // Specs become tasks scored by the bundled metrics.
+  dependencies: ['metrics'],
   settings: textSettings({
     AEH_SPEC_TO_EVAL_BUDGET_MS: 'The longest one conversion may take in the worker pool (milliseconds)',
     AEH_SPEC_TO_EVAL_LLM_TIMEOUT_MS: 'The longest the language-model fallback may take (milliseconds)',
