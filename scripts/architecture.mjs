@@ -65,26 +65,7 @@ export const ENV_READERS = ['runtime/**'];
  * entry that matches nothing fails the run ("stale pending entry"), so the list only shrinks; empty it and every
  * check is strict.
  */
-export const PENDING = [
-  {
-    check: 'imports',
-    file: 'core/domain/scenario-load.ts',
-    includes: 'core/guards/json.ts',
-    why: 'lead (#14): the domain reads scenario JSON with the guards\' parseJson; move the parse, or let the domain import guards',
-  },
-  {
-    check: 'imports',
-    file: 'core/domain/scenario-load.ts',
-    includes: 'core/guards/jail.ts',
-    why: 'lead (#14): the domain reads scenario files through the jail; the same decision',
-  },
-  {
-    check: 'imports',
-    file: 'plugins/metrics/shared/decision.ts',
-    includes: 'plugins/mutators/text.ts',
-    why: 'lead (#14): matchCase serves the mutators and the counterfactual metric; it belongs in the core plugin API (e9883c8 made it one copy)',
-  },
-];
+export const PENDING = [];
 
 // ---------------------------------------------------------------------------------------------------------------
 
