@@ -13,9 +13,7 @@
  *
  * A scenario selects it with `"agent": {"adapter": "jsonrpc", "url": "https://agents.example/rpc"}`.
  */
-import type { Plugin } from '../../core/plugin.ts';
-import { AgentError, type AgentAdapter } from '../../core/agent-adapter.ts';
-import { readAgentJson } from '../../core/guards/agent-response.ts';
+import { AgentError, readAgentJson, type AgentAdapter, type Plugin } from '../../core/plugin-api.ts';
 
 /** The answer of a JSON-RPC agent, as far as this adapter reads it. */
 interface RpcAnswer {

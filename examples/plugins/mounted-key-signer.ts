@@ -16,8 +16,7 @@
  * Once loaded it signs every new certificate (a signer other than `local` is preferred).
  */
 import { CompactSign, calculateJwkThumbprint, importJWK, type JWK } from 'jose';
-import type { Plugin } from '../../core/plugin.ts';
-import type { Signer, SignerKey, SigningAlgorithm } from '../../core/signer.ts';
+import type { Plugin, Signer, SignerKey, SigningAlgorithm } from '../../core/plugin-api.ts';
 
 /** Options of `createMountedKeySigner`. */
 export interface MountedKeySignerOptions {

@@ -13,8 +13,7 @@
  */
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import type { Plugin } from '../../core/plugin.ts';
-import type { Store, StorageDriver } from '../../core/storage.ts';
+import type { Plugin, Store, StorageDriver } from '../../core/plugin-api.ts';
 
 const SCHEME = 'snapshot:';
 

@@ -7,8 +7,7 @@
  * Load it from `aeh.config.ts` in PROJECT_ROOT or with `AEH_PLUGINS=./examples/plugins/text-speak-mutator.ts`,
  * then ask for `{"type": "text_speak"}` from `POST /api/v1/mutate` or list it in a run's `mutations`.
  */
-import type { Plugin } from '../../core/plugin.ts';
-import type { Mutator, MutatorContext } from '../../core/mutator.ts';
+import type { Mutator, MutatorContext, Plugin } from '../../core/plugin-api.ts';
 
 /** Words and how they are typed in a hurry; matched whole and case-insensitively. */
 const SHORTHAND: Readonly<Record<string, string>> = {
