@@ -54,6 +54,11 @@ export const IMPORT_RULES = [
     except: ['plugins/bundled.ts'], // the ordered list of bundled plugins names every one of them
     samePluginOnly: true,
   },
+  {
+    rule: 'an example plugin imports only the plugin API (agent-eval-harness/plugin), as a user\'s plugin does',
+    files: ['examples/plugins/**'],
+    allow: ['core/plugin-api.ts', 'examples/plugins/**'],
+  },
 ];
 
 /** The only files that may read process.env, Deno.env or Bun.env. */
