@@ -129,7 +129,16 @@ export function createApp(config: Config, plugins: Plugin[], capabilities: Runti
   const app = new Hono<AppEnv>() as AehApp;
 
   const pipeline = createPipeline(ready, createRateLimits(config, capabilities), config.maxBodyBytes);
-  for (const route of host.routes.list()) app.on([route.method], [route.path], routeHandler(route, pipeline));
+  const mounted = new Map<string, string>();
+  for (const route of host.routes.list()) {
+    for (const path of [route.path, ...(route.aliases ?? [])]) {
+      const key = `${route.method} ${path}`;
+      // The registry refuses two routes with one path; an alias must not take another route's path either.
+      if (mounted.has(key)) throw new Error(`route ${key} is served twice (by ${mounted.get(key)} and ${host.routes.ownerOf(`${route.method} ${route.path}`) ?? 'the core'})`);
+      mounted.set(key, host.routes.ownerOf(`${route.method} ${route.path}`) ?? 'the core');
+    }
+    app.on([route.method], [route.path, ...(route.aliases ?? [])], routeHandler(route, pipeline));
+  }
 
   app.notFound((c) => {
     pipeline.started()?.telemetry.increment('http.requests');

@@ -29,6 +29,8 @@ export interface RouteDefinition {
   method: HttpMethod;
   /** hono path syntax (`/api/v1/runs/:run_id`). */
   path: string;
+  /** Other paths served by the same handler (`/api/v1/evaluate` for `/api/evaluate`), each in the OpenAPI document. */
+  aliases?: string[];
   /** The permission node required, or `null` for a public route. */
   permission: string | null;
   summary: string;

@@ -97,6 +97,7 @@ function registerRoutes(host: PluginHost): void {
   host.routes.register({
     method: 'GET',
     path: '/api/scenarios',
+    aliases: ['/api/v1/scenarios'],
     permission: 'scenarios:read',
     summary: 'Faceted search across the scenario catalog (bundled and AEH_CATALOG_DIRS, native and AES v1.4)',
     tags: ['catalog'],
@@ -119,6 +120,7 @@ function registerRoutes(host: PluginHost): void {
   host.routes.register({
     method: 'GET',
     path: '/api/scenarios/:id',
+    aliases: ['/api/v1/scenarios/:id'],
     permission: 'scenarios:read',
     summary: 'One catalog scenario, normalised (AES v1.4 documents are returned as scenarios)',
     tags: ['catalog'],

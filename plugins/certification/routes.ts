@@ -79,6 +79,7 @@ function certificateRoute(): RouteDefinition {
   return {
     method: 'GET',
     path: '/v1/certificates/:run_id',
+    aliases: ['/api/v1/certificates/:run_id'],
     permission: null,
     summary: 'The verification certificate (3.0.0) of a run, with an ETag: the public trust anchor for CI/CD gates',
     tags: ['certification'],

@@ -32,6 +32,7 @@ function submitRoute(holder: EngineHolder): RouteDefinition {
   return {
     method: 'POST',
     path: '/api/evaluate',
+    aliases: ['/api/v1/evaluate'],
     permission: 'evaluations:launch',
     summary: 'Queue an evaluation of a scenario (by path, inline, or catalog id)',
     tags: ['evaluation'],

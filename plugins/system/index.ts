@@ -103,6 +103,7 @@ function infoRoute(host: PluginHost): RouteDefinition {
   return {
     method: 'GET',
     path: '/api/info',
+    aliases: ['/api/v1/info'],
     permission: 'system:read',
     summary: 'Engine version, runtime, storage, plugins, counts and telemetry',
     tags: ['system'],

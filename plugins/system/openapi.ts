@@ -40,7 +40,7 @@ function embeddable(schema: JsonSchema): JsonSchema {
 /** Builds the OpenAPI 3.1 document for the given routes. */
 export function buildOpenApi(routes: RouteDefinition[], info: OpenApiInfo, schemas: Record<string, JsonSchema> = {}): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of routes) {
+  for (const route of routes.flatMap((definition) => [definition, ...(definition.aliases ?? []).map((alias) => ({ ...definition, path: alias }))])) {
     const path = openApiPath(route.path);
     const pathParameters = [...route.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((match) => match[1]);
     const parameters = [
