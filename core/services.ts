@@ -30,6 +30,23 @@ export interface ServiceSlots {
   catalog: Catalog;
   /** The operator's language-model provider (plugins/llm), present only when `AEH_LLM_*` configure one. */
   llm: LlmClient;
+  /** The consolidated health of the doctor's checks (plugins/doctor), for `GET /api/info`. */
+  health: HealthMonitor;
+}
+
+/** The doctor's last findings: the worst status and each check's (`unknown` before the first run ends). */
+export interface HealthSummary {
+  status: CheckStatus | 'unknown';
+  /** When the checks last finished. */
+  checked_at?: string;
+  checks: Record<string, CheckStatus>;
+}
+
+export interface HealthMonitor {
+  /** The last findings, at once; starts a new run in the background when they are stale. */
+  current(): HealthSummary;
+  /** Runs the checks now (at most one run at a time). */
+  refresh(): Promise<void>;
 }
 
 export type SlotName = keyof ServiceSlots;

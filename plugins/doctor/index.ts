@@ -5,6 +5,8 @@
 import type { Plugin } from '../../core/plugin.ts';
 import { runDoctor } from './run-doctor.ts';
 import { builtinChecks } from './checks.ts';
+import { createHealthMonitor } from './health-monitor.ts';
+import { asText, textSettings } from '../../core/plugin-settings.ts';
 
 const CHECK_SCHEMA = {
   type: 'object',
@@ -20,8 +22,14 @@ const CHECK_SCHEMA = {
 
 export default {
   name: 'doctor',
+  settings: textSettings({ AEH_HEALTH_MAX_AGE_MS: 'How old the health GET /api/info reports may be before the checks run again (milliseconds, default 30000)' }),
   setup(host) {
-    for (const check of builtinChecks) host.doctorChecks.register(check, 'doctor');
+    for (const check of builtinChecks) host.doctorChecks.register(check);
+    const maxAgeMs = Number(asText(host.settings).AEH_HEALTH_MAX_AGE_MS ?? 30_000);
+    if (!Number.isInteger(maxAgeMs) || maxAgeMs < 0) throw new Error('AEH_HEALTH_MAX_AGE_MS must be a whole number of milliseconds');
+    // The first run starts with the first GET /api/info, after every plugin's start hook (the queue check needs
+    // the engine running); until it ends the health is `unknown`.
+    host.provide('health', (services) => createHealthMonitor(services, maxAgeMs));
     host.routes.register({
       method: 'GET',
       path: '/api/v1/doctor',
@@ -37,6 +45,6 @@ export default {
       async handler(c) {
         return c.json(await runDoctor(c.var.services));
       },
-    }, 'doctor');
+    });
   },
 } satisfies Plugin;

@@ -29,6 +29,15 @@ export default {
     registerMcpRoutes(host, holder);
     host.schemas.register({ name: 'Run', schema: RUN }, 'evaluation');
     host.schemas.register({ name: 'EvaluationTask', schema: TASK }, 'evaluation');
+    host.doctorChecks.register({
+      id: 'queue',
+      async run() {
+        const queue = holder.current?.queue;
+        if (!queue) return { status: 'fail', message: 'the evaluation engine is not running', hint: 'see the start-up log' };
+        const { waiting, active } = queue.stats();
+        return { status: 'ok', message: `${queue.kind} queue: ${active} running of ${queue.concurrency}, ${waiting} waiting`, details: { kind: queue.kind, concurrency: queue.concurrency, waiting, active } };
+      },
+    });
     host.onStart(async (services) => {
       // A malformed AEH_METRIC_BUDGET_MS / AEH_METRIC_IO_TIMEOUT_MS fails the start, not the first run.
       holder.current = await startEngine(services, runTask, host.queues.list(), settings);

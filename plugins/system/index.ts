@@ -24,6 +24,11 @@ const INFO_SCHEMA = {
     uptime_s: { type: 'number' },
     storage: { type: 'object', properties: { driver: { type: 'string' } } },
     queue: { type: 'object', description: 'The evaluation queue: `memory` (this instance) or `bullmq` (shared through Redis)', properties: { kind: { type: 'string' }, concurrency: { type: 'integer' } } },
+    health: {
+      type: 'object',
+      description: 'Consolidated health: the doctor\'s overall status and each check\'s (storage, signer, OIDC key set, catalog, …) from its last run, at most AEH_HEALTH_MAX_AGE_MS old; `unknown` until the first run ends. GET /api/v1/doctor has the messages.',
+      properties: { status: { enum: ['ok', 'warn', 'fail', 'unknown'] }, checked_at: { type: 'string' }, checks: { type: 'object', additionalProperties: { enum: ['ok', 'warn', 'fail'] } } },
+    },
     plugins: { type: 'array', items: { type: 'object' } },
     counts: { type: 'object', additionalProperties: { type: 'integer' } },
     telemetry: { type: 'object', additionalProperties: { type: 'number' } },
@@ -77,7 +82,8 @@ function createInfoResponder(host: PluginHost): (c: AppContext, services: Servic
       }).slice(0, -1),
     };
     const uptime = Math.round((services.now() - services.startedAt) / 100) / 10;
-    const body = `${staticInfo.head},"uptime_s":${uptime},"counts":${staticInfo.counts},"runs":${JSON.stringify(runs)}},"telemetry":${JSON.stringify(services.telemetry.snapshot())}}`;
+    const health = services.find('health')?.current();
+    const body = `${staticInfo.head},"uptime_s":${uptime},"counts":${staticInfo.counts},"runs":${JSON.stringify(runs)}},${health ? `"health":${JSON.stringify(health)},` : ''}"telemetry":${JSON.stringify(services.telemetry.snapshot())}}`;
     return respond(c, body);
   };
 }
