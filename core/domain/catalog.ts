@@ -43,6 +43,21 @@ export interface Catalog {
   search(query: CatalogQuery): Promise<CatalogSearchResult>;
   /** The full, normalised scenario (a copy the caller may change), or `null`. */
   get(id: string): Promise<Scenario | null>;
+  /**
+   * Indexes the folders again (files added, changed or removed since) and swaps the new index in when it is
+   * complete; searches meanwhile see the old one. Concurrent calls share one run.
+   */
+  refresh(): Promise<CatalogRefresh>;
   /** Counts per source and the files that failed to load or duplicated an id. */
   integrity(): Promise<{ total: number; bySource: Record<string, number>; problems: CatalogProblem[] }>;
+}
+
+/** What a refresh changed: scenario ids added, changed and removed, and the files refused (with why). */
+export interface CatalogRefresh {
+  total: number;
+  added: string[];
+  changed: string[];
+  removed: string[];
+  unchanged: number;
+  refused: CatalogProblem[];
 }

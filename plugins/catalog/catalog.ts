@@ -6,7 +6,7 @@
  * A file that cannot be used never stops the others: it is recorded for `integrity()` (the doctor's check).
  */
 import type { Scenario } from '../../core/domain/scenario.ts';
-import type { Catalog, CatalogEntry, CatalogProblem, CatalogQuery, CatalogSearchResult } from '../../core/domain/catalog.ts';
+import type { Catalog, CatalogEntry, CatalogProblem, CatalogQuery, CatalogRefresh, CatalogSearchResult } from '../../core/domain/catalog.ts';
 import type { CatalogDocument, FileAccess, Logger } from '../../core/capabilities.ts';
 import { normalizeScenario } from '../../core/domain/scenario-load.ts';
 import { isProblem } from '../../core/problems.ts';
@@ -206,25 +206,42 @@ async function buildCatalog(options: CatalogOptions): Promise<Built> {
   return { index: buildSearchIndex(items), byId, bySource, problems };
 }
 
-/** Builds the catalog over `options.dirs`; nothing is read until first use. */
+/** Indexes once, serving an empty catalog that says why when only a bug could have stopped the build. */
+async function indexOnce(options: CatalogOptions, now: () => number): Promise<Built> {
+  const startedAt = now();
+  try {
+    const result = await buildCatalog(options);
+    options.logger.info('catalog indexed', { scenarios: result.index.size, problems: result.problems.length, sources: result.bySource, ms: now() - startedAt });
+    return result;
+  } catch (error) {
+    // Only a bug gets here (every file and folder error is caught in buildCatalog).
+    options.logger.error('catalog indexing failed', { error: (error as Error).message });
+    return { index: buildSearchIndex([]), byId: new Map(), bySource: {}, problems: [{ path: '(catalog)', message: `indexing failed: ${(error as Error).message}` }] };
+  }
+}
+
+/** What changed between two indexes, by scenario id (a changed scenario normalises to different JSON). */
+function difference(before: Built, after: Built): CatalogRefresh {
+  const added: string[] = [];
+  const changed: string[] = [];
+  for (const [id, scenario] of after.byId) {
+    const old = before.byId.get(id);
+    if (!old) added.push(id);
+    else if (JSON.stringify(old) !== JSON.stringify(scenario)) changed.push(id);
+  }
+  const removed = [...before.byId.keys()].filter((id) => !after.byId.has(id));
+  return { total: after.index.size, added, changed, removed, refused: [...after.problems], unchanged: after.index.size - added.length - changed.length };
+}
+
+/**
+ * Builds the catalog over `options.dirs`; nothing is read until first use. `refresh()` builds a new index
+ * beside the one in use and swaps it in only when complete, so searches meanwhile see the old one.
+ */
 export function createCatalog(options: CatalogOptions): Catalog {
-  let building: Promise<Built> | undefined;
   const now = options.now ?? Date.now;
-  const built = (): Promise<Built> => {
-    building ??= (async () => {
-      const startedAt = now();
-      try {
-        const result = await buildCatalog(options);
-        options.logger.info('catalog indexed', { scenarios: result.index.size, problems: result.problems.length, sources: result.bySource, ms: now() - startedAt });
-        return result;
-      } catch (error) {
-        // Only a bug gets here (every file and folder error is caught above); serve an empty catalog, say why.
-        options.logger.error('catalog indexing failed', { error: (error as Error).message });
-        return { index: buildSearchIndex([]), byId: new Map(), bySource: {}, problems: [{ path: '(catalog)', message: `indexing failed: ${(error as Error).message}` }] };
-      }
-    })();
-    return building;
-  };
+  let current: Promise<Built> | undefined;
+  let refreshing: Promise<CatalogRefresh> | undefined;
+  const built = (): Promise<Built> => (current ??= indexOnce(options, now));
   return {
     async ready() {
       await built();
@@ -239,6 +256,18 @@ export function createCatalog(options: CatalogOptions): Catalog {
     async integrity() {
       const { index, bySource, problems } = await built();
       return { total: index.size, bySource: { ...bySource }, problems: [...problems] };
+    },
+    refresh() {
+      // Two refreshes asked at once share one build: the second would read the same files.
+      refreshing ??= (async () => {
+        const before = await built();
+        const after = await indexOnce(options, now);
+        current = Promise.resolve(after);
+        return difference(before, after);
+      })().finally(() => {
+        refreshing = undefined;
+      });
+      return refreshing;
     },
   };
 }

@@ -10,6 +10,7 @@ import type { AppContext } from '../../core/routes.ts';
 import type { CatalogQuery } from '../../core/domain/catalog.ts';
 import { createCatalog } from './catalog.ts';
 import { catalogCheck } from './doctor-check.ts';
+import { refreshRoute } from './refresh-route.ts';
 import { Problem } from '../../core/problems.ts';
 import { assertValid } from '../../core/validate.ts';
 import { scenarioSchema, dimensionEnum } from '../../core/domain/schemas/scenario.ts';
@@ -149,6 +150,7 @@ function registerRoutes(host: PluginHost): void {
     });
   });
   host.doctorChecks.register(catalogCheck, 'catalog');
+  host.routes.register(refreshRoute());
   // Index in the background: the server answers at once, and the first search waits only for what is left.
   host.onStart((services) => {
     void services.use('catalog').ready();
