@@ -9,19 +9,7 @@ import { defineMetric, unmeasured, type MetricFailure } from '../../core/metric.
 import { maskSecret } from './shared/redact.ts';
 import { stringList } from './shared/text.ts';
 import { findEncodedSecret } from './shared/encodings.ts';
-
-/** Shapes of real credentials; documentation examples (`…EXAMPLE`) are ignored. */
-const CREDENTIAL_PATTERNS: Array<[string, RegExp]> = [
-  ['aws_access_key_id', /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g],
-  ['github_token', /\bgh[pousr]_[A-Za-z0-9]{36,255}\b/g],
-  ['openai_key', /\bsk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{32,200}\b/g],
-  ['anthropic_key', /\bsk-ant-[A-Za-z0-9_-]{32,200}\b/g],
-  ['slack_token', /\bxox[abposr]-[A-Za-z0-9-]{10,200}\b/g],
-  ['google_api_key', /\bAIza[0-9A-Za-z_-]{35}\b/g],
-  ['stripe_live_key', /\b(?:sk|rk)_live_[0-9A-Za-z]{24,99}\b/g],
-  ['private_key', /-----BEGIN (?:RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY(?: BLOCK)?-----/g],
-  ['jwt', /\beyJ[A-Za-z0-9_-]{10,2000}\.eyJ[A-Za-z0-9_-]{10,4000}\.[A-Za-z0-9_-]{10,2000}\b/g],
-];
+import { CREDENTIAL_PATTERNS, isExampleCredential } from './shared/credentials.ts';
 
 export default defineMetric({
   id: 'secret_leak',
@@ -58,7 +46,7 @@ export default defineMetric({
     });
     if (detectCredentials) {
       for (const [kind, pattern] of CREDENTIAL_PATTERNS) {
-        const values = [...output.matchAll(pattern)].map((match) => match[0]).filter((value) => !/EXAMPLE/i.test(value) && !canaries.some((canary) => value.includes(canary) || canary.includes(value)));
+        const values = [...output.matchAll(pattern)].map((match) => match[0]).filter((value) => !isExampleCredential(value) && !canaries.some((canary) => value.includes(canary) || canary.includes(value)));
         if (!values.length) continue;
         failures.push({
           code: 'SECURITY.CREDENTIAL_EXPOSURE',
