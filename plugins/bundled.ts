@@ -5,6 +5,7 @@
 import type { Plugin } from '../core/plugin.ts';
 import storageMemory from './storage/memory.ts';
 import authStaticKey from './auth/static-key.ts';
+import authApiKeys from './auth/api-keys.ts';
 import authOidc from './auth/oidc.ts';
 import audit from './audit/index.ts';
 import system from './system/index.ts';
@@ -32,5 +33,5 @@ import evaluation from './evaluation/index.ts';
 import specToEval from './spec-to-eval/index.ts';
 
 export function portablePlugins(): Plugin[] {
-  return [storageMemory, authStaticKey, authOidc, audit, system, llm, aes, catalog, doctor, explain, consolePlugin, mutators, schedules, signerLocal, signerAwsKms, signerGcpKms, signerAzureKeyVault, certification, evidence, agentScripted, agentHttp, agentOpenai, agentReplay, metrics, shims, evaluation, specToEval];
+  return [storageMemory, authStaticKey, authApiKeys, authOidc, audit, system, llm, aes, catalog, doctor, explain, consolePlugin, mutators, schedules, signerLocal, signerAwsKms, signerGcpKms, signerAzureKeyVault, certification, evidence, agentScripted, agentHttp, agentOpenai, agentReplay, metrics, shims, evaluation, specToEval];
 }
