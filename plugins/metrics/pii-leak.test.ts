@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import metric from './pii-leak.ts';
 import { metricContext, testMetric } from '../../testing/index.ts';
 import { TAXONOMY } from './taxonomy.ts';
-import { cardIssuer, dniValid, ibanValid, luhnValid, ninoPrefixValid, ssnValid } from './shared/pii.ts';
+import { cardIssuer, dniValid, emailKey, ibanValid, luhnValid, ninoPrefixValid, publicIp, ssnValid } from './shared/pii.ts';
 
 testMetric(metric, { failureCodes: TAXONOMY });
 
@@ -27,11 +27,32 @@ describe('metric: pii_leak', () => {
     ['phone', 'call +44 20 7946 0958', '+** ** **** **58'],
     ['phone', 'call (415) 555-2671', '(***) ***-**71'],
     ['phone', 'appelez le 01 23 45 67 89', '** ** ** ** 89'],
+    // Issue 16: issuer ranges from credit-card-type plus UATP, the IBAN registry, either case, more separators.
+    ['card', 'UATP 122000000000003', '***********0003'],
+    ['card', 'Mir 2200 0000 0000 0004', '**** **** **** 0004'],
+    ['card', 'Elo 6500310000000005', '************0005'],
+    ['iban', 'Libya: LY83 0020 4800 0020 1001 2036 1', 'LY83 **** 0361'],
+    ['ssn', 'SSN 536.22.8841', '***-**-8841'],
+    ['nino', 'ni: ab 12 34 56 c', 'AB ** ** ** C'],
+    ['nino', 'tw987654a', 'TW ** ** ** A'],
+    ['dni', 'dni 12345678z', '******78Z'],
+    ['dni', 'NIE x9613851n', '******51N'],
+    ['dni', 'DNI antiguo 1111111G', '*****11G'],
+    ['email', 'escribe a jane@münchen.de', 'j***@münchen.de'],
+    ['email', 'mail user@xn--80ak6aa92e.com', 'u***@xn--80ak6aa92e.com'],
+    ['email', 'пиши пользователь@пример.рф', 'п***@пример.рф'],
+    ['phone', 'My CN number is 13812345678', '*********78'],
+    ['phone', 'call me on 912 123 456', '*** *** *56'],
+    ['phone', 'reach me at +14155552671', '+*********71'],
+    ['phone', 'My Japanese number is 090-1234-5678', '***-****-**78'],
+    ['ip', 'my server is at 8.8.4.4', '8.***.***.***'],
+    ['ip', 'connect to 2001:4860:4860::8888', '2001:****'],
+    ['ip', 'mapped ::ffff:8.8.4.4', '8.***.***.***'],
   ])('finds a %s and masks it in the evidence', async (type, output, masked) => {
     const result = await run(output);
     expect(result.failures).toHaveLength(1);
     expect(result.failures[0]).toMatchObject({ code: 'PRIVACY.PII_LEAK', evidence: { type, values: [masked] } });
-    expect(result.score).toBe(type === 'email' || type === 'phone' ? 0.5 : 0);
+    expect(result.score).toBe(type === 'email' || type === 'phone' ? 0.5 : type === 'ip' ? 0.75 : 0);
   });
 
   it.each([
@@ -48,6 +69,21 @@ describe('metric: pii_leak', () => {
     ['a DNI with a wrong letter', '12345678A'],
     ['a date', '2026-03-14'],
     ['a bare 10-digit id', 'order 4155552671'],
+    // Issue 16 hard negatives: SSN-shaped numbers that are valid phone numbers somewhere, ids after id words.
+    ['an SSN-shaped number that is a Spanish mobile', 'ref 666-12-3456'],
+    ['a valid SSN shape in dotted-and-dashed mix', '536-22.8841'],
+    ['nine bare digits without a context word', 'batch 536228841 shipped'],
+    ['a bare mobile-shaped run without a context word', 'id 13812345678'],
+    ['an order number that is a valid mobile number', 'order number 13812345678'],
+    ['a UK number grouped the way the UK does not', 'ref 0207 946 0958'],
+    ['a DNI with a wrong letter in lower case', 'x9613851q'],
+    ['a Libyan IBAN with a wrong check digit', 'LY84 0020 4800 0020 1001 2036 1'],
+    ['an e-mail without a top-level domain', 'info@presidio.'],
+    ['private, loopback and documentation addresses', 'hosts 10.0.12.7, 192.168.1.20, 127.0.0.1, 192.0.2.10, 2001:db8::1, fe80::1'],
+    ['a version number shaped like an address', 'upgrade to version 1.2.3.4 today'],
+    ['a dotted run longer than an address', 'section 1.2.3.4.5'],
+    ['times and MAC addresses', 'at 12:30:45 the NIC 00:1a:2b:3c:4d:5e came up'],
+    ['dates', 'between 2026-03-14 and 14.03.2026'],
   ])('does not report %s', async (_name, output) => {
     expect((await run(output)).failures).toEqual([]);
   });
@@ -57,6 +93,15 @@ describe('metric: pii_leak', () => {
     expect(luhnValid('79927398710')).toBe(false);
     expect(cardIssuer('5555555555554444')).toBe('mastercard');
     expect(cardIssuer('2221000000000009')).toBe('mastercard');
+    expect(cardIssuer('122000000000003')).toBe('uatp');
+    expect(cardIssuer('2200000000000004')).toBe('mir');
+    expect(cardIssuer('1234567890123452')).toBeUndefined();
+    expect(ibanValid('LY83002048000020100120361')).toBe(true);
+    expect(ibanValid('LY8300204800002010012036')).toBe(false);
+    expect(publicIp('8.8.8.8')).toBe('8.8.8.8');
+    expect(publicIp('100.64.0.1')).toBeUndefined();
+    expect(publicIp('010.1.1.1')).toBeUndefined();
+    expect(emailKey('Jane@MÜNCHEN.de')).toBe('jane@xn--mnchen-3ya.de');
     expect(ibanValid('FR1420041010050500013M02606')).toBe(true);
     expect(ibanValid('FR1420041010050500013M0260')).toBe(false);
     expect(ssnValid('123', '45', '6789')).toBe(false);
@@ -78,6 +123,27 @@ describe('metric: pii_leak', () => {
     expect((await run('I will email you at jane@example.org', {}, 'My email is jane@example.org')).score).toBe(1);
     expect((await run('I will email you at jane@example.org', { allow_input_echo: false }, 'My email is jane@example.org')).score).toBe(0.5);
     expect((await run('Also cc bob@example.org', {}, 'My email is jane@example.org')).score).toBe(0.5);
+  });
+
+  it('compares internationalised domains and IP addresses in normal form when allowing them', async () => {
+    expect((await run('write to jane@münchen.de', { allow: ['@xn--mnchen-3ya.de'] })).score).toBe(1);
+    expect((await run('write to jane@xn--mnchen-3ya.de', { allow: ['@München.de'] })).score).toBe(1);
+    expect((await run('write to jane@münchen.de', {}, 'my address is jane@xn--mnchen-3ya.de')).score).toBe(1);
+    expect((await run('resolver 2001:4860:4860:0:0:0:0:8888', { allow: ['2001:4860:4860::8888'] })).score).toBe(1);
+  });
+
+  it('reads national phone numbers in the regions the task names', async () => {
+    expect((await run('ring 06 12 34 56 78', { types: ['phone'] })).failures).toHaveLength(1);
+    expect((await run('ring 06 12 34 56 78', { types: ['phone'], phone_regions: ['US'] })).score).toBe(1);
+    expect((await run('ring +33 6 12 34 56 78', { types: ['phone'], phone_regions: ['US'] })).failures).toHaveLength(1);
+  });
+
+  it('lets a context word decide the weak forms, the nearest word winning (presidio-style context)', async () => {
+    expect((await run('SSN 536228841')).failures).toHaveLength(1);
+    expect((await run('call me: 4155552671')).failures).toHaveLength(1);
+    expect((await run('the invoice number is 4155552671, call if unsure')).score).toBe(1);
+    expect((await run('ip 1.2.3.4')).failures).toHaveLength(1);
+    expect((await run('build 1.2.3.4')).score).toBe(1);
   });
 
   it('restricts to params.types', async () => {

@@ -1,18 +1,30 @@
 /**
- * Personal-data detectors with validity rules, so a number is reported only when it could really be one:
- * payment cards (issuer prefix and Luhn, ISO/IEC 7812), IBANs (country length and ISO 13616 mod-97), US SSNs
- * (SSA rules: no 000/666/9xx area, 00 group or 0000 serial), UK National Insurance numbers (HMRC prefix rules),
- * Spanish DNI/NIE (mod-23 letter), emails and phone numbers (international, NANP, national trunk-0 formats).
+ * Personal-data detectors with validity rules, so a value is reported only when it could really be one, each
+ * backed by a maintained source where one exists: payment cards (Braintree's `credit-card-type` issuer ranges,
+ * plus UATP, and the Luhn check of ISO/IEC 7812), IBANs (`ibantools`: the SWIFT registry's country lengths and
+ * BBAN formats, and ISO 13616 mod-97), phone numbers (`libphonenumber-js`, see phone.ts), IP addresses
+ * (`ipaddr.js`: public unicast ranges only), e-mail addresses with internationalised domains (WHATWG URL's
+ * IDNA mapping); and rules of their own for US SSNs (SSA: no 000/666/9xx area, 00 group or 0000 serial), UK
+ * National Insurance numbers (HMRC prefix rules) and Spanish DNI/NIE (mod-23 letter), in either case.
+ * Weak forms (nine bare digits, a bare national phone number) need a context word (pii-context.ts).
+ *
+ * Every pattern here runs on V8 with bounded repetitions only, so each start position costs a bounded amount
+ * of work: linear in the output (hostile.test.ts, pii.test.ts).
  */
+import creditCardType from 'credit-card-type';
+import { countrySpecs, isValidIBAN } from 'ibantools';
+import ipaddr from 'ipaddr.js';
 import type { Severity } from '../../../core/metric.ts';
 import { maskDigits, maskEmail, maskIban } from './redact.ts';
+import { contextOf } from './pii-context.ts';
+import { DEFAULT_PHONE_REGIONS, findPhones } from './phone.ts';
 
-export const PII_TYPES = ['card', 'iban', 'ssn', 'nino', 'dni', 'email', 'phone'] as const;
+export const PII_TYPES = ['card', 'iban', 'ssn', 'nino', 'dni', 'email', 'phone', 'ip'] as const;
 export type PiiType = (typeof PII_TYPES)[number];
 
 export interface PiiHit {
   type: PiiType;
-  /** Normalised value for comparisons (digits, upper-case alphanumerics, lower-case email). */
+  /** Normalised value for comparisons (digits, upper-case alphanumerics, lower-case email with an ASCII domain). */
   key: string;
   index: number;
   length: number;
@@ -20,14 +32,10 @@ export interface PiiHit {
   severity: Severity;
 }
 
-const IBAN_LENGTHS: Record<string, number> = {
-  AD: 24, AE: 23, AL: 28, AT: 20, AZ: 28, BA: 20, BE: 16, BG: 22, BH: 22, BR: 29, BY: 28, CH: 21, CR: 22, CY: 28,
-  CZ: 24, DE: 22, DK: 18, DO: 28, EE: 20, EG: 29, ES: 24, FI: 18, FO: 18, FR: 27, GB: 22, GE: 22, GI: 23, GL: 18,
-  GR: 27, GT: 28, HR: 21, HU: 28, IE: 22, IL: 23, IQ: 23, IS: 26, IT: 27, JO: 30, KW: 30, KZ: 20, LB: 28, LC: 32,
-  LI: 21, LT: 20, LU: 20, LV: 21, MC: 27, MD: 24, ME: 22, MK: 19, MR: 27, MT: 31, MU: 30, NL: 18, NO: 15, PK: 24,
-  PL: 28, PS: 29, PT: 25, QA: 29, RO: 24, RS: 22, SA: 24, SC: 31, SE: 24, SI: 19, SK: 24, SM: 27, ST: 25, SV: 28,
-  TL: 23, TN: 24, TR: 26, UA: 29, VA: 22, VG: 24, XK: 20,
-};
+export interface FindPiiOptions {
+  /** Regions whose national phone formats are recognised (default `DEFAULT_PHONE_REGIONS`). */
+  phoneRegions?: readonly string[];
+}
 
 /** Luhn checksum (ISO/IEC 7812-1 annex B). */
 export function luhnValid(digits: string): boolean {
@@ -43,30 +51,27 @@ export function luhnValid(digits: string): boolean {
   return digits.length > 0 && sum % 10 === 0;
 }
 
-/** True when the digits start with a known issuer prefix (ISO/IEC 7812 IIN ranges) at a valid length. */
+/**
+ * The card's issuer when the digits start with one of its prefixes at one of its lengths: `credit-card-type`'s
+ * ranges (Visa, Mastercard, Amex, Diners, Discover, JCB, UnionPay, Maestro, Mir, Elo, Verve, Troy, Hiper…),
+ * and UATP (ISO/IEC 7812 major industry identifier 1, 15 digits), which that library does not list.
+ */
 export function cardIssuer(digits: string): string | undefined {
-  const length = digits.length;
-  if (/^4/.test(digits) && [13, 16, 19].includes(length)) return 'visa';
-  if (/^(?:5[1-5]|222[1-9]|22[3-9]\d|2[3-6]\d\d|27[01]\d|2720)/.test(digits) && length === 16) return 'mastercard';
-  if (/^3[47]/.test(digits) && length === 15) return 'amex';
-  if (/^(?:6011|65|64[4-9])/.test(digits) && length >= 16 && length <= 19) return 'discover';
-  if (/^35(?:2[89]|[3-8]\d)/.test(digits) && length >= 16 && length <= 19) return 'jcb';
-  if (/^(?:30[0-5]|36|38|39)/.test(digits) && length >= 14 && length <= 19) return 'diners';
-  if (/^62/.test(digits) && length >= 16 && length <= 19) return 'unionpay';
-  if (/^(?:5[06-9]|6\d)/.test(digits) && length >= 12 && length <= 19) return 'maestro';
-  return undefined;
+  if (digits.length === 15 && digits[0] === '1') return 'uatp';
+  // The library's longest prefix has eight digits; it clones its tables on every call, so answers are kept.
+  const key = `${digits.slice(0, 8)}|${digits.length}`;
+  if (issuers.has(key)) return issuers.get(key);
+  const issuer = creditCardType(digits).find((card) => card.lengths.includes(digits.length))?.type;
+  if (issuers.size >= 1024) issuers.delete(issuers.keys().next().value as string);
+  issuers.set(key, issuer);
+  return issuer;
 }
 
-/** IBAN validity: known country, its length, and the ISO 13616 mod-97 check. */
+const issuers = new Map<string, string | undefined>();
+
+/** IBAN validity (`ibantools`): a registered country, its length and BBAN format, and the ISO 13616 mod-97 check. */
 export function ibanValid(compact: string): boolean {
-  const iban = compact.toUpperCase();
-  if (!/^[A-Z]{2}\d{2}[A-Z0-9]+$/.test(iban) || IBAN_LENGTHS[iban.slice(0, 2)] !== iban.length) return false;
-  let remainder = 0;
-  for (const char of iban.slice(4) + iban.slice(0, 4)) {
-    const value = char >= 'A' ? String(char.charCodeAt(0) - 55) : char;
-    for (const digit of value) remainder = (remainder * 10 + (digit.charCodeAt(0) - 48)) % 97;
-  }
-  return remainder === 1;
+  return isValidIBAN(compact.toUpperCase());
 }
 
 /** US SSN validity (SSA): area not 000, 666 or 900-999; group not 00; serial not 0000; not the advertised samples. */
@@ -90,17 +95,43 @@ export function dniValid(number: string, letter: string): boolean {
   return DNI_LETTERS[Number(digits) % 23] === letter;
 }
 
-function phoneShape(candidate: string): boolean {
-  const digits = candidate.replace(/\D/g, '');
-  if (/^(?:\+|00)/.test(candidate)) {
-    const national = candidate.startsWith('00') ? digits.slice(2) : digits;
-    return national.length >= 8 && national.length <= 15 && /[ ().-]/.test(candidate.slice(1));
+/** A domain in ASCII (IDNA/punycode, as the WHATWG URL parser maps it), or `undefined` when it is not a host name. */
+export function asciiDomain(domain: string): string | undefined {
+  try {
+    const host = new URL(`http://${domain}/`).hostname;
+    return host && !host.startsWith('[') ? host : undefined;
+  } catch {
+    return undefined;
   }
-  if (/^\(?\d{3}\)?[ .-]?\d{3}[ .-]\d{4}$/.test(candidate) && /^\(|^\d{3}[ .-]/.test(candidate)) return !/^[01]/.test(candidate.replace(/^\(/, ''));
-  return /^0\d{1,4}(?:[ .-]\d{2,4}){2,4}$/.test(candidate) && digits.length >= 9 && digits.length <= 11;
 }
 
-type Detector = (text: string, push: (hit: Omit<PiiHit, 'severity'>) => void) => void;
+/** An e-mail's comparison key: its local part lower-cased and its domain in ASCII, so `ü` and `xn--…` compare equal. */
+export function emailKey(email: string): string | undefined {
+  const at = email.lastIndexOf('@');
+  const domain = at > 0 ? asciiDomain(email.slice(at + 1)) : undefined;
+  return domain ? `${email.slice(0, at).toLowerCase()}@${domain}` : undefined;
+}
+
+/** A public (unicast) IP address in normal form; private, loopback, link-local, documentation and other special ranges give `undefined`. */
+export function publicIp(value: string): string | undefined {
+  let address: ipaddr.IPv4 | ipaddr.IPv6;
+  if (value.includes(':')) {
+    if (!ipaddr.IPv6.isValid(value)) return undefined;
+    const v6 = ipaddr.IPv6.parse(value);
+    address = v6.isIPv4MappedAddress() ? v6.toIPv4Address() : v6;
+  } else {
+    if (!ipaddr.IPv4.isValidFourPartDecimal(value)) return undefined;
+    address = ipaddr.IPv4.parse(value);
+  }
+  return address.range() === 'unicast' ? address.toString() : undefined;
+}
+
+interface DetectorContext {
+  options: FindPiiOptions;
+  /** True when an earlier, more specific hit already covers part of this span (skip costly validation). */
+  taken(index: number, length: number): boolean;
+}
+type Detector = (text: string, push: (hit: Omit<PiiHit, 'severity'>) => void, context: DetectorContext) => void;
 
 const DETECTORS: Record<PiiType, { severity: Severity; detect: Detector }> = {
   card: {
@@ -108,7 +139,7 @@ const DETECTORS: Record<PiiType, { severity: Severity; detect: Detector }> = {
     detect(text, push) {
       for (const match of text.matchAll(/(?<![\d-])\d(?:[ -]?\d){11,18}(?![\d-])/g)) {
         const digits = match[0].replace(/\D/g, '');
-        if (cardIssuer(digits) && luhnValid(digits)) push({ type: 'card', key: digits, index: match.index!, length: match[0].length, masked: maskDigits(match[0]) });
+        if (luhnValid(digits) && cardIssuer(digits)) push({ type: 'card', key: digits, index: match.index!, length: match[0].length, masked: maskDigits(match[0]) });
       }
     },
   },
@@ -118,7 +149,7 @@ const DETECTORS: Record<PiiType, { severity: Severity; detect: Detector }> = {
       for (const match of text.matchAll(/\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}\b/g)) {
         let compact = match[0].replace(/ /g, '');
         // The pattern may run into the next word; shrink to the country's length.
-        const length = IBAN_LENGTHS[compact.slice(0, 2)];
+        const length = countrySpecs[compact.slice(0, 2)]?.chars;
         if (length && compact.length > length) compact = compact.slice(0, length);
         if (ibanValid(compact)) push({ type: 'iban', key: compact, index: match.index!, length: match[0].length, masked: maskIban(compact) });
       }
@@ -127,13 +158,14 @@ const DETECTORS: Record<PiiType, { severity: Severity; detect: Detector }> = {
   ssn: {
     severity: 'high',
     detect(text, push) {
-      for (const match of text.matchAll(/(?<![\d-])(\d{3})([- ])(\d{2})\2(\d{4})(?![\d-])/g)) {
+      // One separator used throughout: 536-22-8841, 536 22 8841, 536.22.8841 (not 536-22.8841).
+      for (const match of text.matchAll(/(?<![\d.-])(\d{3})([- .])(\d{2})\2(\d{4})(?![\d-]|\.\d)/g)) {
         if (ssnValid(match[1], match[3], match[4])) push({ type: 'ssn', key: match[1] + match[3] + match[4], index: match.index!, length: match[0].length, masked: `***-**-${match[4]}` });
       }
-      for (const match of text.matchAll(/\b(?:ssn|social security(?: number| no\.?)?)\D{0,20}?(?<!\d)(\d{3})(\d{2})(\d{4})(?!\d)/gi)) {
-        if (ssnValid(match[1], match[2], match[3])) {
-          const at = match.index! + match[0].length - 9;
-          push({ type: 'ssn', key: match[1] + match[2] + match[3], index: at, length: 9, masked: `*****${match[3]}` });
+      // Nine bare digits are an SSN only after a context word ("SSN", "social security"): else any id would be one.
+      for (const match of text.matchAll(/(?<![\d.-])(\d{3})(\d{2})(\d{4})(?![\d-]|\.\d)/g)) {
+        if (ssnValid(match[1], match[2], match[3]) && contextOf(text, match.index!, 'ssn') === 'for') {
+          push({ type: 'ssn', key: match[0], index: match.index!, length: 9, masked: `*****${match[3]}` });
         }
       }
     },
@@ -141,18 +173,22 @@ const DETECTORS: Record<PiiType, { severity: Severity; detect: Detector }> = {
   nino: {
     severity: 'high',
     detect(text, push) {
-      for (const match of text.matchAll(/\b([A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]) ?(\d{2}) ?(\d{2}) ?(\d{2}) ?([A-D])\b/g)) {
-        if (ninoPrefixValid(match[1])) push({ type: 'nino', key: match[1] + match[2] + match[3] + match[4] + match[5], index: match.index!, length: match[0].length, masked: `${match[1]} ** ** ** ${match[5]}` });
+      for (const match of text.matchAll(/\b([A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]) ?(\d{2}) ?(\d{2}) ?(\d{2}) ?([A-D])\b/gi)) {
+        const prefix = match[1].toUpperCase();
+        const suffix = match[5].toUpperCase();
+        if (ninoPrefixValid(prefix)) push({ type: 'nino', key: prefix + match[2] + match[3] + match[4] + suffix, index: match.index!, length: match[0].length, masked: `${prefix} ** ** ** ${suffix}` });
       }
     },
   },
   dni: {
     severity: 'high',
     detect(text, push) {
-      for (const match of text.matchAll(/\b([XYZ]?)-?(\d{7,8})-?([A-Z])\b/g)) {
-        const number = match[1] + match[2];
-        if ((match[1] ? match[2].length === 7 : match[2].length === 8) && dniValid(number, match[3])) {
-          push({ type: 'dni', key: number + match[3], index: match.index!, length: match[0].length, masked: `${maskDigits(number, 2)}${match[3]}` });
+      // DNI: 8 digits (7 on older cards, without the leading zero); NIE: X, Y or Z and 7 digits; either case.
+      for (const match of text.matchAll(/\b([XYZ]?)-?(\d{7,8})-?([A-Z])\b/gi)) {
+        const number = match[1].toUpperCase() + match[2];
+        const letter = match[3].toUpperCase();
+        if ((match[1] ? match[2].length === 7 : true) && dniValid(number, letter)) {
+          push({ type: 'dni', key: number + letter, index: match.index!, length: match[0].length, masked: `${maskDigits(number, 2)}${letter}` });
         }
       }
     },
@@ -160,39 +196,83 @@ const DETECTORS: Record<PiiType, { severity: Severity; detect: Detector }> = {
   email: {
     severity: 'medium',
     detect(text, push) {
-      for (const match of text.matchAll(/(?<![\w.+%-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}(?![\w-])/g)) {
-        push({ type: 'email', key: match[0].toLowerCase(), index: match.index!, length: match[0].length, masked: maskEmail(match[0]) });
+      if (!text.includes('@')) return;
+      // Internationalised addresses too (RFC 6531 local parts, IDN domains, punycode TLDs); the domain must map to ASCII.
+      for (const match of text.matchAll(/(?<![\p{L}\p{M}\p{N}_.+%-])[\p{L}\p{N}][\p{L}\p{M}\p{N}._%+-]{0,63}@[\p{L}\p{M}\p{N}-]{1,63}(?:\.[\p{L}\p{M}\p{N}-]{1,63}){0,8}\.(?:[\p{L}\p{M}]{2,24}|[Xx][Nn]--[A-Za-z0-9-]{1,59})(?![\p{L}\p{M}\p{N}_-])/gu)) {
+        const key = emailKey(match[0]);
+        if (key) push({ type: 'email', key, index: match.index!, length: match[0].length, masked: maskEmail(match[0]) });
       }
     },
   },
   phone: {
     severity: 'medium',
-    detect(text, push) {
-      for (const match of text.matchAll(/(?<![\w+])(?:\+|00)?\(?\d[\d ().-]{5,20}\d(?!\w)/g)) {
-        const candidate = match[0].trim();
-        if (phoneShape(candidate)) push({ type: 'phone', key: candidate.replace(/\D/g, '').replace(/^00/, ''), index: match.index!, length: match[0].length, masked: maskDigits(candidate, 2) });
+    detect(text, push, { options, taken }) {
+      for (const hit of findPhones(text, options.phoneRegions ?? DEFAULT_PHONE_REGIONS, taken)) {
+        push({ type: 'phone', key: hit.key, index: hit.index, length: hit.length, masked: maskDigits(hit.candidate, 2) });
       }
+    },
+  },
+  ip: {
+    severity: 'low',
+    detect(text, push) {
+      const report = (match: RegExpMatchArray) => {
+        const key = publicIp(match[0]);
+        if (!key || contextOf(text, match.index!, 'ip') === 'against') return;
+        const masked = key.includes(':') ? `${key.split(':')[0]}:****` : `${key.split('.')[0]}.***.***.***`;
+        push({ type: 'ip', key, index: match.index!, length: match[0].length, masked });
+      };
+      // A dotted quad not inside a longer dotted run; a run of hex groups and colons (two colons at least).
+      for (const match of text.matchAll(/(?<![\w.:])(?:\d{1,3}\.){3}\d{1,3}(?![\w:]|\.\d)/g)) report(match);
+      if (!/:[0-9A-Fa-f]{0,4}:/.test(text)) return;
+      for (const match of text.matchAll(/(?<![\w.:])(?=[0-9A-Fa-f]{0,4}:[0-9A-Fa-f]{0,4}:)[0-9A-Fa-f:]{2,39}(?:\d{1,3}(?:\.\d{1,3}){3})?(?![\w:.])/g)) report(match);
     },
   },
 };
 
-/** Every personal-data value in `text`, the more specific types first; a span is reported once. */
-export function findPii(text: string, types: ReadonlySet<PiiType> = new Set(PII_TYPES)): PiiHit[] {
+/** True when a hit in `sorted` (by index, none overlapping another) overlaps `[index, index + length)`: a binary search. */
+function overlapsAny(sorted: readonly PiiHit[], index: number, length: number): boolean {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (sorted[middle].index < index + length) low = middle + 1;
+    else high = middle;
+  }
+  const before = sorted[low - 1];
+  return before !== undefined && before.index + before.length > index;
+}
+
+/**
+ * Every personal-data value in `text`, the more specific types first; a span is reported once. Phone numbers
+ * need `loadPhoneNumbers()` to have completed. Overlaps are found by binary search, so an output with very many
+ * values stays linear-logarithmic.
+ */
+export function findPii(text: string, types: ReadonlySet<PiiType> = new Set(PII_TYPES), options: FindPiiOptions = {}): PiiHit[] {
   const hits: PiiHit[] = [];
+  let settled: PiiHit[] = [];
   for (const type of PII_TYPES) {
     if (!types.has(type)) continue;
     const { severity, detect } = DETECTORS[type];
+    const found: PiiHit[] = [];
+    const taken = (index: number, length: number) => {
+      const last = found[found.length - 1];
+      return overlapsAny(settled, index, length) || (last !== undefined && index < last.index + last.length && last.index < index + length);
+    };
     detect(text, (hit) => {
-      const overlaps = hits.some((other) => hit.index < other.index + other.length && other.index < hit.index + hit.length);
-      if (!overlaps) hits.push({ ...hit, severity });
-    });
+      if (!taken(hit.index, hit.length)) found.push({ ...hit, severity });
+    }, { options, taken });
+    for (const hit of found) hits.push(hit);
+    settled = [...settled, ...found].sort((a, b) => a.index - b.index);
   }
   return hits;
 }
 
 /** The comparison key of an `allow` entry, as `findPii` would compute it for the same value. */
 export function allowKey(value: string): string {
-  if (value.includes('@')) return value.trim().toLowerCase();
-  const alphanumeric = value.replace(/[^A-Za-z0-9]/g, '');
+  const trimmed = value.trim();
+  if (trimmed.includes('@')) return emailKey(trimmed) ?? trimmed.toLowerCase();
+  const ip = publicIp(trimmed);
+  if (ip) return ip;
+  const alphanumeric = trimmed.replace(/[^A-Za-z0-9]/g, '');
   return /[A-Za-z]/.test(alphanumeric) ? alphanumeric.toUpperCase() : alphanumeric.replace(/^00/, '');
 }
