@@ -20,3 +20,4 @@ export type { TaskQueue, TaskQueueFactory, TaskQueueOptions } from './tasks.ts';
 export type { AuthProvider, AuthManagerInstance } from './auth-manager.ts';
 export type { Services, ServiceSlots, ScheduledJob, DoctorCheck, HookHandler } from './services.ts';
 export type { ScenarioFormat } from './domain/scenario-format.ts';
+export type { Redactor, RedactionScope, ExcerptOptions } from './redactor.ts';

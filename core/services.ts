@@ -20,6 +20,7 @@ import type { Telemetry } from './telemetry.ts';
 import type { Catalog } from './domain/catalog.ts';
 import type { ScenarioFormat } from './domain/scenario-format.ts';
 import type { FailureCode } from './failure-codes.ts';
+import type { Redactor } from './redactor.ts';
 
 /**
  * The named services plugins provide to each other. A plugin that provides a slot of its own declares it by
@@ -32,6 +33,8 @@ export interface ServiceSlots {
   llm: LlmClient;
   /** The consolidated health of the doctor's checks (plugins/doctor), for `GET /api/info`. */
   health: HealthMonitor;
+  /** The redaction of every excerpt that leaves the service (plugins/metrics, which owns the detectors). */
+  redactor: Redactor;
 }
 
 /** The doctor's last findings: the worst status and each check's (`unknown` before the first run ends). */

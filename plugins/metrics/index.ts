@@ -1,6 +1,7 @@
 /**
- * The bundled metrics plugin: registers the fourteen built-in metrics and serves `GET /api/v1/metrics`
- * (`metrics:read`) and `GET /api/v1/taxonomy` (`taxonomy:read`) as the API contract states.
+ * The bundled metrics plugin: registers the fourteen built-in metrics, serves `GET /api/v1/metrics`
+ * (`metrics:read`) and `GET /api/v1/taxonomy` (`taxonomy:read`) as the API contract states, and provides the
+ * `redactor` service (redactor.ts) built on its detectors.
  */
 import type { Plugin } from '../../core/plugin.ts';
 import type { PluginHost } from '../../core/plugin-host.ts';
@@ -24,6 +25,7 @@ import llmJudge from './llm-judge.ts';
 import toolUse from './tool-use.ts';
 import stateMatch from './state-match.ts';
 import toolSafety from './tool-safety.ts';
+import { createRedactor } from './redactor.ts';
 
 /** The built-in metrics, in the order `GET /api/v1/metrics` lists them. */
 export const BUILTIN_METRICS: readonly Metric[] = [
@@ -177,6 +179,8 @@ export default {
   failureCodes: TAXONOMY,
   setup(host) {
     for (const metric of BUILTIN_METRICS) host.metrics.register(metric, PLUGIN_NAME);
+    // The detectors are this plugin's, so the one redaction of every excerpt leaving the service is too.
+    host.provide('redactor', () => createRedactor());
     registerRoutes(host);
   },
 } satisfies Plugin;
