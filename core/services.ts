@@ -140,4 +140,9 @@ export interface CheckResult {
 export interface DoctorCheck {
   id: string;
   run(services: Services): Promise<Omit<CheckResult, 'id'>>;
+  /**
+   * The same judgement without outbound calls (no key-set reload, no cloud key service round trip), from what the
+   * plugin already knows: what the consolidated health of `GET /api/info` runs. Without it, `run` is used.
+   */
+  quick?(services: Services): Promise<Omit<CheckResult, 'id'>>;
 }

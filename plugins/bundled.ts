@@ -7,6 +7,7 @@ import storageMemory from './storage/memory.ts';
 import authStaticKey from './auth/static-key.ts';
 import authApiKeys from './auth/api-keys.ts';
 import authOidc from './auth/oidc.ts';
+import pbac from './pbac/index.ts';
 import audit from './audit/index.ts';
 import system from './system/index.ts';
 import aes from './aes/index.ts';
@@ -33,5 +34,5 @@ import evaluation from './evaluation/index.ts';
 import specToEval from './spec-to-eval/index.ts';
 
 export function portablePlugins(): Plugin[] {
-  return [storageMemory, authStaticKey, authApiKeys, authOidc, audit, system, llm, aes, catalog, doctor, explain, consolePlugin, mutators, schedules, signerLocal, signerAwsKms, signerGcpKms, signerAzureKeyVault, certification, evidence, agentScripted, agentHttp, agentOpenai, agentReplay, metrics, shims, evaluation, specToEval];
+  return [storageMemory, authStaticKey, authApiKeys, authOidc, pbac, audit, system, llm, aes, catalog, doctor, explain, consolePlugin, mutators, schedules, signerLocal, signerAwsKms, signerGcpKms, signerAzureKeyVault, certification, evidence, agentScripted, agentHttp, agentOpenai, agentReplay, metrics, shims, evaluation, specToEval];
 }

@@ -75,6 +75,8 @@ export interface OidcVerifier {
   everFetched(): boolean;
   /** Doctor view: configuration warnings and whether the key server answers. */
   health(): Promise<Omit<CheckResult, 'id'>>;
+  /** The key set's state as last fetched, without fetching: the quick form of `health`. */
+  status(): Omit<CheckResult, 'id'>;
   /** Fetches the key set again now (the scheduled refresh), so rotations are picked up before the cache TTL. */
   refresh(): Promise<void>;
 }
@@ -178,6 +180,16 @@ async function keySetHealth(options: OidcVerifierOptions, jwks: KeySet, state: K
   return { status: 'ok', message: `${count} signing key(s) fetched from ${options.jwksUrl.origin}; issuer and audience are checked` };
 }
 
+function keySetStatus(options: OidcVerifierOptions, jwks: KeySet, state: KeySetState): Omit<CheckResult, 'id'> {
+  const count = (jwks.jwks()?.keys ?? []).length;
+  if (jwks.fresh) {
+    const unchecked = [options.issuer ? '' : 'OIDC_ISSUER', options.audience?.length ? '' : 'OIDC_AUDIENCE'].filter(Boolean);
+    return unchecked.length ? { status: 'warn', message: `${count} signing key(s) cached; ${unchecked.join(' and ')} unset` } : { status: 'ok', message: `${count} signing key(s) cached` };
+  }
+  if (state.lastFailure) return { status: 'fail', message: `no valid keys cached; the key server last answered: ${state.lastFailure}` };
+  return { status: 'ok', message: 'the key set is fetched with the first bearer token' };
+}
+
 /** Builds the verifier; the key server is contacted on first use, not here. */
 export function createOidcVerifier(options: OidcVerifierOptions): OidcVerifier {
   const state: KeySetState = { failedAt: Number.NEGATIVE_INFINITY, lastFailure: '', fetchedAt: Number.NEGATIVE_INFINITY, generation: 0 };
@@ -223,5 +235,6 @@ export function createOidcVerifier(options: OidcVerifierOptions): OidcVerifier {
       await jwks.reload();
     },
     health: () => keySetHealth(options, jwks, state),
+    status: () => keySetStatus(options, jwks, state),
   };
 }

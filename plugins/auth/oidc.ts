@@ -90,7 +90,7 @@ function setup(host: PluginHost): void {
     health: () => verifier.health(),
   };
   host.authProviders.register(provider, 'auth-oidc');
-  host.doctorChecks.register({ id: 'oidc', run: () => verifier.health() }, 'auth-oidc');
+  host.doctorChecks.register({ id: 'oidc', run: () => verifier.health(), quick: async () => verifier.status() }, 'auth-oidc');
   // Every instance keeps its own key cache, so every instance refreshes it; a failed refresh keeps the cached
   // keys (they stay valid until their TTL) and is reported by the doctor.
   host.jobs.register({

@@ -1,6 +1,6 @@
 /**
  * The consolidated health `GET /api/info` reports (the spec's words): the doctor's overall status and each
- * check's, taken from the last run of every check. `current()` never waits: it answers what the last run found
+ * check's, taken from the last run of every check in its quick form (no outbound calls). `current()` never waits: it answers what the last run found
  * and, when that is older than `maxAgeMs`, starts one new run in the background, so monitoring can poll
  * `/api/info` as often as it likes and the checks still run at most once per `maxAgeMs`.
  */
@@ -13,7 +13,7 @@ export function createHealthMonitor(services: Services, maxAgeMs: number): Healt
   let startedAt = -Infinity;
   const refresh = (): Promise<void> => {
     startedAt = services.now();
-    running ??= runDoctor(services)
+    running ??= runDoctor(services, { quick: true })
       .then((report) => {
         const statuses: Record<string, CheckStatus> = {};
         for (const check of report.checks) statuses[check.id] = check.status;
