@@ -16,6 +16,8 @@ import { createTaskWorld, type TaskWorld } from './world.ts';
 import type { OpenWorld } from './mcp-worlds.ts';
 import type { Scenario, ScenarioTask } from '../../core/domain/scenario.ts';
 import { converse, type Asked } from './conversation.ts';
+import type { MetricResultData } from './run-state.ts';
+import type { RedactionScope, Redactor } from '../../core/redactor.ts';
 
 const HANDOFF_CONTENT_LIMIT = 2000;
 
@@ -123,7 +125,8 @@ async function ask(scope: UnitScope, input: string, history: readonly AgentTurn[
   const called = await callAgent(run.adapter, input, { ...scope.callContext, history, ...(world ? { tools: world } : {}), ...(mcp ? { mcp: mcp.access } : {}) }, scope.callOptions);
   const latency = Math.round(called.latency_ms * 1000) / 1000;
   if ('failure' in called) {
-    record('error', { ...called.failure, latency_ms: latency, ...marks });
+    const message = run.engine.services.use('redactor').text(called.failure.message, { scenario: run.plan.scenario });
+    record('error', { ...called.failure, message, latency_ms: latency, ...marks });
     return null;
   }
   const { reply } = called;
@@ -165,6 +168,23 @@ function variantOutcomes({ run, unit, task }: UnitScope) {
   });
 }
 
+/**
+ * A metric's result as the trace keeps it: its messages and evidence through the redactor, so no failure
+ * repeats a canary, a credential or personal data into the run record, failures.json or the certificate's
+ * evidence (the agent's own output events stay as they were: they are the evidence of the leak).
+ */
+function redactedResult(data: MetricResultData, redactor: Redactor, scope: RedactionScope): MetricResultData {
+  return {
+    ...data,
+    ...(data.note ? { note: redactor.text(data.note, scope) } : {}),
+    failures: data.failures.map((failure) => ({
+      ...failure,
+      message: redactor.text(failure.message, scope),
+      ...(failure.evidence !== undefined ? { evidence: redactor.value(failure.evidence, scope) } : {}),
+    })),
+  };
+}
+
 /** Records every metric's result for the unit's final answer. */
 async function scoreUnit(scope: UnitScope, last: Asked, prior: readonly AgentTurn[]): Promise<void> {
   const { run, scenario, task, events, world, record } = scope;
@@ -176,7 +196,10 @@ async function scoreUnit(scope: UnitScope, last: Asked, prior: readonly AgentTur
     ...(world ? { world: { initial: world.initial, final: await world.views() } } : {}),
   };
   // Scored off the request thread where the metric allows it, each under the metric budget (score-metrics.ts).
-  for await (const data of scoreTaskMetrics(services, task.metrics, context, run.engine.metricLimits)) record('metric_result', data as unknown as Record<string, unknown>);
+  const redactor = services.use('redactor');
+  // The original scenario: a variant's tasks keep their metric params, so their canaries are the same.
+  const redaction = { scenario: run.plan.scenario };
+  for await (const data of scoreTaskMetrics(services, task.metrics, context, run.engine.metricLimits)) record('metric_result', redactedResult(data, redactor, redaction) as unknown as Record<string, unknown>);
 }
 
 /**

@@ -18,7 +18,14 @@ export interface ChainLink {
   reason: string;
 }
 
-const MAX_SUMMARY = 160;
+/** The longest summary, in characters. */
+export const MAX_SUMMARY = 160;
+
+/**
+ * Makes the one-line excerpt of a summary: the redactor's (core/redactor.ts), which masks canaries, secrets
+ * and personal data before it cuts at MAX_SUMMARY, so a summary never shows a secret, whole or in part.
+ */
+export type SummaryExcerpt = (text: string) => string;
 
 function text(value: unknown): string {
   if (typeof value === 'string') return value;
@@ -30,13 +37,8 @@ function text(value: unknown): string {
   }
 }
 
-function clip(value: string): string {
-  const single = value.replace(/\s+/g, ' ').trim();
-  return single.length > MAX_SUMMARY ? `${single.slice(0, MAX_SUMMARY - 1)}…` : single;
-}
-
-/** A one-line summary of an event, whatever fields its producer used. */
-export function summarise(event: TraceEvent): string {
+/** A one-line summary of an event, whatever fields its producer used, made by `clip`. */
+export function summarise(event: TraceEvent, clip: SummaryExcerpt): string {
   const data = event.data ?? {};
   const who = event.agent ? `${event.agent}` : 'agent';
   switch (event.type) {
@@ -79,11 +81,12 @@ function writersInto(agent: string, topology: TopologyNode[]): Array<{ agent: st
  * Builds the causal chain ending at `trigger`, in trace order.
  * @param events the run's trace, sorted by seq
  * @param trigger the failing event
+ * @param clip makes each link's summary (redacted, then cut)
  */
-export function causalChain(events: TraceEvent[], trigger: TraceEvent, topology: TopologyNode[]): ChainLink[] {
+export function causalChain(events: TraceEvent[], trigger: TraceEvent, topology: TopologyNode[], clip: SummaryExcerpt): ChainLink[] {
   const links = new Map<number, ChainLink>();
   const add = (event: TraceEvent, reason: string) => {
-    if (!links.has(event.seq)) links.set(event.seq, { event_index: event.seq, type: event.type, task_id: event.task_id, agent: event.agent, variant: event.variant, summary: summarise(event), reason });
+    if (!links.has(event.seq)) links.set(event.seq, { event_index: event.seq, type: event.type, task_id: event.task_id, agent: event.agent, variant: event.variant, summary: summarise(event, clip), reason });
   };
   const before = events.filter((event) => event.seq <= trigger.seq && event.variant === trigger.variant && event.trial === trigger.trial);
 

@@ -2,7 +2,8 @@
  * Forensic root-cause analysis: `GET /api/v1/explain/:run_id` answers the primary failure trigger, the causal
  * chain of trace events that led to it (walked back through the scenario topology) and concrete
  * recommendations per failure code. Deterministic; an LLM narrative is added only on request
- * (`?narrative=true`) when a provider is configured, and marked as such.
+ * (`?narrative=true`) when a provider is configured, and marked as such. Every text repeated from the run
+ * (event summaries, the trigger's message and evidence, the narrative) passes the `redactor` service first.
  */
 import type { Plugin } from '../../core/plugin.ts';
 import type { Services } from '../../core/services.ts';
@@ -12,8 +13,17 @@ import type { Scenario } from '../../core/domain/scenario.ts';
 import type { TraceEvent } from '../../core/domain/trace.ts';
 import { readTraceEvents } from './trace-reader.ts';
 import { dimensionOf, rankFailures } from './primary-trigger.ts';
-import { causalChain, summarise, type ChainLink } from './causal-chain.ts';
+import { causalChain, MAX_SUMMARY, summarise, type ChainLink } from './causal-chain.ts';
 import { recommendationFor } from './recommendations.ts';
+
+/**
+ * The scenario in the run's `scenario.json`: the engine stores its run plan there (`{run_id, scenario,
+ * variants, …}`); a bare scenario is read as it is.
+ */
+function scenarioOf(stored: Scenario | { scenario?: Scenario } | null): Scenario | undefined {
+  const scenario = stored && 'scenario' in stored && stored.scenario && typeof stored.scenario === 'object' ? stored.scenario : (stored as Scenario | null);
+  return scenario && Array.isArray(scenario.tasks) ? scenario : undefined;
+}
 
 /** Builds the explanation of a stored run. */
 export async function explainRun(services: Services, runId: string) {
@@ -27,12 +37,16 @@ export async function explainRun(services: Services, runId: string) {
     return { ...base, primary_trigger: null, causal_chain: [] as ChainLink[], recommendations: [] as Array<{ code: string; action: string }> };
   }
   const primary = ranked[0];
-  const scenario = await services.store.getJson<Scenario>(keys.sidecar(runId, SIDECARS.scenario));
+  const scenario = scenarioOf(await services.store.getJson<Scenario | { scenario?: Scenario }>(keys.sidecar(runId, SIDECARS.scenario)));
+  // Every text this answer repeats from the run is redacted against the whole scenario's canaries.
+  const redactor = services.use('redactor');
+  const scope = { scenario };
+  const clip = (text: string) => redactor.excerpt(text, { ...scope, max: MAX_SUMMARY });
   const events = await readTraceEvents(services.store, keys.trace(runId));
   const triggerEvent: TraceEvent | undefined =
     (primary.event_index !== null ? events.find((event) => event.seq === primary.event_index) : undefined) ??
     [...events].reverse().find((event) => event.task_id === primary.task_id && (event.variant ?? undefined) === (primary.variant ?? undefined));
-  const chain = triggerEvent ? causalChain(events, triggerEvent, scenario?.topology ?? []) : [];
+  const chain = triggerEvent ? causalChain(events, triggerEvent, scenario?.topology ?? [], clip) : [];
   const codes = [...new Set(ranked.map((failure) => failure.code))];
   return {
     ...base,
@@ -43,10 +57,10 @@ export async function explainRun(services: Services, runId: string) {
       variant: primary.variant,
       severity: primary.severity,
       dimension: dimensionOf(primary, metricDimension),
-      message: primary.message,
-      evidence: primary.evidence,
+      message: redactor.text(primary.message, scope),
+      evidence: redactor.value(primary.evidence, scope),
       event_index: triggerEvent?.seq ?? primary.event_index,
-      event: triggerEvent ? { seq: triggerEvent.seq, type: triggerEvent.type, agent: triggerEvent.agent, task_id: triggerEvent.task_id, ts: triggerEvent.ts, summary: summarise(triggerEvent) } : null,
+      event: triggerEvent ? { seq: triggerEvent.seq, type: triggerEvent.type, agent: triggerEvent.agent, task_id: triggerEvent.task_id, ts: triggerEvent.ts, summary: summarise(triggerEvent, clip) } : null,
     },
     causal_chain: chain,
     recommendations: codes.map((code) => ({ code, action: recommendationFor(code), occurrences: ranked.filter((failure) => failure.code === code).length })),
@@ -63,7 +77,8 @@ async function narrativeFor(services: Services, explanation: Awaited<ReturnType<
         { role: 'user', content: JSON.stringify({ primary_trigger: explanation.primary_trigger, causal_chain: explanation.causal_chain, recommendations: explanation.recommendations }) },
       ],
     });
-    return { source: 'llm', model: llm.model, generated: true, text };
+    // The provider saw only redacted facts; its answer is redacted too, whatever it made of them.
+    return { source: 'llm', model: llm.model, generated: true, text: services.use('redactor').text(text) };
   } catch (error) {
     return { source: 'llm', model: llm.model, text: null, note: `the provider failed: ${(error as Error).message}` };
   }
@@ -71,8 +86,8 @@ async function narrativeFor(services: Services, explanation: Awaited<ReturnType<
 
 export default {
   name: 'explain',
-  // It explains the runs the evaluation plugin records.
-  dependencies: ['evaluation'],
+  // It explains the runs the evaluation plugin records, redacted by the metrics plugin's redactor.
+  dependencies: ['evaluation', 'metrics'],
   setup(host) {
     host.routes.register({
       method: 'GET',
