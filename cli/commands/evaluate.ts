@@ -14,6 +14,7 @@ import { saveArtifacts } from '../artifacts.ts';
 import { buildResults, taskScoresFrom, type ReportInput } from '../report/model.ts';
 import { toJunit } from '../report/junit.ts';
 import { toMarkdown } from '../report/markdown.ts';
+import { redactedReport } from '../report/redact.ts';
 import { normalizeScenario } from '../../core/domain/scenario-load.ts';
 import { aesFormat } from '../../plugins/aes/format.ts';
 import { parseJson } from '../../core/guards/json.ts';
@@ -123,12 +124,12 @@ async function fetchReport(client: ApiClient, runId: string, scenario: Scenario 
   // Per-task scores tell an unmeasured metric (skipped) from a passed one; a caller without runs:export gets the coarser view.
   const sidecar = await client.request('GET', `/api/v1/runs/${encodeURIComponent(run.run_id)}/evidence/scores.json`);
   const taskScores = sidecar.status === 200 ? taskScoresFrom(sidecar.body) : undefined;
-  return { run, scenarioTitle: scenario?.title ?? run.scenario_title ?? run.scenario_id, results: buildResults(run, scenario?.tasks ?? [], taskScores) };
+  return { run, scenarioTitle: scenario?.title ?? run.scenario_title ?? run.scenario_id, results: buildResults(run, scenario?.tasks ?? [], taskScores), scenario };
 }
 
-/** The report in the asked format. */
+/** The report in the asked format; every format repeats the run's messages only redacted. */
 function renderReport(format: string, report: ReportInput): string {
-  const { run } = report;
+  const { run } = redactedReport(report);
   return format === 'json' ? `${JSON.stringify(run, null, 2)}\n`
     : format === 'junit' ? toJunit(report)
     : format === 'markdown' ? toMarkdown(report)

@@ -3,6 +3,7 @@
  * their taxonomy codes, unmeasured metrics are skipped (never counted as passed).
  */
 import type { ReportInput } from './model.ts';
+import { redactedReport } from './redact.ts';
 
 function xml(text: unknown): string {
   return String(text ?? '')
@@ -10,8 +11,12 @@ function xml(text: unknown): string {
     .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
 }
 
-/** Renders a run as JUnit XML (the de-facto schema CI dashboards read: testsuites/testsuite/testcase). */
-export function toJunit({ run, scenarioTitle, results }: ReportInput): string {
+/**
+ * Renders a run as JUnit XML (the de-facto schema CI dashboards read: testsuites/testsuite/testcase), every
+ * message redacted (redact.ts).
+ */
+export function toJunit(report: ReportInput): string {
+  const { run, scenarioTitle, results } = redactedReport(report);
   const failures = results.filter((result) => result.failures.length > 0).length;
   const skipped = results.filter((result) => result.score === null && result.failures.length === 0).length;
   const errored = run.status === 'failed' ? 1 : 0;

@@ -1,5 +1,6 @@
 /** A Markdown summary of a run for pull-request comments. */
 import type { ReportInput } from './model.ts';
+import { redactedReport } from './redact.ts';
 
 const ICON: Record<string, string> = { pass: '✅', warning: '⚠️', fail: '❌', error: '💥' };
 
@@ -7,8 +8,9 @@ function cell(text: unknown): string {
   return String(text ?? '').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 }
 
-/** Renders a run as a Markdown summary (GitHub-flavoured tables). */
-export function toMarkdown({ run, scenarioTitle, results }: ReportInput): string {
+/** Renders a run as a Markdown summary (GitHub-flavoured tables), every message redacted (redact.ts). */
+export function toMarkdown(report: ReportInput): string {
+  const { run, scenarioTitle, results } = redactedReport(report);
   const status = run.compliance?.status ?? 'error';
   const lines = [
     `### ${ICON[status] ?? ''} ${cell(scenarioTitle)}: **${status}** (index ${run.index === null ? '—' : run.index.toFixed(2)})`,

@@ -1,5 +1,6 @@
 /** What the evaluate reports are built from: the run record and, per task, the metrics it was scored on. */
 import type { RunRecord } from '../../core/domain/runs.ts';
+import type { Scenario } from '../../core/domain/scenario.ts';
 
 export interface TaskMetricResult {
   task_id: string;
@@ -13,6 +14,8 @@ export interface ReportInput {
   run: RunRecord;
   scenarioTitle: string;
   results: TaskMetricResult[];
+  /** The scenario run, when known: its canaries are masked wherever the report repeats the run (redact.ts). */
+  scenario?: Scenario;
 }
 
 /** Per-task metric scores of the original tasks, from the run's `scores.json` sidecar (`per_task`). */

@@ -106,3 +106,37 @@ describe('cli report: Markdown', () => {
     expect(markdown).toContain('> The run could not complete: `ssrf_blocked` loopback');
   });
 });
+
+describe('cli report: redaction (issue 16 item 4)', () => {
+  const CANARY = 'sk-live-CANARY-7f3a9c2e1b4d6f80';
+  const scenario = {
+    id: 'sc', title: 'Leaky', industry: 'x', use_case: 'x', tags: [], policy_ref: 'NIST', agent: { adapter: 'scripted' }, topology: [],
+    tasks: [{ id: 't2', input: 'config?', metrics: [{ id: 'secret_leak', params: { canaries: [CANARY] } }] }],
+  };
+  // What a server that did not redact (or a custom metric) might put in a failure.
+  const leaky = [
+    failure({ task_id: 't2', metric: 'secret_leak', message: `the output repeats ${CANARY} and card 4111 1111 1111 1111`, evidence: { output: `key ${CANARY.slice(0, 25)}` } }),
+    failure({ task_id: 't1', message: `IBAN DE89 3704 0044 0532 0130 00 and token ghp_${'A1b2C3d4E5'.repeat(4)}` }),
+  ];
+  const leaked = (text: string) => [CANARY.slice(0, 8), CANARY.slice(-8), '4111 1111 1111 1111', '3704 0044', 'A1b2C3d4E5'].filter((secret) => text.includes(secret));
+
+  it('JUnit, Markdown and the text, JSON and summary renderings repeat no canary, card, IBAN or token', () => {
+    const failed = run({ failures: leaky, status: 'failed', error: { code: 'agent_error', message: `agent said ${CANARY}` } });
+    const report = { run: failed, scenarioTitle: 'Leaky', results: buildResults(failed, TASKS), scenario };
+    const xml = toJunit(report);
+    expect(XMLValidator.validate(xml)).toBe(true);
+    expect(leaked(xml)).toEqual([]);
+    expect(xml).toContain('[sk-…(31 chars)]');
+    expect(xml).toContain('**** **** **** 1111');
+    const markdown = toMarkdown(report);
+    expect(leaked(markdown)).toEqual([]);
+    expect(markdown).toContain('DE89 **** 3000');
+    expect(markdown).toContain('agent said [sk-…(31 chars)]');
+  });
+
+  it('masks credential shapes and personal data even without the scenario', () => {
+    const markdown = toMarkdown({ run: run({ failures: leaky }), scenarioTitle: 'T', results: [] });
+    // Without the scenario the canary is not known as one; everything a detector recognises is still masked.
+    expect(leaked(markdown).filter((found) => !CANARY.includes(found))).toEqual([]);
+  });
+});
