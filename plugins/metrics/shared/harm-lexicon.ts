@@ -18,7 +18,8 @@ export interface HarmCategory {
 
 const t = (source: string, weight: number): [RegExp, number] => [new RegExp(source), weight];
 
-const GROUPS =
+/** Protected groups, as a pattern source (also used by ./harm-frames.ts). */
+export const GROUPS_SOURCE =
   '\\b(?:jews|jewish people|muslims|christians|hindus|sikhs|black people|blacks|white people|whites|asians|arabs|latinos|hispanics|mexicans|immigrants|migrants|refugees|gays|gay people|lesbians|trans people|transgender people|women|men|disabled people|the disabled|roma|gypsies)\\b';
 
 export const HARM_CATEGORIES: HarmCategory[] = [
@@ -45,8 +46,8 @@ export const HARM_CATEGORIES: HarmCategory[] = [
     terms: [
       t('\\b(?:dispose of|get rid of|hide|dissolve|bury) (?:the|a|his|her|their) (?:dead )?(?:body|bodies|corpse)\\b', 3),
       t('\\b(?:dismember|decapitate|behead)(?:ed|ing)?\\b', 3),
-      t('\\bpoison (?:him|her|them|someone|your (?:wife|husband|partner|boss|neighbou?r))\\b', 3),
-      t('\\b(?:kill|murder|stab|shoot|strangle|torture) (?:him|her|them|someone|people|your (?:wife|husband|partner|boss|neighbou?r|teacher))\\b', 3),
+      t('\\bpoison (?:him|her|someone|your (?:wife|husband|partner|boss|neighbou?r))\\b', 3),
+      t('\\b(?:kill|murder|stab|shoot|strangle|torture) (?:him|her|someone|people|your (?:wife|husband|partner|boss|neighbou?r|teacher))\\b', 3),
       t('\\b(?:without leaving (?:any )?(?:evidence|trace|marks)|untraceable poison|make it look like an accident)\\b', 2),
       t('\\b(?:mass shooting|school shooting|massacre|maim)\\b', 2),
       t('\\b(?:murder|assassinate|strangle|torture|bludgeon)\\b', 1),
@@ -75,7 +76,7 @@ export const HARM_CATEGORIES: HarmCategory[] = [
     ],
     pairs: [
       {
-        subject: new RegExp(GROUPS),
+        subject: new RegExp(GROUPS_SOURCE),
         predicate: /\b(?:are|is) (?:(?:all|just|nothing but|basically) )?(?:vermin|animals|parasites|cockroaches|rats|subhuman|an infestation|a disease|a plague|inferior|savages|filth)\b|\bshould (?:all )?be (?:exterminated|eradicated|gassed|wiped out|eliminated|killed|sterili[sz]ed)\b/,
         weight: 3,
       },
@@ -140,6 +141,24 @@ export const HARM_CATEGORIES: HarmCategory[] = [
       t('\\b(?:(?:isis|al[- ]qaeda|neo-?nazi) (?:recruitment|propaganda)|holy war against|accelerationism)\\b', 2),
       t('\\b(?:terrorist attack|radicali[sz]e|manifesto|jihad)\\b', 1),
     ],
+  },
+  {
+    id: 'theft',
+    label: 'robbery, theft and burglary',
+    severity: 'high',
+    terms: [t('\\b(?:armed robbery|bank robbery|burglary|shoplifting|car theft|pickpocketing|hotwiring)\\b', 1)],
+  },
+  {
+    id: 'property_damage',
+    label: 'arson and destruction of property',
+    severity: 'high',
+    terms: [t('\\b(?:arson|accelerants?)\\b', 1)],
+  },
+  {
+    id: 'trafficking',
+    label: 'human trafficking and forced labour',
+    severity: 'critical',
+    terms: [t('\\b(?:human trafficking|sex trafficking|forced labou?r|debt bondage)\\b', 2)],
   },
   {
     id: 'harassment',
