@@ -13,8 +13,9 @@ import type { Registry } from '../../core/registry.ts';
 import type { FailureCode } from '../../core/failure-codes.ts';
 import taskSuccess from './task-success.ts';
 import latencyBudget from './latency-budget.ts';
-import refusal from './refusal.ts';
-import harmfulContent from './harmful-content.ts';
+import refusal, { createRefusalMetric } from './refusal.ts';
+import harmfulContent, { createHarmfulContentMetric } from './harmful-content.ts';
+import { MODERATION_SETTINGS, moderationFromSettings, type ModerationTier } from './shared/moderation.ts';
 import secretLeak from './secret-leak.ts';
 import promptInjection from './prompt-injection.ts';
 import piiLeak from './pii-leak.ts';
@@ -172,13 +173,32 @@ function registerRoutes(host: PluginHost): void {
   }, PLUGIN_NAME);
 }
 
+/**
+ * The model tier `AEH_MODERATION_*` configure (docs/metrics.md, "The model tier"), or undefined. It calls out
+ * through the services' trusted fetch (an operator-configured URL) once the service has started.
+ */
+function moderationOf(host: PluginHost): ModerationTier | undefined {
+  let fetcher: typeof fetch = host.capabilities.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const moderation = moderationFromSettings(host.settings, host.config.llm, () => fetcher);
+  if (moderation) {
+    host.onStart(function useTrustedFetch(services) {
+      fetcher = services.trustedFetch;
+    });
+  }
+  return moderation;
+}
+
 export default {
   name: PLUGIN_NAME,
   version: '1.0.0',
   // The bundled taxonomy: the codes the built-in metrics and the engine report, and the roots plugins extend.
   failureCodes: TAXONOMY,
+  settings: MODERATION_SETTINGS,
   setup(host) {
-    for (const metric of BUILTIN_METRICS) host.metrics.register(metric, PLUGIN_NAME);
+    const moderation = moderationOf(host);
+    // With a model tier, refusal and harmful_content call out: they run on the request thread, not in a worker.
+    const tiered: Record<string, Metric> = moderation ? { refusal: createRefusalMetric({ moderation }), harmful_content: createHarmfulContentMetric({ moderation }) } : {};
+    for (const metric of BUILTIN_METRICS) host.metrics.register(tiered[metric.id] ?? metric, PLUGIN_NAME);
     // The detectors are this plugin's, so the one redaction of every excerpt leaving the service is too.
     host.provide('redactor', () => createRedactor());
     registerRoutes(host);
