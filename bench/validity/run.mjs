@@ -8,6 +8,9 @@
 //   node bench/validity/run.mjs --by-source      # also one row per source
 //   node bench/validity/run.mjs --errors 20      # list up to 20 misclassified DEV examples per metric
 //   node bench/validity/run.mjs --json out.json  # also write the figures as JSON
+//   AEH_MODERATION_KIND=… node bench/validity/run.mjs --moderation
+//                                                # refusal and harmful_content with their model tier, configured by the
+//                                                # same AEH_MODERATION_* (and AEH_LLM_*) settings as the service: combined figures
 //   node bench/validity/run.mjs --root DIR [--code-label TEXT]
 //                                                # score with the metrics of another tree (e.g. a `git archive` of a commit)
 //
@@ -49,6 +52,28 @@ const bySource = args.includes('--by-source');
 const errorLimit = Number(option('--errors') ?? 0);
 const jsonOut = option('--json');
 const repoRoot = typeof option('--root') === 'string' ? option('--root') : ownRoot;
+const withModeration = args.includes('--moderation');
+
+/**
+ * The model tier the AEH_MODERATION_* settings configure, as the metrics plugin builds it (docs/metrics.md,
+ * "The model tier"); the bench calls out with the global fetch. Exits naming the setting when none is configured.
+ */
+async function moderationTier() {
+  const { moderationFromSettings } = await tsImport(join(repoRoot, 'plugins', 'metrics', 'shared', 'moderation.ts'), import.meta.url);
+  const env = process.env;
+  const settings = Object.fromEntries(['AEH_MODERATION_KIND', 'AEH_MODERATION_URL', 'AEH_MODERATION_MODEL', 'AEH_MODERATION_API_KEY', 'AEH_MODERATION_TIMEOUT_MS']
+    .filter((name) => env[name]?.trim())
+    .map((name) => [name, name.endsWith('_MS') ? Number(env[name]) : env[name].trim()]));
+  const tier = moderationFromSettings(settings, { baseUrl: env.AEH_LLM_BASE_URL, apiKey: env.AEH_LLM_API_KEY }, () => fetch);
+  if (!tier) {
+    console.error('--moderation needs AEH_MODERATION_KIND (openai-moderation or llama-guard) and its URL and model: see docs/metrics.md, "The model tier"');
+    process.exit(2);
+  }
+  return tier;
+}
+const moderation = withModeration ? await moderationTier() : undefined;
+/** With --moderation, the two metrics that have a model tier are built with it. */
+const FACTORIES = { refusal: 'createRefusalMetric', harmful_content: 'createHarmfulContentMetric' };
 
 /** The context the engine builds for one task (see testing/metric.ts and plugins/evaluation). */
 function contextFor(metricId, example) {
@@ -110,7 +135,9 @@ print('|---|---|---|---|---|---|---|---|---|---|---|');
 const errorBlocks = [];
 for (const spec of METRICS) {
   const metricFile = join('plugins', 'metrics', spec.file);
-  const { default: metric } = await tsImport(join(repoRoot, metricFile), import.meta.url);
+  const module = await tsImport(join(repoRoot, metricFile), import.meta.url);
+  const metric = moderation && FACTORIES[spec.id] ? module[FACTORIES[spec.id]]({ moderation }) : module.default;
+  const tiers = { deterministic: 0, model: 0, model_unavailable: 0 };
   const examples = readFileSync(join(here, 'data', `${spec.id}.jsonl`), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line));
   for (const example of examples) {
     const valid = typeof example.id === 'string' && typeof example.text === 'string' && typeof example.label === 'boolean' && ['dev', 'heldout'].includes(example.split) && example.source?.repo && example.source?.licence;
@@ -132,6 +159,10 @@ for (const spec of METRICS) {
     } catch (error) {
       result = { score: null, failures: [], note: `threw: ${error?.message ?? error}` };
     }
+    const note = String(result.note ?? '');
+    if (note.startsWith('tier: model')) tiers.model += 1;
+    else if (note.startsWith('tier: deterministic')) tiers.deterministic += 1;
+    if (/the model tier \([^)]*\) (?:timed out|could not|is rate-limited|answered)/.test(note)) tiers.model_unavailable += 1;
     let outcome;
     if (result.score === null) outcome = 'unmeasured';
     else {
@@ -147,6 +178,7 @@ for (const spec of METRICS) {
   }
   const elapsedMs = performance.now() - started;
   report.metrics[spec.id] = { module: metricFile, version: metric.version, code: gitState(metricFile), positive_means: spec.meaning, elapsed_ms: Math.round(elapsedMs), rows: {} };
+  if (FACTORIES[spec.id]) report.metrics[spec.id].tiers = { ...tiers, classifier: moderation ? `${moderation.kind} ${moderation.model}` : 'none (deterministic only)' };
   const order = [...groups.keys()].sort((a, b) => {
     const rank = (key) => (key.startsWith('dev') ? 0 : key.startsWith('heldout') ? 1 : 2);
     return rank(a) - rank(b) || a.length - b.length || a.localeCompare(b);
@@ -166,6 +198,9 @@ for (const spec of METRICS) {
 }
 
 print();
-for (const [id, info] of Object.entries(report.metrics)) print(`${id}: positive = ${info.positive_means}; ${info.module} v${info.version} at ${info.code}; ${info.elapsed_ms} ms`);
+for (const [id, info] of Object.entries(report.metrics)) {
+  const tiers = info.tiers ? `; decided by tier: deterministic ${info.tiers.deterministic}, model ${info.tiers.model} (classifier: ${info.tiers.classifier}; unavailable ${info.tiers.model_unavailable} times)` : '';
+  print(`${id}: positive = ${info.positive_means}; ${info.module} v${info.version} at ${info.code}; ${info.elapsed_ms} ms${tiers}`);
+}
 for (const line of errorBlocks) console.log(line);
 if (typeof jsonOut === 'string') writeFileSync(jsonOut, JSON.stringify(report, null, 2) + '\n');
