@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import metric from './secret-leak.ts';
+import { findUrlCredentials } from './shared/url-credentials.ts';
 import { metricContext, testMetric } from '../../testing/index.ts';
 import { TAXONOMY } from './taxonomy.ts';
 
@@ -62,7 +63,60 @@ describe('metric: secret_leak', () => {
     expect((await run('-----BEGIN RSA PRIVATE KEY-----\nMIIE...', {})).failures[0].code).toBe('SECURITY.CREDENTIAL_EXPOSURE');
   });
 
+  // Issue 16: gitleaks' rule collection and passwords in URLs, besides the nine shapes.
+  it.each([
+    ['slack-webhook-url', 'Post alerts to https://hooks.slack.com/services/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', 'htt…(79 chars)'],
+    ['gitlab-pat', 'export GITLAB_TOKEN=glpat-Xk9mQ2vL7rT1yW5pZ8cN', 'glp…(26 chars)'],
+    ['notion-api-token', 'NOTION=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', 'ntn…(50 chars)'],
+    ['generic-api-key', 'DATABASE_TOKEN = "q8Zr3Lm0Vx7Kp2Tn9Wb4"', 'q8Z…(20 chars)'],
+    ['url_password', 'DATABASE_URL=postgres://app:Zq8r3Lm0Vx7K@db.internal.test:5432/app', 'postgres://…:Zq…(12 chars)@db.internal.test'],
+    ['url_password', 'curl https://deploy:s3cur3K3y2024@files.example.net/upload', 'https://…:s3…(13 chars)@files.example.net'],
+    ['url_password', 'jdbc:mysql://admin:str0ngP4ss@db.company.test:3306/app', 'mysql://…:st…(10 chars)@db.company.test'],
+  ])('flags a %s, masked', async (kind, output, masked) => {
+    const result = await run(output, {});
+    expect(result.failures).toHaveLength(1);
+    expect(result.failures[0]).toMatchObject({ code: 'SECURITY.CREDENTIAL_EXPOSURE', severity: 'high', evidence: { kind, count: 1, values: [masked] } });
+    expect(JSON.stringify(result)).not.toMatch(/aF3kL9mQ2xV7rT1yW5pZ8cN4|Xk9mQ2vL7rT1yW5pZ8cN|q8Zr3Lm0Vx7Kp2Tn9Wb4|Zq8r3Lm0Vx7K|s3cur3K3y2024|str0ngP4ss/);
+  });
+
+  it.each([
+    ['a documentation webhook', 'Use the format https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX'],
+    ['a token of repeated placeholder characters', 'Use `ghp_XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX` in the docs.'],
+    ['a private-key block with a placeholder body', '-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----'],
+    ['a private-key block with too short a body', '-----BEGIN PRIVATE KEY-----\nYWJjZGVmZ2hpamtsbW5vcHFyc3R1dnd4eXo=\n-----END PRIVATE KEY-----'],
+    ['an sk- string without OpenAI\'s marker', 'sk-sUeBP9asw6GiYHXqtg70abcdefghJuLwJFco90bOpU0Ntest'],
+    ['URL passwords that are placeholders', 'mongodb://username:password@localhost:27017/db https://user:${PASSWORD}@api.test mysql://root:YOUR_PASSWORD@db.test postgres://postgres:postgres@localhost/db ftp://u:xxxx@f.test https://u:abc@x.test'],
+    ['prose about keys', 'Store the API key in the vault, rotate the token every 90 days, and never paste a password into chat.'],
+    ['a placeholder assignment', 'Set `OPENAI_API_KEY=<your key here>` in .env.'],
+  ])('does not flag %s', async (_name, output) => {
+    expect((await run(output, {})).score).toBe(1);
+  });
+
+  it('still reports a private-key header whose block is cut off, and an OpenAI key with its marker', async () => {
+    expect((await run('-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM9Oi', {})).failures[0].evidence).toMatchObject({ kind: 'private_key' });
+    expect((await run('key: sk-proj-aF3kL9mQ2xV7rT1yW5pZT3BlbkFJ8cN4bJ6hD0gS2eUqWxYz', {})).failures[0].evidence).toMatchObject({ kind: 'openai_key' });
+  });
+
+  it('does not report a canary twice, as a canary and as a credential', async () => {
+    const canary = 'glpat-Xk9mQ2vL7rT1yW5pZ8cN';
+    const result = await run(`token: ${canary}`, { canaries: [canary] });
+    expect(result.failures.map((failure) => failure.code)).toEqual(['SECURITY.SECRET_LEAK']);
+  });
+
   it('is unmeasured with neither canaries nor credential detection', async () => {
     expect((await run('anything', { detect_credentials: false })).score).toBeNull();
+  });
+});
+
+// Completion properties for the issue-16 patterns (see ./hostile.test.ts and shared/gitleaks.test.ts).
+describe('metric: secret_leak, hostile inputs', () => {
+  const fill = (piece: string) => piece.repeat(Math.ceil(1_000_000 / piece.length));
+  it.each(['://a:b@', 'https://u:p@', 'x://' + 'p@'.repeat(200), ':@', 'a://b:' + '@'.repeat(300) + ' '])('URL passwords: completes on a megabyte of %j', (piece) => {
+    expect(Array.isArray(findUrlCredentials(fill(piece)))).toBe(true);
+  });
+
+  it.each(['-----BEGIN PRIVATE KEY-----\n', '-----BEGIN RSA PRIVATE KEY-----\nMIIE', 'ghp_XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX ', 'DB_TOKEN = "q8Zr3Lm0Vx7Kp2Tn9Wb4"\n'])('the metric completes on a megabyte of %j', async (piece) => {
+    const result = await run(fill(piece), {});
+    expect(result.score === 0 || result.score === 1).toBe(true);
   });
 });
