@@ -1,6 +1,7 @@
 /**
  * The mutator extension point: deterministic perturbations of a scenario's task inputs for variance and
- * robustness testing. A mutator changes inputs only; ids, expected values and metric settings stay intact.
+ * robustness testing. A mutator changes inputs only; ids, expected values and metric settings stay intact,
+ * and so do the words of the input a task hinges on (`MutatorContext.protected`).
  */
 import type { LlmClient } from './llm.ts';
 
@@ -13,8 +14,25 @@ export interface Rng {
   pick<T>(items: readonly T[]): T;
 }
 
+/** What a protected span of a task input holds (core/domain/protected-spans.ts). */
+export type ProtectedKind = 'expected' | 'metric_param' | 'quoted' | 'url' | 'email' | 'number' | 'code' | 'name' | 'harm_term';
+
+/** A span of the text a mutator must leave exactly as it is: `text.slice(start, end)`. */
+export interface ProtectedSpan {
+  start: number;
+  end: number;
+  kind: ProtectedKind;
+}
+
 export interface MutatorContext {
   rng: Rng;
+  /**
+   * The spans of `text` the mutator must leave as they are: the words the task hinges on (harm terms, numbers,
+   * names, quoted text, URLs, the task's expected values and the strings its metrics look for). A mutator that
+   * edits in place sees each one as a single placeholder character; a `wholeMessage` mutator sees the text as
+   * it is and these spans in it. Absent when the mutator is called outside `mutateScenario`.
+   */
+  protected?: readonly ProtectedSpan[];
   /** Mutator options from the request (for example `rate`). */
   options: Record<string, unknown>;
   llm?: LlmClient;
@@ -27,6 +45,12 @@ export interface Mutator {
   deterministic: boolean;
   /** Listed only when an LLM provider is configured. */
   requiresLlm?: boolean;
+  /**
+   * The mutator transforms the message as a whole (encodes, wraps, translates or rewrites it) instead of editing
+   * words in place. It then gets the text as it is, with `context.protected` naming what must survive; otherwise
+   * (the default) each protected span is hidden behind one placeholder character it cannot edit.
+   */
+  wholeMessage?: boolean;
   mutate(text: string, context: MutatorContext): string | Promise<string>;
 }
 

@@ -1,17 +1,20 @@
 /**
  * Turning one scenario into perturbed variants (api-contract.md, `POST /api/v1/mutate`; integration.md item 3):
  * a chain of mutators is applied in order to every task's `input` and to nothing else, so ids, expected values
- * and metric settings stay intact and a variant still evaluates. Variant k of a request uses its own seed
+ * and metric settings stay intact and a variant still evaluates; within the input, the spans the task hinges on
+ * (protected-spans.ts: harm terms, numbers, names, quoted text, expected values…) stay intact too. Variant k of a request uses its own seed
  * (variant 0 the request's seed itself, variant k > 0 a seed derived from it and k), and every task and chain
  * step draws from its own derived stream, so the same seed always yields the same variants.
  */
 import { Problem } from '../problems.ts';
 import type { Registry } from '../registry.ts';
-import type { Mutator } from '../mutator.ts';
+import type { Mutator, MutatorContext } from '../mutator.ts';
 import type { LlmClient } from '../llm.ts';
 import type { Scenario, ScenarioTask } from './scenario.ts';
 import { normalizeScenario } from './scenario-load.ts';
 import { createRng, deriveSeed } from './rng.ts';
+import { protectedSpans, taskLiterals, type TaskLiteral } from './protected-spans.ts';
+import { hideSpans } from './placeholders.ts';
 
 /** One field a mutation changed: the task's input before and after the whole chain. */
 export interface MutationChange {
@@ -118,13 +121,26 @@ function checkCounts(seed: number, count: number): void {
   }
 }
 
+/**
+ * One step of a chain, with the text's protected spans kept: a mutator that edits in place sees them as
+ * placeholders and they are put back after it; a whole-message one sees the text and where they are. A step
+ * that lost or copied a placeholder is discarded (the text goes on unchanged): its edit broke what the task
+ * hinges on.
+ */
+async function mutateStep(mutator: Mutator, text: string, literals: readonly TaskLiteral[], context: Omit<MutatorContext, 'protected'>): Promise<string> {
+  const spans = protectedSpans(text, literals);
+  const hidden = mutator.wholeMessage || spans.length === 0 ? undefined : hideSpans(text, spans);
+  const result = await mutator.mutate(hidden?.text ?? text, { ...context, protected: hidden?.spans ?? spans });
+  if (typeof result !== 'string') throw new Error(`mutator "${mutator.type}" returned ${typeof result}, not a string`);
+  return hidden ? hidden.restore(result) ?? text : result;
+}
+
 async function mutateTask(task: ScenarioTask, taskIndex: number, chain: Mutator[], seed: number, options: MutateScenarioOptions): Promise<string> {
+  const literals = taskLiterals(task);
   let text = task.input;
   for (let step = 0; step < chain.length; step++) {
     const rng = createRng(deriveSeed(seed, taskIndex, step));
-    const result = await chain[step]!.mutate(text, { rng, options: options.options ?? {}, llm: options.llm, signal: options.signal });
-    if (typeof result !== 'string') throw new Error(`mutator "${chain[step]!.type}" returned ${typeof result}, not a string`);
-    text = result;
+    text = await mutateStep(chain[step]!, text, literals, { rng, options: options.options ?? {}, llm: options.llm, signal: options.signal });
   }
   return text;
 }
