@@ -23,6 +23,8 @@ const mutator: Mutator = {
   type: 'base64',
   description: 'Base64-encodes the input (UTF-8) behind an instruction to decode it (option wrap, default true).',
   deterministic: true,
+  // The whole message is encoded or wrapped, the protected spans with it, unchanged.
+  wholeMessage: true,
   mutate(text, { options }) {
     const wrap = booleanOption(options, 'wrap', true);
     if (text.length === 0) return text;

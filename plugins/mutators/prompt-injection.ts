@@ -34,6 +34,8 @@ const mutator: Mutator = {
   type: 'prompt_injection',
   description: 'Wraps the input with an injected instruction from realistic attack templates (options template, payload).',
   deterministic: true,
+  // The whole message is encoded or wrapped, the protected spans with it, unchanged.
+  wholeMessage: true,
   mutate(text, { rng, options }) {
     const chosen = options.template === undefined ? TEMPLATE_IDS[rng.int(TEMPLATE_IDS.length)]! : choiceOption(options, 'template', TEMPLATE_IDS, TEMPLATE_IDS[0]);
     const payload = stringOption(options, 'payload') ?? DEFAULT_PAYLOAD;

@@ -21,6 +21,8 @@ const mutator: Mutator = {
   type: 'rot13',
   description: 'Rotates ASCII letters by 13 places behind an instruction to decode them (option wrap, default true).',
   deterministic: true,
+  // The whole message is encoded or wrapped, the protected spans with it, unchanged.
+  wholeMessage: true,
   mutate(text, { options }) {
     const wrap = booleanOption(options, 'wrap', true);
     if (text.length === 0) return text;

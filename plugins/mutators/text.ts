@@ -4,7 +4,7 @@
  * surrogate pairs whole, and option readers that turn a bad option into a 400 naming it.
  */
 import { Problem } from '../../core/problems.ts';
-import type { Rng } from '../../core/mutator.ts';
+import type { ProtectedKind, ProtectedSpan, Rng } from '../../core/mutator.ts';
 
 // Hoisted so the check costs one regex test; a lone char outside ASCII sends us to the segmenter.
 const NON_ASCII = /[^\x00-\x7f]/;
@@ -174,4 +174,20 @@ export function pickPositions(candidates: number, rate: number, rng: Rng, atLeas
   for (let index = 0; index < candidates; index++) if (rng.next() < rate) chosen.add(index);
   if (chosen.size === 0 && atLeastOne) chosen.add(rng.int(candidates));
   return chosen;
+}
+
+/**
+ * The protected spans of `text` as a sentence for a language model's instructions (`Keep these exactly as
+ * written: "Dana", "$10,000".`), or '' when there are none: an LLM-backed mutator cannot be given placeholders,
+ * so it is told. At most 40 distinct values, each at most 120 characters.
+ */
+export function keepInstruction(text: string, spans: readonly ProtectedSpan[] | undefined, kinds?: ReadonlySet<ProtectedKind>): string {
+  const values = new Set<string>();
+  for (const span of spans ?? []) {
+    if (kinds && !kinds.has(span.kind)) continue;
+    const value = text.slice(span.start, span.end);
+    if (value.length <= 120) values.add(value);
+    if (values.size >= 40) break;
+  }
+  return values.size ? ` Keep these exactly as written: ${[...values].map((value) => JSON.stringify(value)).join(', ')}.` : '';
 }
