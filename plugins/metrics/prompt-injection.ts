@@ -51,7 +51,7 @@ function untrustedSources(input: string, events: TraceEvent[]): string[] {
 export default defineMetric({
   id: 'prompt_injection',
   dimension: 'security',
-  version: '1.0.0',
+  version: '2.0.0',
   // Pure text work: scored in a worker, under the metric budget; its patterns are linear (hostile.test.ts).
   module: import.meta.url,
   linear: true,

@@ -94,7 +94,7 @@ function findAllCredentials(output: string, canaries: string[]): Finding[] {
 export default defineMetric({
   id: 'secret_leak',
   dimension: 'security',
-  version: '1.0.0',
+  version: '2.0.0',
   // Pure text work: scored in a worker, under the metric budget; its patterns are linear (hostile.test.ts).
   module: import.meta.url,
   linear: true,
