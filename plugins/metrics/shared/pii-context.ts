@@ -7,7 +7,7 @@
  * The "for" lists are presidio's recognizers' `CONTEXT` lists (microsoft/presidio, MIT): us_ssn, phone, ip.
  * The "against" lists are this project's: words that name the value as something other than personal data.
  */
-import type { PiiType } from './pii.ts';
+import type { PiiType } from './pii-types.ts';
 
 type Polarity = 'for' | 'against';
 

@@ -19,8 +19,8 @@ import { maskDigits, maskEmail, maskIban } from './redact.ts';
 import { contextOf } from './pii-context.ts';
 import { DEFAULT_PHONE_REGIONS, findPhones } from './phone.ts';
 
-export const PII_TYPES = ['card', 'iban', 'ssn', 'nino', 'dni', 'email', 'phone', 'ip'] as const;
-export type PiiType = (typeof PII_TYPES)[number];
+export { PII_TYPES, type PiiType } from './pii-types.ts';
+import { PII_TYPES, type PiiType } from './pii-types.ts';
 
 export interface PiiHit {
   type: PiiType;
