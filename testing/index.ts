@@ -5,7 +5,8 @@
  * dependency of the package). The suites import only the kernel, never a bundled plugin or the repository's tests.
  */
 export { testMetric, metricContext, expectConformingResult, CONFORMANCE_CANARY, CONFORMANCE_CARD, type ContextOptions, type TestMetricOptions } from './metric.ts';
-export { testMutator, sampleScenario, wellFormed, FRAGILE_CLUSTERS, type MutatorConformanceOptions } from './mutator.ts';
+export { testMutator, sampleScenario, wellFormed, mustSurvive, FRAGILE_CLUSTERS, type MutatorConformanceOptions } from './mutator.ts';
+export { PROTECTION_CORPUS } from './mutator-corpus.ts';
 export { testShim, type ShimStep, type ShimConformanceOptions } from './shim.ts';
 export { testSigner } from './signer.ts';
 export { testStorage, type StorageConformanceOptions } from './storage.ts';

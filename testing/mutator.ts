@@ -2,8 +2,10 @@
  * The mutator conformance suite: every mutator, bundled or from a plugin, runs it. It pins what the mutation
  * engine promises (api-contract.md `POST /api/v1/mutate`, integration.md item 3): same seed, same output;
  * task inputs only; every variant validates; empty, huge (1 MB) and non-Latin inputs never throw; emoji,
- * flags, keycaps and accented letters are never split; the result is always well-formed UTF-16. The property
- * tests draw their texts from the core's seeded generator, so a failure names a seed that reproduces it.
+ * flags, keycaps and accented letters are never split; the result is always well-formed UTF-16; and a
+ * mutation keeps what the task's metrics look for (expected values, canaries, attributes, numbers, quoted text,
+ * harm terms: issue 16), over a corpus drawn from the bundled catalog. The property tests draw their texts from
+ * the core's seeded generator, so a failure names a seed that reproduces it.
  */
 import { describe, it, expect } from 'vitest';
 import type { LlmClient } from '../core/llm.ts';
@@ -13,6 +15,11 @@ import { createRegistry } from '../core/registry.ts';
 import { createRng } from '../core/domain/rng.ts';
 import { mutateScenario } from '../core/domain/mutation.ts';
 import { normalizeScenario } from '../core/domain/scenario-load.ts';
+import type { ScenarioTask } from '../core/domain/scenario.ts';
+import { protectedSpans, taskLiterals } from '../core/domain/protected-spans.ts';
+import { hideSpans } from '../core/domain/placeholders.ts';
+import { HARM_STEMS, HARM_WORDS, NUMBER_WORDS } from '../core/domain/protected-terms.ts';
+import { PROTECTION_CORPUS } from './mutator-corpus.ts';
 
 /** Options of `testMutator`. */
 export interface MutatorConformanceOptions {
@@ -24,6 +31,8 @@ export interface MutatorConformanceOptions {
   rewrites?: boolean;
   /** Generated texts for the property tests (default 60). */
   numRuns?: number;
+  /** Tasks whose meaning the mutator must keep (default PROTECTION_CORPUS, drawn from the bundled catalog). */
+  corpus?: readonly ScenarioTask[];
 }
 
 /** True when no surrogate is left unpaired (String#isWellFormed, ES2024, which the TypeScript lib lacks here). */
@@ -108,6 +117,7 @@ export function testMutator(mutator: Mutator, options: MutatorConformanceOptions
     contractCases(mutator, options, run);
     textCases(options, run);
     if (!mutator.requiresLlm) propertyCases(options, run);
+    if (!mutator.requiresLlm && !options.rewrites) preservationCases(mutator, options);
   });
 }
 
@@ -203,6 +213,82 @@ function propertyCases(options: MutatorConformanceOptions, run: Run): void {
       const rng = createRng(10_000 + sample);
       const text = Array.from({ length: rng.int(41) }, () => rng.pick(parts)).join('');
       expect(clustersKept(text, decode(await run(text, rng.int(2 ** 31)))), `sample ${sample}: ${JSON.stringify(text)}`).toBe(true);
+    }
+  });
+}
+
+const NUMBER_WORD = new RegExp(`\\b(?:${NUMBER_WORDS.join('|')})\\b`, 'gi');
+
+/**
+ * What the metrics of `task` look for in its input, found here by plain rules (not by the mutation domain's
+ * own): the expected `equals`/`contains` value, canaries, injection markers and counterfactual attributes
+ * named in metric params, every digit run, number word, quoted passage and harm term.
+ */
+export function mustSurvive(task: ScenarioTask): string[] {
+  const { input } = task;
+  const found = new Set<string>();
+  const add = (value: unknown) => typeof value === 'string' && value.length > 0 && input.includes(value) && found.add(value);
+  add(task.expected?.equals);
+  add(task.expected?.contains);
+  for (const { params = {} } of task.metrics) {
+    for (const key of ['canaries', 'system_prompt_canaries', 'markers']) for (const value of (params[key] as unknown[] | undefined) ?? []) add(value);
+    for (const pair of (params.swap as Array<{ from?: unknown }> | undefined) ?? []) add(pair?.from);
+  }
+  for (const match of input.matchAll(/\d+/g)) found.add(match[0]);
+  for (const match of input.matchAll(NUMBER_WORD)) found.add(match[0]);
+  for (const match of input.matchAll(/"[^"\n]+"|(?<=^|\s)'[^\n]*?'(?=[\s.,;:!?]|$)/g)) found.add(match[0]);
+  for (const word of input.match(/[A-Za-z][A-Za-z-]*/g) ?? []) {
+    const lower = word.toLowerCase();
+    if (HARM_WORDS.includes(lower) || HARM_STEMS.some((stem) => lower.startsWith(stem))) found.add(word);
+  }
+  return [...found];
+}
+
+/** How often `value` occurs in `text`, as a whole word when it starts and ends with one ("one" is not in "phones"). */
+function occurrences(text: string, value: string): number {
+  const literal = value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const pattern = new RegExp(/^[\p{L}\p{N}](?:.*[\p{L}\p{N}])?$/su.test(value) ? `(?<![\\p{L}\\p{N}])${literal}(?![\\p{L}\\p{N}])` : literal, 'gu');
+  const count = (haystack: string) => (haystack.match(pattern) ?? []).length;
+  // An input the mutator embeds as a JSON string (prompt_injection's json_smuggle) holds its values escaped.
+  const controls: Record<string, string> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f' };
+  return Math.max(count(text), count(text.replace(/\\(["\\/bfnrt])/g, (_, char: string) => controls[char] ?? char)));
+}
+
+function preservationCases(mutator: Mutator, options: MutatorConformanceOptions): void {
+  const { decode = (output: string) => output, corpus = PROTECTION_CORPUS } = options;
+  const registry = createRegistry<Mutator>('mutator', (item) => item.type);
+  registry.register(mutator);
+
+  it('preserves what metrics look for: expected values, canaries, attributes, numbers, quoted text and harm terms survive (issue 16)', async () => {
+    let changed = 0;
+    for (const task of corpus) {
+      const scenario = sampleScenario([task.input]);
+      // The checks need only these; tools and outcome checks would need the task's own world to validate.
+      scenario.tasks[0] = { id: 'corpus', input: task.input, metrics: task.metrics, ...(task.expected ? { expected: task.expected } : {}) };
+      const wanted = mustSurvive(task);
+      for (const mutatorOptions of [{}, { rate: 1 }]) {
+        for (const variant of await mutateScenario(scenario, [mutator.type], { seed: 3, count: 4, mutators: registry, options: mutatorOptions })) {
+          const output = variant.scenario.tasks[0]!.input;
+          if (output !== task.input) changed++;
+          const decoded = decode(output);
+          for (const value of wanted) {
+            expect(occurrences(decoded, value), `${task.id} (${variant.variant_id}, ${JSON.stringify(mutatorOptions)}): ${JSON.stringify(value)} in ${JSON.stringify(output)}`).toBeGreaterThanOrEqual(occurrences(task.input, value));
+          }
+        }
+      }
+    }
+    expect(changed, 'the mutator still perturbs the protected tasks').toBeGreaterThan(0);
+  });
+
+  it.runIf(!mutator.wholeMessage)('keeps every placeholder of a protected span exactly once, so no edit of it is discarded', async () => {
+    for (const task of corpus) {
+      const hidden = hideSpans(task.input, protectedSpans(task.input, taskLiterals(task)));
+      for (let seed = 0; seed < 10; seed++) {
+        for (const mutatorOptions of [{}, { rate: 1 }]) {
+          const output = await mutator.mutate(hidden.text, { rng: createRng(seed), options: mutatorOptions, protected: hidden.spans });
+          expect(hidden.restore(output), `${task.id}, seed ${seed}: ${JSON.stringify(output)}`).toBeDefined();
+        }
+      }
     }
   });
 }

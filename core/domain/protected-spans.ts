@@ -91,7 +91,7 @@ export function taskLiterals(task: ScenarioTask): TaskLiteral[] {
   for (const assertion of task.expected_outcome ?? []) stringsIn(assertion.expected, expected);
   const params: string[] = [...(task.tools ?? []), ...(task.required_tools ?? []), ...(task.forbidden_tools ?? [])];
   for (const ref of task.metrics ?? []) stringsIn(ref.params, params);
-  const usable = (value: string) => value.trim().length >= 2 && value.length <= MAX_LITERAL;
+  const usable = (value: string) => value.trim().length > 0 && value.length <= MAX_LITERAL;
   return [
     ...expected.filter(usable).map((value) => ({ value: value.trim(), kind: 'expected' as const })),
     ...params.filter(usable).map((value) => ({ value: value.trim(), kind: 'metric_param' as const })),
@@ -134,7 +134,8 @@ function wordSpans(text: string, push: (start: number, end: number, kind: Protec
     const word = match[0];
     const start = match.index!;
     const lower = word.toLowerCase();
-    if (NUMBERS.has(lower) || lower.split(/-/).every((part) => NUMBERS.has(part))) push(start, start + word.length, 'number');
+    // A compound with a number word in it (`twenty-one`, `one-sentence`, `seven-year-old`) is protected whole.
+    if (NUMBERS.has(lower) || lower.split(/-/).some((part) => NUMBERS.has(part))) push(start, start + word.length, 'number');
     else if (isHarmTerm(lower)) push(start, start + word.length, 'harm_term');
     else if (PRONOUN_I.has(word)) continue;
     else if (/\p{Lu}/u.test(word.slice(1)) || (/^\p{Lu}/u.test(word) && !startsSentence(text, start))) push(start, start + word.length, 'name');
