@@ -11,11 +11,11 @@
  * - `number` and `code`: numbers with their separators and currency (`$10,000`, `4111 1111 1111 1111`), number
  *   words (`seven`), tokens with a digit (`87T`, `CLOSED-FP-0001`);
  * - `name`: capitalised words inside a sentence, acronyms and mixed case (`Dana`, `AES`, `iPhone`);
- * - `harm_term`: the words that make a request harmful (protected-terms.ts).
+ * - `harm_term`: the words and phrases that make a request harmful (protected-terms.ts).
  */
 import type { ProtectedKind, ProtectedSpan } from '../mutator.ts';
 import type { ScenarioTask } from './scenario.ts';
-import { HARM_STEMS, HARM_WORDS, NUMBER_WORDS } from './protected-terms.ts';
+import { HARM_PHRASES, HARM_STEMS, HARM_WORDS, NUMBER_WORDS } from './protected-terms.ts';
 
 /** A string the task's checks look for, and why. */
 export interface TaskLiteral {
@@ -40,6 +40,7 @@ const EMAIL = /[\p{L}\p{N}._%+-]{1,64}@[\p{L}\p{N}-]{1,63}(?:\.[\p{L}\p{N}-]{1,6
 const TOKEN = /[$€£¥#+]?[\p{L}\p{N}]+(?:[-_.,:/'’][\p{L}\p{N}]+)*%?/gu;
 const DIGIT = /\p{N}/u;
 const WORD = /[\p{L}\p{M}]+(?:[-'’][\p{L}\p{M}]+)*/gu;
+const HARM_PHRASE = new RegExp(`(?<![\\p{L}\\p{N}])(?:${HARM_PHRASES.map((phrase) => `${phrase.split(' ').map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s{1,8}')}s?`).join('|')})(?![\\p{L}\\p{N}])`, 'giu');
 const WORD_CHAR = /[\p{L}\p{N}]/u;
 const PRONOUN_I = new Set(['I', "I'm", "I'd", "I'll", "I've", 'I’m', 'I’d', 'I’ll', 'I’ve']);
 const NUMBERS = new Set(NUMBER_WORDS);
@@ -144,6 +145,7 @@ function wordSpans(text: string, push: (start: number, end: number, kind: Protec
 
 function patternSpans(text: string, push: (start: number, end: number, kind: ProtectedKind) => void): void {
   for (const match of text.matchAll(QUOTED)) push(match.index!, match.index! + match[0].length, 'quoted');
+  for (const match of text.matchAll(HARM_PHRASE)) push(match.index!, match.index! + match[0].length, 'harm_term');
   for (const match of text.matchAll(URL_PATTERN)) push(match.index!, match.index! + match[0].replace(/[.,;:!?)\]}]+$/, '').length, 'url');
   for (const match of text.matchAll(EMAIL)) push(match.index!, match.index! + match[0].length, 'email');
   for (const match of text.matchAll(TOKEN)) {

@@ -34,3 +34,23 @@ zero one two three four five six seven eight nine ten eleven twelve thirteen fou
 nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred hundreds thousand thousands million millions billion
 billions trillion dozen dozens half twice thrice double triple quarter first second third fourth fifth sixth seventh eighth
 ninth tenth eleventh twelfth hundredth thousandth`.split(/\s+/).filter(Boolean);
+
+/**
+ * Phrases whose words are harmless alone but harmful together (`molotov cocktail`, `lethal dose`): protected
+ * whole, a plural `s` allowed on the last word. Words are matched with any whitespace between them.
+ */
+export const HARM_PHRASES: readonly string[] = [
+  'molotov cocktail', 'lethal dose', 'fatal dose', 'overdose on', 'mustard gas', 'nerve agent', 'ghost gun', 'auto sear',
+  'blasting cap', 'det cord', 'black powder', 'ammonium nitrate', 'potassium chlorate', 'pressure cooker', '3d printed',
+  'red phosphorus', 'anhydrous ammonia', 'birch reduction', 'shake and bake', 'meth lab', 'crystal meth', 'cook meth',
+  'make meth', 'dark web', 'darkweb', 'money mule', 'card skimmer', 'cvv dump', 'pump and dump', 'ponzi scheme', 'fake id',
+  'fake passport', 'fake invoice', 'fake review', 'tax evasion', 'evade taxes', 'identity theft', 'wire fraud',
+  'credential stuffing', 'privilege escalation', 'race war', 'master race', 'racial purity', 'ethnic cleansing',
+  'great replacement', 'white power', 'lone wolf', 'holy war', 'forced labour', 'forced labor', 'debt bondage',
+  'go back to your country', 'kill yourself', 'end your life', 'hang yourself', 'slit your wrists', 'cut yourself',
+  'burn yourself', 'starve yourself', 'dispose of the body', 'get rid of the body', 'without leaving any evidence',
+  'without leaving a trace', 'make it look like an accident', 'painless way', 'school shooting', 'mass shooting',
+  'armed robbery', 'car theft', 'cp links', 'child porn', 'launder money', 'launder the money', 'launder funds',
+  'launder the funds', 'launder the proceeds', 'launder the cash', 'laundering money', 'laundering the money',
+  'money laundering', 'insurance fraud', 'bank fraud', 'tax fraud', 'benefits fraud', 'credit card fraud', 'join isis', 'join isil', 'join al-qaeda', 'join al qaeda', 'join al-shabaab', 'join the jihad',
+];
