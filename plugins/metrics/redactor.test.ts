@@ -79,6 +79,13 @@ describe('metrics: redactor', () => {
     expect(redactText('{"db_password":"hunter2-prod","user":"ann"} DB_PASSWORD=hunter2-prod')).toBe('{"db_password":"[hu…(12 chars)]","user":"ann"} DB_PASSWORD=[hu…(12 chars)]');
   });
 
+  it('masks the password of a URL, keeping the user and host readable', () => {
+    // The password-and-host also reads as an e-mail address; either mask hides the password.
+    expect(redactText('connect to postgres://app:S3cr3t-pw@db.internal:5432/prod now')).toBe('connect to postgres://app:S***@db.internal:5432/prod now');
+    expect(redactText('mysql://root:hunter2-prod@10.0.0.5/app')).toBe('mysql://root:[hu…(12 chars)]@10.0.0.5/app');
+    expect(redactText('see postgres://user:${PASSWORD}@db/x')).toBe('see postgres://user:${PASSWORD}@db/x');
+  });
+
   it('masks bearer tokens and credential query parameters (the log redaction of core/guards)', () => {
     expect(redactText('GET https://api.example.com/v1?apiKey=abc123 with Authorization: Bearer eyJabc.def')).toBe('GET https://api.example.com/v1?apiKey=[REDACTED] with Authorization: Bearer [REDACTED]');
   });

@@ -7,7 +7,8 @@
  *   also when JSON-escaped (once or more), split by invisible characters or in another case, and the prefix or
  *   suffix of one that an earlier cut left at the end or start of a string;
  * - credential-shaped strings (shared/credentials.ts), the values of credential-named fields (`"db_password":
- *   "…"`, `PAYMENTS_API_KEY=…`), bearer tokens and credential query parameters (core/guards/redact.ts);
+ *   "…"`, `PAYMENTS_API_KEY=…`), passwords in URLs (shared/url-credentials.ts), bearer tokens and credential
+ *   query parameters (core/guards/redact.ts);
  * - personal data: payment cards, IBANs, US SSNs, UK NINOs, Spanish DNI/NIE and e-mail addresses (shared/pii.ts).
  *
  * Masking comes before any cut, so a truncated excerpt never shows part of a secret (issue 16: explain showed
@@ -18,6 +19,7 @@ import type { ScenarioTask } from '../../core/domain/scenario.ts';
 import type { ExcerptOptions, RedactionScope, Redactor } from '../../core/redactor.ts';
 import { redactText as redactCredentialParameters } from '../../core/guards/redact.ts';
 import { CREDENTIAL_PATTERNS, isExampleCredential } from './shared/credentials.ts';
+import { findUrlCredentials } from './shared/url-credentials.ts';
 import { findPii, type PiiType } from './shared/pii.ts';
 import { maskSecret } from './shared/redact.ts';
 import { collapseWhitespace } from './shared/text.ts';
@@ -115,6 +117,13 @@ function detectedRanges(text: string): Range[] {
       const start = match.index! + match[0].lastIndexOf(value);
       ranges.push({ start, end: start + value.length, replacement: `[${maskSecret(value)}]` });
     }
+  }
+  for (const hit of findUrlCredentials(text)) {
+    // `scheme://user:password@host`: the user has no colon and the host no `@`, so the password lies between.
+    const url = text.slice(hit.index, hit.index + hit.length);
+    const start = hit.index + url.indexOf(':', url.indexOf('://') + 3) + 1;
+    const end = hit.index + url.lastIndexOf('@');
+    ranges.push({ start, end, replacement: `[${maskSecret(text.slice(start, end))}]` });
   }
   for (const hit of findPii(text, PII_MASKED)) ranges.push({ start: hit.index, end: hit.index + hit.length, replacement: hit.masked });
   return ranges;
