@@ -24,6 +24,7 @@ import signerGcpKms from './signers/gcp-kms.ts';
 import signerAzureKeyVault from './signers/azure-keyvault.ts';
 import certification from './certification/index.ts';
 import evidence from './evidence/index.ts';
+import compare from './compare/index.ts';
 import agentScripted from './agents/scripted.ts';
 import agentHttp from './agents/http.ts';
 import agentOpenai from './agents/openai.ts';
@@ -34,5 +35,5 @@ import evaluation from './evaluation/index.ts';
 import specToEval from './spec-to-eval/index.ts';
 
 export function portablePlugins(): Plugin[] {
-  return [storageMemory, authStaticKey, authApiKeys, authOidc, pbac, audit, system, llm, aes, catalog, doctor, explain, consolePlugin, mutators, schedules, signerLocal, signerAwsKms, signerGcpKms, signerAzureKeyVault, certification, evidence, agentScripted, agentHttp, agentOpenai, agentReplay, metrics, shims, evaluation, specToEval];
+  return [storageMemory, authStaticKey, authApiKeys, authOidc, pbac, audit, system, llm, aes, catalog, doctor, explain, consolePlugin, mutators, schedules, signerLocal, signerAwsKms, signerGcpKms, signerAzureKeyVault, certification, evidence, compare, agentScripted, agentHttp, agentOpenai, agentReplay, metrics, shims, evaluation, specToEval];
 }

@@ -1,0 +1,89 @@
+/**
+ * Pinned baselines: one run per scenario and agent that later runs are gated against
+ * (`GET /api/v1/compare?base=baseline&head=<run>`, `aeh evaluate --baseline pinned`). Stored as
+ * `baselines/<scenario_id>/<digest of the agent key>.json`; the record names the agent key in full.
+ */
+import { sha3Hex } from '../../core/domain/hash.ts';
+import { keys, readRun, SIDECARS } from '../../core/domain/runs.ts';
+import type { Store } from '../../core/storage.ts';
+import { Problem, notFound } from '../../core/problems.ts';
+import { agentKeyOf, type AgentKey } from './agent-key.ts';
+import { loadSnapshot, scenarioOfPlan } from './snapshot.ts';
+
+/** A pinned baseline (`GET /api/v1/baselines/:scenario_id` items). */
+export interface Baseline {
+  scenario_id: string;
+  agent: AgentKey;
+  run_id: string;
+  /** The run's index and compliance when it was pinned, for people reading the list. */
+  index: number | null;
+  compliance: string | null;
+  pinned_at: string;
+  pinned_by: string | null;
+}
+
+const SCENARIO_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+/** Refuses a scenario id that could not be a scenario (or a storage path segment). */
+export function checkScenarioId(scenarioId: string): string {
+  if (!SCENARIO_ID.test(scenarioId)) throw new Problem('validation_failed', { detail: 'scenario_id must be a scenario id', errors: [{ path: '/scenario_id', message: `must match ${SCENARIO_ID.source}` }] });
+  return scenarioId;
+}
+
+const folder = (scenarioId: string) => `baselines/${scenarioId}`;
+const keyOf = (scenarioId: string, agentKey: string) => `${folder(scenarioId)}/${sha3Hex(agentKey).slice(0, 32)}.json`;
+
+/** The agent key of a stored run, from its record and plan (no trace read). */
+export async function agentOfRun(store: Store, runId: string): Promise<AgentKey | undefined> {
+  const [run, plan] = await Promise.all([readRun(store, runId), store.getJson<unknown>(keys.sidecar(runId, SIDECARS.scenario))]);
+  return run ? agentKeyOf(run, scenarioOfPlan(plan)?.agent) : undefined;
+}
+
+/** The baseline pinned for a scenario and agent key, or `undefined`. */
+export async function readBaseline(store: Store, scenarioId: string, agentKey: string): Promise<Baseline | undefined> {
+  return (await store.getJson<Baseline>(keyOf(checkScenarioId(scenarioId), agentKey))) ?? undefined;
+}
+
+/** Every baseline pinned for a scenario, optionally only those of one agent key. */
+export async function listBaselines(store: Store, scenarioId: string, agentKey?: string): Promise<Baseline[]> {
+  if (agentKey) {
+    const one = await readBaseline(store, scenarioId, agentKey);
+    return one ? [one] : [];
+  }
+  const found = await store.keys(folder(checkScenarioId(scenarioId)));
+  const records = await Promise.all(found.filter((key) => key.endsWith('.json')).map((key) => store.getJson<Baseline>(key)));
+  return records.filter((record): record is Baseline => record !== null).sort((a, b) => a.agent.key.localeCompare(b.agent.key));
+}
+
+/**
+ * Pins `runId` as the baseline of its scenario and agent. The run must be a succeeded run of that scenario:
+ * a run that could not complete is no yardstick.
+ */
+export async function pinBaseline(store: Store, scenarioId: string, runId: string, pinnedBy: string | null, now: number): Promise<Baseline> {
+  checkScenarioId(scenarioId);
+  const snapshot = await loadSnapshot(store, runId);
+  const { run } = snapshot;
+  if (run.scenario_id !== scenarioId) {
+    throw new Problem('validation_failed', { detail: `run ${runId} evaluated scenario "${run.scenario_id}", not "${scenarioId}"`, errors: [{ path: '/run_id', message: 'is a run of another scenario' }] });
+  }
+  if (run.status !== 'succeeded') throw new Problem('conflict', { detail: `run ${runId} did not complete (${run.status}); pin a succeeded run` });
+  const baseline: Baseline = {
+    scenario_id: scenarioId,
+    agent: snapshot.agent,
+    run_id: runId,
+    index: run.index,
+    compliance: run.compliance?.status ?? null,
+    pinned_at: new Date(now).toISOString(),
+    pinned_by: pinnedBy,
+  };
+  await store.setJson(keyOf(scenarioId, snapshot.agent.key), baseline);
+  return baseline;
+}
+
+/** Unpins the baseline of a scenario and agent key; 404 when none is pinned. */
+export async function unpinBaseline(store: Store, scenarioId: string, agentKey: string): Promise<Baseline> {
+  const baseline = await readBaseline(store, scenarioId, agentKey);
+  if (!baseline) throw notFound(`a baseline of scenario "${scenarioId}" for agent "${agentKey.slice(0, 80)}"`);
+  await store.remove(keyOf(scenarioId, agentKey));
+  return baseline;
+}
