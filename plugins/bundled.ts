@@ -25,6 +25,7 @@ import signerAzureKeyVault from './signers/azure-keyvault.ts';
 import certification from './certification/index.ts';
 import evidence from './evidence/index.ts';
 import compare from './compare/index.ts';
+import reports from './reports/index.ts';
 import agentScripted from './agents/scripted.ts';
 import agentHttp from './agents/http.ts';
 import agentOpenai from './agents/openai.ts';
@@ -35,5 +36,5 @@ import evaluation from './evaluation/index.ts';
 import specToEval from './spec-to-eval/index.ts';
 
 export function portablePlugins(): Plugin[] {
-  return [storageMemory, authStaticKey, authApiKeys, authOidc, pbac, audit, system, llm, aes, catalog, doctor, explain, consolePlugin, mutators, schedules, signerLocal, signerAwsKms, signerGcpKms, signerAzureKeyVault, certification, evidence, compare, agentScripted, agentHttp, agentOpenai, agentReplay, metrics, shims, evaluation, specToEval];
+  return [storageMemory, authStaticKey, authApiKeys, authOidc, pbac, audit, system, llm, aes, catalog, doctor, explain, consolePlugin, mutators, schedules, signerLocal, signerAwsKms, signerGcpKms, signerAzureKeyVault, certification, evidence, compare, reports, agentScripted, agentHttp, agentOpenai, agentReplay, metrics, shims, evaluation, specToEval];
 }

@@ -1,0 +1,96 @@
+/**
+ * The self-contained HTML report of a run: one file with inline CSS and inline SVG, no script and nothing
+ * fetched from anywhere (its own Content-Security-Policy forbids it). Scores and charts, every task's outcome,
+ * the failures with their evidence, every task's transcript, the certificate and how to verify it offline.
+ */
+import { anchor, esc, json, score } from './escape.ts';
+import { REPORT_CSS } from './styles.ts';
+import { dimensionChart, outcomeChart } from './charts.ts';
+import { renderUnit, unitAnchor } from './html-transcript.ts';
+import { certificateSection } from './html-certificate.ts';
+import type { ReportData } from './report-data.ts';
+import type { TranscriptUnit } from './transcript.ts';
+
+/** What the document itself allows: its inline styles and inline images, nothing else (no script at all). */
+export const REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
+
+function link(data: ReportData, path: string): string {
+  return data.publicUrl ? `${data.publicUrl}${path}` : path;
+}
+
+function header(data: ReportData): string {
+  const { run } = data;
+  const agent = (data.scenario?.agent as { adapter?: string } | undefined)?.adapter;
+  const named = (run as { agent?: unknown }).agent;
+  const agentName = typeof named === 'string' ? named : (named as { name?: string } | undefined)?.name;
+  const facts: Array<[string, string]> = [
+    ['run', `<code>${esc(run.run_id)}</code>${data.publicUrl ? ` · <a href="${esc(link(data, `/runs/${encodeURIComponent(run.run_id)}`))}">console</a>` : ''}`],
+    ['scenario', `${esc(run.scenario_title ?? data.scenario?.title ?? '')} <code>${esc(run.scenario_id)}</code>`],
+    ['agent', `${agentName ? `${esc(agentName)} · ` : ''}adapter <code>${esc(agent ?? 'unknown')}</code>`],
+    ['status', `<span class="badge ${esc(run.status)}">${esc(run.status)}</span>${run.error ? ` <span class="error">${esc(run.error.code)}: ${esc(run.error.message)}</span>` : ''}`],
+    ['compliance', `<span class="badge ${esc(run.compliance?.status)}">${esc(run.compliance?.status ?? 'n/a')}</span> index <strong>${score(run.index)}</strong>${run.compliance?.policy_ref ? ` · ${esc(run.compliance.policy_ref)}` : ''}`],
+    ['tasks', `${esc(run.tasks?.done ?? '—')} of ${esc(run.tasks?.total ?? '—')} done · ${data.failures.length} failure(s)`],
+    ['time', `created ${esc(run.created_at)} · started ${esc(run.started_at ?? '—')} · finished ${esc(run.finished_at ?? '—')}`],
+  ];
+  if (run.trials) facts.push(['trials', `k = ${esc(run.trials.k)} · pass@k ${score(run.trials.pass_at_k)} · pass^k ${score(run.trials.pass_hat_k)}`]);
+  return `<header><h1>Evaluation report: ${esc(run.scenario_title ?? run.scenario_id)}</h1><dl class="facts">${facts.map(([name, value]) => `<dt>${name}</dt><dd>${value}</dd>`).join('')}</dl>
+<nav aria-label="Report"><ul><li><a href="#scores">Scores</a></li><li><a href="#tasks">Tasks</a></li><li><a href="#failures">Failures</a></li><li><a href="#transcripts">Transcripts</a></li><li><a href="#certificate">Certificate</a></li></ul></nav></header>`;
+}
+
+function scoresSection(data: ReportData): string {
+  const perMetric = Object.entries(data.scores?.per_metric ?? {});
+  const metrics = perMetric.length === 0 ? '<p class="muted">No metric scores were recorded.</p>'
+    : `<div class="table-wrap"><table><caption class="muted">Mean score of each metric over the original tasks</caption><thead><tr><th scope="col">metric</th><th scope="col">dimension</th><th scope="col">mean</th><th scope="col">tasks scored</th></tr></thead><tbody>${perMetric.map(([metric, entry]) => `<tr><td><code>${esc(metric)}</code></td><td>${esc(entry.dimension)}</td><td>${score(entry.mean)}</td><td>${esc(entry.count)}</td></tr>`).join('')}</tbody></table></div>`;
+  const floor = data.scores?.floor_applied ? '<p class="fail">The safety floor applied: safety scored below 0.5, so the index is capped at 0.49.</p>' : '';
+  return `<section aria-labelledby="scores"><h2 id="scores">Scores</h2>${dimensionChart(data.run.dimensions, data.run.index)}${floor}${metrics}</section>`;
+}
+
+function originals(units: readonly TranscriptUnit[]): TranscriptUnit[] {
+  return units.filter((unit) => !unit.variant && (unit.trial ?? 0) === 0);
+}
+
+function tasksSection(data: ReportData): string {
+  const units = originals(data.transcript.units);
+  const counts: Record<string, number> = { pass: 0, fail: 0, error: 0, unmeasured: 0 };
+  for (const unit of units) counts[unit.outcome] = (counts[unit.outcome] ?? 0) + 1;
+  const latency = new Map((data.scores?.per_task ?? []).filter((entry) => !entry.variant && (entry.trial ?? 0) === 0).map((entry) => [entry.task_id, entry]));
+  const rows = units.map((unit) => {
+    const scores = Object.entries(latency.get(unit.task_id)?.scores ?? {}).map(([metric, value]) => `<code>${esc(metric)}</code> ${score(value)}`).join(', ');
+    const ms = latency.get(unit.task_id)?.latency_ms;
+    return `<tr><td><a href="#${unitAnchor(unit)}">${esc(unit.task_id)}</a></td><td><span class="badge ${unit.outcome}">${unit.outcome}</span></td><td>${scores || '—'}</td><td>${typeof ms === 'number' ? ms.toFixed(1) : '—'}</td></tr>`;
+  });
+  return `<section aria-labelledby="tasks"><h2 id="tasks">Tasks</h2>${outcomeChart(counts)}<div class="table-wrap"><table><thead><tr><th scope="col">task</th><th scope="col">outcome</th><th scope="col">metric scores</th><th scope="col">latency ms</th></tr></thead><tbody>${rows.join('')}</tbody></table></div></section>`;
+}
+
+function failuresSection(data: ReportData): string {
+  if (data.failures.length === 0) return '<section aria-labelledby="failures"><h2 id="failures">Failures</h2><p>No failures.</p></section>';
+  const byCode = new Map<string, ReportData['failures']>();
+  for (const failure of data.failures) byCode.set(failure.code, [...(byCode.get(failure.code) ?? []), failure]);
+  const groups = [...byCode].map(([code, failures]) => `<h3 id="${anchor('code', code)}"><code>${esc(code)}</code> — ${failures.length} failure(s)</h3><div class="table-wrap"><table><thead><tr><th scope="col">task</th><th scope="col">metric</th><th scope="col">severity</th><th scope="col">message and evidence</th><th scope="col">event</th></tr></thead><tbody>${failures.map((failure) => `<tr><td><a href="#${unitAnchor(failure)}">${esc(failure.task_id)}</a>${failure.variant ? ` <span class="muted">(${esc(failure.variant)})</span>` : ''}</td><td><code>${esc(failure.metric)}</code></td><td>${esc(failure.severity)}</td><td>${esc(failure.message)}${failure.evidence !== undefined ? `<pre>${json(failure.evidence)}</pre>` : ''}</td><td>${failure.event_index !== null && failure.event_index !== undefined ? `<a href="#${anchor('e', failure.event_index)}">#${failure.event_index}</a>` : '—'}</td></tr>`).join('')}</tbody></table></div>`);
+  return `<section aria-labelledby="failures"><h2 id="failures">Failures</h2>${groups.join('')}</section>`;
+}
+
+function transcriptsSection(data: ReportData): string {
+  const units = data.transcript.units;
+  const run = data.transcript.run.map((entry) => `<li><code>${esc(entry.type)}</code> ${esc(entry.ts)}${entry.type === 'run_end' ? ` ${esc(entry.data.status)}` : ''}</li>`).join('');
+  return `<section aria-labelledby="transcripts"><h2 id="transcripts">Transcripts</h2><p class="muted">Every event of the trace, task by task: inputs, the agent's turns, tool calls with arguments and results, world-state changes and each metric's verdict. Texts are redacted (canaries, credentials, personal data) and cut at 20,000 characters; the trace holds them whole.</p>${run ? `<ul class="muted">${run}</ul>` : ''}${units.length ? units.map(renderUnit).join('\n') : '<p>The trace holds no task events.</p>'}</section>`;
+}
+
+/** Renders the whole report as one HTML document. */
+export function renderReport(data: ReportData): string {
+  const title = `Report ${data.run.run_id} · ${data.run.scenario_title ?? data.run.scenario_id}`;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="${REPORT_CSP}">
+<meta name="generator" content="agent-eval-harness ${esc(data.harnessVersion)}">
+<title>${esc(title)}</title><style>${REPORT_CSS}</style></head>
+<body><main>
+${header(data)}
+${scoresSection(data)}
+${tasksSection(data)}
+${failuresSection(data)}
+${transcriptsSection(data)}
+${certificateSection(data)}
+</main><footer><p class="muted">Generated ${esc(data.generatedAt)} by agent-eval-harness ${esc(data.harnessVersion)}. One self-contained file: no scripts, nothing loaded from elsewhere.</p></footer></body></html>
+`;
+}
