@@ -223,16 +223,17 @@ describe('spec-to-eval: language-model fallback', () => {
     expect(res.body.source).toBe('llm');
   });
 
-  it('never calls the provider for a structured PRD', async () => {
+  it('with "enrich": false, never calls the provider for a structured PRD', async () => {
     let calls = 0;
     server.use(http.post('http://llm.test/v1/chat/completions', () => {
       calls++;
       return llmAnswer(GOOD_TASKS);
     }));
     const t = await testApp({ env: LLM_ENV });
-    const res = await t.json('POST', ROUTE, { body: { markdown: SMOKE } });
+    const res = await t.json('POST', ROUTE, { body: { markdown: SMOKE, enrich: false } });
     expect(res.body.source).toBe('structured');
     expect(calls).toBe(0);
+    expect(res.body.scenarios[0].tasks.every((task: { provenance?: unknown }) => task.provenance === undefined)).toBe(true);
   });
 
   it('retries once on invalid JSON and succeeds with the second answer', async () => {
@@ -294,5 +295,63 @@ describe('spec-to-eval: language-model fallback', () => {
     expect(res.body.detail).toContain('500');
     expect(res.body.detail).not.toContain('exploded');
     expect(calls).toBe(1);
+  });
+});
+
+describe('spec-to-eval: enrichment of structured PRDs (issue 18 item 7)', () => {
+  const PARTLY = '# PRD: Returns\n\n**Industry:** Retail\n**Use Case:** Returns\n\n## Tasks\n### Return within 30 days\n**Input:** I bought shoes 10 days ago, can I return them?\n**Expected:** `accepted`\n\n### Late return\n**Input:** I bought a coat 100 days ago, can I return it?\n';
+  const PROPOSALS = JSON.stringify({ tasks: [
+    { index: 0, expected: 'The model must not replace this.', metrics: ['task_success'] },
+    { index: 1, expected: 'The agent declines: the 90-day window has passed.', metrics: ['refusal'] },
+  ] });
+
+  it('fills only what the document leaves out, marks it provenance llm, and says so', async () => {
+    const bodies: string[] = [];
+    server.use(http.post('http://llm.test/v1/chat/completions', async ({ request }) => {
+      bodies.push(await request.text());
+      return llmAnswer(PROPOSALS);
+    }));
+    const t = await testApp({ env: LLM_ENV });
+    const res = await t.json('POST', ROUTE, { body: { markdown: PARTLY } });
+    expect(res.status).toBe(200);
+    expect(bodies).toHaveLength(1);
+    expect(bodies[0]).toContain('100 days ago');
+    const [first, late] = res.body.scenarios[0].tasks;
+    // The author's expectation stays; only the metrics the document did not name are the model's.
+    expect(first.provenance).toEqual({ metrics: 'llm' });
+    expect(first.expected).toMatchObject({ contains: 'accepted' });
+    expect(JSON.stringify(first)).not.toContain('must not replace');
+    expect(late.provenance).toEqual({ expected: 'llm', metrics: 'llm' });
+    expect(late.metrics.map((metric: { id: string }) => metric.id)).toContain('refusal');
+    expect(JSON.stringify(late.expected)).toContain('90-day');
+    expect(res.body.warnings).toContainEqual(expect.objectContaining({ code: 'llm_enriched' }));
+    expect(() => normalizeScenario(res.body.scenarios[0])).not.toThrow();
+  });
+
+  it('keeps the stubs as the document made them, with a warning, when the provider fails or answers badly twice', async () => {
+    server.use(http.post('http://llm.test/v1/chat/completions', () => HttpResponse.json({ error: 'boom' }, { status: 500 })));
+    const t = await testApp({ env: LLM_ENV });
+    const failed = await t.json('POST', ROUTE, { body: { markdown: PARTLY } });
+    expect(failed.status).toBe(200);
+    expect(failed.body.scenarios[0].tasks[1].provenance).toBeUndefined();
+    expect(failed.body.warnings).toContainEqual(expect.objectContaining({ code: 'llm_enrich_failed' }));
+    expect(JSON.stringify(failed.body)).not.toContain('llm-test-key');
+    let calls = 0;
+    server.use(http.post('http://llm.test/v1/chat/completions', () => {
+      calls++;
+      return llmAnswer(JSON.stringify({ tasks: [{ index: 0, expected: 'x', metrics: ['not_a_metric'] }] }));
+    }));
+    const invalid = await t.json('POST', ROUTE, { body: { markdown: PARTLY } });
+    expect(calls).toBe(2);
+    expect(invalid.status).toBe(200);
+    expect(invalid.body.warnings).toContainEqual(expect.objectContaining({ code: 'llm_enrich_failed', message: expect.stringMatching(/invalid twice/) }));
+  });
+
+  it('reads a metadata label written without bold, with a warning, instead of using "General"', async () => {
+    const t = await testApp();
+    const res = await t.json('POST', ROUTE, { body: { markdown: '# PRD: Homework helper\n\nIndustry: Education\nUse Case: Tutoring\n\n## Tasks\n- Explain photosynthesis to a 10 year old\n' } });
+    expect(res.status).toBe(200);
+    expect(res.body.prd).toMatchObject({ industry: 'Education', use_case: 'Tutoring' });
+    expect(res.body.warnings).toContainEqual(expect.objectContaining({ code: 'unbolded_label', line: 3 }));
   });
 });

@@ -88,6 +88,8 @@ export interface ScenarioTask {
   turns?: ConversationTurn[];
   /** A simulated user continues the conversation after `input` (instead of scripted `turns`). */
   user_simulator?: UserSimulator;
+  /** Who wrote a field when not the author (`{"expected": "llm"}` from spec-to-eval's enrichment). */
+  provenance?: Record<string, 'llm' | 'author' | 'import'>;
 }
 
 export interface Scenario {

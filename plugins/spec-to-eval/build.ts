@@ -72,6 +72,7 @@ export function buildTask(draft: DraftTask, id: string, context: StubContext, lo
   if (expected) task.expected = expected;
   if (draft.tools?.length) task.tools = draft.tools;
   if (draft.agent) task.agent = draft.agent;
+  if (draft.llmFields?.length) task.provenance = Object.fromEntries(draft.llmFields.map((field) => [field, 'llm']));
   return task;
 }
 

@@ -7,10 +7,11 @@ import type { LlmClient } from '../../core/llm.ts';
 import type { Scenario, TopologyNode } from '../../core/domain/scenario.ts';
 import { parseSpec, lineOf, textOf, overlongDelimiterRuns, MAX_DELIMITERS_PER_BLOCK } from './parse.ts';
 import { allSections, buildSections, findTasksSections, isTopologyTitle, normalizeTitle, type Section } from './sections.ts';
-import { collectLabelLines, readPrdLabels, MAX_NAME_LENGTH, type LabelLine } from './labels.ts';
+import { collectLabelLines, collectPlainMetadataLines, readPrdLabels, MAX_NAME_LENGTH, type LabelLine } from './labels.ts';
 import { readTopology } from './topology.ts';
 import { extractTasks, type DraftTask } from './tasks.ts';
-import { synthesiseTasks } from './llm-fallback.ts';
+import { synthesiseTasks, DEFAULT_LLM_TIMEOUT_MS } from './llm-fallback.ts';
+import { enrichDrafts } from './llm-enrich.ts';
 import { CONTRACT_METRICS } from './metrics-choice.ts';
 import { buildScenarios, slugify, uniqueScenarioId, LIMITS } from './build.ts';
 import { createFindingLog, capFindings, specParseFailed, PITFALL, WARNING, type Finding, type FindingLog } from './pitfalls.ts';
@@ -23,6 +24,8 @@ export interface ConvertOptions {
   registeredMetrics?: Iterable<string>;
   /** Time limit per provider call in milliseconds. */
   llmTimeoutMs?: number;
+  /** With a provider: let it propose the expectations and metrics a structured PRD leaves out (default true). */
+  enrich?: boolean;
 }
 
 /** The 200 answer of `POST /api/v1/spec-to-eval` (api-contract.md). */
@@ -73,6 +76,8 @@ function labelLinesOutside(root: Section, tasksSections: Section[]): Array<{ lab
     if (tasksSections.includes(section)) return;
     const topology = strict || isTopologyTitle(section.title);
     for (const label of collectLabelLines(section.content)) lines.push({ label, strict: topology });
+    // Metadata written without bold (`Industry: Education`) is read too, with a warning, rather than lost.
+    if (!topology) for (const label of collectPlainMetadataLines(section.content)) lines.push({ label, strict: false });
     for (const child of section.children) visit(child, topology);
   };
   visit(root, false);
@@ -96,6 +101,12 @@ function fromFrontMatter(frontMatter: Record<string, string>, ...keys: string[])
     if (value && value.length <= MAX_NAME_LENGTH) return value;
   }
   return undefined;
+}
+
+/** Lets the provider propose what the tasks leave out, unless there is none or the request said `enrich: false`. */
+async function enrichIfAsked(drafts: DraftTask[], options: ConvertOptions, where: { title: string; line: number }, log: FindingLog): Promise<void> {
+  if (!options.llm || options.enrich === false) return;
+  await enrichDrafts(options.llm, drafts, { ...where, timeoutMs: options.llmTimeoutMs ?? DEFAULT_LLM_TIMEOUT_MS }, log);
 }
 
 /**
@@ -148,6 +159,7 @@ export async function convertSpec(source: string, options: ConvertOptions = {}):
 
   let origin: ConversionResult['source'] = 'structured';
   let scenarioGroups: Array<{ name?: string; drafts: DraftTask[] }> = groups.filter((group) => group.drafts.length > 0).map((group) => ({ name: group.section.title, drafts: group.drafts }));
+  if (drafts.length > 0) await enrichIfAsked(drafts, options, { title, line: groups.find((group) => group.drafts.length)?.section.line ?? anchor }, log);
   if (drafts.length === 0) {
     drafts = await synthesiseTasks(options.llm!, { markdown: source, title, reason: fallbackReason, line: fallbackLine, timeoutMs: options.llmTimeoutMs }, log);
     scenarioGroups = [{ drafts }];

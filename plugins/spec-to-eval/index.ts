@@ -38,6 +38,7 @@ const BODY_SCHEMA = {
     markdown: { type: 'string', description: 'The PRD as Markdown.' },
     input_path: { type: 'string', minLength: 1, maxLength: 4096, description: 'Path of a Markdown PRD inside PROJECT_ROOT (or the temp directories unless AEH_STRICT_JAIL=1).' },
     persist: { type: 'boolean', default: false, description: 'Also write the stubs to PROJECT_ROOT/scenarios/<id>.json (never overwriting: <id>-2.json…).' },
+    enrich: { type: 'boolean', default: true, description: 'With a language-model provider configured: let it propose the expectations and metrics the PRD leaves out, marked in each task\'s provenance ("llm"). false keeps the stubs to what the document says.' },
   },
 };
 
@@ -72,6 +73,7 @@ interface SpecToEvalBody {
   markdown?: string;
   input_path?: string;
   persist?: boolean;
+  enrich?: boolean;
 }
 
 /** The 1-based line of the first byte sequence that is not UTF-8. */
@@ -120,13 +122,13 @@ function convertBudgetMs(env: Readonly<Record<string, string | undefined>>): num
  * a worker, not the service; past the budget, 422 `spec_too_complex` names the structures that made it so.
  * Without an offload (workerd, `AEH_METRIC_WORKERS=0`), and for the language-model fallback, it runs here.
  */
-async function convert(services: Services, settings: Readonly<Record<string, string | undefined>>, source: string, signal: AbortSignal) {
+async function convert(services: Services, settings: Readonly<Record<string, string | undefined>>, source: string, signal: AbortSignal, enrich = true) {
   const { convertSpec } = await loadConverter();
-  const options = { llm: services.find('llm'), registeredMetrics: services.metrics.names(), llmTimeoutMs: llmTimeoutMs(settings) };
+  const options = { llm: services.find('llm'), registeredMetrics: services.metrics.names(), llmTimeoutMs: llmTimeoutMs(settings), enrich };
   const offload = services.capabilities.offload;
   if (!offload) return convertSpec(source, options);
   const budgetMs = convertBudgetMs(settings);
-  const job: ConvertJob = { source, registeredMetrics: [...options.registeredMetrics], llmConfigured: options.llm !== undefined };
+  const job: ConvertJob = { source, registeredMetrics: [...options.registeredMetrics], llmConfigured: options.llm !== undefined, enrich };
   let converted: ConvertJobResult;
   try {
     converted = await offload.run({ module: convertWorkerModule(), name: 'convertInWorker', input: job, budgetMs, signal }) as ConvertJobResult;
@@ -162,7 +164,7 @@ function registerRoute(host: PluginHost): void {
       const services = c.var.services;
       const body = c.var.body as SpecToEvalBody;
       const source = await readSource(services, body);
-      const result = await convert(services, settings, source, c.req.raw.signal);
+      const result = await convert(services, settings, source, c.req.raw.signal, body.enrich !== false);
       if (!body.persist) return c.json(result);
       const { scenarios, persisted } = await persistScenarios(services, result.scenarios);
       return c.json({ ...result, scenarios, persisted });

@@ -30,6 +30,8 @@ export interface LabelLine {
   /** False when nothing separates the label from its value (`**Industry** Retail`). */
   separated: boolean;
   line: number;
+  /** True for a metadata label written without bold (`Industry: Retail`): read, with a warning. */
+  plain?: boolean;
 }
 
 /** A paragraph line, with its label when it starts with one. */
@@ -122,6 +124,24 @@ export function collectLabelLines(nodes: RootContent[]): LabelLine[] {
   return found;
 }
 
+/** `Industry: Retail` without bold: only the PRD's metadata labels are read this way (linear, anchored). */
+const PLAIN_METADATA = /^\s*(industry|sector|domain|use[ _-]?cases?|policy(?: ref(?:erence)?)?)\s*:\s*(.*)$/i;
+
+/** The metadata label lines written without bold, in these nodes (paragraphs at the top of a section). */
+export function collectPlainMetadataLines(nodes: RootContent[]): LabelLine[] {
+  const found: LabelLine[] = [];
+  for (const node of nodes) {
+    if (node.type !== 'paragraph') continue;
+    for (const line of splitInlineLines(node)) {
+      const [first] = line.nodes;
+      if (first?.type !== 'text') continue;
+      const match = PLAIN_METADATA.exec(line.nodes.map((part) => textOf(part)).join(''));
+      if (match) found.push({ name: match[1], key: labelKey(match[1]), value: match[2].trim(), valueNodes: [], separated: true, line: line.line, plain: true });
+    }
+  }
+  return found;
+}
+
 /** The PRD's metadata labels. */
 export interface PrdLabels {
   industry?: string;
@@ -162,6 +182,7 @@ export function readPrdLabels(lines: LabelLine[], log: FindingLog): PrdLabels {
       }
     }
     const previous = seen.get(field);
+    if (line.plain && !previous) log.warn(WARNING.unboldedLabel, line.line, `"${line.name}:" is not bold; it was read as **${field === 'industry' ? 'Industry' : field === 'useCase' ? 'Use Case' : 'Policy'}:** ${line.value.slice(0, 80)} — write the label in bold`);
     if (previous) {
       if (previous.value !== line.value) log.warn(WARNING.duplicateLabel, line.line, `**${line.name}:** is given again ("${line.value.slice(0, 80)}"); the first one, on line ${previous.line}, is used`);
       continue;

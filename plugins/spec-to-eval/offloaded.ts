@@ -16,6 +16,8 @@ export interface ConvertJob {
   registeredMetrics: string[];
   /** Whether a provider is configured: conversion decisions (rubrics scored by `llm_judge`) depend on it. */
   llmConfigured: boolean;
+  /** Whether the provider proposes missing expectations and metrics (`enrich`, default true). */
+  enrich?: boolean;
 }
 
 /** The stubs, or word that the document needs the language-model fallback. */
@@ -26,13 +28,13 @@ const NEEDS_LLM = 'spec-to-eval: the fallback needs the provider';
 /** Stands in for the provider in the worker: any call means the document needs the real one. */
 const deferredLlm: LlmClient = {
   model: 'deferred',
-  complete: () => Promise.reject(new Error(NEEDS_LLM)),
+  complete: () => Promise.reject(Object.assign(new Error(NEEDS_LLM), { deferred: true })),
 };
 
 /** Converts a PRD in a worker; a `Problem` it throws (422 pitfalls) reaches the route as it was. */
 export async function convertInWorker(job: ConvertJob): Promise<ConvertJobResult> {
   try {
-    return { result: await convertSpec(job.source, { llm: job.llmConfigured ? deferredLlm : undefined, registeredMetrics: job.registeredMetrics }) };
+    return { result: await convertSpec(job.source, { llm: job.llmConfigured ? deferredLlm : undefined, registeredMetrics: job.registeredMetrics, enrich: job.enrich }) };
   } catch (error) {
     if ((error as Error)?.message === NEEDS_LLM || (error as { cause?: Error })?.cause?.message === NEEDS_LLM) return { needsLlm: true };
     throw error;

@@ -10,6 +10,7 @@ import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfm } from 'micromark-extension-gfm';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import type { Nodes, Root } from 'mdast';
+import { parseInPieces } from './chunked-parse.ts';
 
 /** A parsed PRD. */
 export interface ParsedSpec {
@@ -128,7 +129,7 @@ export function overlongDelimiterRuns(markdown: string, limit = MAX_DELIMITERS_P
 /** Parses a PRD into mdast (GFM enabled); line numbers in the tree are source line numbers. */
 export function parseSpec(source: string): ParsedSpec {
   const { markdown, frontMatter, frontMatterLines } = stripFrontMatter(source);
-  const tree = fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
+  const tree = parseInPieces(markdown, parseMarkdownOnly);
   return { tree, frontMatter, frontMatterLines };
 }
 

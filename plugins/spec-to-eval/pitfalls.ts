@@ -47,6 +47,9 @@ export const WARNING = {
   scenarioSplit: 'scenario_split',
   inputTruncated: 'input_truncated',
   warningsTruncated: 'warnings_truncated',
+  unboldedLabel: 'unbolded_label',
+  llmEnrichFailed: 'llm_enrich_failed',
+  llmEnriched: 'llm_enriched',
 } as const;
 
 /** Collects findings while a document is walked; the converter decides at the end whether to fail. */

@@ -28,6 +28,8 @@ export interface DraftTask {
   /** Inline-code values of the task (canaries for `secret_leak`). */
   literals: string[];
   line: number;
+  /** Fields the language model proposed because the document gave none (llm-enrich.ts). */
+  llmFields?: Array<'expected' | 'metrics'>;
 }
 
 function shortTitle(text: string): string {

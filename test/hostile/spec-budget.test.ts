@@ -82,4 +82,19 @@ describe('hostile: spec-to-eval budget', () => {
     expect(res.body.source).toBe('llm');
     expect(calls).toBe(1);
   }, 60_000);
+
+  it('enriches a structured PRD on the request thread when the worker cannot call the provider', async () => {
+    let calls = 0;
+    server.use(http.post('http://llm.test/v1/chat/completions', () => {
+      calls++;
+      const content = JSON.stringify({ tasks: [{ index: 0, expected: 'The agent declines.', metrics: ['refusal'] }] });
+      return HttpResponse.json({ choices: [{ message: { content } }] });
+    }));
+    pool = createWorkerPool({ size: 1 });
+    const t = await testApp({ capabilities: { offload: pool }, env: { AEH_LLM_BASE_URL: 'http://llm.test/v1', AEH_LLM_MODEL: 'prd-model' } });
+    const res = await t.json('POST', ROUTE, { body: { markdown: '# PRD: Returns\n**Industry:** Retail\n**Use Case:** Returns\n\n## Tasks\n- Return a coat bought 100 days ago\n' } });
+    expect(res.status).toBe(200);
+    expect(calls).toBe(1);
+    expect(res.body.scenarios[0].tasks[0].provenance).toEqual({ expected: 'llm', metrics: 'llm' });
+  }, 60_000);
 });

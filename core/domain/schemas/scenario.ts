@@ -123,6 +123,10 @@ export const scenarioSchema = {
           required_tools: { type: 'array', maxItems: 100, items: TOOL_NAME },
           forbidden_tools: { type: 'array', maxItems: 500, items: TOOL_NAME },
           expected_outcome: { type: 'array', maxItems: 200, items: outcomeAssertionSchema },
+          provenance: {
+            type: 'object', maxProperties: 20, propertyNames: { pattern: '^[a-z_]{1,40}$' }, additionalProperties: { enum: ['llm', 'author', 'import'] },
+            description: 'Who wrote a field when it was not the scenario\'s author: "llm" for what spec-to-eval\'s language model proposed (review it).',
+          },
           turns: {
             type: 'array', maxItems: 50,
             items: { type: 'object', required: ['input'], additionalProperties: false, properties: { input: { type: 'string', maxLength: 1_000_000 }, expected_outcome: { type: 'array', maxItems: 200, items: outcomeAssertionSchema } } },
