@@ -21,6 +21,7 @@ import type { Catalog } from './domain/catalog.ts';
 import type { ScenarioFormat } from './domain/scenario-format.ts';
 import type { FailureCode } from './failure-codes.ts';
 import type { Redactor } from './redactor.ts';
+import type { AgentTargets } from './domain/agent-target.ts';
 
 /**
  * The named services plugins provide to each other. A plugin that provides a slot of its own declares it by
@@ -35,6 +36,11 @@ export interface ServiceSlots {
   health: HealthMonitor;
   /** The redaction of every excerpt that leaves the service (plugins/metrics, which owns the detectors). */
   redactor: Redactor;
+  /**
+   * The named agents of the agent registry (plugins/agent-registry), which `POST /api/evaluate` resolves
+   * `"agent": "<name>"` through. Not `services.agents`: that is the registry of agent adapters.
+   */
+  agentTargets: AgentTargets;
 }
 
 /** The doctor's last findings: the worst status and each check's (`unknown` before the first run ends). */

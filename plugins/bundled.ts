@@ -30,11 +30,12 @@ import agentScripted from './agents/scripted.ts';
 import agentHttp from './agents/http.ts';
 import agentOpenai from './agents/openai.ts';
 import agentReplay from './agents/replay.ts';
+import agentRegistry from './agent-registry/index.ts';
 import metrics from './metrics/index.ts';
 import shims from './shims/index.ts';
 import evaluation from './evaluation/index.ts';
 import specToEval from './spec-to-eval/index.ts';
 
 export function portablePlugins(): Plugin[] {
-  return [storageMemory, authStaticKey, authApiKeys, authOidc, pbac, audit, system, llm, aes, catalog, doctor, explain, consolePlugin, mutators, schedules, signerLocal, signerAwsKms, signerGcpKms, signerAzureKeyVault, certification, evidence, compare, reports, agentScripted, agentHttp, agentOpenai, agentReplay, metrics, shims, evaluation, specToEval];
+  return [storageMemory, authStaticKey, authApiKeys, authOidc, pbac, audit, system, llm, aes, catalog, doctor, explain, consolePlugin, mutators, schedules, signerLocal, signerAwsKms, signerGcpKms, signerAzureKeyVault, certification, evidence, compare, reports, agentScripted, agentHttp, agentOpenai, agentReplay, agentRegistry, metrics, shims, evaluation, specToEval];
 }

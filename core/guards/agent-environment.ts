@@ -27,6 +27,21 @@ export function isServiceVariable(name: string): boolean {
   return SERVICE_VARIABLE.test(name);
 }
 
+/** The form of a variable name an agent option may give (`api_key_env`, `header_envs`). */
+export const AGENT_VARIABLE_NAME = '^[A-Z][A-Z0-9_]{0,127}$';
+
+/**
+ * Why an agent may not be given the variable `name`, or `null`. `env` holds only what `AEH_AGENT_KEY_ENVS`
+ * allows (none by default, never the service's own variables): the value goes to a URL a scenario chose.
+ * With `requireSet`, a listed variable that is unset (or empty) is refused too.
+ */
+export function agentVariableRefusal(name: string, env: Readonly<Record<string, string | undefined>>, requireSet = false): string | null {
+  if (isServiceVariable(name)) return 'names a variable of the service, its signers, Redis or OIDC, which agents never receive';
+  if (!Object.hasOwn(env, name)) return 'is not listed in AEH_AGENT_KEY_ENVS (agents may use no variable unless the operator lists it)';
+  if (requireSet && !env[name]) return 'is not set in the service\'s environment';
+  return null;
+}
+
 /** `AEH_AGENT_KEY_ENVS` split: the names agents may use, and the listed ones refused as the service's own. */
 export function agentKeyVariables(env: Record<string, string | undefined>): { allowed: string[]; refused: string[] } {
   const listed = (env.AEH_AGENT_KEY_ENVS ?? '').split(',').map((name) => name.trim()).filter(Boolean);

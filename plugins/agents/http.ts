@@ -8,10 +8,14 @@
  * task's world, and POSTs again with every result so far in `tool_results` (`[{id, name, arguments, result}` or
  * `error}]`) and `round`, until the agent gives its final `output` or `max_tool_rounds` (default 8) is spent.
  * It also carries `mcp: {url, token}`: the same world as an MCP server, for an agent that speaks MCP instead.
+ * Secret headers are named, not written: `header_envs: {authorization: "SUPPORT_BOT_TOKEN"}` sends the value of
+ * that variable, which `AEH_AGENT_KEY_ENVS` must list (as for the openai adapter's `api_key_env`).
  */
 import type { Plugin } from '../../core/plugin.ts';
 import { AgentError, type AgentAdapter, type AgentReply, type ToolCall } from '../../core/agent-adapter.ts';
 import { readAgentJson } from '../../core/guards/agent-response.ts';
+import { AGENT_VARIABLE_NAME, agentVariableRefusal } from '../../core/guards/agent-environment.ts';
+import { Problem } from '../../core/problems.ts';
 
 const OPTIONS = {
   type: 'object',
@@ -19,6 +23,8 @@ const OPTIONS = {
   properties: {
     url: { type: 'string', pattern: '^https?://', maxLength: 2048 },
     headers: { type: 'object', additionalProperties: { type: 'string' } },
+    // Secret headers come from the environment: `{"authorization": "SUPPORT_BOT_TOKEN"}` sends that variable's value.
+    header_envs: { type: 'object', maxProperties: 16, propertyNames: { pattern: '^[A-Za-z0-9-]{1,64}$' }, additionalProperties: { type: 'string', pattern: AGENT_VARIABLE_NAME } },
     timeout_ms: { type: 'integer', minimum: 1, maximum: 3_600_000 },
     max_response_bytes: { type: 'integer', minimum: 1, maximum: 64 * 1024 * 1024 },
     max_tool_rounds: { type: 'integer', minimum: 0, maximum: 32 },
@@ -58,12 +64,21 @@ export const httpAdapter: AgentAdapter = {
   name: 'http',
   description: 'POSTs each task to an HTTP agent and reads its JSON answer.',
   options: OPTIONS,
-  async check(spec, { checkUrl }) {
+  async check(spec, { checkUrl, env }) {
     checkUrl(spec.url, '/agent/url');
+    for (const [header, variable] of Object.entries((spec.header_envs ?? {}) as Record<string, string>)) {
+      const refusal = agentVariableRefusal(variable, env, true);
+      if (refusal) throw new Problem('validation_failed', { detail: `agent.header_envs.${header} "${variable}" ${refusal}`, errors: [{ path: `/agent/header_envs/${header}`, message: refusal }] });
+    }
   },
-  async call(input, { run_id, task, spec, history, fetch, signal, variant, tools, mcp }) {
+  async call(input, { run_id, task, spec, history, fetch, signal, variant, tools, mcp, env }) {
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
     for (const [name, value] of Object.entries((spec.headers ?? {}) as Record<string, string>)) headers[name.toLowerCase()] = value;
+    for (const [name, variable] of Object.entries((spec.header_envs ?? {}) as Record<string, string>)) {
+      if (agentVariableRefusal(variable, env)) throw new AgentError(`agent.header_envs.${name} "${variable}" is not allowed`);
+      const value = env[variable];
+      if (value) headers[name.toLowerCase()] = value;
+    }
     const offered = tools?.list.map((tool) => ({ name: tool.name, function_name: tool.function_name, description: tool.description, parameters: tool.parameters }));
     const maxRounds = typeof spec.max_tool_rounds === 'number' ? spec.max_tool_rounds : 8;
     const results: ToolResult[] = [];

@@ -12,10 +12,8 @@ import type { Plugin } from '../../core/plugin.ts';
 import { Problem } from '../../core/problems.ts';
 import { AgentError, type AgentAdapter, type AgentCheckContext, type ToolCall } from '../../core/agent-adapter.ts';
 import { readAgentJson } from '../../core/guards/agent-response.ts';
-import { agentKeyVariablesOf, isServiceVariable } from '../../core/guards/agent-environment.ts';
+import { AGENT_VARIABLE_NAME, agentKeyVariablesOf, agentVariableRefusal } from '../../core/guards/agent-environment.ts';
 import type { AgentSpec } from '../../core/domain/scenario.ts';
-
-const ENV_NAME = '^[A-Z][A-Z0-9_]{0,127}$';
 
 const OPTIONS = {
   type: 'object',
@@ -23,7 +21,7 @@ const OPTIONS = {
   properties: {
     base_url: { type: 'string', pattern: '^https?://', maxLength: 2048 },
     model: { type: 'string', minLength: 1, maxLength: 200 },
-    api_key_env: { type: 'string', pattern: ENV_NAME },
+    api_key_env: { type: 'string', pattern: AGENT_VARIABLE_NAME },
     system: { type: 'string', maxLength: 100_000 },
     temperature: { type: 'number', minimum: 0, maximum: 2 },
     tools: { type: 'array', maxItems: 128, items: { type: 'object' } },
@@ -34,21 +32,11 @@ const OPTIONS = {
   },
 };
 
-/**
- * Why `api_key_env` may not be used, or `null`. `env` holds only what `AEH_AGENT_KEY_ENVS` allows (none by
- * default, never the service's own variables): the key goes to a URL a scenario chose.
- */
-function keyVariableRefusal(name: string, env: AgentCheckContext['env']): string | null {
-  if (isServiceVariable(name)) return 'names a variable of the service, its signers, Redis or OIDC, which agents never receive';
-  if (!Object.hasOwn(env, name)) return 'is not listed in AEH_AGENT_KEY_ENVS (agents may use no variable unless the operator lists it)';
-  return null;
-}
-
 async function checkSpec(spec: AgentSpec, { env, checkUrl }: AgentCheckContext): Promise<void> {
   checkUrl(spec.base_url, '/agent/base_url');
   const name = spec.api_key_env;
   if (typeof name !== 'string') return;
-  const refusal = keyVariableRefusal(name, env) ?? (env[name] ? null : 'is not set in the service\'s environment');
+  const refusal = agentVariableRefusal(name, env, true);
   if (refusal) throw new Problem('validation_failed', { detail: `agent.api_key_env "${name}" ${refusal}`, errors: [{ path: '/agent/api_key_env', message: refusal }] });
 }
 
@@ -78,7 +66,7 @@ export const openaiAdapter: AgentAdapter = {
     const endpoint = `${String(spec.base_url).replace(/\/+$/, '')}/chat/completions`;
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
     if (typeof spec.api_key_env === 'string') {
-      if (keyVariableRefusal(spec.api_key_env, env)) throw new AgentError(`agent.api_key_env "${spec.api_key_env}" is not allowed`);
+      if (agentVariableRefusal(spec.api_key_env, env)) throw new AgentError(`agent.api_key_env "${spec.api_key_env}" is not allowed`);
       const key = env[spec.api_key_env];
       if (key) headers.authorization = `Bearer ${key}`;
     }
