@@ -1,7 +1,10 @@
 /** Output helpers shared by the commands: streams, `--json`, problems, exit codes. */
 
-/** Exit codes of `aeh evaluate` (and the others where they apply). */
-export const EXIT = { pass: 0, fail: 1, warning: 2, error: 3 } as const;
+/**
+ * Exit codes of `aeh evaluate` (and the others where they apply). `regression`: the run regressed beyond
+ * `--max-regression` against its `--baseline` (`aeh evaluate`, `aeh compare`).
+ */
+export const EXIT = { pass: 0, fail: 1, warning: 2, error: 3, regression: 4 } as const;
 
 export interface Io {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };

@@ -11,7 +11,9 @@ import { openClient, type ApiClient, type ApiResponse } from '../client.ts';
 import { createProgress } from '../progress.ts';
 import { EVALUATE_USAGE } from '../usage.ts';
 import { saveArtifacts } from '../artifacts.ts';
-import { buildResults, taskScoresFrom, type ReportInput } from '../report/model.ts';
+import { gateRun, parseThreshold } from './evaluate-options.ts';
+import { saveReport } from './report.ts';
+import { buildResults, taskScoresFrom, type ReportInput, type ReportLinks } from '../report/model.ts';
 import { toJunit } from '../report/junit.ts';
 import { toMarkdown } from '../report/markdown.ts';
 import { redactedReport } from '../report/redact.ts';
@@ -66,17 +68,23 @@ function parseEvaluateArgs(argv: string[], io: Io) {
       url: { type: 'string' }, key: { type: 'string' }, format: { type: 'string', default: 'text' }, output: { type: 'string' },
       artifacts: { type: 'string' }, summary: { type: 'string' },
       'allow-warning': { type: 'boolean', default: false }, json: { type: 'boolean', default: false }, timeout: { type: 'string', default: '600' },
+      report: { type: 'string' }, baseline: { type: 'string' }, 'max-regression': { type: 'string' },
     },
   });
   const format = values.json ? 'json' : values.format!;
   const timeoutSeconds = Number(values.timeout);
-  if (positionals.length !== 1 || !FORMATS.includes(format) || !(timeoutSeconds > 0)) {
-    if (!(timeoutSeconds > 0)) line(io.stderr, `aeh evaluate: --timeout must be a positive number of seconds, got "${values.timeout}"`);
-    else if (!FORMATS.includes(format)) line(io.stderr, `aeh evaluate: unknown --format "${format}"`);
+  const threshold = parseThreshold(values['max-regression'] ?? '0');
+  const problem = !(timeoutSeconds > 0) ? `--timeout must be a positive number of seconds, got "${values.timeout}"`
+    : !FORMATS.includes(format) ? `unknown --format "${format}"`
+    : threshold === undefined ? `--max-regression must be a number from 0 to 1, got "${values['max-regression']}"`
+    : values['max-regression'] !== undefined && !values.baseline ? '--max-regression needs --baseline latest|pinned|<run_id>'
+    : undefined;
+  if (positionals.length !== 1 || problem) {
+    if (problem) line(io.stderr, `aeh evaluate: ${problem}`);
     line(io.stderr, `usage: ${EVALUATE_USAGE}`);
     return undefined;
   }
-  return { values, target: positionals[0], format, timeoutSeconds };
+  return { values, target: positionals[0], format, timeoutSeconds, threshold: threshold! };
 }
 
 type EvaluateArgs = NonNullable<ReturnType<typeof parseEvaluateArgs>>;
@@ -124,7 +132,19 @@ async function fetchReport(client: ApiClient, runId: string, scenario: Scenario 
   // Per-task scores tell an unmeasured metric (skipped) from a passed one; a caller without runs:export gets the coarser view.
   const sidecar = await client.request('GET', `/api/v1/runs/${encodeURIComponent(run.run_id)}/evidence/scores.json`);
   const taskScores = sidecar.status === 200 ? taskScoresFrom(sidecar.body) : undefined;
-  return { run, scenarioTitle: scenario?.title ?? run.scenario_title ?? run.scenario_id, results: buildResults(run, scenario?.tasks ?? [], taskScores), scenario };
+  const links = await linksOf(client, run.run_id);
+  return { run, scenarioTitle: scenario?.title ?? run.scenario_title ?? run.scenario_id, results: buildResults(run, scenario?.tasks ?? [], taskScores), scenario, links };
+}
+
+/**
+ * The run's links for the reports: absolute when the service has a public URL (`AEH_PUBLIC_URL`, from
+ * `GET /api/v1/runs/:id/links`), else under `--url`; in-process without one, the run record's paths.
+ */
+async function linksOf(client: ApiClient, runId: string): Promise<ReportLinks | undefined> {
+  const answer = await client.request<{ public_url: string | null; links: ReportLinks }>('GET', `/api/v1/runs/${encodeURIComponent(runId)}/links`);
+  if (answer.status !== 200 || (!answer.body.public_url && client.target === 'in-process')) return undefined;
+  if (answer.body.public_url) return answer.body.links;
+  return Object.fromEntries(Object.entries(answer.body.links).map(([name, path]) => [name, `${client.target}${path}`])) as unknown as ReportLinks;
 }
 
 /** The report in the asked format; every format repeats the run's messages only redacted. */
@@ -180,7 +200,11 @@ export async function evaluateCommand(argv: string[], io: Io): Promise<number> {
     const report = await fetchReport(client, task.run_id, scenario, io);
     if (!report) return EXIT.error;
     if (!(await deliverReport(client, args, report, io))) return EXIT.error;
-    return exitFor(report.run, args.values['allow-warning']!);
+    if (args.values.report && !(await saveReport(client, task.run_id, args.values.report, io))) return EXIT.error;
+    const verdict = exitFor(report.run, args.values['allow-warning']!);
+    if (verdict === EXIT.error || !args.values.baseline) return verdict;
+    // An error wins, then a regression beyond the threshold, then the run's own verdict.
+    return (await gateRun(client, task.run_id, args.values.baseline, args.threshold, io)) ?? verdict;
   } finally {
     await client.close();
   }

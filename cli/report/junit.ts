@@ -16,7 +16,7 @@ function xml(text: unknown): string {
  * message redacted (redact.ts).
  */
 export function toJunit(report: ReportInput): string {
-  const { run, scenarioTitle, results } = redactedReport(report);
+  const { run, scenarioTitle, results, links } = redactedReport(report);
   const failures = results.filter((result) => result.failures.length > 0).length;
   const skipped = results.filter((result) => result.score === null && result.failures.length === 0).length;
   const errored = run.status === 'failed' ? 1 : 0;
@@ -32,7 +32,8 @@ export function toJunit(report: ReportInput): string {
     return `${open}</testcase>`;
   });
   const properties = [
-    ['run_id', run.run_id], ['compliance', run.compliance?.status], ['index', run.index], ['certificate_url', run.certificate_url],
+    ['run_id', run.run_id], ['compliance', run.compliance?.status], ['index', run.index], ['certificate_url', links?.certificate ?? run.certificate_url],
+    ...(links ? [['verify_url', links.verify], ...(links.report ? [['report_url', links.report]] : [])] : []),
   ].map(([name, value]) => `      <property name="${xml(name)}" value="${xml(value)}"/>`).join('\n');
   const errorCase = errored ? `\n    <testcase classname="${xml(run.scenario_id)}" name="run"><error type="${xml(run.error?.code ?? 'error')}" message="${xml(run.error?.message ?? 'the run could not complete')}"/></testcase>` : '';
   return [

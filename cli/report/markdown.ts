@@ -10,12 +10,12 @@ function cell(text: unknown): string {
 
 /** Renders a run as a Markdown summary (GitHub-flavoured tables), every message redacted (redact.ts). */
 export function toMarkdown(report: ReportInput): string {
-  const { run, scenarioTitle, results } = redactedReport(report);
+  const { run, scenarioTitle, results, links } = redactedReport(report);
   const status = run.compliance?.status ?? 'error';
   const lines = [
     `### ${ICON[status] ?? ''} ${cell(scenarioTitle)}: **${status}** (index ${run.index === null ? '—' : run.index.toFixed(2)})`,
     '',
-    `Run \`${run.run_id}\` · ${results.length} checks · ${run.failures.length} failures · [certificate](${run.certificate_url}) · [verify](${run.verify_url})`,
+    `Run ${links?.console ? `[\`${run.run_id}\`](${links.console})` : `\`${run.run_id}\``} · ${results.length} checks · ${run.failures.length} failures · [certificate](${links?.certificate ?? run.certificate_url}) · [verify](${links?.verify ?? run.verify_url})${links?.report ? ` · [report](${links.report})` : ''}`,
     '',
   ];
   if (run.dimensions) {

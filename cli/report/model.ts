@@ -10,12 +10,25 @@ export interface TaskMetricResult {
   failures: RunRecord['failures'];
 }
 
+/**
+ * Where the reports link to: the run's addresses from `GET /api/v1/runs/:id/links`, absolute when the service
+ * has a public URL (`AEH_PUBLIC_URL`) or the CLI used `--url`.
+ */
+export interface ReportLinks {
+  certificate: string;
+  verify: string;
+  report?: string;
+  console?: string;
+}
+
 export interface ReportInput {
   run: RunRecord;
   scenarioTitle: string;
   results: TaskMetricResult[];
   /** The scenario run, when known: its canaries are masked wherever the report repeats the run (redact.ts). */
   scenario?: Scenario;
+  /** The run's links; without them the reports use the run record's paths. */
+  links?: ReportLinks;
 }
 
 /** Per-task metric scores of the original tasks, from the run's `scores.json` sidecar (`per_task`). */

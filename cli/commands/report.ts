@@ -1,0 +1,56 @@
+/**
+ * `aeh report <run_id> [-o report.html]`: the run's self-contained HTML report (`GET /api/v1/runs/:id/report`),
+ * written to a file or to stdout. Exit 0, or 3 when the run is unknown or the report cannot be written.
+ */
+import { parseArgs } from 'node:util';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { EXIT, line, printProblem, type Io } from '../io.ts';
+import { REPORT_USAGE } from '../usage.ts';
+import { openClient, type ApiClient } from '../client.ts';
+
+
+/** The report's bytes; undefined, after printing the problem, when the service refuses. */
+async function fetchReport(client: ApiClient, runId: string, io: Io): Promise<Uint8Array | undefined> {
+  const response = await client.download(`/api/v1/runs/${encodeURIComponent(runId)}/report`);
+  if (response.status === 200) return response.bytes;
+  const text = new TextDecoder().decode(response.bytes);
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON
+  }
+  printProblem(io, 'report', { status: response.status, body, text });
+  return undefined;
+}
+
+/** Downloads a run's HTML report to `file` (its folder is created); false, after saying why, when it cannot. */
+export async function saveReport(client: ApiClient, runId: string, file: string, io: Io): Promise<boolean> {
+  const bytes = await fetchReport(client, runId, io);
+  if (!bytes) return false;
+  const path = resolve(io.cwd, file);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, bytes);
+  line(io.stderr, `wrote ${file} (${bytes.length} bytes: the HTML report of ${runId})`);
+  return true;
+}
+
+/** Runs `aeh report`; returns the exit code. */
+export async function reportCommand(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { url: { type: 'string' }, key: { type: 'string' }, output: { type: 'string', short: 'o' } } });
+  if (positionals.length !== 1) {
+    line(io.stderr, `usage: ${REPORT_USAGE}`);
+    return EXIT.error;
+  }
+  const client = await openClient({ url: values.url, key: values.key, env: io.env, cwd: io.cwd });
+  try {
+    if (values.output) return (await saveReport(client, positionals[0]!, values.output, io)) ? EXIT.pass : EXIT.error;
+    const bytes = await fetchReport(client, positionals[0]!, io);
+    if (!bytes) return EXIT.error;
+    io.stdout.write(new TextDecoder().decode(bytes));
+    return EXIT.pass;
+  } finally {
+    await client.close();
+  }
+}

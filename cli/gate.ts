@@ -1,0 +1,52 @@
+/**
+ * The regression gate on the command line: `aeh compare <base> <head>` and `aeh evaluate --baseline …`
+ * both ask `GET /api/v1/compare` and print what it says, most important first: what regressed beyond the
+ * threshold, then the deltas, then each task whose outcome or failures changed.
+ */
+import type { ApiClient, ApiResponse } from './client.ts';
+import { line } from './io.ts';
+
+interface Delta { base: number | null; head: number | null; delta: number | null }
+interface Group { code: string; metric: string; count: number; message?: string }
+
+/** The comparison as `GET /api/v1/compare` answers it, as far as the CLI reads it. */
+export interface Comparison {
+  base: { run_id: string; ref: string; agent: { key: string }; compliance: string | null };
+  head: { run_id: string; agent: { key: string }; compliance: string | null };
+  same_agent: boolean;
+  index: Delta;
+  dimensions: Record<string, Delta>;
+  counts: { tasks: number; regressed: number; improved: number; same: number; added: number; removed: number; failures: { new: number; fixed: number; unchanged: number }; answers_changed: number };
+  gate: { max_regression: number; regressed: boolean; regressions: Array<{ kind: string; subject: string; message: string }> };
+  tasks: Array<{ task_id: string; before: string | null; after: string | null; change: string; failures: { new: Group[]; fixed: Group[]; unchanged: Group[] }; answer_changed: boolean; answer?: { base: string | null; head: string | null } }>;
+}
+
+/** Asks the service to compare `base` (a run id, `latest` or `baseline`) with the run `head`. */
+export function requestComparison(client: ApiClient, base: string, head: string, maxRegression: number, answers = 0): Promise<ApiResponse<Comparison>> {
+  const query = new URLSearchParams({ base, head, max_regression: String(maxRegression), answers: String(answers) });
+  return client.request<Comparison>('GET', `/api/v1/compare?${query}`);
+}
+
+const fixed = (value: number | null) => (value === null ? '—' : value.toFixed(3));
+const signed = (value: number | null) => (value === null ? '' : ` (${value >= 0 ? '+' : ''}${value.toFixed(3)})`);
+const groups = (list: Group[]) => list.map((group) => `${group.code} (${group.metric}${group.count > 1 ? ` ×${group.count}` : ''})`).join(', ');
+
+/** Prints a comparison as text lines on `stream`. */
+export function printComparison(stream: NodeJS.WritableStream, comparison: Comparison): void {
+  const { base, head, counts, gate } = comparison;
+  const verdict = gate.regressed ? `REGRESSED beyond ${gate.max_regression}` : `no regression beyond ${gate.max_regression}`;
+  line(stream, `${verdict}: ${head.run_id} against ${base.ref === base.run_id ? '' : `${base.ref} = `}${base.run_id}`);
+  for (const regression of gate.regressions) line(stream, `  ${regression.kind}: ${regression.message}`);
+  line(stream, `index ${fixed(comparison.index.base)} → ${fixed(comparison.index.head)}${signed(comparison.index.delta)}; compliance ${base.compliance ?? '—'} → ${head.compliance ?? '—'}${comparison.same_agent ? '' : `; agents differ (${base.agent.key} → ${head.agent.key})`}`);
+  for (const [name, score] of Object.entries(comparison.dimensions)) {
+    if (score.base !== null || score.head !== null) line(stream, `  ${name.padEnd(15)} ${fixed(score.base)} → ${fixed(score.head)}${signed(score.delta)}`);
+  }
+  line(stream, `tasks: ${counts.tasks} (${counts.regressed} regressed, ${counts.improved} improved, ${counts.same} same${counts.added ? `, ${counts.added} added` : ''}${counts.removed ? `, ${counts.removed} removed` : ''}); failures ${counts.failures.new} new, ${counts.failures.fixed} fixed, ${counts.failures.unchanged} unchanged; ${counts.answers_changed} answer(s) changed`);
+  for (const task of comparison.tasks) {
+    if (task.change === 'same' && task.failures.new.length === 0 && task.failures.fixed.length === 0) continue;
+    const parts = [`${task.before ?? '—'} → ${task.after ?? '—'} (${task.change})`];
+    if (task.failures.new.length) parts.push(`new ${groups(task.failures.new)}`);
+    if (task.failures.fixed.length) parts.push(`fixed ${groups(task.failures.fixed)}`);
+    line(stream, `  ${task.task_id}: ${parts.join('; ')}`);
+  }
+}
