@@ -1,0 +1,141 @@
+/**
+ * The suite certificate: a Verification Certificate 3.0.0 like a run's, over the suite instead of one trace.
+ * `run_id` is the suite id, `trace_file` is `manifest.json` (the suite's runs, agents and aggregates in
+ * RFC 8785 form) and `trace_hash` its SHA3-256, and the evidence ledger lists one entry per run,
+ * `<run_id>.certificate.json`, whose digest is that run certificate's certificate digest: SHA3-256 of the
+ * RFC 8785 form of the certificate without `provenance_chain`, what every signature of it covers. An Auditor
+ * countersigning a run later adds to its chain and leaves the suite's ledger true. The evidence files
+ * (`GET /api/v1/suites/:suite_id/evidence/:file`) are the manifest and, per run, exactly those canonical bytes,
+ * so `aeh verify` checks a suite certificate offline as it checks a run's.
+ */
+import { buildCertificateBody, canonicalJson, certificateBody, certificateDigest, validateCertificate, type Certificate } from '../../core/domain/certificate.ts';
+import { sha3Factory, sha3Hex } from '../../core/domain/hash.ts';
+import { appendProvenance } from '../../core/domain/provenance.ts';
+import { keys, type RunRecord } from '../../core/domain/runs.ts';
+import type { SuiteView } from '../../core/domain/suites.ts';
+import { verifyCertificate, type VerificationResult } from '../../core/domain/verify-certificate.ts';
+import type { Services } from '../../core/services.ts';
+import { selectSigner } from '../../core/signer.ts';
+import { HARNESS_VERSION, PRODUCT_NAME } from '../../core/version.ts';
+import { suiteKeys, type SuiteRecord } from './store.ts';
+
+export const MANIFEST_FILE = 'manifest.json';
+const RUN_CERTIFICATE = /^([A-Za-z0-9_-]{1,128})\.certificate\.json$/;
+const encoder = new TextEncoder();
+const WORST: Certificate['compliance']['status'][] = ['error', 'fail', 'warning', 'pass'];
+
+/** Why a suite has no certificate yet, or `null` when it can have one now. */
+export function certificateBlocker(record: SuiteRecord, certificates: Map<string, Certificate>): { status: 'pending' | 'unavailable'; detail: string } | null {
+  if (!record.launched) return { status: 'pending', detail: 'runs are still being launched' };
+  const refused = record.entries.filter((entry) => entry.run_id === null);
+  if (refused.length) return { status: 'unavailable', detail: `${refused.length} run(s) could not be launched, so the suite cannot be certified` };
+  const missing = record.entries.filter((entry) => !certificates.has(entry.run_id!));
+  if (missing.length) return { status: 'pending', detail: `${missing.length} of ${record.entries.length} run(s) have no certificate yet (a cancelled run never gets one)` };
+  return null;
+}
+
+/** The run certificates of a suite that exist, by run id. */
+export async function readRunCertificates(services: Services, record: SuiteRecord): Promise<Map<string, Certificate>> {
+  const found = new Map<string, Certificate>();
+  const ids = record.entries.map((entry) => entry.run_id).filter((id): id is string => id !== null);
+  for (let start = 0; start < ids.length; start += 64) {
+    await Promise.all(ids.slice(start, start + 64).map(async (id) => {
+      const certificate = await services.store.getJson<Certificate>(keys.certificate(id)).catch(() => null);
+      if (certificate) found.set(id, certificate);
+    }));
+  }
+  return found;
+}
+
+/** The manifest the suite certificate's `trace_hash` covers, in RFC 8785 form. */
+export function manifestBytes(view: Omit<SuiteView, 'certificate'>, certificates: Map<string, Certificate>, factory: ReturnType<typeof sha3Factory>): Uint8Array {
+  return encoder.encode(canonicalJson({
+    suite_id: view.suite_id,
+    name: view.name,
+    created_at: view.created_at,
+    created_by: view.created_by,
+    query: view.query,
+    scenario_ids: view.scenario_ids,
+    agents: view.agents.map(({ agent, index, dimensions, pass_rate, failures_by_code, runs }) => ({ agent, index, dimensions, pass_rate, failures_by_code, runs: runs.total })),
+    runs: view.runs.map((run) => ({ scenario_id: run.scenario_id, agent: run.agent, run_id: run.run_id, index: run.index, compliance: run.compliance, certificate_digest: certificateDigest(certificates.get(run.run_id!)!, factory) })),
+  }));
+}
+
+function suiteCompliance(runs: RunRecord[], certificates: Map<string, Certificate>): Certificate['compliance'] {
+  const statuses = [...certificates.values()].map((certificate) => certificate.compliance.status);
+  const status = WORST.find((candidate) => statuses.includes(candidate)) ?? 'error';
+  const scores = [...certificates.values()].map((certificate) => certificate.compliance.score);
+  const policies = new Set(runs.map((run) => run.compliance?.policy_ref).filter(Boolean));
+  return { status, score: scores.length ? Math.round((scores.reduce((a, b) => a + b, 0) / scores.length) * 10_000) / 10_000 : 0, policy_ref: policies.size === 1 ? [...policies][0]! : 'NIST AI 100-1' };
+}
+
+/**
+ * Issues the suite certificate when every run has one and none was issued; one caller wins the claim. Returns
+ * the certificate written, or `null` when it is not time (or another caller issues it).
+ */
+export async function issueSuiteCertificate(services: Services, record: SuiteRecord, view: Omit<SuiteView, 'certificate'>, runs: Map<string, RunRecord>): Promise<Certificate | null> {
+  const { store } = services;
+  if (await store.has(suiteKeys.certificate(record.suite_id))) return null;
+  const certificates = await readRunCertificates(services, record);
+  if (certificateBlocker(record, certificates)) return null;
+  if (!(await store.setIfAbsent(suiteKeys.claim(record.suite_id), 'issuing', 300))) return null;
+  const factory = sha3Factory(services.capabilities);
+  const manifest = manifestBytes(view, certificates, factory);
+  const ledger = Object.fromEntries([...certificates].map(([runId, certificate]) => [`${runId}.certificate.json`, certificateDigest(certificate, factory)]));
+  const body = buildCertificateBody({
+    runId: record.suite_id,
+    harnessVersion: HARNESS_VERSION,
+    traceHash: sha3Hex(manifest, factory),
+    traceFile: MANIFEST_FILE,
+    compliance: suiteCompliance([...runs.values()], certificates),
+    evidenceLedger: ledger,
+    governanceTtlDays: services.config.governanceTtlDays,
+  });
+  const certificate = await appendProvenance(body, {
+    signer: selectSigner(services.signers, services.config), identity: PRODUCT_NAME, role: 'Evaluator',
+    timestamp: new Date(services.now()).toISOString(), requiredRoles: ['Evaluator'], factory,
+  });
+  const errors = validateCertificate(certificate);
+  if (errors.length) throw new Error(`the certificate of suite ${record.suite_id} would not validate: ${errors.map((error) => `${error.path} ${error.message}`).join('; ')}`);
+  await store.setBytes(suiteKeys.manifest(record.suite_id), manifest);
+  await store.setJson(suiteKeys.certificate(record.suite_id), certificate);
+  services.telemetry.increment('suites.certified');
+  return certificate;
+}
+
+/**
+ * An evidence file of a suite certificate: `manifest.json`, or `<run_id>.certificate.json` (the RFC 8785 form
+ * of that run's certificate without its chain, whose SHA3-256 is the ledger's digest). `null` when missing.
+ */
+export async function suiteEvidence(services: Services, suiteId: string, file: string): Promise<Uint8Array | null> {
+  if (file === MANIFEST_FILE) return services.store.getBytes(suiteKeys.manifest(suiteId));
+  const match = RUN_CERTIFICATE.exec(file);
+  if (!match) return null;
+  const certificate = await services.store.getJson<Certificate>(suiteKeys.certificate(suiteId));
+  if (!certificate?.evidence_ledger?.[file]) return null;
+  const run = await services.store.getJson<Certificate>(keys.certificate(match[1]!)).catch(() => null);
+  return run ? encoder.encode(canonicalJson(certificateBody(run))) : null;
+}
+
+/** Verifies a stored suite certificate against its manifest, its runs' certificates and the published keys. */
+export async function verifySuite(services: Services, suiteId: string, published: Parameters<typeof verifyCertificate>[1]['keys']): Promise<{ certificate: unknown; result: VerificationResult } | null> {
+  const certificate = await services.store.getJson<unknown>(suiteKeys.certificate(suiteId)).catch(() => null);
+  if (certificate === null) return null;
+  const factory = sha3Factory(services.capabilities);
+  const result = await verifyCertificate(certificate, {
+    keys: published,
+    now: services.now(),
+    factory,
+    source: {
+      trace: async (file) => (file === MANIFEST_FILE ? services.store.getBytes(suiteKeys.manifest(suiteId)) : null),
+      sidecar: (file) => suiteEvidence(services, suiteId, file),
+    },
+  });
+  const named = (certificate as Certificate | null)?.run_id;
+  if (named !== suiteId) {
+    result.checks.push({ id: 'run_id', ok: false, detail: `the certificate names ${String(named)}` });
+    result.valid = false;
+    result.status = 'invalid';
+  }
+  return { certificate, result };
+}
