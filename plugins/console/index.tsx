@@ -10,9 +10,11 @@ import type { AppContext, RouteDefinition } from '../../core/routes.ts';
 import { CONSOLE_SCRIPT } from './client.ts';
 import { FAVICON_SVG } from './favicon.ts';
 import { sameOriginPath } from './next.ts';
-import { CatalogPage, HealthPage, MutatePage, RunPage, RunsPage, SignInPage, SpecToEvalPage } from './pages.tsx';
+import { CatalogPage, ComparePage, HealthPage, MutatePage, RunPage, RunsPage, SignInPage, SpecToEvalPage } from './pages.tsx';
 import { runsFragment } from './fragments/runs.tsx';
 import { runDetailFragment } from './fragments/run-detail.tsx';
+import { transcriptFragment } from './fragments/transcript.tsx';
+import { compareFragment } from './fragments/compare.tsx';
 import { catalogFragment } from './fragments/catalog.tsx';
 import { healthFragment } from './fragments/health.tsx';
 import { specToEvalFragment } from './fragments/spec-to-eval.tsx';
@@ -55,6 +57,7 @@ function registerConsole(host: PluginHost) {
     // `next` is checked here, server-side, and handed to the script in the page: it only ever follows a same-origin path.
     page('/sign-in', 'Console: sign in', (c) => <SignInPage next={sameOriginPath(c.req.query('next'))} />),
     page('/runs/:run_id', 'Console: run detail', (c) => <RunPage runId={c.req.param('run_id') ?? ''} />),
+    page('/compare', 'Console: compare two runs', (c) => <ComparePage base={c.req.query('base')} head={c.req.query('head')} maxRegression={c.req.query('max_regression')} />),
     page('/catalog', 'Console: catalog', (c) => <CatalogPage q={c.req.query('q')} />),
     page('/spec-to-eval', 'Console: spec to eval', () => <SpecToEvalPage />),
     page('/mutate', 'Console: mutate', () => <MutatePage />),
@@ -72,6 +75,8 @@ function registerConsole(host: PluginHost) {
     },
     fragment('GET', '/console/fragments/runs', 'runs:read', 'Console fragment: runs list', runsFragment),
     fragment('GET', '/console/fragments/runs/:run_id', 'runs:read', 'Console fragment: run detail', runDetailFragment),
+    fragment('GET', '/console/fragments/runs/:run_id/transcript', 'runs:read', 'Console fragment: a run\'s transcript, task by task', transcriptFragment),
+    fragment('GET', '/console/fragments/compare', 'runs:read', 'Console fragment: two runs compared', compareFragment),
     fragment('GET', '/console/fragments/catalog', 'scenarios:read', 'Console fragment: catalog search', catalogFragment),
     fragment('GET', '/console/fragments/health', 'doctor:read', 'Console fragment: health', healthFragment),
     fragment('GET', '/console/fragments/mutate', 'scenarios:mutate', 'Console fragment: mutate form', mutateFormFragment),

@@ -5,6 +5,7 @@ import { CONSOLE_CSS } from './styles.ts';
 
 const NAV = [
   { href: '/', label: 'Runs' },
+  { href: '/compare', label: 'Compare' },
   { href: '/catalog', label: 'Catalog' },
   { href: '/spec-to-eval', label: 'Spec to eval' },
   { href: '/mutate', label: 'Mutate' },

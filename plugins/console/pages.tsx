@@ -53,6 +53,26 @@ export function RunPage(props: { runId: string }) {
     <Layout title={`Run ${props.runId}`} current="">
       <h1>Run <code>{props.runId}</code></h1>
       <div id="run" data-fragment={`/console/fragments/runs/${encodeURIComponent(props.runId)}`}></div>
+      <section aria-labelledby="transcript-heading">
+        <h2 id="transcript-heading">Transcript</h2>
+        <div id="transcript" data-fragment={`/console/fragments/runs/${encodeURIComponent(props.runId)}/transcript`} data-query="page"></div>
+      </section>
+    </Layout>
+  );
+}
+
+/** Compare two runs; the form shows the runs in force (from the query string). */
+export function ComparePage(props: { base?: string; head?: string; maxRegression?: string }) {
+  return (
+    <Layout title="Compare" current="/compare">
+      <h1>Compare runs</h1>
+      <form class="filters" method="get" action="/compare">
+        <label>Base (a run id, latest or baseline) <input name="base" value={props.base ?? ''} maxlength={200} required /></label>
+        <label>Head (a run id) <input name="head" value={props.head ?? ''} maxlength={200} required /></label>
+        <label>Max regression <input name="max_regression" type="number" min="0" max="1" step="0.01" value={props.maxRegression ?? '0'} /></label>
+        <button type="submit">Compare</button>
+      </form>
+      <div id="compare" data-fragment="/console/fragments/compare" data-query="page"></div>
     </Layout>
   );
 }

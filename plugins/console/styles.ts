@@ -22,5 +22,6 @@ del{background:#ffebe9;color:#82071e;text-decoration-thickness:2px}ins{backgroun
 .visually-hidden{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
 .table-wrap{overflow-x:auto;max-width:100%}figure{margin:0}figure svg{width:100%;max-width:520px;height:auto}
 code{overflow-wrap:anywhere}dd{margin:0 0 6px 16px}dt{font-weight:600}
+details.unit{border:1px solid var(--line);border-radius:6px;margin:6px 0;padding:4px 10px}ol.events{list-style:none;padding:0;margin:6px 0}li.event{border-top:1px solid var(--line);padding:6px 0}
 @media (max-width:600px){main{padding:12px}header{padding:8px 12px}.grid{grid-template-columns:1fr}}[aria-busy=true]{opacity:.6}.notice{padding:8px 12px;border-left:4px solid var(--accent);background:var(--panel)}
 `;

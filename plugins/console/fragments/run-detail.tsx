@@ -23,6 +23,10 @@ export async function runDetailFragment(c: AppContext) {
         <strong>{run.body.index === null ? '—' : Number(run.body.index).toFixed(2)}</strong> · scenario <code>{run.body.scenario_id}</code>
         {run.body.error && <span role="alert"> · error {run.body.error.code}: {run.body.error.message}</span>}
       </p>
+      <p>
+        <a href={`/api/v1/runs/${id}/report`} data-download={`/api/v1/runs/${id}/report`} data-filename={`report-${runId}.html`}>Download the HTML report</a> ·{' '}
+        <a href={`/compare?base=latest&head=${id}`}>Compare with the previous run of this scenario and agent</a>
+      </p>
       <div class="grid">
         <section class="panel" aria-labelledby="dimensions-heading">
           <h2 id="dimensions-heading">Dimensions</h2>
