@@ -33,8 +33,10 @@ describe('console: transcript, compare and report download', () => {
     expect(run).toContain(`data-fragment="/console/fragments/runs/${head}/transcript" data-query="page"`);
   });
 
-  it('renders the run detail with the report download and a compare link', async () => {
+  it('renders the run detail with the report download and a compare link; the explain chain shows overrides as code points', async () => {
     const html = await (await t.request('GET', `/console/fragments/runs/${head}`)).text();
+    expect(html).toContain('⟨U+202E⟩evil⟨U+202C⟩');
+    expect(html).not.toContain('\u202E');
     expect(html).toContain(`data-download="/api/v1/runs/${head}/report" data-filename="report-${head}.html"`);
     expect(html).toContain(`href="/compare?base=latest&amp;head=${head}"`);
   });

@@ -3,6 +3,7 @@ import type { AppContext } from '../../../core/routes.ts';
 import { Badge } from '../layout.tsx';
 import { DimensionChart } from '../chart.tsx';
 import { callApi } from '../api.ts';
+import { visible } from '../visible.ts';
 
 interface Failure { code: string; metric: string; task_id: string; severity: string; message: string; event_index: number | null; variant?: string }
 
@@ -59,7 +60,7 @@ export async function runDetailFragment(c: AppContext) {
             <summary><code>{code}</code> — {group.length} failure{group.length === 1 ? '' : 's'}</summary>
             <div class="table-wrap"><table>
               <thead><tr><th scope="col">Task</th><th scope="col">Metric</th><th scope="col">Severity</th><th scope="col">Message</th><th scope="col">Event</th></tr></thead>
-              <tbody>{group.map((failure) => <tr><td>{failure.task_id}{failure.variant ? ` (${failure.variant})` : ''}</td><td>{failure.metric}</td><td>{failure.severity}</td><td>{failure.message}</td><td>{failure.event_index ?? '—'}</td></tr>)}</tbody>
+              <tbody>{group.map((failure) => <tr><td>{failure.task_id}{failure.variant ? ` (${failure.variant})` : ''}</td><td>{failure.metric}</td><td>{failure.severity}</td><td>{visible(failure.message)}</td><td>{failure.event_index ?? '—'}</td></tr>)}</tbody>
             </table></div>
           </details>
         ))}
@@ -68,8 +69,8 @@ export async function runDetailFragment(c: AppContext) {
         <h2 id="explain-heading">Explain</h2>
         {explain.status !== 200 || !explain.body.primary_trigger ? <p>No failure to explain.</p> : (
           <div>
-            <p>Primary trigger: <code>{explain.body.primary_trigger.code}</code> in task <strong>{explain.body.primary_trigger.task_id}</strong> — {explain.body.primary_trigger.message}</p>
-            <ol>{chain.map((link) => <li><code>#{link.event_index}</code> {link.summary} <span class="muted">— {link.reason}</span></li>)}</ol>
+            <p>Primary trigger: <code>{explain.body.primary_trigger.code}</code> in task <strong>{explain.body.primary_trigger.task_id}</strong> — {visible(explain.body.primary_trigger.message)}</p>
+            <ol>{chain.map((link) => <li><code>#{link.event_index}</code> {visible(link.summary)} <span class="muted">— {link.reason}</span></li>)}</ol>
             <h3>Recommendations</h3>
             <ul>{(explain.body.recommendations ?? []).map((r: { code: string; action: string }) => <li><code>{r.code}</code>: {r.action}</li>)}</ul>
           </div>
