@@ -36,7 +36,8 @@ import shims from './shims/index.ts';
 import evaluation from './evaluation/index.ts';
 import specToEval from './spec-to-eval/index.ts';
 import suites from './suites/index.ts';
+import datasets from './datasets/index.ts';
 
 export function portablePlugins(): Plugin[] {
-  return [storageMemory, authStaticKey, authApiKeys, authOidc, pbac, audit, system, llm, aes, catalog, doctor, explain, consolePlugin, mutators, schedules, signerLocal, signerAwsKms, signerGcpKms, signerAzureKeyVault, certification, evidence, compare, reports, agentScripted, agentHttp, agentOpenai, agentReplay, agentRegistry, metrics, shims, evaluation, specToEval, suites];
+  return [storageMemory, authStaticKey, authApiKeys, authOidc, pbac, audit, system, llm, aes, catalog, doctor, explain, consolePlugin, mutators, schedules, signerLocal, signerAwsKms, signerGcpKms, signerAzureKeyVault, certification, evidence, compare, reports, agentScripted, agentHttp, agentOpenai, agentReplay, agentRegistry, metrics, shims, evaluation, specToEval, suites, datasets];
 }

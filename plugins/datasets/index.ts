@@ -1,0 +1,122 @@
+/**
+ * Datasets (issue 17 item 5): `POST /api/v1/datasets/import` turns JSONL or CSV test cases into a validated
+ * scenario (answered, not stored: save it, evaluate it inline, or put it in a catalog folder), with every problem
+ * named by row; `GET /api/v1/runs/:run_id/transcripts.jsonl` exports a run's answers in the form the `replay`
+ * adapter reads. Columns and forms: rows.ts; docs/evaluation.md, "Datasets".
+ */
+import type { Plugin } from '../../core/plugin.ts';
+import type { AppContext } from '../../core/routes.ts';
+import { Problem, notFound } from '../../core/problems.ts';
+import { readLimited } from '../../core/pipeline/json-body.ts';
+import { normalizeScenario } from '../../core/domain/scenario-load.ts';
+import type { AgentSpec, Scenario } from '../../core/domain/scenario.ts';
+import { NO_AGENT_ADAPTER } from '../../core/domain/agent-target.ts';
+import { keys, readRun } from '../../core/domain/runs.ts';
+import { decodeUtf8, parseDataset, type DatasetFormat } from './parse.ts';
+import { mapRows } from './rows.ts';
+import { transcriptBytes, transcriptLines } from './transcripts.ts';
+
+const PLUGIN = 'datasets';
+const ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+const FORMAT_OF: Record<string, DatasetFormat> = { 'text/csv': 'csv', 'application/x-ndjson': 'jsonl', 'application/jsonl': 'jsonl', 'application/x-jsonlines': 'jsonl' };
+
+/** Scenario fields an import may set (query parameters, or `scenario` of a JSON body). */
+interface ScenarioFields {
+  id?: string;
+  title?: string;
+  industry?: string;
+  use_case?: string;
+  policy_ref?: string;
+  agent?: AgentSpec;
+}
+
+async function readImport(c: AppContext): Promise<{ format: DatasetFormat; text: string; fields: ScenarioFields }> {
+  const services = c.var.services;
+  const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  const limit = services.config.maxBodyBytes;
+  const declared = Number(c.req.header('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > limit) throw new Problem('payload_too_large', { detail: `the dataset is ${declared} bytes; the limit is ${limit} (AEH_MAX_BODY_BYTES)` });
+  const bytes = c.req.raw.body ? await readLimited(c.req.raw.body, limit) : new Uint8Array();
+  const query = (name: string) => c.req.query(name) || undefined;
+  if (FORMAT_OF[type]) {
+    return { format: FORMAT_OF[type], text: decodeUtf8(bytes), fields: { id: query('id'), title: query('title'), industry: query('industry'), use_case: query('use_case'), policy_ref: query('policy_ref') } };
+  }
+  if (type !== 'application/json') throw new Problem('unsupported_media_type', { detail: `send text/csv, application/x-ndjson, or application/json with {format, data}; not "${type || 'nothing'}"` });
+  let body: { format?: unknown; data?: unknown; scenario?: unknown };
+  try {
+    body = JSON.parse(decodeUtf8(bytes));
+  } catch (error) {
+    if (error instanceof Problem) throw error;
+    throw new Problem('invalid_json', { detail: 'the body is not JSON' });
+  }
+  const errors = [];
+  if (body?.format !== 'csv' && body?.format !== 'jsonl') errors.push({ path: '/format', message: 'must be "csv" or "jsonl"' });
+  if (typeof body?.data !== 'string') errors.push({ path: '/data', message: 'must be the dataset as text' });
+  if (body?.scenario !== undefined && (typeof body.scenario !== 'object' || body.scenario === null || Array.isArray(body.scenario))) errors.push({ path: '/scenario', message: 'must be an object' });
+  if (errors.length) throw new Problem('validation_failed', { detail: errors.map((error) => `${error.path} ${error.message}`).join('; '), errors });
+  return { format: body.format as DatasetFormat, text: body.data as string, fields: (body.scenario ?? {}) as ScenarioFields };
+}
+
+export default {
+  name: PLUGIN,
+  version: '1.0.0',
+  // Metric ids and params are checked against the metrics loaded; transcripts are read from evaluation's runs.
+  dependencies: ['metrics', 'evaluation'],
+  setup(host) {
+    host.routes.register({
+      method: 'POST', path: '/api/v1/datasets/import', permission: 'scenarios:mutate', tags: ['datasets'], audit: 'dataset.import',
+      summary: 'Turn JSONL or CSV test cases (input, expected, metrics, tags) into a validated scenario; problems are named by row',
+      parameters: ['id', 'title', 'industry', 'use_case', 'policy_ref'].map((name) => ({ name, in: 'query' as const, schema: { type: 'string', maxLength: 200 }, description: `the scenario's ${name} (text/csv and application/x-ndjson bodies)` })),
+      responses: { 200: { description: '{scenario, rows, warnings}' }, 400: { description: 'validation_failed: errors[].path is /rows/<n>/<column> (rows count from 1 after the header)' } },
+      async handler(c) {
+        const services = c.var.services;
+        const { format, text, fields } = await readImport(c);
+        if (fields.id !== undefined && !ID.test(String(fields.id))) throw new Problem('validation_failed', { detail: 'id must be letters, digits, ".", "_" or "-"', errors: [{ path: '/scenario/id', message: 'is not a scenario id' }] });
+        const errors: Array<{ path: string; message: string }> = [];
+        const rows = parseDataset(text, format, errors);
+        const mapped = mapRows(rows, services.metrics);
+        errors.push(...mapped.errors);
+        if (errors.length) {
+          errors.sort((a, b) => Number(a.path.split('/')[2] ?? 0) - Number(b.path.split('/')[2] ?? 0));
+          throw new Problem('validation_failed', { detail: `${errors.length} problem(s) in the dataset: ${errors.slice(0, 3).map((error) => `${error.path} ${error.message}`).join('; ')}`, errors: errors.slice(0, 200), extra: { warnings: mapped.warnings.slice(0, 200) } });
+        }
+        const document: Scenario = {
+          id: fields.id ?? 'imported-dataset',
+          title: String(fields.title ?? 'Imported dataset').slice(0, 200),
+          industry: String(fields.industry ?? 'General'),
+          use_case: String(fields.use_case ?? 'Dataset'),
+          tags: mapped.tags,
+          policy_ref: String(fields.policy_ref ?? 'NIST AI 100-1'),
+          agent: fields.agent ?? { adapter: NO_AGENT_ADAPTER },
+          topology: [],
+          tasks: mapped.tasks,
+          conversation: 'per_task',
+          source: `import-${format}`,
+        };
+        const scenario = normalizeScenario(document, { formats: services.scenarioFormats.list() });
+        services.telemetry.increment('datasets.imported');
+        return c.json({ scenario, rows: mapped.tasks.length, warnings: mapped.warnings.slice(0, 200) });
+      },
+    }, PLUGIN);
+    host.routes.register({
+      method: 'GET', path: '/api/v1/runs/:run_id/transcripts.jsonl', permission: 'runs:export', tags: ['datasets', 'evaluation'],
+      summary: "A run's answers as JSONL for the replay adapter (tool calls included); ?redact=true masks secrets and personal data",
+      parameters: [{ name: 'run_id', in: 'path', required: true, schema: { type: 'string' } }, { name: 'redact', in: 'query', schema: { type: 'boolean' } }],
+      responses: { 200: { description: 'One JSON object per line', contentType: 'application/x-ndjson', schema: { type: 'string' } } },
+      async handler(c) {
+        const services = c.var.services;
+        const runId = c.req.param('run_id') ?? '';
+        const run = await readRun(services.store, runId);
+        if (!run) throw notFound(`run ${runId.slice(0, 64)}`);
+        const bytes = await services.store.getBytes(keys.sidecar(runId, run.trace_file || 'trace.jsonl'));
+        const redactor = c.req.query('redact') === 'true' ? services.find('redactor') : undefined;
+        const scenario = redactor ? ((await services.store.getJson<{ scenario?: Scenario }>(keys.sidecar(runId, 'scenario.json')))?.scenario) : undefined;
+        const lines = transcriptLines(bytes ? new TextDecoder().decode(bytes) : '', redactor ? { redactor, scope: { scenario } } : undefined);
+        return new Response(transcriptBytes(lines) as Uint8Array<ArrayBuffer>, {
+          status: 200,
+          headers: { 'content-type': 'application/x-ndjson', 'cache-control': 'no-store', 'content-disposition': `attachment; filename="${runId}.transcripts.jsonl"` },
+        });
+      },
+    }, PLUGIN);
+  },
+} satisfies Plugin;

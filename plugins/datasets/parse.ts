@@ -1,0 +1,88 @@
+/**
+ * Reading a dataset: JSONL (one JSON object per line) or CSV (a header row, then one row per test case; parsed
+ * by csv-parse: quotes, embedded newlines, a byte order mark). Every problem is reported with its row number
+ * (data rows count from 1, the header not included) rather than stopping at the first.
+ */
+import { parse } from 'csv-parse/sync';
+import { Problem, type FieldError } from '../../core/problems.ts';
+
+/** The most test cases one import may hold. */
+export const MAX_ROWS = 10_000;
+/** The longest cell, in characters. */
+export const MAX_CELL = 100_000;
+
+export type DatasetFormat = 'csv' | 'jsonl';
+
+/** One row: its 1-based number and its fields (CSV cells are strings; JSONL values keep their JSON type). */
+export interface DatasetRow {
+  row: number;
+  fields: Record<string, unknown>;
+}
+
+/** Decodes UTF-8 strictly; bad bytes are a 400 naming the line they are on. */
+export function decodeUtf8(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    const loose = new TextDecoder('utf-8').decode(bytes);
+    const line = loose.slice(0, loose.indexOf('\uFFFD')).split('\n').length;
+    throw new Problem('validation_failed', { detail: `the dataset is not valid UTF-8 (line ${line}); save it as UTF-8`, errors: [{ path: `/lines/${line}`, message: 'is not valid UTF-8' }] });
+  }
+}
+
+function tooMany(count: number): Problem {
+  return new Problem('validation_failed', { detail: `the dataset has ${count} rows or more; an import may have ${MAX_ROWS}`, errors: [{ path: '/rows', message: `more than ${MAX_ROWS} rows` }] });
+}
+
+function parseJsonl(text: string, errors: FieldError[]): DatasetRow[] {
+  const rows: DatasetRow[] = [];
+  let row = 0;
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    row++;
+    if (row > MAX_ROWS) throw tooMany(row);
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      errors.push({ path: `/rows/${row}`, message: 'is not a JSON object (one object per line)' });
+      continue;
+    }
+    if (!value || typeof value !== 'object' || Array.isArray(value)) errors.push({ path: `/rows/${row}`, message: 'is not a JSON object' });
+    else rows.push({ row, fields: value as Record<string, unknown> });
+  }
+  return rows;
+}
+
+function parseCsv(text: string, errors: FieldError[]): DatasetRow[] {
+  let records: string[][];
+  try {
+    records = parse(text, { bom: true, relax_column_count: true, skip_empty_lines: true, max_record_size: MAX_CELL * 4, to: MAX_ROWS + 2 });
+  } catch (error) {
+    const line = (error as { lines?: number }).lines;
+    throw new Problem('validation_failed', { detail: `the CSV cannot be read${line ? ` (line ${line})` : ''}: ${(error as Error).message.slice(0, 200)}`, errors: [{ path: line ? `/lines/${line}` : '/', message: 'malformed CSV' }] });
+  }
+  if (records.length - 1 > MAX_ROWS) throw tooMany(records.length - 1);
+  const [header, ...body] = records;
+  if (!header) throw new Problem('validation_failed', { detail: 'the CSV is empty; it needs a header row (input, expected, metrics, tags)', errors: [{ path: '/rows', message: 'no header row' }] });
+  const columns = header.map((name) => name.trim().toLowerCase());
+  const duplicate = columns.find((name, index) => columns.indexOf(name) !== index);
+  if (duplicate) throw new Problem('validation_failed', { detail: `the header names column "${duplicate.slice(0, 40)}" twice`, errors: [{ path: '/header', message: `"${duplicate.slice(0, 40)}" twice` }] });
+  const rows: DatasetRow[] = [];
+  body.forEach((cells, index) => {
+    const row = index + 1;
+    if (cells.length !== columns.length) {
+      errors.push({ path: `/rows/${row}`, message: `has ${cells.length} cells; the header has ${columns.length}` });
+      return;
+    }
+    rows.push({ row, fields: Object.fromEntries(columns.map((name, column) => [name, cells[column]])) });
+  });
+  return rows;
+}
+
+/** Parses a dataset into rows; row errors (bad JSON, ragged rows) are added to `errors`, the rest throw. */
+export function parseDataset(text: string, format: DatasetFormat, errors: FieldError[]): DatasetRow[] {
+  const rows = format === 'csv' ? parseCsv(text, errors) : parseJsonl(text.replace(/^\uFEFF/, ''), errors);
+  if (rows.length === 0 && errors.length === 0) throw new Problem('validation_failed', { detail: 'the dataset holds no test cases', errors: [{ path: '/rows', message: 'no rows' }] });
+  return rows;
+}
