@@ -112,7 +112,7 @@ describe.skipIf(!present)('aes catalog: mounted with AEH_CATALOG_DIRS', () => {
     expect(telecom.body.total).toBeGreaterThan(0);
     expect(telecom.body.items.every((item: { use_case: string }) => item.use_case === 'technical_support')).toBe(true);
     const one = await t.json('GET', '/api/scenarios/11670-process-parental-leave');
-    expect(one.body).toMatchObject({ industry: 'human_resources', use_case: 'employee_management', agent: { adapter: 'scripted' } });
+    expect(one.body).toMatchObject({ industry: 'human_resources', use_case: 'employee_management', agent: { adapter: 'none' } });
     expect(one.body.tasks.map((task: { id: string }) => task.id)).toEqual(['task-1', 'task-2', 'task-3']);
   });
 });

@@ -175,8 +175,8 @@ describe('catalog: scripted replies score as designed by the registered metrics'
 });
 
 /** Launches a catalog scenario by id and waits for its run to end. */
-async function finishedRun(t: TestApp, scenarioId: string) {
-  const accepted = await t.json('POST', '/api/evaluate', { body: { scenario_id: scenarioId } });
+async function finishedRun(t: TestApp, scenarioId: string, agent?: Record<string, unknown>) {
+  const accepted = await t.json('POST', '/api/evaluate', { body: { scenario_id: scenarioId, ...(agent ? { agent } : {}) } });
   expect(accepted.status, scenarioId).toBe(202);
   for (let attempt = 0; attempt < 600; attempt += 1) {
     const task = await t.json('GET', accepted.body.status_url);
@@ -401,10 +401,16 @@ describe('catalog: AEH_CATALOG_DIRS', () => {
     expect(robots.body.items.map((item: { id: string }) => item.id)).toEqual(['team-native']);
     const aes = await t.json('GET', '/api/scenarios/berth-plan');
     expect(aes.body).toMatchObject({ id: 'berth-plan', industry: 'ports', source: 'aes-1.4', tasks: [{ id: 'task-1', expected: { rubric: 'A berth with enough draught is chosen.' }, metrics: [{ id: 'llm_judge' }] }] });
-    // an AES scenario evaluates by id too; without an LLM provider its rubrics are unmeasured, never guessed
-    const run = await finishedRun(t, 'berth-plan');
+    // an AES scenario names no agent: refused until one is given (issue 18 item 6)
+    const refused = await t.json('POST', '/api/evaluate', { body: { scenario_id: 'berth-plan' } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors[0].path).toBe('/agent');
+    // with one it evaluates by id too; without an LLM provider its rubrics are unmeasured, never guessed, and the run says so
+    const run = await finishedRun(t, 'berth-plan', { adapter: 'scripted', replies: { '*': 'Berth 4: its draught is enough.' } });
     expect(run.status).toBe('succeeded');
     expect(Object.values(run.dimensions).every((score) => score === null)).toBe(true);
+    expect(run.compliance.status).toBe('error');
+    expect(run.compliance.reason).toMatch(/^nothing was measured: llm_judge on 1 result: /);
     // the bundled scenario wins its duplicate id
     expect((await services.use('catalog').get(bundled[0].scenario.id))!.title).toBe(bundled[0].scenario.title);
   });

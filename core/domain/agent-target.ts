@@ -75,7 +75,17 @@ export function agentSpecOf(target: Pick<AgentTarget, 'adapter' | 'options' | 's
  * whatever the order of its members. Secrets are named, not held, so the hash covers no secret's value.
  */
 export function agentConfigHash(spec: AgentSpec, factory?: Sha3Factory): HexDigest {
-  return sha3Hex(canonicalJson(spec), factory);
+  return sha3Hex(canonicalJson(wellFormed(spec)), factory);
+}
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** A copy with every lone surrogate replaced by U+FFFD: RFC 8785 refuses them, and a spec may carry any text. */
+function wellFormed(value: unknown): unknown {
+  if (typeof value === 'string') return value.replace(LONE_SURROGATE, '\ufffd');
+  if (Array.isArray(value)) return value.map(wellFormed);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [wellFormed(key) as string, wellFormed(item)]));
+  return value;
 }
 
 /**

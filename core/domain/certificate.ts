@@ -34,7 +34,8 @@ export interface Certificate {
   trace_hash: HexDigest;
   hash_algorithm: typeof HASH_ALGORITHM;
   trace_file: string;
-  compliance: { status: CertificateComplianceStatus; score: number; policy_ref: string };
+  /** `reason`, with status `error` only: why the run has no verdict (it could not complete, or measured nothing). */
+  compliance: { status: CertificateComplianceStatus; score: number; policy_ref: string; reason?: string };
   /** Sidecar basename → SHA3-256 of its bytes. */
   evidence_ledger: Record<string, HexDigest>;
   provenance_chain: ProvenanceEntry[];
@@ -65,7 +66,10 @@ export function buildCertificateBody(input: CertificateBodyInput): CertificateBo
     trace_hash: input.traceHash.toLowerCase(),
     hash_algorithm: HASH_ALGORITHM,
     trace_file: input.traceFile,
-    compliance: { status: input.compliance.status, score: input.compliance.score, policy_ref: input.compliance.policy_ref },
+    compliance: {
+      status: input.compliance.status, score: input.compliance.score, policy_ref: input.compliance.policy_ref,
+      ...(input.compliance.status === 'error' && input.compliance.reason ? { reason: input.compliance.reason.slice(0, 1000) } : {}),
+    },
     evidence_ledger: Object.fromEntries(Object.entries(input.evidenceLedger).sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, hex]) => [name, hex.toLowerCase()])),
     governance_ttl: input.governanceTtlDays,
   };

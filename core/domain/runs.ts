@@ -5,6 +5,7 @@
 import type { ComplianceStatus, DimensionScores } from './scoring.ts';
 import type { Severity } from '../metric.ts';
 import type { Store } from '../storage.ts';
+import type { RunAgent } from './agent-target.ts';
 
 export type RunStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 
@@ -34,12 +35,18 @@ export interface RunRecord {
   finished_at: string | null;
   dimensions: DimensionScores | null;
   index: number | null;
-  compliance: { status: ComplianceStatus; score: number; policy_ref: string } | null;
+  /** With status `error`, `reason` says why: the run could not complete, or nothing was measured. */
+  compliance: { status: ComplianceStatus; score: number; policy_ref: string; reason?: string } | null;
   failures: RunFailure[];
+  /** The agent evaluated: its registry name when given by name, its adapter and the hash of its configuration. */
+  agent?: RunAgent;
   trace_file: string;
   certificate_url: string;
   verify_url: string;
-  /** Present when the run ended in `error`: the problem code and a message. */
+  /**
+   * Present when the run ended in `error`: the problem code and a message. A run that completed but measured
+   * nothing (every metric unmeasured) is `succeeded` with `error.code` `nothing_measured` and the reason.
+   */
   error?: { code: string; message: string };
   /** Per-metric spread across the original and its mutated variants (runs with `mutations`). */
   robustness?: RobustnessStats | null;

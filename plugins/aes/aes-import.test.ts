@@ -138,11 +138,11 @@ describe('aes: expected outcomes', () => {
 });
 
 describe('aes: document → scenario', () => {
-  it('maps metadata, tasks, metrics and the default scripted agent', () => {
+  it('maps metadata, tasks, metrics, and "no agent" (refused at submission until one is given)', () => {
     const { scenario, warnings } = aesToScenario(aes());
     expect(warnings).toEqual([]);
     expect(scenario).toMatchObject({ id: 'refund-flow', title: 'Refund flow', description: 'A customer wants a refund.', industry: 'ecommerce', use_case: 'general', policy_ref: 'NIST AI 100-1 (AES Standard)', source: 'aes-1.4' });
-    expect(scenario.agent.adapter).toBe('scripted');
+    expect(scenario.agent).toEqual({ adapter: 'none' });
     expect(scenario.tasks.map((task) => [task.id, task.metrics.map((metric) => metric.id)])).toEqual([
       ['task-1', ['llm_judge']],
       ['task-2', ['task_success']],

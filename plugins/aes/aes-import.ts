@@ -7,12 +7,14 @@
  *   `llm_judge`, which reports unmeasured when no LLM provider is configured; real patterns stay checkable.
  * - `metadata.id` → `id` (sanitised to the id pattern), `metadata.name` → `title`, industry and use case from
  *   the catalog folder (`industries/<industry>/scenarios/<use_case>/x.json`) or the document,
- *   `policy_ref` from `standards_registry` and `compliance_level`, and a scripted agent so it runs offline.
+ *   `policy_ref` from `standards_registry` and `compliance_level`, and "no agent" (`{"adapter": "none"}`): the
+ *   document names none, so submission asks for one (`agent`: a registry name or a spec).
  */
 import type { AgentSpec, OutcomeAssertion, Scenario, ScenarioTask, TopologyNode } from '../../core/domain/scenario.ts';
 import { outcomesToExpected, type AesOutcome } from './aes-expected.ts';
 import { toolKey } from '../../core/domain/tool-names.ts';
 import { orderWorkflow } from './workflow-order.ts';
+import { NO_AGENT_ADAPTER } from '../../core/domain/agent-target.ts';
 
 /** The `source`/`format` name of normalised AES documents. */
 export const AES_FORMAT = 'aes-1.4';
@@ -149,12 +151,12 @@ function tagsOf(document: AesDocument): string[] {
   return [...new Set(all)].slice(0, 100);
 }
 
-/** The agent of a scenario that names none: scripted, so the scenario runs offline until an agent is given. */
-function defaultAgent(): AgentSpec {
-  return {
-    adapter: 'scripted',
-    replies: { '*': 'This AES scenario names no agent of its own: evaluate it with "agent" set to the agent under test.' },
-  };
+/**
+ * An AES document names no agent: the scenario gets "no agent" (`{"adapter": "none"}`), which submission
+ * refuses unless the request gives one, instead of a placeholder reply that would be scored as an answer.
+ */
+function noAgent(): AgentSpec {
+  return { adapter: NO_AGENT_ADAPTER };
 }
 
 /** AES modes as assertion modes (`exact` is `equals`). */
@@ -230,7 +232,7 @@ export function aesToScenario(document: AesDocument, options: AesNormalizeOption
     use_case: location.use_case ?? (slugify(metadata.use_case ?? document.use_case) || 'general'),
     tags: tagsOf(document),
     policy_ref: truncate(`${standards.length ? standards.join(', ') : 'NIST AI 100-1'} (AES ${level})`, 500),
-    agent: defaultAgent(),
+    agent: noAgent(),
     topology: topologyOf(document),
     tasks: [],
     source: AES_FORMAT,

@@ -32,7 +32,7 @@ export interface ChainAnchor extends AnchorPoint {
 }
 
 interface RunSummary {
-  compliance?: { status?: string; score?: number; policy_ref?: string };
+  compliance?: { status?: string; score?: number; policy_ref?: string; reason?: string };
   agent_signatures?: Array<{ identity?: unknown; jws?: unknown; task_id?: unknown; verified?: unknown }>;
 }
 
@@ -44,10 +44,12 @@ async function hashKey(services: Services, key: string): Promise<HexDigest | nul
 function complianceOf(run: RunRecord | null, summary: RunSummary | null): Certificate['compliance'] {
   const recorded = run?.compliance ?? summary?.compliance;
   if (recorded && typeof recorded.status === 'string' && typeof recorded.score === 'number') {
-    return { status: recorded.status as Certificate['compliance']['status'], score: recorded.score, policy_ref: String(recorded.policy_ref ?? 'NIST AI 100-1') };
+    // An error says why (the run could not complete, or nothing was measured), signed with the rest.
+    const reason = recorded.status === 'error' && typeof recorded.reason === 'string' ? { reason: recorded.reason } : {};
+    return { status: recorded.status as Certificate['compliance']['status'], score: recorded.score, policy_ref: String(recorded.policy_ref ?? 'NIST AI 100-1'), ...reason };
   }
   // A run that could not complete has no score; the certificate still records that outcome.
-  return { status: 'error', score: 0, policy_ref: String(recorded?.policy_ref ?? 'NIST AI 100-1') };
+  return { status: 'error', score: 0, policy_ref: String(recorded?.policy_ref ?? 'NIST AI 100-1'), ...(run?.error?.message ? { reason: `the run could not complete: ${run.error.message}` } : {}) };
 }
 
 /** Writes the certificate between two anchor writes: announce the new chain, write it, then commit to it. */

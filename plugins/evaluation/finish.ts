@@ -10,14 +10,17 @@ import type { Engine } from './engine.ts';
 import type { RunContext } from './run-context.ts';
 import { releaseTask } from './owners.ts';
 import { worldSidecar } from './world.ts';
+import { complianceReason, verdictError } from './verdict.ts';
+import { agentConfigHash, type RunAgent } from '../../core/domain/agent-target.ts';
 
 /** The run record every stage of a run writes (`GET /api/v1/runs/:run_id`). */
-export function baseRunRecord(task: TaskRecord, scenario: { id: string; title: string }, total: number): RunRecord {
+export function baseRunRecord(task: TaskRecord, scenario: { id: string; title: string }, total: number, agent?: RunAgent): RunRecord {
   return {
     run_id: task.run_id,
     task_id: task.task_id,
     scenario_id: scenario.id,
     scenario_title: scenario.title,
+    ...(agent ? { agent } : {}),
     status: 'queued',
     created_at: task.created_at,
     started_at: null,
@@ -38,18 +41,22 @@ export function baseRunRecord(task: TaskRecord, scenario: { id: string; title: s
 export async function finishRun(run: RunContext): Promise<void> {
   const { engine, task, plan, state } = run;
   const { store, hooks } = engine.services;
-  const error = state.error();
-  const status: RunStatus = error ? 'failed' : 'succeeded';
-  const scored = scoreDimensions(state.dimensions(), { completed: !error });
-  const compliance = { status: scored.status, score: scored.index, policy_ref: plan.scenario.policy_ref };
+  const runError = state.error();
+  const status: RunStatus = runError ? 'failed' : 'succeeded';
+  const scored = scoreDimensions(state.dimensions(), { completed: !runError });
+  const failures = state.failures();
+  // A completed run that measured nothing has no verdict either: its record says why, not only its trace.
+  const error = verdictError(runError, scored.measured.length, state.unmeasured(), failures);
+  const compliance = { status: scored.status, score: scored.index, policy_ref: plan.scenario.policy_ref, ...(error && scored.status === 'error' ? { reason: complianceReason(error) } : {}) };
+  // Plans stored before runs recorded their agent: the spec as run, unnamed.
+  const agent = plan.agent ?? { adapter: plan.scenario.agent.adapter, config_hash: agentConfigHash(plan.scenario.agent, engine.sha3) };
   const startedAt = state.startedAt() ?? task.started_at;
   const finishedAt = state.finishedAt() ?? new Date(engine.services.now()).toISOString();
   const robustness = state.robustness(plan.variants.length);
   const trials = state.trials();
-  const failures = state.failures();
   const done = task.progress.done;
   const record: RunRecord = {
-    ...baseRunRecord(task, plan.scenario, run.total),
+    ...baseRunRecord(task, plan.scenario, run.total, agent),
     status: 'running',
     started_at: startedAt,
     finished_at: finishedAt,
@@ -78,6 +85,7 @@ export async function finishRun(run: RunContext): Promise<void> {
     run_id: task.run_id,
     task_id: task.task_id,
     scenario_id: plan.scenario.id,
+    agent,
     status,
     compliance,
     started_at: startedAt,
@@ -98,7 +106,7 @@ export async function finishRun(run: RunContext): Promise<void> {
   ]);
   await hooks.emit('run.finished', { run_id: task.run_id });
   record.status = status;
-  Object.assign(task, { status, started_at: task.started_at ?? startedAt, finished_at: finishedAt, ...(error ? { error } : {}) });
+  Object.assign(task, { status, started_at: task.started_at ?? startedAt, finished_at: finishedAt, ...(runError ? { error: runError } : {}) });
   delete task.handoff;
   await Promise.all([store.setJson(keys.run(task.run_id), record), store.setJson(keys.task(task.task_id), task)]);
   await releaseTask(store, task.task_id, task);
@@ -114,7 +122,7 @@ async function endWithoutResults(engine: Engine, task: TaskRecord, status: RunSt
     started_at: stored?.started_at ?? task.started_at,
     finished_at: finishedAt,
     tasks: { total: task.progress.total, done: task.progress.done },
-    ...(error ? { error, compliance: { status: 'error' as const, score: 0, policy_ref: stored?.compliance?.policy_ref ?? 'unknown' } } : {}),
+    ...(error ? { error, compliance: { status: 'error' as const, score: 0, policy_ref: stored?.compliance?.policy_ref ?? 'unknown', reason: complianceReason(error) } } : {}),
   };
   Object.assign(task, { status, finished_at: finishedAt, ...(error ? { error } : {}) });
   delete task.handoff;

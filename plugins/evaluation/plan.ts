@@ -5,6 +5,7 @@
  */
 import type { Scenario, ScenarioTask } from '../../core/domain/scenario.ts';
 import type { MutationChange } from '../../core/domain/mutation.ts';
+import type { RunAgent } from '../../core/domain/agent-target.ts';
 
 export interface PlannedVariant {
   variant_id: string;
@@ -21,6 +22,8 @@ export interface RunPlan {
   seed: number | null;
   scenario: Scenario;
   variants: PlannedVariant[];
+  /** The agent the run evaluates: its registry name (when given by name), adapter and configuration hash. */
+  agent?: RunAgent;
 }
 
 /**

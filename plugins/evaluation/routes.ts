@@ -102,6 +102,7 @@ function runListRoute(): RouteDefinition {
       { name: 'cursor', in: 'query', schema: { type: 'string' }, description: 'next_cursor of the previous page' },
       { name: 'status', in: 'query', schema: { enum: [...RUN_STATUSES] }, description: 'only runs with this (live) status' },
       { name: 'scenario_id', in: 'query', schema: { type: 'string', maxLength: 200 }, description: 'only runs of this scenario' },
+      { name: 'agent', in: 'query', schema: { type: 'string', maxLength: 64 }, description: 'only runs of the agent registered under this name' },
     ],
     responses: { 200: { description: 'A page of runs; with filters a page may hold fewer than limit items and still have a next_cursor', schema: RUN_LIST } },
     async handler(c) {
@@ -109,7 +110,7 @@ function runListRoute(): RouteDefinition {
       const cursor = c.req.query('cursor');
       const limit = limitOf(c.req.query('limit'));
       const before = cursor ? decodeCursor(cursor) : undefined;
-      const filter = runFilterOf(c.req.query('status'), c.req.query('scenario_id'));
+      const filter = runFilterOf(c.req.query('status'), c.req.query('scenario_id'), c.req.query('agent'));
       if (filter) return c.json(await filteredRunPage(store, { limit, before, filter }));
       const page = await listRunIds(store, { limit, before });
       const runs = await Promise.all(page.ids.map((id) => summaryOf(store, id)));

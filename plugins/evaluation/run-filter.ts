@@ -1,5 +1,5 @@
 /**
- * Filtered run listing (`GET /api/v1/runs?status=&scenario_id=`): walks the run index newest first in batches,
+ * Filtered run listing (`GET /api/v1/runs?status=&scenario_id=&agent=`): walks the run index newest first in batches,
  * never scanning every run, and answers at most `limit` matches after reading at most FILTER_SCAN_BUDGET index
  * entries, with the cursor after the last entry read, so one request costs the same with 100 or 100,000 runs.
  * Summaries of finished runs are remembered per store: every field of `runSummary` is fixed once a run has
@@ -7,6 +7,7 @@
  * re-read them. Runs still queued or running are read every time.
  */
 import { Problem } from '../../core/problems.ts';
+import { AGENT_NAME } from '../../core/domain/agent-target.ts';
 import { readRun } from '../../core/domain/runs.ts';
 import type { Store } from '../../core/storage.ts';
 import { FINAL_STATUSES } from './engine.ts';
@@ -22,7 +23,7 @@ export const FILTER_SCAN_BUDGET = 250;
 /** Finished-run summaries remembered per store (an LRU by insertion order). */
 const REMEMBERED = 20_000;
 
-export type RunFilter = { status?: string; scenario_id?: string };
+export type RunFilter = { status?: string; scenario_id?: string; agent?: string };
 type Summary = ReturnType<typeof runSummary>;
 
 const finished = new WeakMap<Store, Map<string, Summary>>();
@@ -43,15 +44,22 @@ export async function summaryOf(store: Store, runId: string): Promise<Summary | 
   return summary;
 }
 
-/** Reads the `status` and `scenario_id` query parameters; `null` when neither is set. */
-export function runFilterOf(status: string | undefined, scenarioId: string | undefined): RunFilter | null {
+/** Reads the `status`, `scenario_id` and `agent` (a registry name) query parameters; `null` when none is set. */
+export function runFilterOf(status: string | undefined, scenarioId: string | undefined, agent?: string): RunFilter | null {
   if (status && !(RUN_STATUSES as readonly string[]).includes(status)) {
     throw new Problem('validation_failed', { detail: `status must be one of ${RUN_STATUSES.join(', ')}`, errors: [{ path: '/status', message: `must be one of ${RUN_STATUSES.join(', ')}` }] });
   }
   if (scenarioId !== undefined && scenarioId.length > 200) {
     throw new Problem('validation_failed', { detail: 'scenario_id is longer than 200 characters', errors: [{ path: '/scenario_id', message: 'must be at most 200 characters' }] });
   }
-  return status || scenarioId ? { status: status || undefined, scenario_id: scenarioId || undefined } : null;
+  if (agent && !AGENT_NAME.test(agent)) {
+    throw new Problem('validation_failed', { detail: 'agent must be the name of a registered agent', errors: [{ path: '/agent', message: `must match ${AGENT_NAME.source}` }] });
+  }
+  return status || scenarioId || agent ? { status: status || undefined, scenario_id: scenarioId || undefined, agent: agent || undefined } : null;
+}
+
+function matches(run: Summary, filter: RunFilter): boolean {
+  return (!filter.status || run.status === filter.status) && (!filter.scenario_id || run.scenario_id === filter.scenario_id) && (!filter.agent || run.agent?.name === filter.agent);
 }
 
 /** One filtered page: `{items, next_cursor}` as `GET /api/v1/runs` answers it. */
@@ -69,7 +77,7 @@ export async function filteredRunPage(store: Store, options: { limit: number; be
     const runs = await Promise.all(batch.ids.map((id) => summaryOf(store, id)));
     for (let position = 0; position < runs.length; position++) {
       const run = runs[position];
-      if (run && (!filter.status || run.status === filter.status) && (!filter.scenario_id || run.scenario_id === filter.scenario_id)) items.push(run);
+      if (run && matches(run, filter)) items.push(run);
       if (items.length === limit) {
         // Full mid-batch: the cursor continues right after this entry (the index below a cursor never changes).
         const rest = position + 1 < runs.length || batch.next_cursor !== null;

@@ -33,6 +33,13 @@ export interface MetricResultData {
   note?: string;
 }
 
+/** A metric that could not measure, why (its note), and on how many results of the original tasks. */
+export interface UnmeasuredNote {
+  metric: string;
+  note: string;
+  count: number;
+}
+
 export interface RunError {
   code: string;
   message: string;
@@ -61,6 +68,8 @@ interface RunFacts {
   /** World runs: the units that changed the world, and their changes in order (world.json at the end). */
   worldUnits: Map<string, WorldUnit>;
   signatures: Array<{ identity: string; jws: string; task_id: string; verified: true }>;
+  /** Unmeasured results of the original tasks, by metric and note: why a run measured nothing. */
+  unmeasured: Map<string, UnmeasuredNote>;
   error?: RunError;
   startedAt?: string;
   finishedAt?: string;
@@ -106,6 +115,13 @@ function addMetric(facts: RunFacts, event: TraceEvent, data: MetricResultData): 
     });
   }
   if (data.score !== null) addScore(facts.tally, event, data, data.score);
+  else if (!event.variant && data.failures.length === 0) {
+    const note = data.note || 'no reason given';
+    const key = `${data.metric}\u0000${note}`;
+    const entry = facts.unmeasured.get(key);
+    if (entry) entry.count++;
+    else facts.unmeasured.set(key, { metric: data.metric, note, count: 1 });
+  }
 }
 
 function addAgentOutput(facts: RunFacts, event: TraceEvent): void {
@@ -191,6 +207,7 @@ export function createRunState() {
     failures: [],
     worldUnits: new Map(),
     signatures: [],
+    unmeasured: new Map(),
   };
   return {
     /** Takes one trace event into account. */
@@ -206,6 +223,8 @@ export function createRunState() {
     /** The units that changed the world, with their changes in order (for `world.json`). */
     worldUnits: () => [...facts.worldUnits.values()],
     signatures: () => facts.signatures,
+    /** Why metrics of the original tasks could not measure, by metric and note. */
+    unmeasured: (): UnmeasuredNote[] => [...facts.unmeasured.values()],
     /** Dimension scores: the weighted mean of the measured metric scores of each dimension (originals only). */
     dimensions: () => dimensionScores(facts.tally),
     perMetric: () => metricScores(facts.tally),

@@ -128,7 +128,7 @@ async function execute(run: RunContext): Promise<void> {
   const { writer, state, plan, task, adapter } = run;
   if (writer.cursor().seq === 0 && writer.buffered() === 0) {
     writer.emit('run_start', {
-      data: { task_id: task.task_id, scenario_id: plan.scenario.id, adapter: plan.scenario.agent.adapter, units: run.total, variants: plan.variants.map((variant) => variant.variant_id), seed: plan.seed },
+      data: { task_id: task.task_id, scenario_id: plan.scenario.id, adapter: plan.scenario.agent.adapter, ...(plan.agent ? { agent: plan.agent } : {}), units: run.total, variants: plan.variants.map((variant) => variant.variant_id), seed: plan.seed },
     });
     state.observe(writer.last()!);
   }

@@ -2,6 +2,7 @@
  * JSON Schemas (2020-12) of the evaluation API's bodies and records, for validation and the OpenAPI document.
  */
 import { scenarioSchema } from '../../core/domain/schemas/scenario.ts';
+import { AGENT_NAME } from '../../core/domain/agent-target.ts';
 
 const SEED = { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER };
 const STATUS = { type: 'string', enum: ['queued', 'running', 'succeeded', 'failed', 'cancelled'] };
@@ -33,7 +34,13 @@ export const EVALUATE_BODY = {
       },
     },
     // The override pins keys like the scenario does: a private key refused here never reaches storage.
-    agent: { type: 'object', required: ['adapter'], properties: { adapter: { type: 'string', pattern: '^[a-z][a-z0-9_-]{0,63}$' }, signature_key: scenarioSchema.properties.agent.properties.signature_key }, description: 'overrides the scenario\'s agent' },
+    agent: {
+      description: 'overrides the scenario\'s agent: the name of a registered agent (GET /api/v1/agents), or a spec {adapter, ...options}',
+      oneOf: [
+        { type: 'string', pattern: AGENT_NAME.source },
+        { type: 'object', required: ['adapter'], properties: { adapter: { type: 'string', pattern: '^[a-z][a-z0-9_-]{0,63}$' }, signature_key: scenarioSchema.properties.agent.properties.signature_key } },
+      ],
+    },
   },
 };
 
@@ -70,7 +77,8 @@ export const RUN = {
     finished_at: TIME,
     dimensions: { type: ['object', 'null'], additionalProperties: { type: ['number', 'null'] } },
     index: { type: ['number', 'null'] },
-    compliance: { type: ['object', 'null'], properties: { status: { enum: ['pass', 'warning', 'fail', 'error'] }, score: { type: 'number' }, policy_ref: { type: 'string' } } },
+    compliance: { type: ['object', 'null'], properties: { status: { enum: ['pass', 'warning', 'fail', 'error'] }, score: { type: 'number' }, policy_ref: { type: 'string' }, reason: { type: 'string', description: 'with status error: why (the run could not complete, or nothing was measured)' } } },
+    agent: { type: 'object', required: ['adapter', 'config_hash'], description: 'the agent evaluated', properties: { name: { type: 'string', description: 'the registry name, when given by name' }, adapter: { type: 'string' }, config_hash: { type: 'string', description: 'SHA3-256 of the canonical JSON of the agent spec as run' } } },
     failures: { type: 'array', items: { type: 'object', required: ['code', 'metric', 'task_id', 'event_index', 'severity', 'message'] } },
     trace_file: { type: 'string' },
     certificate_url: { type: 'string' },

@@ -20,6 +20,7 @@ import { baseRunRecord } from './finish.ts';
 import { checkQueueQuota, markOwned } from './owners.ts';
 import { worldRefusals } from './world.ts';
 import { resolveShimConfigs, type NamedShimConfig } from '../../core/domain/shim-configs.ts';
+import { chooseAgent } from './agent-choice.ts';
 
 export interface EvaluateBody {
   path?: string;
@@ -27,7 +28,8 @@ export interface EvaluateBody {
   scenario_id?: string;
   seed?: number;
   mutations?: Array<{ type: string | string[]; count?: number; seed?: number; options?: Record<string, unknown> }>;
-  agent?: AgentSpec;
+  /** A registry name or an inline spec; overrides the scenario's agent. */
+  agent?: string | AgentSpec;
 }
 
 /** The most units (tasks × (1 + variants)) one run may have. */
@@ -116,14 +118,18 @@ function newId(prefix: string, now: number): string {
  */
 export async function submitEvaluation(engine: Engine, body: EvaluateBody, owner?: string): Promise<{ task_id: string; run_id: string }> {
   const { services } = engine;
-  let scenario = await resolveScenario(engine, body);
-  if (body.agent) scenario = { ...scenario, agent: body.agent };
+  const chosen = await chooseAgent(services, await resolveScenario(engine, body), body.agent, engine.sha3);
+  let scenario = chosen.scenario;
   // Named shim configurations are spelled out into the plan, so the stored plan is self-contained.
   const resolved = await resolveShimConfigs(scenario, (key) => services.store.getJson<NamedShimConfig>(key));
   scenario = resolved.scenario;
   const errors = [...refusals(engine, scenario), ...resolved.errors, ...await worldRefusals(services.shims, scenario, services.config.enabledShims, new Date(services.now()).toISOString(), resolved.trusted)];
   if (errors.length) throw new Problem('validation_failed', { detail: `the scenario cannot run: ${errors.slice(0, 3).map((e) => `${e.path} ${e.message}`).join('; ')}`, errors });
-  await services.agents.get(scenario.agent.adapter)!.check?.(scenario.agent, agentCheckContext(services));
+  const checkContext = agentCheckContext(services);
+  // A pinned key set is fetched when the run starts; an address no connection may reach is refused now.
+  const jwksUrl = (scenario.agent.signature_key as { jwks_url?: unknown } | undefined)?.jwks_url;
+  if (jwksUrl !== undefined) checkContext.checkUrl(jwksUrl, '/agent/signature_key/jwks_url');
+  await services.agents.get(scenario.agent.adapter)!.check?.(scenario.agent, checkContext);
   // Refused before any variant is built: a hostile `count` must not make the mutators do the work first.
   const planned = scenario.tasks.length * (1 + (body.mutations ?? []).reduce((sum, mutation) => sum + (mutation.count ?? 1), 0));
   if (planned > MAX_UNITS) throw new Problem('validation_failed', { detail: `the run would have ${planned} tasks with its variants; the limit is ${MAX_UNITS}`, errors: [{ path: '/mutations', message: 'too many variants for this scenario' }] });
@@ -132,7 +138,7 @@ export async function submitEvaluation(engine: Engine, body: EvaluateBody, owner
   const now = services.now();
   const runId = newId('run', now);
   const taskId = newId('task', now);
-  const plan: RunPlan = { run_id: runId, task_id: taskId, seed: body.seed ?? null, scenario, variants };
+  const plan: RunPlan = { run_id: runId, task_id: taskId, seed: body.seed ?? null, scenario, variants, agent: chosen.agent };
   const total = unitCount(plan);
   const planBytes = encoder.encode(JSON.stringify(plan));
   const scenarioDigest = sha3Hex(planBytes, engine.sha3);
@@ -145,7 +151,7 @@ export async function submitEvaluation(engine: Engine, body: EvaluateBody, owner
   task.handoff = await signHandoff(state, engine.handoffKey, { now, ttlSeconds: engine.handoffTtlSeconds });
   await Promise.all([
     services.store.setBytes(keys.sidecar(runId, SIDECARS.scenario), planBytes),
-    services.store.setJson(keys.run(runId), baseRunRecord(task, scenario, total)),
+    services.store.setJson(keys.run(runId), baseRunRecord(task, scenario, total, chosen.agent)),
     services.store.setJson(keys.task(taskId), task),
     // An append creates the marker without the fsync of an atomic write; its content does not matter.
     services.store.append(keys.activeTask(taskId), encoder.encode(createdAt)),

@@ -35,6 +35,7 @@ export function runSummary(run: RunRecord) {
     task_id: run.task_id,
     scenario_id: run.scenario_id,
     scenario_title: run.scenario_title,
+    ...(run.agent ? { agent: run.agent } : {}),
     status: run.status,
     created_at: run.created_at,
     started_at: run.started_at,

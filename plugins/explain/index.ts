@@ -1,7 +1,8 @@
 /**
  * Forensic root-cause analysis: `GET /api/v1/explain/:run_id` answers the primary failure trigger, the causal
  * chain of trace events that led to it (walked back through the scenario topology) and concrete
- * recommendations per failure code. Deterministic; an LLM narrative is added only on request
+ * recommendations per failure code; a run without a verdict (compliance `error`) also says why (`reason`),
+ * which is all there is to say of a run that measured nothing. Deterministic; an LLM narrative is added only on request
  * (`?narrative=true`) when a provider is configured, and marked as such. Every text repeated from the run
  * (event summaries, the trigger's message and evidence, the narrative) passes the `redactor` service first.
  */
@@ -32,7 +33,9 @@ export async function explainRun(services: Services, runId: string) {
   const failures = (await services.store.getJson<RunFailure[]>(keys.sidecar(runId, SIDECARS.failures))) ?? run.failures ?? [];
   const metricDimension = (metric: string) => services.metrics.get(metric)?.dimension;
   const ranked = rankFailures(failures, metricDimension);
-  const base = { run_id: runId, status: run.status, compliance: run.compliance, failure_count: failures.length };
+  // A run without a verdict says why, whether or not a failure explains it (a run that measured nothing has none).
+  const reason = run.compliance?.status === 'error' ? run.compliance.reason ?? run.error?.message : undefined;
+  const base = { run_id: runId, status: run.status, compliance: run.compliance, failure_count: failures.length, ...(reason ? { reason: services.use('redactor').text(reason) } : {}) };
   if (ranked.length === 0) {
     return { ...base, primary_trigger: null, causal_chain: [] as ChainLink[], recommendations: [] as Array<{ code: string; action: string }> };
   }
@@ -99,7 +102,7 @@ export default {
       responses: {
         200: {
           description: 'The explanation; primary_trigger is null for a clean run',
-          schema: { type: 'object', required: ['run_id', 'status', 'primary_trigger', 'causal_chain', 'recommendations'], properties: { run_id: { type: 'string' }, status: { type: 'string' }, primary_trigger: { type: ['object', 'null'] }, causal_chain: { type: 'array' }, recommendations: { type: 'array' } } },
+          schema: { type: 'object', required: ['run_id', 'status', 'primary_trigger', 'causal_chain', 'recommendations'], properties: { run_id: { type: 'string' }, status: { type: 'string' }, reason: { type: 'string', description: 'with compliance error: why the run has no verdict' }, primary_trigger: { type: ['object', 'null'] }, causal_chain: { type: 'array' }, recommendations: { type: 'array' } } },
         },
       },
       async handler(c) {

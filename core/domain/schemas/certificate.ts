@@ -52,6 +52,8 @@ export const certificateSchema = {
         status: { type: 'string', enum: [...COMPLIANCE_STATUSES] },
         score: { type: 'number', minimum: 0, maximum: 1 },
         policy_ref: { type: 'string', description: 'Reference to the NIST/ISO policy audited.' },
+        // Ours, beyond the spec's three (the reference vc.schema.json admits further members): why a run has no verdict.
+        reason: { type: 'string', maxLength: 1000, description: 'With status error only: why (the run could not complete, or nothing was measured).' },
       },
     },
     evidence_ledger: {
