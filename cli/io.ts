@@ -24,5 +24,6 @@ export function printProblem(io: Io, what: string, response: { status: number; b
   const detail = body.detail ?? response.text.slice(0, 300);
   line(io.stderr, `${what} failed: ${response.status} ${body.code ?? ''} ${detail}`.replace(/\s+/g, ' ').trim());
   for (const error of body.errors ?? []) line(io.stderr, `  ${error.path}: ${error.message}`);
+  if (typeof body.hint === 'string') line(io.stderr, `  hint: ${body.hint}`);
   for (const pitfall of body.pitfalls ?? []) line(io.stderr, `  line ${pitfall.line}: ${pitfall.code}: ${pitfall.message}`);
 }

@@ -13,6 +13,7 @@ import { EVALUATE_USAGE } from '../usage.ts';
 import { saveArtifacts } from '../artifacts.ts';
 import { gateRun, parseThreshold } from './evaluate-options.ts';
 import { saveReport } from './report.ts';
+import { agentOption } from './agent-option.ts';
 import { buildResults, taskScoresFrom, type ReportInput, type ReportLinks } from '../report/model.ts';
 import { toJunit } from '../report/junit.ts';
 import { toMarkdown } from '../report/markdown.ts';
@@ -69,8 +70,10 @@ function parseEvaluateArgs(argv: string[], io: Io) {
       artifacts: { type: 'string' }, summary: { type: 'string' },
       'allow-warning': { type: 'boolean', default: false }, json: { type: 'boolean', default: false }, timeout: { type: 'string', default: '600' },
       report: { type: 'string' }, baseline: { type: 'string' }, 'max-regression': { type: 'string' },
+      agent: { type: 'string' },
     },
   });
+  const chosen = agentOption(values.agent, io.cwd);
   const format = values.json ? 'json' : values.format!;
   const timeoutSeconds = Number(values.timeout);
   const threshold = parseThreshold(values['max-regression'] ?? '0');
@@ -78,13 +81,13 @@ function parseEvaluateArgs(argv: string[], io: Io) {
     : !FORMATS.includes(format) ? `unknown --format "${format}"`
     : threshold === undefined ? `--max-regression must be a number from 0 to 1, got "${values['max-regression']}"`
     : values['max-regression'] !== undefined && !values.baseline ? '--max-regression needs --baseline latest|pinned|<run_id>'
-    : undefined;
+    : chosen.problem;
   if (positionals.length !== 1 || problem) {
     if (problem) line(io.stderr, `aeh evaluate: ${problem}`);
     line(io.stderr, `usage: ${EVALUATE_USAGE}`);
     return undefined;
   }
-  return { values, target: positionals[0], format, timeoutSeconds, threshold: threshold! };
+  return { values, target: positionals[0], format, timeoutSeconds, threshold: threshold!, agent: chosen.agent };
 }
 
 type EvaluateArgs = NonNullable<ReturnType<typeof parseEvaluateArgs>>;
@@ -147,13 +150,19 @@ async function linksOf(client: ApiClient, runId: string): Promise<ReportLinks | 
   return Object.fromEntries(Object.entries(answer.body.links).map(([name, path]) => [name, `${client.target}${path}`])) as unknown as ReportLinks;
 }
 
+/** A run's agent as people read it: its registry name, else its adapter and the start of its configuration hash. */
+function agentLabel(agent: NonNullable<RunRecord['agent']>): string {
+  return agent.name ?? `${agent.adapter} (${agent.config_hash.slice(0, 12)})`;
+}
+
 /** The report in the asked format; every format repeats the run's messages only redacted. */
 function renderReport(format: string, report: ReportInput): string {
   const { run } = redactedReport(report);
   return format === 'json' ? `${JSON.stringify(run, null, 2)}\n`
     : format === 'junit' ? toJunit(report)
     : format === 'markdown' ? toMarkdown(report)
-    : `${run.compliance?.status ?? 'error'} ${report.scenarioTitle}: index ${run.index ?? '—'}, ${run.failures.length} failure(s), run ${run.run_id}\n` +
+    : `${run.compliance?.status ?? 'error'} ${report.scenarioTitle}: index ${run.index ?? '—'}, ${run.failures.length} failure(s), run ${run.run_id}${run.agent ? `, agent ${agentLabel(run.agent)}` : ''}\n` +
+      (run.compliance?.reason ? `  reason: ${run.compliance.reason}\n` : '') +
       run.failures.map((failure) => `  ${failure.code} ${failure.task_id}/${failure.metric}: ${failure.message}\n`).join('');
 }
 
@@ -190,9 +199,10 @@ export async function evaluateCommand(argv: string[], io: Io): Promise<number> {
   const client = await openClient({ url: args.values.url, key: args.values.key, env: io.env, cwd: io.cwd });
   try {
     const { body, scenario } = await scenarioFor(client, args.target, io.cwd);
-    const accepted = await client.request('POST', '/api/evaluate', body);
+    const accepted = await client.request('POST', '/api/evaluate', { ...body, ...(args.agent ? { agent: args.agent } : {}) });
     if (accepted.status !== 202) {
       printProblem(io, 'evaluate', accepted);
+      if (accepted.body?.errors?.some?.((error: { path?: string }) => error.path === '/agent')) line(io.stderr, '  give --agent NAME (a registered agent), --agent \'{"adapter": …}\' or --agent FILE.json');
       return EXIT.error;
     }
     const task = await followTask(client, accepted, args, io);

@@ -1,6 +1,7 @@
 /**
  * JUnit XML for CI dashboards: one test suite per run, one test case per task and metric; failures carry
- * their taxonomy codes, unmeasured metrics are skipped (never counted as passed).
+ * their taxonomy codes, unmeasured metrics are skipped (never counted as passed), and a run without a verdict
+ * (it could not complete, or measured nothing) is an error case named `run` that says why.
  */
 import type { ReportInput } from './model.ts';
 import { redactedReport } from './redact.ts';
@@ -19,7 +20,8 @@ export function toJunit(report: ReportInput): string {
   const { run, scenarioTitle, results, links } = redactedReport(report);
   const failures = results.filter((result) => result.failures.length > 0).length;
   const skipped = results.filter((result) => result.score === null && result.failures.length === 0).length;
-  const errored = run.status === 'failed' ? 1 : 0;
+  // A failed run, and a run that measured nothing (succeeded, compliance error), are errors of the suite.
+  const errored = run.status === 'failed' || run.error ? 1 : 0;
   const seconds = run.started_at && run.finished_at ? (Date.parse(run.finished_at) - Date.parse(run.started_at)) / 1000 : 0;
   const cases = results.map((result) => {
     const name = `${result.task_id} · ${result.metric}`;
@@ -34,6 +36,8 @@ export function toJunit(report: ReportInput): string {
   const properties = [
     ['run_id', run.run_id], ['compliance', run.compliance?.status], ['index', run.index], ['certificate_url', links?.certificate ?? run.certificate_url],
     ...(links ? [['verify_url', links.verify], ...(links.report ? [['report_url', links.report]] : [])] : []),
+    ...(run.compliance?.reason ? [['reason', run.compliance.reason]] : []),
+    ...(run.agent ? [['agent', run.agent.name ?? run.agent.adapter], ['agent_config_hash', run.agent.config_hash]] : []),
   ].map(([name, value]) => `      <property name="${xml(name)}" value="${xml(value)}"/>`).join('\n');
   const errorCase = errored ? `\n    <testcase classname="${xml(run.scenario_id)}" name="run"><error type="${xml(run.error?.code ?? 'error')}" message="${xml(run.error?.message ?? 'the run could not complete')}"/></testcase>` : '';
   return [

@@ -22,7 +22,9 @@ export function toMarkdown(report: ReportInput): string {
     const measured = Object.entries(run.dimensions);
     lines.push(`| ${measured.map(([name]) => name).join(' | ')} |`, `|${measured.map(() => '---').join('|')}|`, `| ${measured.map(([, value]) => (value === null ? '—' : value.toFixed(2))).join(' | ')} |`, '');
   }
-  if (run.error) lines.push(`> The run could not complete: \`${cell(run.error.code)}\` ${cell(run.error.message)}`, '');
+  if (run.error?.code === 'nothing_measured') lines.push(`> No verdict: ${cell(run.compliance?.reason ?? run.error.message)}`, '');
+  else if (run.error) lines.push(`> The run could not complete: \`${cell(run.error.code)}\` ${cell(run.error.message)}`, '');
+  if (run.agent) lines.push(`Agent: ${run.agent.name ? `**${cell(run.agent.name)}**` : cell(run.agent.adapter)} · configuration \`${cell(run.agent.config_hash.slice(0, 16))}\``, '');
   if (run.failures.length) {
     lines.push('| task | metric | code | severity | message |', '|---|---|---|---|---|');
     for (const failure of run.failures) lines.push(`| ${cell(failure.task_id)} | ${cell(failure.metric)} | \`${cell(failure.code)}\` | ${cell(failure.severity)} | ${cell(failure.message)} |`);

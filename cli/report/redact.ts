@@ -8,7 +8,7 @@ import type { RunFailure } from '../../core/domain/runs.ts';
 import { redactText, redactValue } from '../../plugins/metrics/redactor.ts';
 import type { ReportInput } from './model.ts';
 
-/** The report with every message, evidence and error redacted. */
+/** The report with every message, evidence, error and compliance reason redacted. */
 export function redactedReport(input: ReportInput): ReportInput {
   const scope = { scenario: input.scenario };
   const failure = (entry: RunFailure): RunFailure => ({
@@ -19,7 +19,11 @@ export function redactedReport(input: ReportInput): ReportInput {
   const { run } = input;
   return {
     ...input,
-    run: { ...run, failures: run.failures.map(failure), ...(run.error ? { error: { ...run.error, message: redactText(String(run.error.message ?? ''), scope) } } : {}) },
+    run: {
+      ...run, failures: run.failures.map(failure),
+      ...(run.error ? { error: { ...run.error, message: redactText(String(run.error.message ?? ''), scope) } } : {}),
+      ...(run.compliance?.reason ? { compliance: { ...run.compliance, reason: redactText(String(run.compliance.reason), scope) } } : {}),
+    },
     results: input.results.map((result) => ({ ...result, failures: result.failures.map(failure) })),
   };
 }
