@@ -51,6 +51,9 @@ export const CONSOLE_SCRIPT = String.raw`
   async function launch(button) {
     const status = document.getElementById(button.getAttribute('aria-controls'));
     const body = button.dataset.scenario ? { scenario: JSON.parse(button.dataset.scenario) } : { scenario_id: button.dataset.launch };
+    // The catalog's agent picker: a registered agent over the scenario's own.
+    const picked = document.getElementById('launch-agent');
+    if (picked && picked.value) body.agent = picked.value;
     button.disabled = true;
     status.textContent = 'Submitting…';
     const res = await api('/api/evaluate', { method: 'POST', body: JSON.stringify(body) });

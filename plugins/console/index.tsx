@@ -12,6 +12,7 @@ import { FAVICON_SVG } from './favicon.ts';
 import { sameOriginPath } from './next.ts';
 import { CatalogPage, ComparePage, HealthPage, MutatePage, RunPage, RunsPage, SignInPage, SpecToEvalPage } from './pages.tsx';
 import { runsFragment } from './fragments/runs.tsx';
+import { agentFilterFragment } from './fragments/agents.tsx';
 import { runDetailFragment } from './fragments/run-detail.tsx';
 import { transcriptFragment } from './fragments/transcript.tsx';
 import { compareFragment } from './fragments/compare.tsx';
@@ -53,7 +54,7 @@ function fragment(method: 'GET' | 'POST', path: string, permission: string, summ
 
 function registerConsole(host: PluginHost) {
   const routes: RouteDefinition[] = [
-    page('/', 'Console: runs', (c) => <RunsPage status={c.req.query('status')} scenarioId={c.req.query('scenario_id')} />),
+    page('/', 'Console: runs', (c) => <RunsPage status={c.req.query('status')} scenarioId={c.req.query('scenario_id')} agent={c.req.query('agent')} />),
     // `next` is checked here, server-side, and handed to the script in the page: it only ever follows a same-origin path.
     page('/sign-in', 'Console: sign in', (c) => <SignInPage next={sameOriginPath(c.req.query('next'))} />),
     page('/runs/:run_id', 'Console: run detail', (c) => <RunPage runId={c.req.param('run_id') ?? ''} />),
@@ -74,6 +75,7 @@ function registerConsole(host: PluginHost) {
       handler: (c) => c.body(FAVICON_SVG, 200, FAVICON_HEADERS),
     },
     fragment('GET', '/console/fragments/runs', 'runs:read', 'Console fragment: runs list', runsFragment),
+    fragment('GET', '/console/fragments/agent-filter', 'runs:read', 'Console fragment: the runs list\'s agent filter', agentFilterFragment),
     fragment('GET', '/console/fragments/runs/:run_id', 'runs:read', 'Console fragment: run detail', runDetailFragment),
     fragment('GET', '/console/fragments/runs/:run_id/transcript', 'runs:read', 'Console fragment: a run\'s transcript, task by task', transcriptFragment),
     fragment('GET', '/console/fragments/compare', 'runs:read', 'Console fragment: two runs compared', compareFragment),

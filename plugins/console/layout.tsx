@@ -52,3 +52,22 @@ export function Badge(props: { value: string | null | undefined }) {
   const value = props.value ?? 'n/a';
   return <span class={`badge ${value}`}>{value}</span>;
 }
+
+/**
+ * A run's one badge: its verdict (the compliance status) once it is finished, and its state only while it is not,
+ * so a green "succeeded" never sits beside a red "fail". A cancelled run has no verdict and shows "cancelled";
+ * a verdict of "error" carries its reason as a tooltip.
+ */
+export function Verdict(props: { status: string; compliance?: { status?: string; reason?: string } | null }) {
+  const finished = props.status !== 'queued' && props.status !== 'running';
+  const value = finished ? props.compliance?.status ?? props.status : props.status;
+  return <span class={`badge ${value}`} title={finished && props.compliance?.reason ? props.compliance.reason : undefined}>{value}</span>;
+}
+
+/** A run's agent: its registry name, else its adapter and the start of its configuration hash. */
+export function AgentLabel(props: { agent?: { name?: string; adapter: string; config_hash: string } | null }) {
+  const { agent } = props;
+  if (!agent) return <span class="muted">—</span>;
+  if (agent.name) return <span><a href={`/?agent=${encodeURIComponent(agent.name)}`}>{agent.name}</a></span>;
+  return <span>{agent.adapter} <code class="muted" title={`configuration ${agent.config_hash}`}>{agent.config_hash.slice(0, 8)}</code></span>;
+}

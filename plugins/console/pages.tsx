@@ -27,7 +27,7 @@ export function SignInPage(props: { next: string }) {
 }
 
 /** The runs list; the filter form shows the filters in force (from the query string). */
-export function RunsPage(props: { status?: string; scenarioId?: string }) {
+export function RunsPage(props: { status?: string; scenarioId?: string; agent?: string }) {
   return (
     <Layout title="Runs" current="/">
       <h1>Runs</h1>
@@ -39,6 +39,12 @@ export function RunsPage(props: { status?: string; scenarioId?: string }) {
           </select>
         </label>
         <label>Scenario id <input name="scenario_id" value={props.scenarioId ?? ''} maxlength={200} /></label>
+        {/* The registered agents come from the API with the caller's credential; until then, the filter in force. */}
+        <label>Agent
+          <span data-fragment="/console/fragments/agent-filter" data-query="page">
+            <select name="agent"><option value="">any</option>{props.agent && <option value={props.agent} selected>{props.agent}</option>}</select>
+          </span>
+        </label>
         <button type="submit">Filter</button>
       </form>
       {/* Refreshed every few seconds while nothing inside has focus; not a live region, so it is not re-announced. */}

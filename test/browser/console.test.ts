@@ -1,7 +1,8 @@
 /**
  * The console in real headless Chromium (Debian's package, driven by playwright-core): sign in, launch a
  * catalog scenario, watch it finish, open the run and see the verify badge turn valid; filter the runs list;
- * convert a PRD; mutate a scenario; the health page. Every page is checked for labelled controls, text contrast
+ * convert a PRD; mutate a scenario; the health page; launch against an agent picked from the registry and
+ * filter the runs by it. Every page is checked for labelled controls, text contrast
  * (WCAG AA, computed in the page) and keyboard access (skip link), and saved as a screenshot in test-artifacts/.
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
@@ -148,6 +149,39 @@ describe.skipIf(SKIP)('console: in a real browser', () => {
     await page.goto(`${service.url}/health`);
     await expect.poll(() => page.locator('table').count(), { timeout: 10_000 }).toBeGreaterThan(0);
     await checkPage(page, 'console-health');
+    await page.close();
+  }, 60_000);
+
+  it('launches a catalog scenario against an agent picked from the registry, then filters the runs by it', async () => {
+    const registered = await fetch(`${service.url}/api/v1/agents`, {
+      method: 'POST', headers: { 'x-api-key': KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'picked-bot', adapter: 'scripted', options: { replies: { '*': "I'm an automated assistant; I can't help with that." } }, description: 'A picked agent' }),
+    });
+    expect(registered.status).toBe(201);
+    const page = await browser.newPage();
+    await page.goto(`${service.url}/sign-in?next=/catalog`);
+    await page.getByLabel('API key or bearer token').fill(KEY);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/catalog$/);
+    await page.getByLabel('Run against').selectOption('picked-bot');
+    await page.getByRole('button', { name: /^Launch / }).nth(1).click();
+    const openRun = page.getByRole('link', { name: /^Open run / }).first();
+    await openRun.waitFor({ timeout: 20_000 });
+    await checkPage(page, 'console-catalog-agent');
+    await openRun.click();
+    await page.waitForURL(/\/runs\//);
+    await expect.poll(() => page.locator('#run').textContent(), { timeout: 10_000 }).toContain('agent picked-bot');
+    // One badge: the verdict of a finished run, never its state beside it.
+    expect(await page.locator('#run .badge.succeeded').count()).toBe(0);
+
+    await page.goto(`${service.url}/`);
+    await expect.poll(() => page.locator('#agent-filter option').count(), { timeout: 10_000 }).toBeGreaterThan(1);
+    await page.getByLabel('Agent').selectOption('picked-bot');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(/agent=picked-bot/);
+    await expect.poll(() => page.locator('#runs tbody tr').count(), { timeout: 10_000 }).toBe(1);
+    expect(await page.getByLabel('Agent').inputValue()).toBe('picked-bot');
+    await checkPage(page, 'console-runs-agent');
     await page.close();
   }, 60_000);
 });

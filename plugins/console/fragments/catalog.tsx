@@ -1,6 +1,7 @@
 /** Catalog fragment: faceted search with counts, and a launch button per scenario that follows its progress. */
 import type { AppContext } from '../../../core/routes.ts';
 import { callApi, query } from '../api.ts';
+import { AgentPicker, registeredAgents } from './agents.tsx';
 
 const FACETS = ['industry', 'use_case', 'tag', 'dimension'] as const;
 
@@ -8,7 +9,10 @@ interface Entry { id: string; title: string; industry: string; use_case: string;
 
 export async function catalogFragment(c: AppContext) {
   const filters = Object.fromEntries(['q', ...FACETS, 'offset'].map((name) => [name, c.req.query(name) || undefined]));
-  const { status, body } = await callApi<{ total: number; items: Entry[]; facets: Record<string, Record<string, number>>; detail?: string }>(c, `/api/scenarios${query({ ...filters, limit: 20 })}`);
+  const [{ status, body }, agents] = await Promise.all([
+    callApi<{ total: number; items: Entry[]; facets: Record<string, Record<string, number>>; detail?: string }>(c, `/api/scenarios${query({ ...filters, limit: 20 })}`),
+    registeredAgents(c),
+  ]);
   if (status !== 200) return c.html(<p role="alert">Could not search the catalog: {body.detail ?? status}</p>);
   const offset = Number(filters.offset ?? 0);
   return c.html(
@@ -26,6 +30,7 @@ export async function catalogFragment(c: AppContext) {
         ))}
       </div>
       <p aria-live="polite">{body.total} scenario{body.total === 1 ? '' : 's'} found.</p>
+      <AgentPicker agents={agents} />
       <div class="table-wrap"><table>
         <thead><tr><th scope="col">Scenario</th><th scope="col">Industry / use case</th><th scope="col">Dimensions</th><th scope="col">Tasks</th><th scope="col">Evaluate</th></tr></thead>
         <tbody>

@@ -1,6 +1,6 @@
 /** Run detail fragment: chart, failures by taxonomy code, the explain chain, the certificate and its live verify badge. */
 import type { AppContext } from '../../../core/routes.ts';
-import { Badge } from '../layout.tsx';
+import { AgentLabel, Verdict } from '../layout.tsx';
 import { DimensionChart } from '../chart.tsx';
 import { callApi } from '../api.ts';
 import { visible } from '../visible.ts';
@@ -20,8 +20,10 @@ export async function runDetailFragment(c: AppContext) {
   return c.html(
     <div>
       <p>
-        Status <Badge value={run.body.status} /> · compliance <Badge value={run.body.compliance?.status} /> · index{' '}
+        {/* One badge: the verdict once the run is finished, its state while it is not (never "succeeded" beside "fail"). */}
+        {run.body.status === 'queued' || run.body.status === 'running' ? 'Status' : 'Verdict'} <Verdict status={run.body.status} compliance={run.body.compliance} /> · index{' '}
         <strong>{run.body.index === null ? '—' : Number(run.body.index).toFixed(2)}</strong> · scenario <code>{run.body.scenario_id}</code>
+        {run.body.agent && <span> · agent <AgentLabel agent={run.body.agent} /></span>}
         {run.body.error && <span role="alert"> · error {run.body.error.code}: {run.body.error.message}</span>}
       </p>
       <p>
