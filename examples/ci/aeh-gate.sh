@@ -6,6 +6,8 @@
 #   sh examples/ci/aeh-gate.sh <scenario.json | catalog-id> [reports-dir]
 #
 # Environment:
+#   AEH_AGENT          the agent under test, over the scenario's own: a registered agent's name, a JSON spec or
+#                      a spec file (aeh evaluate --agent); needed for a scenario that names no agent
 #   AEH_URL            evaluate on a running service (with AEH_API_KEY); unset: in-process, embedded store
 #   AEH_API_KEY        the service's key (or a bearer token) when AEH_URL is set
 #   AEH_JWKS           the key set to trust (file or URL); default: $AEH_URL/.well-known/jwks.json, else the one saved
@@ -19,6 +21,7 @@ reports=${2:-aeh-reports}
 aeh=${AEH:-npx --no-install aeh}
 
 set -- evaluate "$scenario" --format junit --output "$reports/junit.xml" --summary "$reports/summary.md" --artifacts "$reports/evidence"
+if [ -n "${AEH_AGENT:-}" ]; then set -- "$@" --agent "$AEH_AGENT"; fi
 if [ -n "${AEH_URL:-}" ]; then set -- "$@" --url "$AEH_URL"; fi
 if [ "${AEH_ALLOW_WARNING:-0}" = 1 ]; then set -- "$@" --allow-warning; fi
 $aeh "$@"
