@@ -53,13 +53,15 @@ describe('cli: aeh evaluate --agent', () => {
     const inline = await runCli(['evaluate', 'pass-wrong-agent.json', '--agent', JSON.stringify(PASSING)], { cwd });
     expect(inline.code, inline.stderr).toBe(0);
     expect(inline.stdout).toMatch(/^pass .*, agent scripted \([a-f0-9]{12}\)\n/);
-    const file = await runCli(['evaluate', 'pass-wrong-agent.json', '--agent', 'passing-agent.json'], { cwd });
-    expect(file.code, file.stderr).toBe(0);
-    expect(file.stdout.split('\n')[0]!.split('agent ')[1]).toBe(inline.stdout.split('\n')[0]!.split('agent ')[1]);
+    for (const value of ['passing-agent.json', '@passing-agent.json']) {
+      const file = await runCli(['evaluate', 'pass-wrong-agent.json', '--agent', value], { cwd });
+      expect(file.code, file.stderr).toBe(0);
+      expect(file.stdout.split('\n')[0]!.split('agent ')[1]).toBe(inline.stdout.split('\n')[0]!.split('agent ')[1]);
+    }
   });
 
   it('refuses an --agent that is neither a name, a spec nor a file (usage, exit 3)', async () => {
-    for (const value of ['Not A Name!', '{"adapter": ', '["http"]', '{"url": "https://a.example.com"}']) {
+    for (const value of ['Not A Name!', '{"adapter": ', '["http"]', '{"url": "https://a.example.com"}', '@missing.json']) {
       const result = await runCli(['evaluate', 'pass.json', '--agent', value], { cwd });
       expect(result.code, value).toBe(3);
       expect(result.stderr, value).toMatch(/^aeh evaluate: --agent/m);

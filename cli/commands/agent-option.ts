@@ -1,7 +1,8 @@
 /**
  * `aeh evaluate --agent`: which agent the scenario runs against, over its own (issue 17 item 8). The value is
  * the name of a registered agent (`GET /api/v1/agents`), an inline JSON spec (`'{"adapter": "http", "url": …}'`)
- * or a JSON file holding one; the service checks either as it checks a scenario's own agent.
+ * or a JSON file holding one (`@file.json`, or its path); the service checks either as it checks a scenario's
+ * own agent.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -29,8 +30,11 @@ export function agentOption(value: string | undefined, cwd: string): AgentOption
   if (value === undefined) return {};
   const text = value.trim();
   if (text.startsWith('{')) return specFrom(text, 'the inline spec');
-  const path = resolve(cwd, text);
-  if (existsSync(path) && statSync(path).isFile()) return specFrom(readFileSync(path, 'utf8'), `the file ${text}`);
+  // `@file.json`, as `aeh suite run --agent` takes it, or a plain path to a file.
+  const file = text.startsWith('@') ? text.slice(1) : text;
+  const path = resolve(cwd, file);
+  if (existsSync(path) && statSync(path).isFile()) return specFrom(readFileSync(path, 'utf8'), `the file ${file}`);
+  if (text.startsWith('@')) return { problem: `--agent: no file ${file.slice(0, 200)}` };
   if (AGENT_NAME.test(text)) return { agent: text };
   return { problem: `--agent "${text.slice(0, 80)}" is neither a registered agent's name, a JSON spec nor a JSON file` };
 }
