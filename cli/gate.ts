@@ -1,5 +1,6 @@
 /**
- * The regression gate on the command line: `aeh compare <base> <head>` and `aeh evaluate --baseline …`
+ * The regression gate on the command line: `aeh compare <base> <head>` (two runs, or two suites as
+ * `suite:<id>`) and `aeh evaluate --baseline …`
  * both ask `GET /api/v1/compare` and print what it says, most important first: what regressed beyond the
  * threshold, then the deltas, then each task whose outcome or failures changed.
  */
@@ -22,17 +23,37 @@ export interface Comparison {
 }
 
 /** Asks the service to compare `base` (a run id, `latest` or `baseline`) with the run `head`. */
-export function requestComparison(client: ApiClient, base: string, head: string, maxRegression: number, answers = 0): Promise<ApiResponse<Comparison>> {
+export function requestComparison(client: ApiClient, base: string, head: string, maxRegression: number, answers = 0): Promise<ApiResponse<Comparison | SuiteComparison>> {
   const query = new URLSearchParams({ base, head, max_regression: String(maxRegression), answers: String(answers) });
-  return client.request<Comparison>('GET', `/api/v1/compare?${query}`);
+  return client.request<Comparison | SuiteComparison>('GET', `/api/v1/compare?${query}`);
 }
 
 const fixed = (value: number | null) => (value === null ? '—' : value.toFixed(3));
 const signed = (value: number | null) => (value === null ? '' : ` (${value >= 0 ? '+' : ''}${value.toFixed(3)})`);
 const groups = (list: Group[]) => list.map((group) => `${group.code} (${group.metric}${group.count > 1 ? ` ×${group.count}` : ''})`).join(', ');
 
-/** Prints a comparison as text lines on `stream`. */
-export function printComparison(stream: NodeJS.WritableStream, comparison: Comparison): void {
+/** A comparison of two suites (`kind: "suite"`), as far as the CLI reads it. */
+export interface SuiteComparison {
+  kind: 'suite';
+  base: { suite_id: string };
+  head: { suite_id: string };
+  agents: Array<{ agent: string; index: Delta; pass_rate: Delta }>;
+  counts: { pairs: number; compared: number; only_base: number; runs_regressed: number; tasks: { regressed: number; improved: number; same: number }; failures: { new: number; fixed: number; unchanged: number } };
+  gate: Comparison['gate'];
+}
+
+function printSuiteComparison(stream: NodeJS.WritableStream, comparison: SuiteComparison): void {
+  const { counts, gate } = comparison;
+  line(stream, `${gate.regressed ? `REGRESSED beyond ${gate.max_regression}` : `no regression beyond ${gate.max_regression}`}: suite ${comparison.head.suite_id} against ${comparison.base.suite_id}`);
+  for (const regression of gate.regressions) line(stream, `  ${regression.kind}: ${regression.message}`);
+  for (const agent of comparison.agents) line(stream, `agent ${agent.agent}: index ${fixed(agent.index.base)} → ${fixed(agent.index.head)}${signed(agent.index.delta)}, pass rate ${fixed(agent.pass_rate.base)} → ${fixed(agent.pass_rate.head)}`);
+  line(stream, `runs: ${counts.compared} of ${counts.pairs} pairs compared, ${counts.runs_regressed} regressed${counts.only_base ? `, ${counts.only_base} only in the base suite` : ''}; tasks ${counts.tasks.regressed} regressed, ${counts.tasks.improved} improved; failures ${counts.failures.new} new, ${counts.failures.fixed} fixed, ${counts.failures.unchanged} unchanged`);
+}
+
+/** Prints a comparison (of two runs or two suites) as text lines on `stream`. */
+export function printComparison(stream: NodeJS.WritableStream, answer: Comparison | SuiteComparison): void {
+  if ((answer as SuiteComparison).kind === 'suite') return printSuiteComparison(stream, answer as SuiteComparison);
+  const comparison = answer as Comparison;
   const { base, head, counts, gate } = comparison;
   const verdict = gate.regressed ? `REGRESSED beyond ${gate.max_regression}` : `no regression beyond ${gate.max_regression}`;
   line(stream, `${verdict}: ${head.run_id} against ${base.ref === base.run_id ? '' : `${base.ref} = `}${base.run_id}`);

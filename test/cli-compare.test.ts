@@ -126,6 +126,21 @@ describe('cli: the regression gate', () => {
     expect((await runCli(['compare', 'run_nope', third], { cwd, env })).code).toBe(3);
   });
 
+  it('aeh compare compares two suites (suite:<id>), exit 4 on a regression', async () => {
+    writeFileSync(join(cwd, 'good.json'), JSON.stringify({ adapter: 'scripted', replies: { '*': 'dispute' } }));
+    writeFileSync(join(cwd, 'bad.json'), JSON.stringify({ adapter: 'scripted', replies: { '*': 'no idea' } }));
+    const suiteEnv = { ...env, AEH_CATALOG_DIRS: cwd };
+    const runSuite = async (agent: string) => JSON.parse((await runCli(['suite', 'run', '--scenarios', 'cli-pass', '--agent', agent, '--json'], { cwd, env: suiteEnv })).stdout).suite_id as string;
+    const good = await runSuite('@good.json');
+    const bad = await runSuite('@bad.json');
+    const regressed = await runCli(['compare', `suite:${good}`, `suite:${bad}`, '--max-regression', '0.05'], { cwd, env: suiteEnv });
+    expect(regressed.code, regressed.stderr).toBe(4);
+    expect(regressed.stdout).toContain(`REGRESSED beyond 0.05: suite ${bad} against ${good}`);
+    expect(regressed.stdout).toMatch(/new_failure: cli-pass \(spec:[0-9a-f]{16}\): classify\/task_success: new LOGIC\.TASK_FAILED/);
+    expect(regressed.stdout).toMatch(/runs: 1 of 1 pairs compared, 1 regressed/);
+    expect((await runCli(['compare', `suite:${bad}`, `suite:${good}`], { cwd, env: suiteEnv })).code).toBe(0);
+  });
+
   it('aeh report writes a run\'s HTML report, to a file or stdout; an unknown run is exit 3', async () => {
     const saved = await runCli(['report', third, '-o', 'out/third.html'], { cwd, env });
     expect(saved.code, saved.stderr).toBe(0);

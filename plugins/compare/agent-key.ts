@@ -1,8 +1,8 @@
 /**
- * Which agent a run evaluated, as a key baselines and `latest` are matched on. A run record that names its agent
- * (the agent registry adds `agent` to run records: a name, or `{name, …}`) is keyed by that name. Until then,
- * and for runs evaluated with an inline agent, the key is a hash of the scenario's agent spec as run, without
- * the options that say how to reach or wait for the agent rather than which agent it is.
+ * Which agent a run evaluated, as a key baselines and `latest` are matched on, the same keys suites aggregate by
+ * (core/domain/suites.ts). A run of a registered agent (its record's `agent.name`) is keyed by that name; a run
+ * of an inline spec by a hash of the spec as run, without the options that say how to reach or wait for the
+ * agent rather than which agent it is (so a new timeout or a rotated header does not make a new agent).
  */
 import canonicalize from 'canonicalize';
 import { sha3Hex } from '../../core/domain/hash.ts';
@@ -21,6 +21,8 @@ export interface AgentKey {
   spec_hash?: string;
   /** The adapter that answered (`scripted`, `http`, …), when known. */
   adapter?: string;
+  /** The run record's `agent.config_hash`: SHA3-256 of the whole spec as run, operational options included. */
+  config_hash?: string;
 }
 
 function nameOf(agent: unknown): string | undefined {
@@ -40,9 +42,12 @@ export function specHash(spec: AgentSpec): string {
 
 /** The agent key of a run from its record and the agent spec of its stored plan. */
 export function agentKeyOf(run: RunRecord, spec: AgentSpec | undefined): AgentKey {
-  const name = nameOf((run as RunRecord & { agent?: unknown }).agent);
+  const recorded = (run as { agent?: unknown }).agent;
+  const name = nameOf(recorded);
   const spec_hash = spec && typeof spec === 'object' ? specHash(spec) : undefined;
-  const adapter = typeof spec?.adapter === 'string' ? spec.adapter : undefined;
-  const key = name ? `name:${name}` : `spec:${spec_hash ?? 'unknown'}`;
-  return { key, ...(name ? { name } : {}), ...(spec_hash ? { spec_hash } : {}), ...(adapter ? { adapter } : {}) };
+  const fromRecord = recorded && typeof recorded === 'object' ? (recorded as { adapter?: unknown; config_hash?: unknown }) : {};
+  const adapter = typeof fromRecord.adapter === 'string' ? fromRecord.adapter : typeof spec?.adapter === 'string' ? spec.adapter : undefined;
+  const config_hash = typeof fromRecord.config_hash === 'string' ? fromRecord.config_hash : undefined;
+  const key = name ? `name:${name}` : `spec:${spec_hash ?? config_hash?.slice(0, 16) ?? 'unknown'}`;
+  return { key, ...(name ? { name } : {}), ...(spec_hash ? { spec_hash } : {}), ...(adapter ? { adapter } : {}), ...(config_hash ? { config_hash } : {}) };
 }

@@ -1,4 +1,7 @@
 import { describe, it, expect, beforeAll } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { testApp, type TestApp } from '../../test/helpers.ts';
 import { evaluate } from '../../test/evaluation-fixtures.ts';
 import { switchableAgent, switchableScenario, type SwitchableReplies } from '../../test/compare-fixtures.ts';
@@ -80,7 +83,7 @@ describe('compare: two runs', () => {
     }
     const suites = await t.json('GET', `/api/v1/compare?base=suite:nightly&head=${base.run_id}`);
     expect(suites.status).toBe(400);
-    expect(suites.body.detail).toMatch(/suites/);
+    expect(suites.body.detail).toMatch(/two suites/);
     const slow = await t.json('POST', '/api/evaluate', { body: { scenario: switchableScenario('slow', 2, { agent: { adapter: 'scripted', replies: { '*': 'x' }, delay_ms: 5000 } }) } });
     const running = await t.json('GET', `/api/v1/compare?base=${base.run_id}&head=${slow.body.run_id}`);
     expect(running.status).toBe(409);
@@ -175,5 +178,51 @@ describe('compare: latest and pinned baselines', () => {
     const failed = await run(GOOD, { agent: { adapter: 'http', url: 'http://127.0.0.1:9/agent' } });
     expect(failed.status).toBe('failed');
     expect((await t.json('PUT', '/api/v1/baselines/gate', { body: { run_id: failed.run_id } })).status).toBe(409);
+  });
+});
+
+describe('compare: two suites', () => {
+  let t: TestApp;
+  const GOOD_SPEC = { adapter: 'scripted', replies: GOOD };
+  const BAD_SPEC = { adapter: 'scripted', replies: { t1: 'No idea.', t2: GOOD.t2 } };
+
+  async function suite(agents: unknown[]): Promise<string> {
+    const accepted = await t.json('POST', '/api/v1/suites', { body: { scenarios: ['cmp-s0', 'cmp-s1'], agents } });
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(202);
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const { body } = await t.json('GET', `/api/v1/suites/${accepted.body.suite_id}`);
+      if (body.status === 'finished' || Date.now() > deadline) return accepted.body.suite_id;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  beforeAll(async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aeh-compare-suites-'));
+    for (const id of ['cmp-s0', 'cmp-s1']) writeFileSync(join(dir, `${id}.json`), JSON.stringify(switchableScenario(id)));
+    t = await testApp({ plugins: [switchableAgent({})], env: { AEH_CATALOG_DIRS: dir } });
+  });
+
+  it('compares each agent\'s aggregates and every pair of runs of the same scenario, and gates on their regressions', async () => {
+    const base = await suite([GOOD_SPEC]);
+    const head = await suite([BAD_SPEC]);
+    const { status, body } = await t.json('GET', `/api/v1/compare?base=suite:${base}&head=suite:${head}&max_regression=0.05`);
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ kind: 'suite', base: { suite_id: base }, head: { suite_id: head }, counts: { pairs: 2, compared: 2, only_base: 0, runs_regressed: 2, tasks: { regressed: 2, improved: 0, same: 2 }, failures: { new: 2, fixed: 0, unchanged: 0 } } });
+    expect(body.agents).toHaveLength(1);
+    expect(body.agents[0]).toMatchObject({ pass_rate: { base: 1, head: 0, delta: -1 }, failures_by_code: { 'LOGIC.TASK_FAILED': { base: 0, head: 2 } } });
+    expect(body.runs.map((run: { scenario_id: string }) => run.scenario_id).sort()).toEqual(['cmp-s0', 'cmp-s1']);
+    expect(body.runs[0].compare_url).toMatch(/^\/api\/v1\/compare\?base=run_.+&head=run_/);
+    expect(body.gate.regressed).toBe(true);
+    expect(body.gate.regressions.some((regression: { kind: string; message: string }) => regression.kind === 'new_failure' && /^cmp-s[01] \(spec:[0-9a-f]{16}\): t1\/probe_contains: new LOGIC\.TASK_FAILED/.test(regression.message))).toBe(true);
+    const back = (await t.json('GET', `/api/v1/compare?base=suite:${head}&head=suite:${base}`)).body;
+    expect(back.gate.regressed).toBe(false);
+    expect(back.counts.failures.fixed).toBe(2);
+  });
+
+  it('refuses a run against a suite, malformed and unknown suite ids', async () => {
+    expect((await t.json('GET', '/api/v1/compare?base=suite:suite_abc&head=run_x')).status).toBe(400);
+    expect((await t.json('GET', '/api/v1/compare?base=suite:../x&head=suite:suite_abc')).status).toBe(400);
+    expect((await t.json('GET', '/api/v1/compare?base=suite:suite_nope&head=suite:suite_nope2')).status).toBe(404);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * What the two sides of a comparison name: a run id; for the base also `latest` (the newest succeeded run of
  * the head's scenario and agent created before it) or `baseline` (the run pinned for that scenario and agent).
- * `suite:<id>` is reserved for suite comparisons, which need a plugin that provides suites.
+ * `suite:<suite_id>` on both sides compares two suites (suites.ts).
  */
 import type { Principal } from '../../core/auth-manager.ts';
 import { isValidRunId } from '../../core/domain/runs.ts';
@@ -26,12 +26,7 @@ function noBaseline(detail: string): Problem {
 /** Refuses a side that is neither a run id nor a known keyword. */
 export function checkRef(ref: string | undefined, name: 'base' | 'head'): string {
   if (!ref) throw new Problem('validation_failed', { detail: `${name} is required`, errors: [{ path: `/${name}`, message: 'is required' }] });
-  if (ref.startsWith('suite:')) {
-    throw new Problem('validation_failed', {
-      detail: 'suite comparisons need a plugin that provides suites, and none is loaded; compare two runs',
-      errors: [{ path: `/${name}`, message: 'suites are not available' }],
-    });
-  }
+  if (ref.startsWith('suite:')) return ref;
   const keywords = name === 'base' ? ['latest', 'baseline'] : [];
   if (!keywords.includes(ref) && !isValidRunId(ref)) {
     throw new Problem('validation_failed', { detail: `${name} must be a run id${keywords.length ? ' or one of latest, baseline' : ''}`, errors: [{ path: `/${name}`, message: 'is not a run id' }] });

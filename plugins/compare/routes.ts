@@ -9,6 +9,7 @@ import { checkRef, resolveBase } from './resolve.ts';
 import { finalAnswers, loadSnapshot, type RunSnapshot } from './snapshot.ts';
 import { diffRuns } from './diff.ts';
 import { regressionsOf } from './gate.ts';
+import { compareSuites } from './suites.ts';
 
 const MAX_ANSWERS = 1000;
 
@@ -55,6 +56,7 @@ export async function compareRuns(c: AppContext) {
   const diff = diffRuns(base, head, { baseAnswers, headAnswers, answers, redact: (text, which) => redactor.text(text, scopes[which]) });
   const regressions = regressionsOf(base, head, diff, maxRegression);
   return {
+    kind: 'run' as const,
     base: { ...side(base), ref: baseRef },
     head: side(head),
     same_scenario: base.run.scenario_id === head.run.scenario_id,
@@ -82,27 +84,39 @@ const COMPARISON_SCHEMA = {
   },
 };
 
+const SUITE_COMPARISON_SCHEMA = {
+  type: 'object',
+  required: ['kind', 'base', 'head', 'agents', 'counts', 'gate', 'runs'],
+  properties: { kind: { const: 'suite' }, base: { type: 'object' }, head: { type: 'object' }, agents: { type: 'array' }, counts: { type: 'object' }, gate: COMPARISON_SCHEMA.properties.gate, runs: { type: 'array' }, only_base: { type: 'array' } },
+};
+
 /** `GET /api/v1/compare`. */
 export function compareRoute(): RouteDefinition {
   return {
     method: 'GET',
     path: '/api/v1/compare',
     permission: 'runs:read',
-    summary: 'Compare two finished runs: index and dimension deltas, per-task outcomes and failures, changed answers, the regression gate',
+    summary: 'Compare two finished runs (or two suites): index and dimension deltas, per-task outcomes and failures, changed answers, the regression gate',
     tags: ['evaluation'],
     parameters: [
-      { name: 'base', in: 'query', required: true, schema: { type: 'string' }, description: 'a run id, `latest` (the newest succeeded run of the head\'s scenario and agent before it) or `baseline` (the pinned one)' },
-      { name: 'head', in: 'query', required: true, schema: { type: 'string' }, description: 'a run id' },
+      { name: 'base', in: 'query', required: true, schema: { type: 'string' }, description: 'a run id, `latest` (the newest succeeded run of the head\'s scenario and agent before it), `baseline` (the pinned one) or `suite:<suite_id>`' },
+      { name: 'head', in: 'query', required: true, schema: { type: 'string' }, description: 'a run id, or `suite:<suite_id>` when the base is a suite' },
       { name: 'max_regression', in: 'query', schema: { type: 'number', minimum: 0, maximum: 1, default: 0 }, description: 'the largest drop of the index or a dimension that is not a regression' },
       { name: 'answers', in: 'query', schema: { type: 'integer', minimum: 0, maximum: MAX_ANSWERS, default: 50 }, description: 'changed answers shown side by side (regressed tasks first)' },
     ],
     responses: {
-      200: { description: 'The comparison', schema: COMPARISON_SCHEMA },
+      200: { description: 'The comparison of two runs; of two suites (`kind: "suite"`), per agent and per pair of runs', schema: { oneOf: [COMPARISON_SCHEMA, SUITE_COMPARISON_SCHEMA] } },
       404: { description: 'A run is missing; `baseline_missing: true` when it is the base named by latest or baseline' },
       409: { description: 'A run is not finished' },
     },
     async handler(c) {
-      return c.json(await compareRuns(c));
+      const base = c.req.query('base') ?? '';
+      const head = c.req.query('head') ?? '';
+      if (!base.startsWith('suite:') && !head.startsWith('suite:')) return c.json(await compareRuns(c));
+      if (!base.startsWith('suite:') || !head.startsWith('suite:')) {
+        throw new Problem('validation_failed', { detail: 'compare two runs or two suites (suite:<suite_id> on both sides), not a run with a suite', errors: [{ path: base.startsWith('suite:') ? '/head' : '/base', message: 'must be a suite too' }] });
+      }
+      return c.json(await compareSuites(c.var.services, base, head, numberParam(c, 'max_regression', 0, { min: 0, max: 1 })));
     },
   };
 }
