@@ -14,6 +14,8 @@ import { RUN, TASK } from './schemas.ts';
 export default {
   name: 'evaluation',
   // Catalog ids resolve through the catalog; the INFRA codes the engine reports are the metrics plugin's taxonomy.
+  // Registered agents (`"agent": "<name>"`) come from the `agentTargets` slot when the agent registry is loaded;
+  // without it, a name is refused (400) and inline specs still run, so it is found, not depended on.
   dependencies: ['catalog', 'metrics'],
   settings: textSettings({
     AEH_METRIC_BUDGET_MS: 'The longest one metric may score one answer (milliseconds, default 2000)',
