@@ -10,8 +10,10 @@ import { evaluate, scriptedScenario, testMetrics } from './evaluation-fixtures.t
 import { startLocalAgent, type LocalAgent } from './evaluation-local-agent.ts';
 import { agentConfigHash } from '../core/domain/agent-target.ts';
 import { agentKey } from '../plugins/agent-registry/store.ts';
+import { nodePlugins } from '../runtime/node/plugins.ts';
 
 const SCRIPTED = { adapter: 'scripted', options: { replies: { t1: 'Your balance is 42 EUR.', t2: "I can't help with that." } } };
+const SCRIPTED_SPEC = { adapter: 'scripted', ...SCRIPTED.options };
 const AES = {
   aes_version: 1.4,
   metadata: { id: 'aes-balance', name: 'AES balance question' },
@@ -99,6 +101,15 @@ describe('evaluate: agent from the registry', () => {
     expect(blocked.status).toBe(400);
     expect(blocked.body.code).toBe('ssrf_blocked');
     expect(blocked.body.errors[0].path).toBe('/agent/url');
+  });
+
+  it('without the agent registry loaded, a name is refused (400 at /agent) and a spec still runs', async () => {
+    const t = await testApp({ only: [...nodePlugins().filter((plugin) => plugin.name !== 'agent-registry'), testMetrics] });
+    const refused = await t.json('POST', '/api/evaluate', { body: { scenario: scriptedScenario('x'), agent: 'balance-bot' } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors[0]).toEqual({ path: '/agent', message: 'no agent registry is loaded (plugin agent-registry)' });
+    expect((await t.json('GET', '/api/v1/agents')).status).toBe(404);
+    expect((await evaluate(t, { scenario: scriptedScenario('x'), agent: SCRIPTED_SPEC })).task.status).toBe('succeeded');
   });
 
   it('checks a pinned key set\'s address at submission', async () => {
