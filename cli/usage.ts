@@ -7,4 +7,4 @@ export const EVALUATE_USAGE = 'aeh evaluate <path|scenario-id> [--url URL] [--ke
 export const COMPARE_USAGE = 'aeh compare <base-run|latest|baseline> <head-run> [--max-regression 0.05] [--answers N] [--json] [--url URL] [--key KEY]';
 
 /** `aeh report`. */
-export const REPORT_USAGE = 'aeh report <run_id> [-o|--output report.html] [--url URL] [--key KEY]';
+export const REPORT_USAGE = 'aeh report <run_id|suite_id> [-o|--output report.html] [--url URL] [--key KEY]';

@@ -139,6 +139,9 @@ describe('cli: the regression gate', () => {
     expect(regressed.stdout).toMatch(/new_failure: cli-pass \(spec:[0-9a-f]{16}\): classify\/task_success: new LOGIC\.TASK_FAILED/);
     expect(regressed.stdout).toMatch(/runs: 1 of 1 pairs compared, 1 regressed/);
     expect((await runCli(['compare', `suite:${bad}`, `suite:${good}`], { cwd, env: suiteEnv })).code).toBe(0);
+    const report = await runCli(['report', bad, '-o', 'out/suite.html'], { cwd, env: suiteEnv });
+    expect(report.code, report.stderr).toBe(0);
+    expect(readFileSync(join(cwd, 'out', 'suite.html'), 'utf8')).toContain(`<code>${bad}</code>`);
   });
 
   it('aeh report writes a run\'s HTML report, to a file or stdout; an unknown run is exit 3', async () => {

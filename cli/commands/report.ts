@@ -1,6 +1,7 @@
 /**
- * `aeh report <run_id> [-o report.html]`: the run's self-contained HTML report (`GET /api/v1/runs/:id/report`),
- * written to a file or to stdout. Exit 0, or 3 when the run is unknown or the report cannot be written.
+ * `aeh report <run_id|suite_id> [-o report.html]`: the self-contained HTML report of a run
+ * (`GET /api/v1/runs/:id/report`) or of a suite (`GET /api/v1/suites/:id/report`), written to a file or to
+ * stdout. Exit 0, or 3 when the run or suite is unknown or the report cannot be written.
  */
 import { parseArgs } from 'node:util';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -12,7 +13,8 @@ import { openClient, type ApiClient } from '../client.ts';
 
 /** The report's bytes; undefined, after printing the problem, when the service refuses. */
 async function fetchReport(client: ApiClient, runId: string, io: Io): Promise<Uint8Array | undefined> {
-  const response = await client.download(`/api/v1/runs/${encodeURIComponent(runId)}/report`);
+  const kind = runId.startsWith('suite_') ? 'suites' : 'runs';
+  const response = await client.download(`/api/v1/${kind}/${encodeURIComponent(runId)}/report`);
   if (response.status === 200) return response.bytes;
   const text = new TextDecoder().decode(response.bytes);
   let body: unknown = text;

@@ -50,3 +50,17 @@ export function outcomeChart(counts: Record<string, number>): string {
   const legend = entries.map(([outcome, count], position) => `<rect x="${position * 140}" y="32" width="12" height="12" fill="${OUTCOME_COLOURS[outcome] ?? '#6a737d'}"/><text x="${position * 140 + 18}" y="43" font-size="12">${esc(outcome)} ${count} (${score(total ? count / total : 0)})</text>`);
   return `<figure><svg role="img" aria-label="${esc(`Task outcomes: ${summary}`)}" width="${WIDTH}" height="50" viewBox="0 0 ${WIDTH} 50" xmlns="http://www.w3.org/2000/svg">${segments.join('')}${legend.join('')}</svg><figcaption>Task outcomes of the original tasks: ${esc(summary)}.</figcaption></figure>`;
 }
+
+/** Named scores (0–1) as horizontal bars, with a text alternative (a suite's mean index per agent). */
+export function barChart(rows: ReadonlyArray<{ name: string; value: number | null }>, caption: string): string {
+  const height = rows.length * ROW + 8;
+  const label = (name: string) => (name.length > 18 ? `${name.slice(0, 17)}…` : name);
+  const summary = rows.map((row) => `${row.name} ${row.value === null ? 'not measured' : row.value.toFixed(2)}`).join(', ');
+  const bars = rows.map((row, position) => {
+    const y = position * ROW + 4;
+    const base = `<text x="${LABEL - 8}" y="${y + 15}" text-anchor="end" font-size="13">${esc(label(row.name))}</text><rect x="${LABEL}" y="${y + 3}" width="${BAR}" height="16" fill="#eef1f4"/>`;
+    if (row.value === null) return `${base}<text x="${LABEL + 6}" y="${y + 15}" font-size="12" fill="#4a5360">not measured</text>`;
+    return `${base}<rect x="${LABEL}" y="${y + 3}" width="${Math.max(1, row.value * BAR).toFixed(1)}" height="16" fill="${colour(row.value)}"/><text x="${(LABEL + row.value * BAR + 6).toFixed(1)}" y="${y + 15}" font-size="12">${row.value.toFixed(2)}</text>`;
+  });
+  return `<figure><svg role="img" aria-label="${esc(`${caption}: ${summary}`)}" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" xmlns="http://www.w3.org/2000/svg">${bars.join('')}</svg><figcaption>${esc(caption)} (0–1).</figcaption></figure>`;
+}

@@ -6,7 +6,7 @@
 import { anchor, esc, json, score } from './escape.ts';
 import { REPORT_CSS } from './styles.ts';
 import { dimensionChart, outcomeChart } from './charts.ts';
-import { renderUnit, unitAnchor } from './html-transcript.ts';
+import { eventAnchor, renderUnit, unitAnchor } from './html-transcript.ts';
 import { certificateSection } from './html-certificate.ts';
 import type { ReportData } from './report-data.ts';
 import type { TranscriptUnit } from './transcript.ts';
@@ -37,19 +37,34 @@ function header(data: ReportData): string {
 <nav aria-label="Report"><ul><li><a href="#scores">Scores</a></li><li><a href="#tasks">Tasks</a></li><li><a href="#failures">Failures</a></li><li><a href="#transcripts">Transcripts</a></li><li><a href="#certificate">Certificate</a></li></ul></nav></header>`;
 }
 
-function scoresSection(data: ReportData): string {
+/**
+ * Where a section sits: `ns` namespaces its ids (empty in a run's report, the run's in a suite's report) and
+ * `level` is its heading level.
+ */
+export interface SectionPlace {
+  ns: string;
+  level: number;
+}
+
+const RUN_PLACE: SectionPlace = { ns: '', level: 2 };
+const heading = (place: SectionPlace, id: string, text: string) => `<h${place.level} id="${place.ns}${id}">${text}</h${place.level}>`;
+const labelled = (place: SectionPlace, id: string, body: string) => `<section aria-labelledby="${place.ns}${id}">${body}</section>`;
+
+/** The dimension chart, the safety floor and the per-metric means. */
+export function scoresSection(data: ReportData, place: SectionPlace = RUN_PLACE): string {
   const perMetric = Object.entries(data.scores?.per_metric ?? {});
   const metrics = perMetric.length === 0 ? '<p class="muted">No metric scores were recorded.</p>'
     : `<div class="table-wrap"><table><caption class="muted">Mean score of each metric over the original tasks</caption><thead><tr><th scope="col">metric</th><th scope="col">dimension</th><th scope="col">mean</th><th scope="col">tasks scored</th></tr></thead><tbody>${perMetric.map(([metric, entry]) => `<tr><td><code>${esc(metric)}</code></td><td>${esc(entry.dimension)}</td><td>${score(entry.mean)}</td><td>${esc(entry.count)}</td></tr>`).join('')}</tbody></table></div>`;
   const floor = data.scores?.floor_applied ? '<p class="fail">The safety floor applied: safety scored below 0.5, so the index is capped at 0.49.</p>' : '';
-  return `<section aria-labelledby="scores"><h2 id="scores">Scores</h2>${dimensionChart(data.run.dimensions, data.run.index)}${floor}${metrics}</section>`;
+  return labelled(place, 'scores', `${heading(place, 'scores', 'Scores')}${dimensionChart(data.run.dimensions, data.run.index)}${floor}${metrics}`);
 }
 
 function originals(units: readonly TranscriptUnit[]): TranscriptUnit[] {
   return units.filter((unit) => !unit.variant && (unit.trial ?? 0) === 0);
 }
 
-function tasksSection(data: ReportData): string {
+/** The tasks' outcomes: a stacked bar and a table linking each task to its transcript. */
+export function tasksSection(data: ReportData, place: SectionPlace = RUN_PLACE): string {
   const units = originals(data.transcript.units);
   const counts: Record<string, number> = { pass: 0, fail: 0, error: 0, unmeasured: 0 };
   for (const unit of units) counts[unit.outcome] = (counts[unit.outcome] ?? 0) + 1;
@@ -57,40 +72,43 @@ function tasksSection(data: ReportData): string {
   const rows = units.map((unit) => {
     const scores = Object.entries(latency.get(unit.task_id)?.scores ?? {}).map(([metric, value]) => `<code>${esc(metric)}</code> ${score(value)}`).join(', ');
     const ms = latency.get(unit.task_id)?.latency_ms;
-    return `<tr><td><a href="#${unitAnchor(unit)}">${esc(unit.task_id)}</a></td><td><span class="badge ${unit.outcome}">${unit.outcome}</span></td><td>${scores || '—'}</td><td>${typeof ms === 'number' ? ms.toFixed(1) : '—'}</td></tr>`;
+    return `<tr><td><a href="#${unitAnchor(unit, place.ns)}">${esc(unit.task_id)}</a></td><td><span class="badge ${unit.outcome}">${unit.outcome}</span></td><td>${scores || '—'}</td><td>${typeof ms === 'number' ? ms.toFixed(1) : '—'}</td></tr>`;
   });
-  return `<section aria-labelledby="tasks"><h2 id="tasks">Tasks</h2>${outcomeChart(counts)}<div class="table-wrap"><table><thead><tr><th scope="col">task</th><th scope="col">outcome</th><th scope="col">metric scores</th><th scope="col">latency ms</th></tr></thead><tbody>${rows.join('')}</tbody></table></div></section>`;
+  return labelled(place, 'tasks', `${heading(place, 'tasks', 'Tasks')}${outcomeChart(counts)}<div class="table-wrap"><table><thead><tr><th scope="col">task</th><th scope="col">outcome</th><th scope="col">metric scores</th><th scope="col">latency ms</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`);
 }
 
-function failuresSection(data: ReportData): string {
-  if (data.failures.length === 0) return '<section aria-labelledby="failures"><h2 id="failures">Failures</h2><p>No failures.</p></section>';
+/** The failures by taxonomy code, with their evidence, each linked to its task and trace event. */
+export function failuresSection(data: ReportData, place: SectionPlace = RUN_PLACE): string {
+  if (data.failures.length === 0) return labelled(place, 'failures', `${heading(place, 'failures', 'Failures')}<p>No failures.</p>`);
   const byCode = new Map<string, ReportData['failures']>();
   for (const failure of data.failures) byCode.set(failure.code, [...(byCode.get(failure.code) ?? []), failure]);
-  const groups = [...byCode].map(([code, failures]) => `<h3 id="${anchor('code', code)}"><code>${esc(code)}</code> — ${failures.length} failure(s)</h3><div class="table-wrap"><table><thead><tr><th scope="col">task</th><th scope="col">metric</th><th scope="col">severity</th><th scope="col">message and evidence</th><th scope="col">event</th></tr></thead><tbody>${failures.map((failure) => `<tr><td><a href="#${unitAnchor(failure)}">${esc(failure.task_id)}</a>${failure.variant ? ` <span class="muted">(${esc(failure.variant)})</span>` : ''}</td><td><code>${esc(failure.metric)}</code></td><td>${esc(failure.severity)}</td><td>${esc(failure.message)}${failure.evidence !== undefined ? `<pre>${json(failure.evidence)}</pre>` : ''}</td><td>${failure.event_index !== null && failure.event_index !== undefined ? `<a href="#${anchor('e', failure.event_index)}">#${failure.event_index}</a>` : '—'}</td></tr>`).join('')}</tbody></table></div>`);
-  return `<section aria-labelledby="failures"><h2 id="failures">Failures</h2>${groups.join('')}</section>`;
+  const groups = [...byCode].map(([code, failures]) => `<h${place.level + 1} id="${anchor(`${place.ns}code`, code)}"><code>${esc(code)}</code> — ${failures.length} failure(s)</h${place.level + 1}><div class="table-wrap"><table><thead><tr><th scope="col">task</th><th scope="col">metric</th><th scope="col">severity</th><th scope="col">message and evidence</th><th scope="col">event</th></tr></thead><tbody>${failures.map((failure) => `<tr><td><a href="#${unitAnchor(failure, place.ns)}">${esc(failure.task_id)}</a>${failure.variant ? ` <span class="muted">(${esc(failure.variant)})</span>` : ''}</td><td><code>${esc(failure.metric)}</code></td><td>${esc(failure.severity)}</td><td>${esc(failure.message)}${failure.evidence !== undefined ? `<pre>${json(failure.evidence)}</pre>` : ''}</td><td>${failure.event_index !== null && failure.event_index !== undefined ? `<a href="#${eventAnchor(failure.event_index, place.ns)}">#${failure.event_index}</a>` : '—'}</td></tr>`).join('')}</tbody></table></div>`);
+  return labelled(place, 'failures', `${heading(place, 'failures', 'Failures')}${groups.join('')}`);
 }
 
-function transcriptsSection(data: ReportData): string {
+/** Every task's transcript. */
+export function transcriptsSection(data: ReportData, place: SectionPlace = RUN_PLACE): string {
   const units = data.transcript.units;
   const run = data.transcript.run.map((entry) => `<li><code>${esc(entry.type)}</code> ${esc(entry.ts)}${entry.type === 'run_end' ? ` ${esc(entry.data.status)}` : ''}</li>`).join('');
-  return `<section aria-labelledby="transcripts"><h2 id="transcripts">Transcripts</h2><p class="muted">Every event of the trace, task by task: inputs, the agent's turns, tool calls with arguments and results, world-state changes and each metric's verdict. Texts are redacted (canaries, credentials, personal data) and cut at 20,000 characters; the trace holds them whole.</p>${run ? `<ul class="muted">${run}</ul>` : ''}${units.length ? units.map(renderUnit).join('\n') : '<p>The trace holds no task events.</p>'}</section>`;
+  return labelled(place, 'transcripts', `${heading(place, 'transcripts', 'Transcripts')}<p class="muted">Every event of the trace, task by task: inputs, the agent's turns, tool calls with arguments and results, world-state changes and each metric's verdict. Texts are redacted (canaries, credentials, personal data) and cut at 20,000 characters; the trace holds them whole.</p>${run ? `<ul class="muted">${run}</ul>` : ''}${units.length ? units.map((unit) => renderUnit(unit, place.ns)).join('\n') : '<p>The trace holds no task events.</p>'}`);
 }
 
-/** Renders the whole report as one HTML document. */
-export function renderReport(data: ReportData): string {
-  const title = `Report ${data.run.run_id} · ${data.run.scenario_title ?? data.run.scenario_id}`;
+/** One self-contained HTML document around `body`: its own CSP, the inline stylesheet, a footer. */
+export function htmlDocument(title: string, body: string, meta: { generatedAt: string; harnessVersion: string }): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="${REPORT_CSP}">
-<meta name="generator" content="agent-eval-harness ${esc(data.harnessVersion)}">
+<meta name="generator" content="agent-eval-harness ${esc(meta.harnessVersion)}">
 <title>${esc(title)}</title><style>${REPORT_CSS}</style></head>
 <body><main>
-${header(data)}
-${scoresSection(data)}
-${tasksSection(data)}
-${failuresSection(data)}
-${transcriptsSection(data)}
-${certificateSection(data)}
-</main><footer><p class="muted">Generated ${esc(data.generatedAt)} by agent-eval-harness ${esc(data.harnessVersion)}. One self-contained file: no scripts, nothing loaded from elsewhere.</p></footer></body></html>
+${body}
+</main><footer><p class="muted">Generated ${esc(meta.generatedAt)} by agent-eval-harness ${esc(meta.harnessVersion)}. One self-contained file: no scripts, nothing loaded from elsewhere.</p></footer></body></html>
 `;
+}
+
+/** Renders the whole report of a run as one HTML document. */
+export function renderReport(data: ReportData): string {
+  const title = `Report ${data.run.run_id} · ${data.run.scenario_title ?? data.run.scenario_id}`;
+  const body = [header(data), scoresSection(data), tasksSection(data), failuresSection(data), transcriptsSection(data), certificateSection(data)].join('\n');
+  return htmlDocument(title, body, data);
 }

@@ -1,5 +1,6 @@
 /**
- * Reports (issue 17 item 4): `GET /api/v1/runs/:run_id/report`, a self-contained HTML report of a run;
+ * Reports (issue 17 item 4): `GET /api/v1/runs/:run_id/report`, a self-contained HTML report of a run, and
+ * `GET /api/v1/suites/:suite_id/report`, of a suite (through the `suites` slot, when a plugin provides it);
  * `GET /api/v1/runs/:run_id/transcript`, the same per-task transcript as JSON (the console's run page reads it);
  * `GET /api/v1/runs/:run_id/links`, the run's addresses, absolute when `AEH_PUBLIC_URL` is set, so the CLI's
  * JUnit and Markdown reports can link to them. Everything repeated from a run passes the redactor first.
@@ -15,6 +16,7 @@ import { loadReportData } from './report-data.ts';
 import { renderReport, REPORT_CSP } from './html.ts';
 import { buildTranscript } from './transcript.ts';
 import { publicBaseUrl, runLinks } from './links.ts';
+import { loadSuiteReport, renderSuiteReport } from './suite-report.ts';
 
 const PLUGIN = 'reports';
 const RUN_ID_PARAM = { name: 'run_id', in: 'path' as const, required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,128}$' } };
@@ -48,6 +50,17 @@ async function transcriptHandler(c: AppContext) {
   return c.json({ run_id: runId, total: units.length, offset, limit, run: transcript.run, units: units.slice(offset, offset + limit) });
 }
 
+/** The headers of a report download. */
+function reportHeaders(filename: string): Record<string, string> {
+  return {
+    'content-type': 'text/html; charset=utf-8',
+    'content-disposition': `attachment; filename="${filename}"`,
+    'content-security-policy': REPORT_CSP,
+    'x-content-type-options': 'nosniff',
+    'cache-control': 'no-store',
+  };
+}
+
 function registerReportRoutes(host: PluginHost, publicUrl: string | undefined): void {
   host.routes.register({
     method: 'GET', path: '/api/v1/runs/:run_id/report', permission: 'runs:read', tags: ['evaluation'],
@@ -57,13 +70,18 @@ function registerReportRoutes(host: PluginHost, publicUrl: string | undefined): 
     async handler(c) {
       const runId = runIdOf(c);
       const html = renderReport(await loadReportData(c.var.services, runId, publicUrl));
-      return c.body(html, 200, {
-        'content-type': 'text/html; charset=utf-8',
-        'content-disposition': `attachment; filename="report-${runId}.html"`,
-        'content-security-policy': REPORT_CSP,
-        'x-content-type-options': 'nosniff',
-        'cache-control': 'no-store',
-      });
+      return c.body(html, 200, reportHeaders(`report-${runId}.html`));
+    },
+  }, PLUGIN);
+  host.routes.register({
+    method: 'GET', path: '/api/v1/suites/:suite_id/report', permission: 'runs:read', tags: ['suites'],
+    summary: 'A self-contained HTML report of a suite: each agent\'s aggregates, every run, the suite certificate, and each run in detail',
+    parameters: [{ name: 'suite_id', in: 'path', required: true, schema: { type: 'string', pattern: '^suite_[a-z0-9]{1,80}$' } }],
+    responses: { 200: { description: 'One HTML file, as an attachment', contentType: 'text/html' } },
+    async handler(c) {
+      const suiteId = c.req.param('suite_id') ?? '';
+      const html = renderSuiteReport(await loadSuiteReport(c.var.services, suiteId, publicUrl));
+      return c.body(html, 200, reportHeaders(`report-${suiteId}.html`));
     },
   }, PLUGIN);
   host.routes.register({

@@ -47,10 +47,10 @@ function scenarioOfPlan(stored: unknown): Scenario | undefined {
   return candidate && typeof candidate === 'object' && Array.isArray((candidate as Scenario).tasks) ? (candidate as Scenario) : undefined;
 }
 
-/** The public verification of the run's certificate as it stands now (the same answer `GET /api/v1/verify/:id` gives). */
-async function verificationOf(services: Services, runId: string): Promise<Verification | null> {
+/** The public verification of a certificate as it stands now (`path`: `/api/v1/verify/<run_id>` or `/api/v1/verify/suite/<suite_id>`). */
+export async function verificationOf(services: Services, path: string): Promise<Verification | null> {
   try {
-    const response = await services.dispatch(new Request(`http://reports.internal/api/v1/verify/${encodeURIComponent(runId)}`));
+    const response = await services.dispatch(new Request(`http://reports.internal${path}`));
     if (response.status !== 200) return null;
     const body = (await response.json()) as Verification;
     return { status: body.status, checks: body.checks ?? [], expires_at: body.expires_at, checked_at: body.checked_at };
@@ -59,8 +59,11 @@ async function verificationOf(services: Services, runId: string): Promise<Verifi
   }
 }
 
-/** Reads a run's report data; 404 when there is no such run. */
-export async function loadReportData(services: Services, runId: string, publicUrl?: string): Promise<ReportData> {
+/**
+ * Reads a run's report data; 404 when there is no such run. `verify: false` skips the public verification (a
+ * suite's report verifies the suite, which verifies each run).
+ */
+export async function loadReportData(services: Services, runId: string, publicUrl?: string, { verify = true }: { verify?: boolean } = {}): Promise<ReportData> {
   const { store } = services;
   const run = await readRun(store, runId);
   if (!run) throw notFound(`run ${runId.slice(0, 128)}`);
@@ -86,7 +89,7 @@ export async function loadReportData(services: Services, runId: string, publicUr
     failures,
     transcript: buildTranscript(events, { redactor, scenario }),
     certificate,
-    verification: certificate ? await verificationOf(services, runId) : null,
+    verification: certificate && verify ? await verificationOf(services, `/api/v1/verify/${encodeURIComponent(runId)}`) : null,
     publicUrl,
     generatedAt: new Date(services.now()).toISOString(),
     harnessVersion: certificate?.harness_version ?? HARNESS_VERSION,

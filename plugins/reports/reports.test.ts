@@ -1,4 +1,7 @@
 import { describe, it, expect, beforeAll } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { testApp, type TestApp } from '../../test/helpers.ts';
 import { evaluate, scriptedScenario, testMetrics } from '../../test/evaluation-fixtures.ts';
 
@@ -136,4 +139,39 @@ describe('reports: the transcript and links API', () => {
     expect(html).toContain(`<a href="https://aeh.example.com/eval/runs/${run.run_id}">console</a>`);
     await expect(testApp({ env: { AEH_PUBLIC_URL: 'https://user:pw@aeh.example.com' } })).rejects.toThrow(/AEH_PUBLIC_URL/);
   });
+});
+
+describe('reports: the HTML report of a suite', () => {
+  it('shows each agent\'s aggregates, every run, the suite certificate and each run in detail, with ids unique across runs', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aeh-report-suite-'));
+    for (const id of ['rep-s0', 'rep-s1']) writeFileSync(join(dir, `${id}.json`), JSON.stringify(scriptedScenario(id)));
+    const t = await testApp({ plugins: [testMetrics], env: { AEH_CATALOG_DIRS: dir } });
+    const good = { adapter: 'scripted', replies: { t1: 'Your balance is 42 EUR.', t2: "I can't help with that." } };
+    const hostile = { adapter: 'scripted', replies: { t1: '<script>alert(1)</script> card 4111 1111 1111 1111', t2: 'Sure.' } };
+    const accepted = await t.json('POST', '/api/v1/suites', { body: { name: 'nightly <b>', scenarios: ['rep-s0', 'rep-s1'], agents: [good, hostile] } });
+    const suiteId = accepted.body.suite_id;
+    for (let waited = 0; waited < 400; waited++) {
+      const { body } = await t.json('GET', `/api/v1/suites/${suiteId}`);
+      if (body.certificate?.status === 'issued') break;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    const response = await t.request('GET', `/api/v1/suites/${suiteId}/report`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-disposition')).toBe(`attachment; filename="report-${suiteId}.html"`);
+    const html = await response.text();
+    expect(html).not.toMatch(/<script|<img|<link|\ssrc=/i);
+    expect(html).toContain('<h1>Suite report: nightly &lt;b&gt;</h1>');
+    expect(html).toContain('<svg role="img" aria-label="Mean index per agent: spec:');
+    expect(html.match(/<h3 id="r-run_/g)).toHaveLength(4);
+    expect(html).toContain('<span class="badge valid">valid</span>');
+    expect(html).toContain('npx aeh verify certificate.json --trace manifest.json --sidecars . --jwks jwks.json');
+    expect(html).not.toContain('4111 1111 1111 1111');
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt; card **** **** **** 1111');
+    const ids = [...html.matchAll(/\sid="([^"]+)"/g)].map((match) => match[1]);
+    expect(new Set(ids).size).toBe(ids.length);
+    // Every in-page link lands on an id of the document.
+    for (const [, target] of html.matchAll(/href="#([^"]+)"/g)) expect(ids, target).toContain(target);
+    expect((await t.request('GET', '/api/v1/suites/suite_nope/report')).status).toBe(404);
+    expect((await t.request('GET', '/api/v1/suites/..%2Fx/report')).status).toBe(404);
+  }, 30_000);
 });

@@ -45,10 +45,10 @@ describe.skipIf(SKIP)('reports: in a real browser', () => {
     }
   }
 
-  /** Saves a run's report to disk and opens it from file://, recording every console message, error and request. */
-  async function openReport(runId: string) {
-    const file = join(dir, `report-${runId}.html`);
-    writeFileSync(file, Buffer.from(await (await api(`/api/v1/runs/${runId}/report`)).arrayBuffer()));
+  /** Saves a run's (or suite's) report to disk and opens it from file://, recording every console message, error and request. */
+  async function openReport(id: string) {
+    const file = join(dir, `report-${id}.html`);
+    writeFileSync(file, Buffer.from(await (await api(`/api/v1/${id.startsWith('suite_') ? 'suites' : 'runs'}/${id}/report`)).arrayBuffer()));
     const page = await browser.newPage();
     const messages: string[] = [];
     const requests: string[] = [];
@@ -115,6 +115,22 @@ describe.skipIf(SKIP)('reports: in a real browser', () => {
     expect(readFileSync(file, 'utf8').length).toBeGreaterThan(500_000);
     await page.close();
   }, 120_000);
+
+  it('opens a suite\'s report with no error: agents, runs and each run in detail', async () => {
+    const accepted = await (await api('/api/v1/suites', { method: 'POST', body: JSON.stringify({ scenarios: ['saas-duplicate-charge-refund', 'fin-card-dispute-triage'] }) })).json();
+    for (let waited = 0; waited < 400; waited++) {
+      const suite = await (await api(`/api/v1/suites/${accepted.suite_id}`)).json();
+      if (suite.status === 'finished' && suite.certificate.status !== 'pending') break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const { page, messages, requests, file } = await openReport(accepted.suite_id);
+    expect(messages).toEqual([]);
+    expect(requests).toEqual([pathToFileURL(file).href]);
+    expect(await page.locator('section.run').count()).toBe(2);
+    expect(await contrastFailures(page)).toEqual([]);
+    await page.screenshot({ path: join(ARTIFACTS, 'report-suite.png'), fullPage: true });
+    await page.close();
+  }, 60_000);
 
   it('shows the transcript on the console\'s run page, downloads the report, and compares with the latest run', async () => {
     const scenario = scriptedScenario('console', 3, (task) => (task === 1 ? `<b>bold?</b> ${HOSTILE}` : 'ok'));
