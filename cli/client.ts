@@ -73,6 +73,10 @@ export async function openClient({ url, key, env, cwd }: ClientOptions): Promise
       const response = await app.request(path, { headers: { 'x-api-key': config.apiKey! } });
       return { status: response.status, bytes: new Uint8Array(await response.arrayBuffer()) };
     },
-    close: () => app.close(),
+    async close() {
+      await app.close();
+      // The worker pool's threads would keep the process alive after the command's answer (spec-to-eval hung).
+      await (await app.ready.catch(() => undefined))?.capabilities.offload?.close();
+    },
   };
 }
