@@ -28,7 +28,7 @@ describe('foundation: plugins that fail the start', () => {
   });
 
   it('refuses a missing dependency', () => {
-    expect(startFailure({ name: 'reports', dependencies: ['storage-s3'] }).message).toBe('plugin "reports": depends on "storage-s3", which is not loaded');
+    expect(startFailure({ name: 'team-reports', dependencies: ['storage-s3'] }).message).toBe('plugin "team-reports": depends on "storage-s3", which is not loaded');
   });
 
   it('refuses circular dependencies', () => {
