@@ -60,11 +60,15 @@ describe('spec-to-eval: POST /api/v1/spec-to-eval', () => {
     expect(audit).toContainEqual(expect.objectContaining({ action: 'spec-to-eval', outcome: 'ok', status: 200 }));
   });
 
-  it('produces stubs that run at once with the scripted placeholder agent', async () => {
+  it('produces stubs that name no agent: refused without one, run at once with one', async () => {
     const t = await testApp();
     const res = await t.json('POST', ROUTE, { body: { markdown: readFileSync(new URL('../plugins/spec-to-eval/fixtures/retail-bullets.md', import.meta.url), 'utf8') } });
     expect(res.status).toBe(200);
-    const { task, run } = await runToEnd(t, { scenario: res.body.scenarios[0] });
+    expect(res.body.scenarios[0].agent).toEqual({ adapter: 'none' });
+    const refused = await t.json('POST', '/api/evaluate', { body: { scenario: res.body.scenarios[0] } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors[0].path).toBe('/agent');
+    const { task, run } = await runToEnd(t, { scenario: res.body.scenarios[0], agent: { adapter: 'scripted', replies: { '*': 'Return accepted.' } } });
     expect(task.status).toBe('succeeded');
     expect(run.status).toBe('succeeded');
   });
@@ -166,7 +170,7 @@ describe('spec-to-eval: POST /api/v1/spec-to-eval', () => {
     expect(second.body.persisted).toEqual([{ scenario_id: 'smoke-2', path: 'scenarios/smoke-2.json' }]);
     expect(second.body.scenarios[0].id).toBe('smoke-2');
     expect(readFileSync(join(t.root, 'scenarios', 'smoke.json'), 'utf8')).toBe(written);
-    const { run } = await runToEnd(t, { path: 'scenarios/smoke-2.json' });
+    const { run } = await runToEnd(t, { path: 'scenarios/smoke-2.json', agent: { adapter: 'scripted', replies: { '*': 'Return accepted.' } } });
     expect(run.scenario_id).toBe('smoke-2');
     expect(run.status).toBe('succeeded');
   });

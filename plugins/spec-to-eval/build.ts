@@ -5,6 +5,7 @@
 import type { Scenario, ScenarioTask, TopologyNode } from '../../core/domain/scenario.ts';
 import { normalizeScenario } from '../../core/domain/scenario-load.ts';
 import type { DraftTask } from './tasks.ts';
+import { NO_AGENT_ADAPTER } from '../../core/domain/agent-target.ts';
 import { chooseMetrics, expectedFrom, parseCriteria } from './metrics-choice.ts';
 import type { FindingLog } from './pitfalls.ts';
 import { WARNING } from './pitfalls.ts';
@@ -12,8 +13,6 @@ import { WARNING } from './pitfalls.ts';
 /** The scenario schema's limits the builder keeps to. */
 export const LIMITS = { tasksPerScenario: 10_000, input: 1_000_000, title: 500, id: 128, description: 20_000 } as const;
 
-/** What the placeholder agent answers until a real agent is configured. */
-export const PLACEHOLDER_REPLY = 'Placeholder reply from the scripted agent of a spec-to-eval stub. Replace "agent" with your agent (adapter "http" or "openai") to evaluate it.';
 
 /** A lower-case, dash-separated identifier fragment (ASCII letters and digits only). */
 export function slugify(text: string, maxLength = 60): string {
@@ -101,7 +100,9 @@ export function buildScenarios(drafts: DraftTask[], context: StubContext, log: F
       use_case: context.useCase,
       tags: [...new Set(['spec-to-eval', slugify(context.industry, 100), slugify(context.useCase, 100)].filter(Boolean))],
       policy_ref: context.policyRef,
-      agent: { adapter: 'scripted', replies: { '*': PLACEHOLDER_REPLY } },
+      // No agent of its own: it runs against the agent given at submission, and is refused without one (a
+      // placeholder reply would be scored and certified as if it were an agent's answer).
+      agent: { adapter: NO_AGENT_ADAPTER },
       topology: context.topology,
       tasks: partTasks,
       source: context.source,

@@ -26,7 +26,7 @@ describe('spec-to-eval: convert', () => {
     expect(scenario.id).toBe('returns-assistant');
     expect(scenario.policy_ref).toBe('returns-policy-v2');
     expect(scenario.description).toBe('The assistant handles return requests in the web chat.');
-    expect(scenario.agent.adapter).toBe('scripted');
+    expect(scenario.agent.adapter).toBe('none'); // stubs name no agent: evaluate them with "agent"
     const byInput = (start: string) => scenario.tasks.find((task) => task.input.startsWith(start))!;
     expect(byInput('Accept a return')).toMatchObject({ input: 'Accept a return within 30 days of delivery', expected: { contains: 'return accepted' }, metrics: [{ id: 'task_success' }] });
     expect(byInput('Refuse').metrics).toEqual([{ id: 'refusal' }]);
