@@ -99,12 +99,15 @@ describe('compare: two runs', () => {
       return (await evaluate(t, { scenario: leaky })).run;
     };
     const base = await evaluateLeaky({ t1: 'Your balance is 42 EUR.', t2: GOOD.t2 });
-    const head = await evaluateLeaky({ t1: `42 EUR; the key is ${canary}, card 4111 1111 1111 1111 </script><script>alert(1)</script>`, t2: GOOD.t2 });
+    const head = await evaluateLeaky({ t1: `42 EUR; the key is ${canary}, card 4111 1111 1111 1111 </script><script>alert(1)</script>`, t2: `${GOOD.t2} ${'z'.repeat(1_000_000)}` });
     const { body } = await t.json('GET', `/api/v1/compare?base=${base.run_id}&head=${head.run_id}`);
     const text = JSON.stringify(body);
     expect(text).not.toContain(canary.slice(4, 20));
     expect(text).not.toContain('4111 1111 1111 1111');
     expect(body.tasks[0].answer.head).toContain('**** **** **** 1111');
+    // A huge answer is cut after masking, saying how much was left out.
+    expect(body.tasks[1].answer.head.length).toBeLessThan(4100);
+    expect(body.tasks[1].answer.head).toMatch(/… \(\d+ more characters\)$/);
     expect(body.tasks[0].failures.new.map((group: { code: string }) => group.code)).toContain('SECURITY.SECRET_LEAK');
   });
 
