@@ -3,7 +3,8 @@
  * by csv-parse: quotes, embedded newlines, a byte order mark). Every problem is reported with its row number
  * (data rows count from 1, the header not included) rather than stopping at the first.
  */
-import { parse } from 'csv-parse/sync';
+// The browser build carries its own Buffer: the plain one needs Node's at load, which edge runtimes (workerd) lack.
+import { parse } from 'csv-parse/browser/esm/sync';
 import { Problem, type FieldError } from '../../core/problems.ts';
 
 /** The most test cases one import may hold. */
