@@ -125,6 +125,11 @@ describe.skipIf(SKIP)('console: in a real browser', () => {
   }, 60_000);
 
   it('converts a PRD into stubs, shows pitfalls with line numbers, mutates a scenario and shows the health checks', async () => {
+    // Stubs name no agent: they launch against a registered one picked on the page.
+    await fetch(`${service.url}/api/v1/agents`, {
+      method: 'POST', headers: { 'x-api-key': KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'stub-bot', adapter: 'scripted', options: { replies: { '*': 'Return accepted.' } } }),
+    });
     const page = await browser.newPage();
     await page.goto(`${service.url}/sign-in?next=/spec-to-eval`);
     await page.getByLabel('API key or bearer token').fill(KEY);
@@ -133,7 +138,8 @@ describe.skipIf(SKIP)('console: in a real browser', () => {
     await page.getByRole('button', { name: 'Convert' }).click();
     await expect.poll(() => page.locator('#stubs').textContent(), { timeout: 10_000 }).toContain('scenario stub');
     await checkPage(page, 'console-spec-to-eval');
-    // A stub launches as it is and its progress is followed to the run.
+    // A stub launches against the picked agent and its progress is followed to the run.
+    await page.getByLabel('Run against').selectOption('stub-bot');
     await page.getByRole('button', { name: /^Launch Returns assistant/ }).click();
     await page.getByRole('link', { name: /^Open run / }).waitFor({ timeout: 20_000 });
     await page.getByLabel(/PRD in Markdown/).fill('# PRD: Broken\n\n**Industry:** TBD\n**Use Case:** Returns\n\n## Tasks\n- one\n');

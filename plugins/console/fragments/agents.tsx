@@ -33,7 +33,7 @@ export async function agentFilterFragment(c: AppContext) {
  */
 export function AgentPicker(props: { agents: AgentEntry[] }) {
   if (props.agents.length === 0) {
-    return <p class="muted">Scenarios run against their own agent. No agent is registered yet (<code>POST /api/v1/agents</code>), so AES scenarios, which name none, cannot be launched from here.</p>;
+    return <p class="muted">Scenarios run against their own agent. No agent is registered yet (<code>POST /api/v1/agents</code>), so AES scenarios and spec-to-eval stubs, which name none, cannot be launched from here.</p>;
   }
   return (
     <p>

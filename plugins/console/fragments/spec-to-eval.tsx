@@ -1,6 +1,7 @@
 /** Spec-to-eval fragment: the stubs of a pasted PRD with launch buttons, or its pitfalls with line numbers. */
 import type { AppContext } from '../../../core/routes.ts';
 import { callApi } from '../api.ts';
+import { AgentPicker, registeredAgents } from './agents.tsx';
 
 interface Stub { id: string; title: string; tasks: Array<{ id: string; input: string; metrics: Array<{ id: string }> }> }
 
@@ -17,9 +18,12 @@ export async function specToEvalFragment(c: AppContext) {
   }
   if (status !== 200) return c.html(<p role="alert">Could not convert: {body.detail ?? status}</p>);
   const stubs: Stub[] = body.scenarios ?? [];
+  // Stubs name no agent of their own: they launch against the agent picked here.
+  const agents = await registeredAgents(c);
   return c.html(
     <div>
       <p>{body.prd?.title} — {stubs.length} scenario stub{stubs.length === 1 ? '' : 's'} ({body.source}).</p>
+      <AgentPicker agents={agents} />
       {(body.warnings ?? []).length > 0 && <ul class="notice">{body.warnings.map((w: { line?: number; message: string } | string) => <li>{typeof w === 'string' ? w : `${w.line ? `Line ${w.line}: ` : ''}${w.message}`}</li>)}</ul>}
       {stubs.map((stub) => (
         <section class="panel">
