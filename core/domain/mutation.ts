@@ -14,6 +14,7 @@ import type { Scenario, ScenarioTask } from './scenario.ts';
 import { normalizeScenario } from './scenario-load.ts';
 import { createRng, deriveSeed } from './rng.ts';
 import { protectedSpans, taskLiterals, type TaskLiteral } from './protected-spans.ts';
+import type { ProtectedSpan } from '../mutator.ts';
 import { hideSpans } from './placeholders.ts';
 
 /** One field a mutation changed: the task's input before and after the whole chain. */
@@ -127,20 +128,37 @@ function checkCounts(seed: number, count: number): void {
  * that lost or copied a placeholder is discarded (the text goes on unchanged): its edit broke what the task
  * hinges on.
  */
-async function mutateStep(mutator: Mutator, text: string, literals: readonly TaskLiteral[], context: Omit<MutatorContext, 'protected'>): Promise<string> {
-  const spans = protectedSpans(text, literals);
+async function mutateStep(mutator: Mutator, text: string, literals: readonly TaskLiteral[], context: Omit<MutatorContext, 'protected'>, known?: ProtectedSpan[]): Promise<string> {
+  const spans = known ?? protectedSpans(text, literals);
   const hidden = mutator.wholeMessage || spans.length === 0 ? undefined : hideSpans(text, spans);
   const result = await mutator.mutate(hidden?.text ?? text, { ...context, protected: hidden?.spans ?? spans });
   if (typeof result !== 'string') throw new Error(`mutator "${mutator.type}" returned ${typeof result}, not a string`);
   return hidden ? hidden.restore(result) ?? text : result;
 }
 
+/**
+ * A task's literals and the protected spans of its own input, kept per task object: every variant of a request
+ * (and every request for the same scenario object) starts its chain from the same input, so the spans of that
+ * first step are found once, not once per variant. The input is compared, in case the object was changed since.
+ */
+const firstSteps = new WeakMap<ScenarioTask, { input: string; literals: TaskLiteral[]; spans: ProtectedSpan[] }>();
+
+function firstStepOf(task: ScenarioTask): { literals: TaskLiteral[]; spans: ProtectedSpan[] } {
+  let known = firstSteps.get(task);
+  if (!known || known.input !== task.input) {
+    const literals = taskLiterals(task);
+    known = { input: task.input, literals, spans: protectedSpans(task.input, literals) };
+    firstSteps.set(task, known);
+  }
+  return known;
+}
+
 async function mutateTask(task: ScenarioTask, taskIndex: number, chain: Mutator[], seed: number, options: MutateScenarioOptions): Promise<string> {
-  const literals = taskLiterals(task);
+  const { literals, spans } = firstStepOf(task);
   let text = task.input;
   for (let step = 0; step < chain.length; step++) {
     const rng = createRng(deriveSeed(seed, taskIndex, step));
-    text = await mutateStep(chain[step]!, text, literals, { rng, options: options.options ?? {}, llm: options.llm, signal: options.signal });
+    text = await mutateStep(chain[step]!, text, literals, { rng, options: options.options ?? {}, llm: options.llm, signal: options.signal }, step === 0 ? spans : undefined);
   }
   return text;
 }

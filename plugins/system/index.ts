@@ -60,6 +60,8 @@ function createRunCounter(): (services: Services) => number | Promise<number> {
 /** The `/api/info` body, its fixed part serialised on first use. */
 function createInfoResponder(host: PluginHost): (c: AppContext, services: Services, runs: number) => Response {
   let staticInfo: { head: string; counts: string } | undefined;
+  let lastHealth: unknown;
+  let healthJson = '';
   return function infoResponse(c, services, runs) {
     // Everything but uptime, the run count and telemetry is fixed once the service started: serialised once,
     // since monitoring polls this route and the plugin list is most of the body.
@@ -83,7 +85,12 @@ function createInfoResponder(host: PluginHost): (c: AppContext, services: Servic
     };
     const uptime = Math.round((services.now() - services.startedAt) / 100) / 10;
     const health = services.find('health')?.current();
-    const body = `${staticInfo.head},"uptime_s":${uptime},"counts":${staticInfo.counts},"runs":${JSON.stringify(runs)}},${health ? `"health":${JSON.stringify(health)},` : ''}"telemetry":${JSON.stringify(services.telemetry.snapshot())}}`;
+    // The findings change at most once per AEH_HEALTH_MAX_AGE_MS: serialised once per change, not per poll.
+    if (health && health !== lastHealth) {
+      lastHealth = health;
+      healthJson = `"health":${JSON.stringify(health)},`;
+    }
+    const body = `${staticInfo.head},"uptime_s":${uptime},"counts":${staticInfo.counts},"runs":${JSON.stringify(runs)}},${health ? healthJson : ''}"telemetry":${JSON.stringify(services.telemetry.snapshot())}}`;
     return respond(c, body);
   };
 }
