@@ -7,9 +7,8 @@
  * with a warning: enrichment is a help, never a reason to refuse a conversion.
  */
 import type { LlmClient, LlmMessage } from '../../core/llm.ts';
-import { check } from '../../core/validate.ts';
-import { parseJson } from '../../core/guards/json.ts';
 import { CONTRACT_METRICS } from './metrics-choice.ts';
+import { parseModelJson } from './llm-fallback.ts';
 import type { DraftTask } from './tasks.ts';
 import type { FindingLog } from './pitfalls.ts';
 import { WARNING } from './pitfalls.ts';
@@ -58,15 +57,8 @@ interface Proposal {
 }
 
 function proposals(content: string, count: number): Proposal[] | string {
-  let document: unknown;
-  try {
-    document = parseJson(content.trim().replace(/^```(?:json)?\s*|(?<!\s)\s*```$/g, ''));
-  } catch (error) {
-    return `the answer is not JSON (${(error as Error).message})`;
-  }
-  const errors = check(LLM_ENRICH_SCHEMA, document);
-  if (errors.length) return `the answer does not follow the schema: ${errors.slice(0, 3).map((e) => `${e.path} ${e.message}`).join('; ')}`;
-  return (document as { tasks: Proposal[] }).tasks.filter((task) => task.index < count);
+  const { value, error } = parseModelJson<{ tasks: Proposal[] }>(content, LLM_ENRICH_SCHEMA);
+  return value ? value.tasks.filter((task) => task.index < count) : error!;
 }
 
 /**

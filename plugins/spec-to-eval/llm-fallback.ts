@@ -76,17 +76,25 @@ export interface FallbackInput {
   timeoutMs?: number;
 }
 
-function parseAnswer(content: string): { tasks?: LlmTask[]; error?: string } {
+/**
+ * A model's JSON answer checked against `schema`: the document, or why it was refused (where, never what: the
+ * answer may echo the PRD, and JSON.parse's message would quote it). A fenced code block around it is accepted.
+ */
+export function parseModelJson<T>(content: string, schema: Record<string, unknown>): { value?: T; error?: string } {
   let document: unknown;
   try {
     document = parseJson(content.trim().replace(/^```(?:json)?\s*|(?<!\s)\s*```$/g, ''));
   } catch (error) {
-    // Where, never what: the answer may echo the PRD, and JSON.parse's message would quote it.
     return { error: `the answer is not JSON (${(error as Error).message})` };
   }
-  const errors = check(LLM_TASKS_SCHEMA, document);
+  const errors = check(schema, document);
   if (errors.length) return { error: `the answer does not follow the schema: ${errors.slice(0, 3).map((e) => `${e.path} ${e.message}`).join('; ')}` };
-  return { tasks: (document as { tasks: LlmTask[] }).tasks };
+  return { value: document as T };
+}
+
+function parseAnswer(content: string): { tasks?: LlmTask[]; error?: string } {
+  const { value, error } = parseModelJson<{ tasks: LlmTask[] }>(content, LLM_TASKS_SCHEMA);
+  return value ? { tasks: value.tasks } : { error };
 }
 
 async function ask(llm: LlmClient, messages: LlmMessage[], timeoutMs: number): Promise<string> {
