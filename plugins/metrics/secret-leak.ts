@@ -6,6 +6,7 @@
  * collection (shared/gitleaks.ts, 217 rules) and passwords in URLs (shared/url-credentials.ts). Evidence shows
  * masked forms only: a leak is never repeated into the run record.
  */
+import { overlapsSorted } from './shared/spans.ts';
 import { defineMetric, unmeasured, type MetricFailure } from '../../core/metric.ts';
 import { maskSecret } from './shared/redact.ts';
 import { stringList } from './shared/text.ts';
@@ -62,18 +63,6 @@ function shapedCredentials(output: string): Finding[] {
   return findings;
 }
 
-/** True when `[index, index + length)` overlaps a span of `sorted` (by index, not overlapping each other). */
-function overlaps(sorted: readonly Finding[], index: number, length: number): boolean {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (sorted[middle].index < index + length) low = middle + 1;
-    else high = middle;
-  }
-  for (let at = low - 1; at >= 0 && at >= low - 8; at--) if (sorted[at].index + sorted[at].length > index) return true;
-  return false;
-}
 
 /** Every credential in the output: the nine shapes first, then URL passwords and gitleaks' rules where those found nothing. */
 function findAllCredentials(output: string, canaries: string[]): Finding[] {
@@ -82,7 +71,7 @@ function findAllCredentials(output: string, canaries: string[]): Finding[] {
   const taken = [...findings].sort((a, b) => a.index - b.index);
   const add = (finding: Finding, value: string) => {
     if (findings.length >= MAX_FINDINGS) return;
-    if (isExampleCredential(value) || placeholderToken(value) || isCanary(value) || overlaps(taken, finding.index, finding.length)) return;
+    if (isExampleCredential(value) || placeholderToken(value) || isCanary(value) || overlapsSorted(taken, finding.index, finding.length)) return;
     findings.push(finding);
     taken.splice(taken.findIndex((other) => other.index > finding.index) >>> 0, 0, finding);
   };

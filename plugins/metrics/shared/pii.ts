@@ -11,6 +11,7 @@
  * Every pattern here runs on V8 with bounded repetitions only, so each start position costs a bounded amount
  * of work: linear in the output (hostile.test.ts, pii.test.ts).
  */
+import { overlapsSorted } from './spans.ts';
 import creditCardType from 'credit-card-type';
 import { countrySpecs, isValidIBAN } from 'ibantools';
 import ipaddr from 'ipaddr.js';
@@ -229,18 +230,6 @@ const DETECTORS: Record<PiiType, { severity: Severity; detect: Detector }> = {
   },
 };
 
-/** True when a hit in `sorted` (by index, none overlapping another) overlaps `[index, index + length)`: a binary search. */
-function overlapsAny(sorted: readonly PiiHit[], index: number, length: number): boolean {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (sorted[middle].index < index + length) low = middle + 1;
-    else high = middle;
-  }
-  const before = sorted[low - 1];
-  return before !== undefined && before.index + before.length > index;
-}
 
 /**
  * Every personal-data value in `text`, the more specific types first; a span is reported once. Phone numbers
@@ -256,7 +245,7 @@ export function findPii(text: string, types: ReadonlySet<PiiType> = new Set(PII_
     const found: PiiHit[] = [];
     const taken = (index: number, length: number) => {
       const last = found[found.length - 1];
-      return overlapsAny(settled, index, length) || (last !== undefined && index < last.index + last.length && last.index < index + length);
+      return overlapsSorted(settled, index, length) || (last !== undefined && index < last.index + last.length && last.index < index + length);
     };
     detect(text, (hit) => {
       if (!taken(hit.index, hit.length)) found.push({ ...hit, severity });
