@@ -3,6 +3,7 @@
  * letters, curly quotes, zero-width characters), sentence splitting and short excerpts for evidence.
  */
 import type { MetricFailure, MetricResult, Severity } from '../../../core/metric.ts';
+import type { TraceEvent } from '../../../core/domain/trace.ts';
 
 /** Characters an agent (or an attacker) can slip between letters without changing what a reader sees. */
 const INVISIBLE = /[\u00AD\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\uFEFF]/g;
@@ -80,4 +81,18 @@ export function resultOf(failures: MetricFailure[], note?: string): MetricResult
 /** Reads a string array parameter, ignoring anything that is not a non-empty string. */
 export function stringList(value: unknown, max = 1000): string[] {
   return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string' && item.length > 0).slice(0, max) : [];
+}
+
+/**
+ * The user turn a judged answer replies to: the last input recorded before it (a conversation's later turn),
+ * not a metric's own probe; the task's input when the trace has none.
+ */
+export function requestBefore(events: readonly TraceEvent[], outputEvent: number, fallback: string): string {
+  let request = fallback;
+  for (const event of events) {
+    if (event.seq >= outputEvent) break;
+    const data = event.data as { input?: unknown; probe?: unknown } | undefined;
+    if (event.type === 'input' && !data?.probe && typeof data?.input === 'string') request = data.input;
+  }
+  return request;
 }
