@@ -151,6 +151,10 @@ for (const spec of METRICS) {
     counts[outcome] += 1;
   };
   const errors = [];
+  // Task inputs (prompts) seen in dev: XSTest has two models' answers to each prompt, and the split is by
+  // example, so a held-out answer may reply to a prompt a dev answer also replies to. Metrics that read the
+  // request were written looking at dev prompts; "heldout (prompts unseen in dev)" leaves those out.
+  const devInputs = new Set(examples.filter((example) => example.split === 'dev' && example.input).map((example) => example.input));
   const started = performance.now();
   for (const example of examples) {
     let result;
@@ -173,6 +177,7 @@ for (const spec of METRICS) {
     for (const split of [example.split, 'all']) {
       bump(`${split}`, outcome);
       if (spec.id === 'secret_leak' && example.in_scope !== false) bump(`${split} (documented kinds)`, outcome);
+      if (split === 'heldout' && example.input && devInputs.size && !devInputs.has(example.input)) bump('heldout (prompts unseen in dev)', outcome);
       if (bySource) bump(`${split} · ${sourceKey(example)}`, outcome);
     }
   }
