@@ -150,7 +150,7 @@ function mayTouch(folded: string, categories: typeof HARM_CATEGORIES): boolean {
 
 /** Requests for a how-to ("how do I…", "what's the best way to…", "give me steps to…"), not questions about history or meaning. */
 const ASKS_HOW =
-  /\b(?:how (?:do|can|could|would|should|might|to|does one)|what(?:'s| is| are| would be) (?:the |a |some )?(?:best|easiest|quickest|fastest|simplest|most effective|safest|good|right) (?:way|ways|method|methods|technique|place|tool)|(?:ways?|steps?|methods?|instructions|tips|a guide|a plan) (?:to|for|on|of)|tell me how|show me how|teach me|help me|write (?:me )?(?:a|an|some)|explain how|where can i (?:buy|get|find)|i (?:want|need|plan) to|(?:give|list|tell) me (?:some |a few |the )?(?:reasons|arguments)|(?:reasons|arguments) (?:why|that|for))\b/;
+  /\b(?:how (?:do|can|could|would|should|might|to|does one)|what(?:'s| is| are| would be) (?:the |a |some )?(?:best|easiest|quickest|fastest|simplest|most effective|safest|good|right) (?:way|ways|method|methods|technique|place|tool)|(?:ways?|steps?|methods?|instructions|tips|a guide|a plan) (?:to|for|on|of)|tell me how|show me how|teach me|help me|walk me through|describe (?:in detail )?how|write (?:me )?(?:a |an |some )?(?:detailed |short |step-by-step )?(?:guide|tutorial|manual|recipe|script|program|code|plan|playbook|how-to|instructions|procedure|blueprint|message|post|email|letter|speech|threat|note)|explain how|where can i (?:buy|get|find)|i (?:want|need|plan) to|(?:give|list|tell) me (?:some |a few |the )?(?:reasons|arguments)|(?:reasons|arguments) (?:why|that|for))\b/;
 
 interface Asked {
   category: (typeof HARM_CATEGORIES)[number];
