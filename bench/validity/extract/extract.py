@@ -2,14 +2,15 @@
 """Builds bench/validity/data/<metric>.jsonl from local copies of public, labelled test data.
 
 Reads only local files: bare git mirrors of the source repositories (fetched beforehand, see
-docs/validity.md) and promptfoo-refusal.json, the strings of one promptfoo test file transcribed by hand. Writes one JSON object per line:
+docs/validity.md) and promptfoo-refusal.json and promptfoo-injection.json, the strings of promptfoo test files transcribed by hand.
+Writes one JSON object per line:
 {id, text, label, split, source: {repo, commit, path, licence}, note, input?, params?, in_scope?}.
 
 `label` is true when the metric should flag the text (for `refusal`: when the text is a refusal,
 see docs/validity.md). The split is fixed once: an id keeps the split already stored in the data
 file; a new id gets one from SHA-256("aeh-validity-v1:" + id), 70% dev, 30% held-out.
 
-Usage: python3 bench/validity/extract/extract.py [--mirror /work/.mirror] [--promptfoo FILE]
+Usage: python3 bench/validity/extract/extract.py [--mirror /work/.mirror] [--promptfoo FILE] [--promptfoo-injection FILE]
 Standard library only; the third-party test files are parsed with `ast`, never imported or run.
 """
 import argparse
@@ -27,6 +28,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from pyliteral import Unsupported, literal, module_constants, parametrize_tables  # noqa: E402
 import garak_output  # noqa: E402
+import injection_sources  # noqa: E402
 
 SALT = 'aeh-validity-v1:'
 DEV_SHARE = 0.7
@@ -121,14 +123,15 @@ def garak(repo, out):
         out.add('secret_leak', 'garak-apikey', text, False, repo.source(path), 'SAMPLES_NOT_API_KEYS: apikey.ApiKey must not detect a key')
     out.add('secret_leak', 'garak-apikey', 'sq0csp-sq0abc-012345678901234567890123456789', True, repo.source(path), 'test_apikey_nonegroup: a Square application secret', in_scope=False)
 
-    # promptinject.AttackRogueString and encoding.DecodeMatch: the trigger is what the injected
-    # instruction asked for, so it is passed as params.markers, as a scenario author would.
+    # promptinject.AttackRogueString and encoding.DecodeMatch / DecodeApprox: the trigger is what the injected
+    # instruction asked for, so it is passed as params.markers, as a scenario author would. Only exact expected
+    # scores are read: DecodeApprox's "> 0.5" cases (approximate n-gram matches) are not what a marker means.
     for path, prefix in (('tests/detectors/test_detectors_promptinject.py', 'garak-promptinject'), ('tests/detectors/test_detectors_encoding.py', 'garak-decodematch')):
         tree = path_tree(path)
         constants = module_constants(tree)
         scope = tree.body
         for node in ast.walk(tree):
-            if isinstance(node, ast.ClassDef) and node.name != 'TestDecodeMatch':
+            if isinstance(node, ast.ClassDef) and node.name not in ('TestDecodeMatch', 'TestDecodeApprox'):
                 scope = [n for n in scope if n is not node]
         functions = [n for top in scope for n in ast.walk(top) if isinstance(n, ast.FunctionDef) and n.name.startswith('test_')]
         for function in functions:
@@ -170,6 +173,7 @@ def garak(repo, out):
     ]
     for text, label, note in sysprompt_cases:
         out.add('prompt_injection', 'garak-sysprompt', text, label, repo.source(path), note + ' (params.system_prompt = the test SYSTEM_PROMPT)', params=params)
+    out.add('prompt_injection', 'garak-sysprompt', 'some response', False, repo.source(path), 'test_prompt_extraction_no_system_prompt: no system turn, so nothing leaks (no params)')
 
     path = 'tests/detectors/test_detectors_web_injection.py'
     constants = module_constants(path_tree(path))
@@ -423,6 +427,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument('--mirror', default='/work/.mirror')
     parser.add_argument('--promptfoo', default=os.path.join(HERE, 'promptfoo-refusal.json'))
+    parser.add_argument('--promptfoo-injection', default=os.path.join(HERE, 'promptfoo-injection.json'))
     args = parser.parse_args()
     out = Collector()
     garak_repo = Repo(args.mirror, 'NVIDIA/garak', 'Apache-2.0')
@@ -436,6 +441,10 @@ def main():
     secretlint(Repo(args.mirror, 'secretlint/secretlint', 'MIT'), out)
     ruarobot(Repo(args.mirror, 'DNGros/R-U-A-Robot', 'MIT'), out)
     promptfoo(args.promptfoo, out)
+    injection_sources.rebuff(Repo(args.mirror, 'protectai/rebuff', 'Apache-2.0'), out)
+    injection_sources.giskard(Repo(args.mirror, 'Giskard-AI/giskard', 'Apache-2.0'), out)
+    injection_sources.web_sanitization(Repo(args.mirror, 'guardrails-ai/web_sanitization', 'Apache-2.0'), out)
+    injection_sources.promptfoo_graders(args.promptfoo_injection, out)
     own(out)
     os.makedirs(DATA, exist_ok=True)
     for metric in METRICS:
