@@ -58,5 +58,5 @@ if (existsSync(aes)) {
   }
   console.log(`\nAES catalog benign task descriptions: ${flagged.length} of ${count} read as harmful${flagged.length ? `:\n  ${flagged.slice(0, 20).join('\n  ')}` : ''}`);
 }
-const limit = numberArgument('--errors', 0);
+const limit = numberArgument('errors', 0);
 if (limit > 0) console.log(`\n${errors.length} dev error(s):\n${errors.slice(0, limit).join('\n')}`);
