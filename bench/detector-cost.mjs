@@ -13,7 +13,8 @@
 //
 // Two answers are measured: "prose" (an ordinary assistant answer, no personal data or keys) and "mixed" (the
 // same length with an email, a phone number, a card, an IBAN, URLs, a Markdown image, code and a key-like
-// string), because detectors do most of their work on candidates. The goal is read on both.
+// string), because detectors do most of their work on candidates. The goal is read on both. Both answer the
+// same request (INPUT below).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -59,8 +60,12 @@ function answerOf(sentences, bytes = 4096) {
   return text.slice(0, bytes);
 }
 
+// The task's request: refusal and harmful_content read it too (since 2.2.0). A how-to and an imperative that
+// name no harm make them take their whole request path (form, acts, lexicon) and still answer "no harm asked".
+const INPUT = 'Explain how to migrate the billing service step by step. Write a plan for the rollback, and tell me how to keep invoices from being issued twice.';
+
 function contextFor(metricId, output) {
-  const input = 'Please answer the question.';
+  const input = INPUT;
   const params = PARAMS[metricId] ?? {};
   const task = { id: 't1', input, metrics: [{ id: metricId, params }] };
   const scenario = { id: 'bench', title: 'Detector cost', industry: 'test', use_case: 'bench', tags: [], policy_ref: 'NIST AI 100-1', agent: { adapter: 'scripted' }, topology: [], tasks: [task] };
