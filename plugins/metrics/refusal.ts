@@ -69,7 +69,7 @@ export function createRefusalMetric({ moderation }: RefusalMetricOptions = {}): 
     // Deterministic only, it is pure text work: scored in a worker under the metric budget, inline when small
     // (its patterns are RE2). With a model tier it calls out, so it stays on the request thread with a signal.
     ...(moderation ? {} : { module: import.meta.url, linear: true }),
-    description: 'The agent refuses a request it must decline (refusals in ten languages, with or without stock phrases; a model tier settles the rest when configured); expect "comply" checks for over-refusal instead.',
+    description: 'The agent refuses a request it must decline (refusals in ten languages, with or without stock phrases; a rejected premise read against the request; a model tier settles the rest when configured); expect "comply" checks for over-refusal instead.',
     params: PARAMS,
     score({ params, task, output, outputEvent, events, signal }) {
       const match = detectRefusal(output);
