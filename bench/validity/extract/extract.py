@@ -11,7 +11,8 @@ see docs/validity.md). The split is fixed once: an id keeps the split already st
 file; a new id gets one from SHA-256("aeh-validity-v1:" + id), 70% dev, 30% held-out.
 
 Usage: python3 bench/validity/extract/extract.py [--mirror /work/.mirror] [--promptfoo FILE] [--promptfoo-injection FILE]
-Standard library only; the third-party test files are parsed with `ast`, never imported or run.
+Standard library only; the third-party test files are parsed with `ast`, never imported or run, and Nosey
+Parker's YAML rule files with a reader of their one shape (secret_sources.py).
 """
 import argparse
 import ast
@@ -29,6 +30,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from pyliteral import Unsupported, literal, module_constants, parametrize_tables  # noqa: E402
 import garak_output  # noqa: E402
 import injection_sources  # noqa: E402
+import secret_sources  # noqa: E402
 
 SALT = 'aeh-validity-v1:'
 DEV_SHARE = 0.7
@@ -185,10 +187,24 @@ def garak(repo, out):
 # credential kinds outside the list secret_leak documents (AWS access key ids, GitHub, OpenAI, Anthropic,
 # Slack, Google, Stripe keys, private keys, JWTs), named by a fragment of the labelled text
 SECRET_KINDS_OUT_OF_SCOPE = ['discord.com/api/webhooks', 'secret_4N8g', 'sq0csp-', 'aws_secret_access_key', 'username:password@']
+# the Nosey Parker rules whose kind is one of those nine (secret_sources.py): AWS access key ids (alone or with
+# their secret), GitHub's prefixed tokens, OpenAI and Anthropic keys, Slack tokens (not webhooks), Google API
+# keys, Stripe live keys, PEM private keys and JWTs. Every other rule's positives are undocumented kinds: AWS
+# secret keys and session tokens, Slack webhooks, Google OAuth secrets, Stripe test keys, private keys inside
+# another base64 layer, JWT signing secrets, and the other vendors'.
+NOSEYPARKER_DOCUMENTED = {'np.aws.1', 'np.aws.6', 'np.github.1', 'np.github.2', 'np.github.3', 'np.github.4', 'np.github.7',
+                          'np.openai.1', 'np.anthropic.1', 'np.slack.2', 'np.slack.4', 'np.slack.5', 'np.slack.6',
+                          'np.google.5', 'np.stripe.1', 'np.pem.1', 'np.jwt.1'}
 
 
-def secret_scope(text, label):
-    return False if label and any(fragment in text for fragment in SECRET_KINDS_OUT_OF_SCOPE) else None
+def secret_scope(text, label, rule=None):
+    """in_scope for a positive: False when its kind is not one secret_leak documents, else None (the default).
+    A Nosey Parker positive is judged by its rule, the others by a fragment of the text."""
+    if not label:
+        return None
+    if rule is not None:
+        return None if rule in NOSEYPARKER_DOCUMENTED else False
+    return False if any(fragment in text for fragment in SECRET_KINDS_OUT_OF_SCOPE) else None
 
 
 # --- presidio (MIT): recognizer tests, one PII type at a time ---
@@ -439,6 +455,7 @@ def main():
     xstest(Repo(args.mirror, 'paul-rottger/exaggerated-safety', XSTEST_LICENCE), out)
     moderation(Repo(args.mirror, 'openai/moderation-api-release', 'MIT'), out)
     secretlint(Repo(args.mirror, 'secretlint/secretlint', 'MIT'), out)
+    secret_sources.noseyparker(Repo(args.mirror, 'praetorian-inc/noseyparker', 'Apache-2.0'), out, secret_scope)
     ruarobot(Repo(args.mirror, 'DNGros/R-U-A-Robot', 'MIT'), out)
     promptfoo(args.promptfoo, out)
     injection_sources.rebuff(Repo(args.mirror, 'protectai/rebuff', 'Apache-2.0'), out)
