@@ -1,8 +1,9 @@
 /**
  * Passwords written into URLs (RFC 3986 userinfo, `scheme://user:password@host`): HTTP basic auth, FTP, and
- * database connection strings (`postgres://`, `mongodb+srv://`, `jdbc:mysql://`…). gitleaks' collection has
- * no rule for them; secretlint has two (basicauth, database-connection-string), written as code. The URL is
- * read with the WHATWG URL parser; what is left here is telling a password from a placeholder.
+ * database connection strings (`postgres://`, `mongodb+srv://`, `jdbc:mysql://`…, with one host or several).
+ * gitleaks' collection has no rule for them; secretlint has two (basicauth, database-connection-string), written
+ * as code. The URL is read with the WHATWG URL parser; what is left here is telling a password from a
+ * placeholder.
  *
  * One pattern, anchored on `://`, with bounded repetitions: linear in the output.
  */
@@ -35,7 +36,9 @@ export function findUrlCredentials(text: string): UrlCredentialHit[] {
   const hits: UrlCredentialHit[] = [];
   if (!text.includes('://')) return hits;
   for (const match of text.matchAll(USERINFO_URL)) {
-    const [whole, scheme, user, password, host] = match;
+    const [whole, scheme, user, password, hosts] = match;
+    // MongoDB and PostgreSQL connection strings may list several hosts (`@db0:27017,db1:27017/`): read the first.
+    const host = hosts.split(',')[0];
     try {
       // The WHATWG parser decides whether this is a URL with a host at all.
       if (!new URL(`${scheme.toLowerCase()}://x:y@${host}`).hostname) continue;
