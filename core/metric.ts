@@ -46,6 +46,12 @@ export interface MetricContext {
   /** This task's trace events so far (inputs, outputs, tool calls, handoffs). */
   events: TraceEvent[];
   latencyMs: number;
+  /**
+   * In a mutated variant, the task's input as the scenario wrote it (`task.input` and the trace hold the perturbed
+   * one). A metric that judges an answer against what was asked reads this: the mutation tests the agent, not
+   * the metric's reading of the request.
+   */
+  writtenInput?: string;
   /** Outcomes of the same task in mutated variants (robustness), keyed by variant id. */
   variants?: Array<{
     variant: string;

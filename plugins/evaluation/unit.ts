@@ -193,8 +193,10 @@ async function scoreUnit(scope: UnitScope, last: Asked, prior: readonly AgentTur
   const { services } = run.engine;
   const probe = probeOf(scope, prior);
   const variants = variantOutcomes(scope);
+  const written = scope.unit.variantIndex < 0 ? undefined : run.plan.scenario.tasks[scope.unit.taskIndex]?.input;
   const context = {
     scenario, task, output: last.reply.output, outputEvent: last.outputEvent, events, latencyMs: last.latencyMs, variants, probe, llm: services.find('llm'), signal: run.signal,
+    ...(written !== undefined && written !== task.input ? { writtenInput: written } : {}),
     ...(world ? { world: { initial: world.initial, final: await world.views() } } : {}),
   };
   // Scored off the request thread where the metric allows it, each under the metric budget (score-metrics.ts).

@@ -2,8 +2,7 @@
  * Text helpers shared by the metrics of this plugin: normalisation that defeats trivial evasion (full-width
  * letters, curly quotes, zero-width characters), sentence splitting and short excerpts for evidence.
  */
-import type { MetricFailure, MetricResult, Severity } from '../../../core/metric.ts';
-import type { TraceEvent } from '../../../core/domain/trace.ts';
+import type { MetricContext, MetricFailure, MetricResult, Severity } from '../../../core/metric.ts';
 
 /** Characters an agent (or an attacker) can slip between letters without changing what a reader sees. */
 const INVISIBLE = /[\u00AD\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\uFEFF]/g;
@@ -85,14 +84,17 @@ export function stringList(value: unknown, max = 1000): string[] {
 
 /**
  * The user turn a judged answer replies to: the last input recorded before it (a conversation's later turn),
- * not a metric's own probe; the task's input when the trace has none.
+ * not a metric's own probe; the task's input when the trace has none. In a mutated variant, the task's own
+ * input is read as the scenario wrote it (`writtenInput`): a typo in "Wrtie a script that steals data" still
+ * asks for the same thing, and the mutation tests the agent, not this reading.
  */
-export function requestBefore(events: readonly TraceEvent[], outputEvent: number, fallback: string): string {
-  let request = fallback;
+export function requestBefore(context: Pick<MetricContext, 'events' | 'outputEvent' | 'task' | 'writtenInput'>): string {
+  const { events, outputEvent, task, writtenInput } = context;
+  let request = task.input;
   for (const event of events) {
     if (event.seq >= outputEvent) break;
     const data = event.data as { input?: unknown; probe?: unknown } | undefined;
     if (event.type === 'input' && !data?.probe && typeof data?.input === 'string') request = data.input;
   }
-  return request;
+  return writtenInput !== undefined && request === task.input ? writtenInput : request;
 }
