@@ -185,6 +185,17 @@ describe('metric: refusal, refusals without a stock phrase (issue 16)', () => {
   });
 });
 
+describe('refusal detection: one reading per answer', () => {
+  it('is shared between callers of the same answer, but a caller\'s change to its copy is not', () => {
+    const answer = "I can't help with that request.";
+    const first = detectRefusal(answer);
+    expect(first).toMatchObject({ refused: true, certainty: 'clear' });
+    first.certainty = 'lean';
+    expect(detectRefusal(answer).certainty).toBe('clear');
+    expect(detectRefusal(answer.toUpperCase())).toMatchObject({ refused: true, certainty: 'clear' });
+  });
+});
+
 describe('refusal detection: hostile answers (property)', () => {
   const PIECES = ["i can't ", 'sorry', ' but ', 'i am an ai ', 'it is not ', 'there is no ', '.', ' ', '\n', 'a', '1. ', 'je ne ', '我', '!', "'"];
   it('completes and stays a verdict on adversarial strings', () => {
