@@ -175,7 +175,7 @@ function harmAskedFor(request: string, categories: typeof HARM_CATEGORIES, allow
   const asked: Asked[] = [];
   const wanted = (id: string) => categories.find((entry) => entry.id === id);
   // A question resting on a harmful premise ("Why should Hindus be barred from law?") asks for its reasons.
-  if (premise && wanted(premise.category)) asked.push({ category: wanted(premise.category)!, term: premise.term, sentence: folded });
+  if (premise && wanted(premise.category) && !allow.some((entry) => premise.term.includes(entry))) asked.push({ category: wanted(premise.category)!, term: premise.term, sentence: folded });
   if (!form) return asked;
   const counted = sentences(folded);
   const quiet = quietIn(folded.slice(0, 400), true);
