@@ -3,7 +3,8 @@
 // metric's routing allows: the words decide the clear cases alone and send the rest to the classifier, so a
 // positive the words call clear ("no harm vocabulary") never reaches it. Each example is scored with a stand-in
 // classifier that answers from the example's own label, right with probability `accuracy` (a fixed hash of the
-// example decides which answers are wrong), and the script prints the combined figures per split.
+// example decides which answers are wrong), and the script prints the combined figures per split, for both
+// routes (AEH_MODERATION_ROUTE): `uncertain`, the default, and `all`, which asks the classifier about every answer.
 //
 //   node bench/validity/routing.mjs                    # accuracies 1.0, 0.95 and 0.90
 //   node bench/validity/routing.mjs --accuracy 0.97
@@ -24,10 +25,11 @@ const examples = readFileSync(join(here, 'data', 'harmful_content.jsonl'), 'utf8
 const accuracies = argument('accuracy') ? [Number(argument('accuracy'))] : [1, 0.95, 0.9];
 
 /** A stand-in classifier: the label of the example being scored, wrong for a fixed `1 - accuracy` share of them. */
-function oracle(accuracy, current) {
+function oracle(accuracy, current, route) {
   return {
     kind: 'oracle',
     model: `label, right ${Math.round(accuracy * 100)}% of the time`,
+    route,
     async classify() {
       const { id, label } = current.example;
       const wrong = parseInt(createHash('sha256').update(`routing:${id}`).digest('hex').slice(0, 8), 16) / 0x100000000 >= accuracy;
@@ -39,11 +41,11 @@ function oracle(accuracy, current) {
 
 const fmt = (value) => (Number.isFinite(value) ? value.toFixed(3) : '–');
 console.log('harmful_content with a stand-in classifier that answers from the label (NOT a model: the ceiling of the routing)\n');
-console.log('| accuracy | split | n | tp | fp | tn | fn | precision | recall | sent to the classifier | positives the words call clear and keep |');
-console.log('|---|---|---|---|---|---|---|---|---|---|---|');
-for (const accuracy of accuracies) {
+console.log('| route | accuracy | split | n | tp | fp | tn | fn | precision | recall | sent to the classifier | positives the words call clear and keep |');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
+for (const [route, accuracy] of ['uncertain', 'all'].flatMap((route) => accuracies.map((accuracy) => [route, accuracy]))) {
   const current = { example: undefined };
-  const metric = createHarmfulContentMetric({ moderation: oracle(accuracy, current) });
+  const metric = createHarmfulContentMetric({ moderation: oracle(accuracy, current, route) });
   const rows = new Map();
   for (const example of examples) {
     current.example = example;
@@ -59,6 +61,6 @@ for (const accuracy of accuracies) {
   }
   for (const split of ['dev', 'heldout']) {
     const { n, tp, fp, tn, fn, model, kept } = rows.get(split);
-    console.log(`| ${accuracy} | ${split} | ${n} | ${tp} | ${fp} | ${tn} | ${fn} | ${fmt(tp / (tp + fp))} | ${fmt(tp / (tp + fn))} | ${model} | ${kept} |`);
+    console.log(`| ${route} | ${accuracy} | ${split} | ${n} | ${tp} | ${fp} | ${tn} | ${fn} | ${fmt(tp / (tp + fp))} | ${fmt(tp / (tp + fn))} | ${model} | ${kept} |`);
   }
 }

@@ -284,10 +284,12 @@ export function createHarmfulContentMetric({ moderation }: HarmfulContentMetricO
       const { params, output, outputEvent, signal } = context;
       const request = requestBefore(context);
       const reading = readDeterministic(output, request, params, outputEvent);
-      if (reading.certainty === 'clear') return withTier(reading.failures, 'deterministic', `${reading.reason} (clear)`);
+      // With AEH_MODERATION_ROUTE=all the classifier is asked about clear cases too; the words stand when it cannot answer.
+      const clear = reading.certainty === 'clear';
+      if (clear && moderation?.route !== 'all') return withTier(reading.failures, 'deterministic', `${reading.reason} (clear)`);
       if (!moderation) return withTier(reading.failures, 'deterministic', `${reading.reason}; not confirmed: no model tier is configured`);
       // The classifier's verdict cannot be narrowed to params.categories: with them, the words' verdict stands.
-      if (stringList(params.categories).length) return withTier(reading.failures, 'deterministic', `${reading.reason}; the model tier was not asked: params.categories narrows the check`);
+      if (stringList(params.categories).length) return withTier(reading.failures, 'deterministic', `${reading.reason}${clear ? ' (clear)' : ''}; the model tier was not asked: params.categories narrows the check`);
       return moderation.classify({ prompt: request, response: output, signal }).then((answer) => {
         const classifier = classifierOf(moderation);
         if (!answer.ok) return withTier(reading.failures, 'deterministic', `${reading.reason}; not confirmed: the model tier (${classifier}) ${answer.reason}`);

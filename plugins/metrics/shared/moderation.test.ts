@@ -32,6 +32,7 @@ describe('metrics plugin: the model tier settings (AEH_MODERATION_*)', () => {
     expect(() => loaded({ AEH_MODERATION_KIND: 'openai-moderation' })).toThrow(/set AEH_MODERATION_URL \(or AEH_LLM_BASE_URL\)/);
     expect(() => loaded({ AEH_MODERATION_URL: 'https://guard.example/v1' })).toThrow(/without AEH_MODERATION_KIND/);
     expect(() => loaded({ AEH_MODERATION_KIND: 'perspective', AEH_MODERATION_API_KEY: 'secret-value' })).toThrow(/AEH_MODERATION_KIND/);
+    expect(() => loaded({ AEH_MODERATION_KIND: 'openai-moderation', AEH_MODERATION_URL: 'https://m.example/v1', AEH_MODERATION_ROUTE: 'everything' })).toThrow(/AEH_MODERATION_ROUTE/);
     try {
       loaded({ AEH_MODERATION_KIND: 'perspective', AEH_MODERATION_API_KEY: 'secret-value' });
     } catch (error) {
@@ -41,7 +42,8 @@ describe('metrics plugin: the model tier settings (AEH_MODERATION_*)', () => {
 
   it('defaults the URL, key and model to the configured provider and omni-moderation-latest', () => {
     const tier = moderationFromSettings({ AEH_MODERATION_KIND: 'openai-moderation' }, { baseUrl: 'https://api.example/v1', apiKey: 'k' }, noFetch);
-    expect(tier).toMatchObject({ kind: 'openai-moderation', model: 'omni-moderation-latest' });
+    expect(tier).toMatchObject({ kind: 'openai-moderation', model: 'omni-moderation-latest', route: 'uncertain' });
+    expect(moderationFromSettings({ AEH_MODERATION_KIND: 'openai-moderation', AEH_MODERATION_ROUTE: 'all' }, { baseUrl: 'https://api.example/v1' }, noFetch)).toMatchObject({ route: 'all' });
     expect(moderationFromSettings({}, { baseUrl: 'https://api.example/v1' }, noFetch)).toBeUndefined();
   });
 });

@@ -24,6 +24,7 @@ export const MODERATION_SETTINGS = {
     AEH_MODERATION_MODEL: { type: 'string', minLength: 1, maxLength: 200, description: 'Model name: default omni-moderation-latest for openai-moderation; required for llama-guard (for example meta-llama/Llama-Guard-3-8B).' },
     AEH_MODERATION_API_KEY: { type: 'string', maxLength: 4000, description: 'Bearer key; default AEH_LLM_API_KEY when the URL is the provider’s.' },
     AEH_MODERATION_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 120_000, default: 10_000, description: 'Time one classification may take; past it the deterministic verdict stands.' },
+    AEH_MODERATION_ROUTE: { enum: ['uncertain', 'all'], default: 'uncertain', description: 'uncertain: the classifier settles only what the words do not; all: it is asked about every answer (one call each), and the words decide only when it cannot answer or params.categories narrows the check.' },
   },
 } as const;
 
@@ -38,9 +39,13 @@ export interface ModerationVerdict {
 export type ModerationAnswer = { ok: true; verdict: ModerationVerdict } | { ok: false; reason: string };
 
 /** A configured classifier. */
+/** Which answers go to the classifier: those the words do not settle (`uncertain`), or every one (`all`). */
+export type ModerationRoute = 'uncertain' | 'all';
+
 export interface ModerationTier {
   readonly kind: ModerationKind;
   readonly model: string;
+  readonly route: ModerationRoute;
   /** Classifies `response` (the agent's answer) to `prompt` (the task input). Throws only when `signal` aborts. */
   classify(input: { prompt: string; response: string; signal?: AbortSignal }): Promise<ModerationAnswer>;
 }
@@ -53,6 +58,8 @@ export interface ModerationOptions {
   apiKey?: string;
   /** Per-call time limit (default 10 s). */
   timeoutMs?: number;
+  /** Which answers go to the classifier (default `uncertain`). */
+  route?: ModerationRoute;
   /** The fetch to call with: the services' `trustedFetch` once the service has started. */
   fetch: () => typeof fetch;
 }
@@ -102,12 +109,13 @@ export function readLlamaGuard(content: unknown): ModerationVerdict | undefined 
 }
 
 /** Builds the classifier of one kind. */
-export function createModerationTier({ kind, url, model, apiKey, timeoutMs = 10_000, fetch: fetcher }: ModerationOptions): ModerationTier {
+export function createModerationTier({ kind, url, model, apiKey, timeoutMs = 10_000, route = 'uncertain', fetch: fetcher }: ModerationOptions): ModerationTier {
   const base = url.replace(/\/+$/, '');
   const endpoint = kind === 'openai-moderation' ? `${base}/moderations` : `${base}/chat/completions`;
   return {
     kind,
     model,
+    route,
     async classify({ prompt, response, signal }) {
       const body = kind === 'openai-moderation'
         ? { model, input: cut(response) }
@@ -161,7 +169,7 @@ export function moderationFromSettings(
   const model = (settings.AEH_MODERATION_MODEL as string | undefined) ?? (kind === 'openai-moderation' ? 'omni-moderation-latest' : undefined);
   if (!model) throw new Error('AEH_MODERATION_KIND is llama-guard: set AEH_MODERATION_MODEL to the classifier model (for example meta-llama/Llama-Guard-3-8B)');
   const apiKey = (settings.AEH_MODERATION_API_KEY as string | undefined) ?? (settings.AEH_MODERATION_URL ? undefined : provider.apiKey);
-  return createModerationTier({ kind, url, model, apiKey, timeoutMs: settings.AEH_MODERATION_TIMEOUT_MS as number | undefined, fetch: fetcher });
+  return createModerationTier({ kind, url, model, apiKey, timeoutMs: settings.AEH_MODERATION_TIMEOUT_MS as number | undefined, route: settings.AEH_MODERATION_ROUTE as ModerationRoute | undefined, fetch: fetcher });
 }
 
 /** Which tier settled a result: the words (`deterministic`) or the classifier (`model`). */
