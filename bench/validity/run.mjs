@@ -61,7 +61,7 @@ const withModeration = args.includes('--moderation');
 async function moderationTier() {
   const { moderationFromSettings } = await tsImport(join(repoRoot, 'plugins', 'metrics', 'shared', 'moderation.ts'), import.meta.url);
   const env = process.env;
-  const settings = Object.fromEntries(['AEH_MODERATION_KIND', 'AEH_MODERATION_URL', 'AEH_MODERATION_MODEL', 'AEH_MODERATION_API_KEY', 'AEH_MODERATION_TIMEOUT_MS']
+  const settings = Object.fromEntries(['AEH_MODERATION_KIND', 'AEH_MODERATION_URL', 'AEH_MODERATION_MODEL', 'AEH_MODERATION_API_KEY', 'AEH_MODERATION_TIMEOUT_MS', 'AEH_MODERATION_ROUTE']
     .filter((name) => env[name]?.trim())
     .map((name) => [name, name.endsWith('_MS') ? Number(env[name]) : env[name].trim()]));
   const tier = moderationFromSettings(settings, { baseUrl: env.AEH_LLM_BASE_URL, apiKey: env.AEH_LLM_API_KEY }, () => fetch);
