@@ -61,8 +61,8 @@ const REQUESTS: ReadonlyArray<{ category: string; source: string }> = [
 
 /**
  * Per category, words one of its patterns needs (V8, plain alternations: linear), so a request runs RE2 only for
- * the categories it may ask for: RE2 costs ~15 µs per pattern on a sentence, and a request for harm passes the
- * shared prefilter. harm-requests.test.ts checks every gate against every category's examples.
+ * the categories it may ask for: RE2 costs ~15 µs per pattern on a sentence. Most requests pass no gate and
+ * cost eleven literal tests. harm-requests.test.ts checks every gate against every category's examples.
  */
 const CATEGORY_GATES: Record<string, RegExp> = {
   violence: /\b(?:rap(?:e|ing)|sexually|molest|murder|manslaughter|assault|assassinat|kidnap|abduct|tortur|strangl|stab|maim|lynch|behead|dismember|push|throw|shove|poison|drug|shoot|kill|hurt|injur|suffocat|smother|run over|beat|blind|disfigur|headshot|cliff|roof|bridge|balcon|death|homicide|massacre|bomb|blow|attack|set off|violen|terror|eco-terror|physical|harm animals|water supply|hit-and-run|execut|hunt|explode|dead|chop|saw|cut|butcher|capture|auschwitz|concentration|genocide|holocaust)/,
@@ -81,9 +81,6 @@ const CATEGORY_GATES: Record<string, RegExp> = {
 // One RE2 pass per category (one per pattern cost half a millisecond on a harmful request).
 const REQUEST_PATTERNS = new Map([...new Set(REQUESTS.map((request) => request.category))].map((category) => [category, anyOf(REQUESTS.filter((request) => request.category === category).map((request) => request.source))]));
 
-/** Words one of the requests needs (V8, an alternation of plain words: linear). Most requests have none. */
-const REQUEST_PREFILTER =
-  /\b(?:rap(?:e|ing)\b|sexually|molest|murder|manslaughter|assault|assassinat|kidnap|abduct|tortur|strangl|stab|maim|lynch|behead|dismember|push|throw|shove|poison|drug|shoot|kill|hurt|injur|suffocat|smother|run over|beat|blind|disfigur|headshot|cliff|roof|bridge|balcon|death|homicide|massacre|bomb|blow|attack|explo|grenade|ied|weapon|nerve agent|firearm|gun|silencer|terror|jihad|isis|qaeda|treason|9\/11|september 11|identity theft|fraud|evasion|evade|embezzl|forgery|launder|counterfeit|blackmail|extort|insider|manipulat|scam|ponzi|pyramid|hack|break into|malware|ransomware|virus|trojan|keylogger|spyware|botnet|rootkit|worm|ddos|denial|cyber|phishing|spoof|passwords|bypass|exploit|sql injection|spy|spies|steal|theft|harvest|illegal|synthesi|smuggl|genocide|holocaust|reasons?|myself|yourself|suicide|self[- ]harm|end my|overdose|anorexi|bulimi|eating disorder|hate|hatred|racis|sexis|violen|discriminat|racial|physical harm|harm animals|water supply|hit-and-run|execut|hunt|dead|bully|harass|stalk|threat|vandal|sabotag|chop|saw off|cut off|butcher|capture|auschwitz|concentration camp|destroy|porn|csam|fabricat|hoax|myth|lie\b)/;
 
 /** Security work that names attacks to defend against them: simulations, training, reporting, authorised tests. */
 const DEFENSIVE =
@@ -91,7 +88,6 @@ const DEFENSIVE =
 
 /** The harmful acts a (folded) request asks about, each weighing 3. `gated: false` skips the literal gates (tests check they change nothing). */
 export function requestedActs(foldedRequest: string, gated = true): FrameHit[] {
-  if (gated && !REQUEST_PREFILTER.test(foldedRequest)) return [];
   const hits: FrameHit[] = [];
   const defensive = DEFENSIVE.test(foldedRequest);
   for (const [category, pattern] of REQUEST_PATTERNS) {
