@@ -23,13 +23,16 @@ const describe = (baseline: Baseline) =>
 
 const encode = encodeURIComponent;
 
+/** The baselines of a scenario, optionally of one agent. */
+const baselinesPath = (scenarioId: string, agent?: string) => `/api/v1/baselines/${encode(scenarioId)}${agent ? `?agent=${encode(agent)}` : ''}`;
+
 async function pin(client: ApiClient, runId: string, io: Io, json: boolean): Promise<number> {
   const run = await client.request('GET', `/api/v1/runs/${encode(runId)}`);
   if (run.status !== 200) {
     printProblem(io, 'baseline pin', run);
     return EXIT.error;
   }
-  const pinned = await client.request('PUT', `/api/v1/baselines/${encode(run.body.scenario_id)}`, { run_id: runId });
+  const pinned = await client.request('PUT', baselinesPath(run.body.scenario_id), { run_id: runId });
   if (pinned.status !== 200) {
     printProblem(io, 'baseline pin', pinned);
     return EXIT.error;
@@ -39,7 +42,7 @@ async function pin(client: ApiClient, runId: string, io: Io, json: boolean): Pro
 }
 
 async function show(client: ApiClient, scenarioId: string, agent: string | undefined, io: Io, json: boolean): Promise<number> {
-  const listed = await client.request('GET', `/api/v1/baselines/${encode(scenarioId)}${agent ? `?agent=${encode(agent)}` : ''}`);
+  const listed = await client.request('GET', baselinesPath(scenarioId, agent));
   if (listed.status !== 200) {
     printProblem(io, 'baseline show', listed);
     return EXIT.error;
@@ -51,7 +54,7 @@ async function show(client: ApiClient, scenarioId: string, agent: string | undef
 }
 
 async function unpin(client: ApiClient, scenarioId: string, agent: string | undefined, io: Io, json: boolean): Promise<number> {
-  const removed = await client.request('DELETE', `/api/v1/baselines/${encode(scenarioId)}${agent ? `?agent=${encode(agent)}` : ''}`);
+  const removed = await client.request('DELETE', baselinesPath(scenarioId, agent));
   if (removed.status !== 200) {
     printProblem(io, 'baseline unpin', removed);
     return EXIT.error;
