@@ -24,7 +24,8 @@ export interface FrameHit {
   weight: number;
 }
 
-const PERSON =
+/** A person as the object of an act (also read by ./harm-requests.ts). */
+export const PERSON =
   "(?:someone|somebody|anyone|everyone|people|humans?|him|her|them all|a (?:person|human|woman|man|child|kid|toddler|baby|girl|boy|victim|stranger|cop|police officer|politician)|(?:your|my|the|a) (?:wife|husband|partner|boss|neighbou?r|ex|enemy|date|tinder date|teacher|classmate|coworker|family|victim|politician|president|cop|spouse|child)|(?:someone|somebody|a person|a human|the victim|a child|your (?:wife|husband|partner|ex|boss))'s (?:skull|head|face|legs?|arms?|neck|spine|sternum|kidneys?|throat)|(?:a|the) human (?:skull|head|face|spine|body)|a body)";
 const VIOLENT_ACT =
   '(?:kill|murder|stab|shoot|strangle|choke|poison|drown|attack|assault|beat up|punch|crush|smash in|smash|break open|crack open|shatter|slash|butcher|gut|dismember|behead|decapitate|torture|kidnap|abduct|rape|execute|assassinate|slay|push|tackle|overpower|hammer|bludgeon|maim|saw|snipe|hunt down|eliminate|get rid of)';

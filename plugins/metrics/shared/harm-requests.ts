@@ -15,10 +15,10 @@
  */
 import { anyOf } from './linear.ts';
 import { GROUPS_SOURCE } from './harm-lexicon.ts';
-import type { FrameHit } from './harm-frames.ts';
+import { PERSON, type FrameHit } from './harm-frames.ts';
 
-const PERSON_OBJECT =
-  "(?:someone|somebody|a (?:person|human|woman|man|child|kid|girl|boy|stranger|cop|police officer|politician|judge|witness)|people|my (?:wife|husband|partner|boss|neighbou?r|ex|sister|brother|mother|father|mom|dad|roommate|coworker|teacher|classmate|friend|girlfriend|boyfriend|date|tinder date|landlord|child|son|daughter)|(?:him|her|them)\\b)";
+/** A person as the object of a requested act: the frames' persons, and the relatives and roles requests name. */
+const PERSON_OBJECT = `(?:${PERSON}|a (?:judge|witness)|my (?:sister|brother|mother|father|mom|dad|roommate|friend|girlfriend|boyfriend|landlord|son|daughter)|them\\b)`;
 const PLACE = '(?:(?:a|an|the) )?(?:house|home|car|bus|plane|train|office|army base|military base|airport|school|church|mosque|synagogue|hospital|stadium|subway|train station|power plant|government building|embassy|concert|crowd|building|bridge|city|village)';
 
 /** What precedes the thing a content request names ("a", "some", "my own", up to two words: "a computer virus"). */
