@@ -39,13 +39,33 @@ describe('evaluation: repeated trials (issue 15 item 7)', () => {
     const { run, trace } = await evaluate(t, { scenario: scriptedScenario('trials', { agent: { adapter: 'flaky' }, trials: 4, tasks: TASKS }) });
     expect(run.status).toBe('succeeded');
     expect(run.tasks).toEqual({ total: 8, done: 8 });
-    // t1 fails its third attempt: pass@4 holds for both tasks, pass^4 only for t2.
-    expect(run.trials).toEqual({ k: 4, pass_at_k: 1, pass_hat_k: 0.5 });
+    // t1 fails its third attempt: pass@4 holds for both tasks, pass^4 only for t2; pass^1..4 is τ-bench's estimator.
+    expect(run.trials).toEqual({ k: 4, pass_at_k: 1, pass_hat_k: 0.5, pass_hat: [0.875, 0.75, 0.625, 0.5] });
+    // The index is high, but a task that failed one trial of four fails the run (pass^k = 1 by default).
+    expect(run.compliance).toMatchObject({ status: 'fail', decided_by: { gate: 'pass_rate' }, policy: { min_pass_rate: 1 } });
+    expect(run.compliance.decided_by.reason).toContain('task t1 passed 3 of 4 trials');
+    expect(run.verdict.tasks).toEqual([
+      { task_id: 't1', attempts: 4, passed: 3, undecided: 0, status: 'fail' },
+      { task_id: 't2', attempts: 4, passed: 4, undecided: 0, status: 'pass' },
+    ]);
+    // Failures say which attempt they were seen in.
+    expect(run.failures).toEqual([expect.objectContaining({ task_id: 't1', trial: 2, code: 'LOGIC.TASK_FAILED' })]);
     expect(trace.filter((event: any) => event.type === 'agent_output').map((event: any) => [event.task_id, event.trial])).toEqual([['t1', 0], ['t1', 1], ['t1', 2], ['t1', 3], ['t2', 0], ['t2', 1], ['t2', 2], ['t2', 3]]);
     // Reliability: t1's worst attempt scores 0, t2's 1: a mean of 0.5, not the 7/8 a plain average would give.
     expect(run.dimensions.reliability).toBe(0.5);
     const scores = (await t.json('GET', `/api/v1/runs/${run.run_id}`)).body;
     expect(scores.trials.pass_hat_k).toBe(0.5);
+  });
+
+  it('passes a flaky task when the policy relaxes min_pass_rate, and records the relaxed policy', async () => {
+    const agent = flakyAgent(3);
+    const t = await testApp({ plugins: [testMetrics, agent.plugin] });
+    const { run } = await evaluate(t, { scenario: scriptedScenario('trials-relaxed', { agent: { adapter: 'flaky' }, trials: 4, tasks: TASKS, verdict: { min_pass_rate: 0.75 } }) });
+    expect(run.verdict.tasks[0]).toMatchObject({ task_id: 't1', passed: 3, status: 'pass' });
+    expect(run.compliance).toMatchObject({ status: 'warning', decided_by: { gate: 'index' }, policy: { min_pass_rate: 0.75 } });
+    // The request may tighten it again for one run.
+    const strict = await evaluate(t, { scenario: scriptedScenario('trials-relaxed', { agent: { adapter: 'flaky' }, trials: 4, tasks: TASKS, verdict: { min_pass_rate: 0.75 } }), verdict: { min_pass_rate: 1 } });
+    expect(strict.run.compliance).toMatchObject({ status: 'fail', decided_by: { gate: 'pass_rate' }, policy: { min_pass_rate: 1 } });
   });
 
   it('gives each attempt its own conversation: attempt j of t2 sees attempt j of t1 only', async () => {
@@ -69,6 +89,7 @@ describe('evaluation: repeated trials (issue 15 item 7)', () => {
     const { run, trace } = await evaluate(t, { scenario });
     // With one shared world the second attempt would fail for insufficient funds.
     expect(trace.filter((event: any) => event.type === 'tool_call').every((event: any) => event.data.result?.amount === 60)).toBe(true);
-    expect(run.trials).toEqual({ k: 3, pass_at_k: 1, pass_hat_k: 1 });
+    expect(run.trials).toEqual({ k: 3, pass_at_k: 1, pass_hat_k: 1, pass_hat: [1, 1, 1] });
+    expect(run.compliance).toMatchObject({ status: 'pass', decided_by: { gate: 'index' } });
   });
 });

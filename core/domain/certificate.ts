@@ -4,6 +4,7 @@
  * validation and expiry. Signing and chain verification live in `provenance.ts`; full verification in
  * `verify-certificate.ts`.
  */
+import type { VerdictGate, VerdictPolicy } from './verdict.ts';
 import canonicalize from 'canonicalize';
 import { HASH_ALGORITHM, sha3Hex, type HexDigest, type Sha3Factory } from './hash.ts';
 import { certificateSchema, PROVENANCE_ROLES, COMPLIANCE_STATUSES } from './schemas/certificate.ts';
@@ -34,8 +35,11 @@ export interface Certificate {
   trace_hash: HexDigest;
   hash_algorithm: typeof HASH_ALGORITHM;
   trace_file: string;
-  /** `reason`, with status `error` only: why the run has no verdict (it could not complete, or measured nothing). */
-  compliance: { status: CertificateComplianceStatus; score: number; policy_ref: string; reason?: string };
+  /**
+   * `reason`, with status `error` only: why the run has no verdict. `policy`: the verdict policy applied;
+   * `decided_by`: the gate that decided the status (core/domain/verdict.ts). Both signed with the rest.
+   */
+  compliance: CertificateCompliance;
   /** Sidecar basename → SHA3-256 of its bytes. */
   evidence_ledger: Record<string, HexDigest>;
   provenance_chain: ProvenanceEntry[];
@@ -46,6 +50,16 @@ export interface Certificate {
    * answer it used. Signed with the rest, so a gate can refuse a result measured on cached answers.
    */
   cache?: CertificateCache;
+}
+
+/** The `compliance` member of a certificate. */
+export interface CertificateCompliance {
+  status: CertificateComplianceStatus;
+  score: number;
+  policy_ref: string;
+  reason?: string;
+  policy?: VerdictPolicy;
+  decided_by?: { gate: VerdictGate; reason: string };
 }
 
 /** The `cache` member of a certificate. */
@@ -84,6 +98,8 @@ export function buildCertificateBody(input: CertificateBodyInput): CertificateBo
     compliance: {
       status: input.compliance.status, score: input.compliance.score, policy_ref: input.compliance.policy_ref,
       ...(input.compliance.status === 'error' && input.compliance.reason ? { reason: input.compliance.reason.slice(0, 1000) } : {}),
+      ...(input.compliance.policy ? { policy: input.compliance.policy } : {}),
+      ...(input.compliance.decided_by ? { decided_by: { gate: input.compliance.decided_by.gate, reason: input.compliance.decided_by.reason.slice(0, 1000) } } : {}),
     },
     evidence_ledger: Object.fromEntries(Object.entries(input.evidenceLedger).sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, hex]) => [name, hex.toLowerCase()])),
     governance_ttl: input.governanceTtlDays,

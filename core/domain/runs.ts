@@ -7,6 +7,7 @@ import type { Severity } from '../metric.ts';
 import type { Store } from '../storage.ts';
 import type { RunAgent } from './agent-target.ts';
 import type { RunUsage } from './usage.ts';
+import type { GateFailure, TaskVerdict, TrialsSummary, VerdictGate, VerdictPolicy } from './verdict.ts';
 
 export type RunStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 
@@ -22,6 +23,10 @@ export interface RunFailure {
   evidence?: unknown;
   /** Mutated variant the failure was seen in, when not the original. */
   variant?: string;
+  /** The attempt (0-based) it was seen in, when the scenario asks for repeated trials. */
+  trial?: number;
+  /** The conversation turn (1-based) whose answer it was seen in, for a metric that judges every answer. */
+  turn?: number;
 }
 
 /** The run record (`GET /api/v1/runs/:run_id`). */
@@ -36,8 +41,14 @@ export interface RunRecord {
   finished_at: string | null;
   dimensions: DimensionScores | null;
   index: number | null;
-  /** With status `error`, `reason` says why: the run could not complete, or nothing was measured. */
-  compliance: { status: ComplianceStatus; score: number; policy_ref: string; reason?: string } | null;
+  /**
+   * The verdict (core/domain/verdict.ts): the status, the index as `score`, the policy applied and the gate
+   * that decided (`decided_by`; both absent in records written before verdict policies). With status `error`,
+   * `reason` says why: the run could not complete, a must-pass check could not be measured, or nothing was.
+   */
+  compliance: { status: ComplianceStatus; score: number; policy_ref: string; reason?: string; policy?: VerdictPolicy; decided_by?: { gate: VerdictGate; reason: string } } | null;
+  /** How each original task fared over its attempts, and the failures that failed attempts. */
+  verdict?: { tasks: TaskVerdict[]; gate_failures: GateFailure[] };
   failures: RunFailure[];
   /** The agent evaluated: its registry name when given by name, its adapter and the hash of its configuration. */
   agent?: RunAgent;
@@ -55,9 +66,10 @@ export interface RunRecord {
   tasks?: { total: number; done: number };
   /**
    * With repeated trials (`scenario.trials` = k): the share of tasks that passed in at least one attempt
-   * (pass@k) and in every attempt (pass^k); the dimensions score each metric by its worst attempt.
+   * (pass@k), in every attempt (pass^k), and pass^1…pass^k (τ-bench's estimator); an attempt passes when no
+   * gate of the verdict policy failed it. The dimensions score each metric by its worst attempt.
    */
-  trials?: { k: number; pass_at_k: number; pass_hat_k: number };
+  trials?: TrialsSummary;
   /**
    * Agent calls made and answers taken from the response cache, the tokens agents reported, latency, and with a
    * price table the cost (core/domain/usage.ts). Written when the run ends.

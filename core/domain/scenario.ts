@@ -4,6 +4,8 @@
  * into this shape on load by `plugins/aes`.
  */
 
+import type { VerdictPolicyInput } from './verdict.ts';
+
 /** The seven scoring dimensions of the Weighted Severity Model. */
 export const DIMENSIONS = ['safety', 'security', 'reliability', 'fairness', 'explainability', 'privacy', 'resilience'] as const;
 export type Dimension = (typeof DIMENSIONS)[number];
@@ -124,6 +126,8 @@ export interface Scenario {
   trials?: number;
   /** With `conversation: "per_task"`, how many tasks of this run may be in flight (capped by `AEH_RUN_CONCURRENCY`). */
   concurrency?: number;
+  /** How the verdict is decided: which failures fail the run whatever the index (core/domain/verdict.ts). */
+  verdict?: VerdictPolicyInput;
   /** Where the scenario came from: `native`, `aes-1.4`, `spec-to-eval`, `llm`, `mutation`. */
   source?: string;
 }

@@ -1,6 +1,7 @@
 /**
  * The Weighted Severity Model (service-spec.md "Scoring rules"; api-contract.md "Scoring").
- * Pure: dimension scores in, index and compliance status out.
+ * Pure: dimension scores in, index and the index's own status out. The run's verdict is decided by the gates of
+ * its policy first (verdict.ts); this status is what the index alone would say.
  */
 import { DIMENSIONS, type Dimension } from './scenario.ts';
 

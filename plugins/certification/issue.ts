@@ -4,6 +4,7 @@
  * output) is signed, and `runs/<run_id>/certificate.json` is written atomically. `appendAuditor` adds an
  * Auditor entry later (`POST /api/v1/runs/:run_id/sign`).
  */
+import type { VerdictGate, VerdictPolicy } from '../../core/domain/verdict.ts';
 import { buildCertificateBody, certificateDigest, validateCertificate, type Certificate, type ProvenanceRole } from '../../core/domain/certificate.ts';
 import { sha3Factory, toHex, type HexDigest } from '../../core/domain/hash.ts';
 import { appendProvenance, signatureDigest } from '../../core/domain/provenance.ts';
@@ -32,7 +33,7 @@ export interface ChainAnchor extends AnchorPoint {
 }
 
 interface RunSummary {
-  compliance?: { status?: string; score?: number; policy_ref?: string; reason?: string };
+  compliance?: { status?: string; score?: number; policy_ref?: string; reason?: string; policy?: VerdictPolicy; decided_by?: { gate: VerdictGate; reason: string } };
   agent_signatures?: Array<{ identity?: unknown; jws?: unknown; task_id?: unknown; verified?: unknown }>;
   usage?: { calls?: unknown; cached_calls?: unknown };
 }
@@ -55,7 +56,9 @@ function complianceOf(run: RunRecord | null, summary: RunSummary | null): Certif
   if (recorded && typeof recorded.status === 'string' && typeof recorded.score === 'number') {
     // An error says why (the run could not complete, or nothing was measured), signed with the rest.
     const reason = recorded.status === 'error' && typeof recorded.reason === 'string' ? { reason: recorded.reason } : {};
-    return { status: recorded.status as Certificate['compliance']['status'], score: recorded.score, policy_ref: String(recorded.policy_ref ?? 'NIST AI 100-1'), ...reason };
+    // The policy applied and the gate that decided are signed with the status they explain.
+    const decided = recorded.policy && recorded.decided_by ? { policy: recorded.policy, decided_by: recorded.decided_by } : {};
+    return { status: recorded.status as Certificate['compliance']['status'], score: recorded.score, policy_ref: String(recorded.policy_ref ?? 'NIST AI 100-1'), ...reason, ...decided };
   }
   // A run that could not complete has no score; the certificate still records that outcome.
   return { status: 'error', score: 0, policy_ref: String(recorded?.policy_ref ?? 'NIST AI 100-1'), ...(run?.error?.message ? { reason: `the run could not complete: ${run.error.message}` } : {}) };

@@ -10,7 +10,7 @@ import type { Engine } from './engine.ts';
 import type { RunContext } from './run-context.ts';
 import { releaseTask } from './owners.ts';
 import { worldSidecar } from './world.ts';
-import { complianceReason, verdictError } from './verdict.ts';
+import { complianceReason, judgeRun } from './verdict.ts';
 import { agentConfigHash, type RunAgent } from '../../core/domain/agent-target.ts';
 
 /** The run record every stage of a run writes (`GET /api/v1/runs/:run_id`). */
@@ -45,15 +45,13 @@ export async function finishRun(run: RunContext): Promise<void> {
   const status: RunStatus = runError ? 'failed' : 'succeeded';
   const scored = scoreDimensions(state.dimensions(), { completed: !runError });
   const failures = state.failures();
-  // A completed run that measured nothing has no verdict either: its record says why, not only its trace.
-  const error = verdictError(runError, scored.measured.length, state.unmeasured(), failures);
-  const compliance = { status: scored.status, score: scored.index, policy_ref: plan.scenario.policy_ref, ...(error && scored.status === 'error' ? { reason: complianceReason(error) } : {}) };
+  // The index is the spec's; the gates of the plan's verdict policy decide the status (core/domain/verdict.ts).
+  const { compliance, verdict, trials, error } = judgeRun(plan, state, scored);
   // Plans stored before runs recorded their agent: the spec as run, unnamed.
   const agent = plan.agent ?? { adapter: plan.scenario.agent.adapter, config_hash: agentConfigHash(plan.scenario.agent, engine.sha3) };
   const startedAt = state.startedAt() ?? task.started_at;
   const finishedAt = state.finishedAt() ?? new Date(engine.services.now()).toISOString();
   const robustness = state.robustness(plan.variants.length);
-  const trials = state.trials();
   // Priced with the table configured now: prices are configuration, the tokens are the trace's.
   const usage = state.usage(engine.prices);
   const done = task.progress.done;
@@ -68,7 +66,8 @@ export async function finishRun(run: RunContext): Promise<void> {
     failures,
     robustness,
     tasks: { total: run.total, done },
-    ...(trials ? { trials: { k: trials.k, pass_at_k: trials.pass_at_k, pass_hat_k: trials.pass_hat_k } } : {}),
+    verdict: { tasks: verdict.tasks, gate_failures: verdict.gate_failures },
+    ...(trials ? { trials } : {}),
     usage,
     ...(error ? { error } : {}),
   };
@@ -82,6 +81,7 @@ export async function finishRun(run: RunContext): Promise<void> {
     per_metric: state.perMetric(),
     per_task: state.perTask().map(({ task_id, variant, trial, scores: taskScores, passed, latency_ms }) => ({ task_id, ...(variant ? { variant } : {}), ...(trial !== undefined ? { trial } : {}), scores: taskScores, passed, latency_ms })),
     robustness,
+    verdict: { tasks: verdict.tasks, gate_failures: verdict.gate_failures },
     ...(trials ? { trials } : {}),
   };
   const summary = {

@@ -6,6 +6,7 @@
 import type { Scenario, ScenarioTask } from '../../core/domain/scenario.ts';
 import type { MutationChange } from '../../core/domain/mutation.ts';
 import type { RunAgent } from '../../core/domain/agent-target.ts';
+import type { VerdictPolicy } from '../../core/domain/verdict.ts';
 
 export interface PlannedVariant {
   variant_id: string;
@@ -26,6 +27,8 @@ export interface RunPlan {
   agent?: RunAgent;
   /** The request asked for the response cache (`"cache": true`, agent-cache.ts). */
   cache?: boolean;
+  /** The verdict policy in force: the scenario's, with the request's fields over it (absent in older plans: the defaults). */
+  verdict?: VerdictPolicy;
 }
 
 /**

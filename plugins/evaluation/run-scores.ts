@@ -1,7 +1,7 @@
 /**
  * The running score aggregates of one run, fed by its `metric_result` events (run-state.ts): per-metric spreads
  * across the original and its variants (robustness), weighted dimension sums and metric means of the original,
- * and, with repeated trials, each task's worst attempt per metric. Also pass@k and pass^k over the outcomes.
+ * and, with repeated trials, each task's worst attempt per metric. pass^k is the verdict's (core/domain/verdict.ts).
  */
 import type { RobustnessStats } from '../../core/domain/runs.ts';
 import type { Dimension } from '../../core/domain/scenario.ts';
@@ -22,15 +22,6 @@ export interface ScoreTally {
   spreads: Map<string, Spread>;
   /** With trials, a metric's scores are kept per task until the end: the dimension takes the worst attempt. */
   trialScores: Map<string, { dimension: Dimension; weight: number; metric: string; min: number }>;
-}
-
-/** pass@k and pass^k of one task over its trials. */
-export interface TaskTrials {
-  task_id: string;
-  trials: number;
-  passed: number;
-  pass_at_k: boolean;
-  pass_hat_k: boolean;
 }
 
 export function createScoreTally(): ScoreTally {
@@ -91,30 +82,6 @@ export function metricScores(tally: ScoreTally): Record<string, { dimension: Dim
     means.set(kept.metric, mean);
   }
   return Object.fromEntries([...means].map(([id, mean]) => [id, { dimension: mean.dimension, mean: round(mean.sum / mean.count), count: mean.count }]));
-}
-
-/**
- * pass@k (some attempt passed) and pass^k (every attempt passed) per task and overall, over the attempts
- * that ran; `null` when the scenario asks for no repeated trials. An attempt passes with no failure.
- */
-export function trialsOf(
-  outcomes: Iterable<{ task_id: string; variant?: string; trial?: number; passed: boolean }>,
-): { k: number; pass_at_k: number; pass_hat_k: number; per_task: TaskTrials[] } | null {
-  const byTask = new Map<string, TaskTrials>();
-  let k = 0;
-  for (const outcome of outcomes) {
-    if (outcome.trial === undefined || outcome.variant) continue;
-    k = Math.max(k, outcome.trial + 1);
-    const entry = byTask.get(outcome.task_id) ?? { task_id: outcome.task_id, trials: 0, passed: 0, pass_at_k: false, pass_hat_k: true };
-    entry.trials++;
-    if (outcome.passed) entry.passed++;
-    entry.pass_at_k = entry.passed > 0;
-    entry.pass_hat_k = entry.passed === entry.trials;
-    byTask.set(outcome.task_id, entry);
-  }
-  if (byTask.size === 0) return null;
-  const perTask = [...byTask.values()];
-  return { k, pass_at_k: round(perTask.filter((entry) => entry.pass_at_k).length / perTask.length), pass_hat_k: round(perTask.filter((entry) => entry.pass_hat_k).length / perTask.length), per_task: perTask };
 }
 
 /** `{mean, min, stddev}` per metric across the original and its variants. */

@@ -8,9 +8,10 @@ import type { MetricFailure } from '../../core/metric.ts';
 import type { RunFailure } from '../../core/domain/runs.ts';
 import type { Dimension } from '../../core/domain/scenario.ts';
 import type { TraceEvent } from '../../core/domain/trace.ts';
-import { addScore, createScoreTally, dimensionScores, metricScores, robustnessOf, trialsOf, type ScoreTally } from './run-scores.ts';
+import { addScore, createScoreTally, dimensionScores, metricScores, robustnessOf, type ScoreTally } from './run-scores.ts';
 import { createUsageTally, observeUsage, usageTotals, type UsageTally } from './run-usage.ts';
 import type { Prices } from '../../core/domain/usage.ts';
+import { isInfraFailure, type AttemptMetric } from '../../core/domain/verdict.ts';
 
 /** The outcome of one task of the original or of a variant. */
 export interface UnitOutcome {
@@ -22,7 +23,10 @@ export interface UnitOutcome {
   outputEvent: number;
   latency_ms: number;
   scores: Record<string, number | null>;
+  /** No failure but the harness's own (`INFRA.*`): what robustness compares. The verdict reads `results`. */
   passed: boolean;
+  /** Every metric's result for this unit, in the order recorded (core/domain/verdict.ts judges them). */
+  results: AttemptMetric[];
 }
 
 /** What `metric_result` events carry in `data`. */
@@ -31,7 +35,7 @@ export interface MetricResultData {
   dimension: Dimension;
   score: number | null;
   weight: number;
-  failures: Array<MetricFailure & { event_index: number }>;
+  failures: Array<MetricFailure & { event_index: number; turn?: number }>;
   note?: string;
 }
 
@@ -89,7 +93,7 @@ function outcomeOf(facts: RunFacts, event: TraceEvent): UnitOutcome {
   const key = keyOf(event.task_id ?? '', event.variant, event.trial);
   let outcome = facts.outcomes.get(key);
   if (!outcome) {
-    outcome = { task_id: event.task_id ?? '', ...unitTags(event), output: '', outputEvent: -1, latency_ms: 0, scores: {}, passed: true };
+    outcome = { task_id: event.task_id ?? '', ...unitTags(event), output: '', outputEvent: -1, latency_ms: 0, scores: {}, passed: true, results: [] };
     facts.outcomes.set(key, outcome);
   }
   return outcome;
@@ -105,7 +109,13 @@ function historyOf(facts: RunFacts, variant?: string): AgentTurn[] {
 function addMetric(facts: RunFacts, event: TraceEvent, data: MetricResultData): void {
   const outcome = outcomeOf(facts, event);
   outcome.scores[data.metric] = data.score;
-  if (data.failures.length > 0) outcome.passed = false;
+  // The harness's own faults (a metric past its budget) leave the metric unmeasured; they fail no attempt.
+  if (data.failures.some((failure) => !isInfraFailure(failure))) outcome.passed = false;
+  outcome.results.push({
+    metric: data.metric, dimension: data.dimension, score: data.score,
+    failures: data.failures.map(({ code, severity, message }) => ({ code, severity, message })),
+    ...(data.note ? { note: data.note } : {}),
+  });
   for (const failure of data.failures) {
     facts.failures.push({
       code: failure.code,
@@ -116,6 +126,8 @@ function addMetric(facts: RunFacts, event: TraceEvent, data: MetricResultData): 
       message: failure.message,
       ...(failure.evidence !== undefined ? { evidence: failure.evidence } : {}),
       ...(event.variant ? { variant: event.variant } : {}),
+      ...(event.trial !== undefined ? { trial: event.trial } : {}),
+      ...(failure.turn !== undefined ? { turn: failure.turn } : {}),
     });
   }
   if (data.score !== null) addScore(facts.tally, event, data, data.score);
@@ -163,6 +175,7 @@ function addError(facts: RunFacts, event: TraceEvent): void {
     severity: 'critical',
     message: error.message,
     ...(event.variant ? { variant: event.variant } : {}),
+    ...(event.trial !== undefined ? { trial: event.trial } : {}),
   });
 }
 
@@ -235,8 +248,6 @@ export function createRunState() {
     /** Dimension scores: the weighted mean of the measured metric scores of each dimension (originals only). */
     dimensions: () => dimensionScores(facts.tally),
     perMetric: () => metricScores(facts.tally),
-    /** pass@k and pass^k per task and overall; `null` when the scenario asks for no repeated trials. */
-    trials: () => trialsOf(facts.outcomes.values()),
     perTask: (): UnitOutcome[] => [...facts.outcomes.values()],
     /** `{mean, min, stddev}` per metric across the original and its variants. */
     robustness: (variants: number) => robustnessOf(facts.tally, variants),

@@ -3,6 +3,7 @@
  */
 import { scenarioSchema } from '../../core/domain/schemas/scenario.ts';
 import { AGENT_NAME } from '../../core/domain/agent-target.ts';
+import { VERDICT_GATES, verdictPolicySchema } from '../../core/domain/verdict.ts';
 
 const SEED = { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER };
 const STATUS = { type: 'string', enum: ['queued', 'running', 'succeeded', 'failed', 'cancelled'] };
@@ -51,6 +52,7 @@ export const EVALUATE_BODY = {
         },
       },
     },
+    verdict: { ...verdictPolicySchema, description: 'overrides fields of the scenario\'s verdict policy for this run (recorded and signed with the verdict)' },
     cache: { type: 'boolean', description: 'answer from the response cache where the same agent configuration was asked the same before (no call, marked cached in the trace and counted in the certificate), and keep new answers there' },
     // The override pins keys like the scenario does: a private key refused here never reaches storage.
     agent: {
@@ -96,14 +98,32 @@ export const RUN = {
     finished_at: TIME,
     dimensions: { type: ['object', 'null'], additionalProperties: { type: ['number', 'null'] } },
     index: { type: ['number', 'null'] },
-    compliance: { type: ['object', 'null'], properties: { status: { enum: ['pass', 'warning', 'fail', 'error'] }, score: { type: 'number' }, policy_ref: { type: 'string' }, reason: { type: 'string', description: 'with status error: why (the run could not complete, or nothing was measured)' } } },
+    compliance: {
+      type: ['object', 'null'],
+      description: 'the verdict: the gates of the policy decide first, the index the rest (docs/evaluation.md, "How the verdict is decided")',
+      properties: {
+        status: { enum: ['pass', 'warning', 'fail', 'error'] }, score: { type: 'number', description: 'the index' }, policy_ref: { type: 'string' },
+        reason: { type: 'string', description: 'with status error: why (the run could not complete, a must-pass check could not be measured, or nothing was measured)' },
+        policy: { ...verdictPolicySchema, description: 'the verdict policy applied' },
+        decided_by: { type: 'object', properties: { gate: { enum: [...VERDICT_GATES] }, reason: { type: 'string' } }, description: 'the gate that decided the status, and why' },
+      },
+    },
+    verdict: {
+      type: 'object',
+      description: 'how each original task fared over its attempts (status pass, fail, or error when an unmeasured must-pass check leaves it open), and the failures that failed attempts',
+      properties: { tasks: { type: 'array', items: { type: 'object', properties: { task_id: { type: 'string' }, attempts: { type: 'integer' }, passed: { type: 'integer' }, undecided: { type: 'integer' }, status: { enum: ['pass', 'fail', 'error'] } } } }, gate_failures: { type: 'array' } },
+    },
     agent: { type: 'object', required: ['adapter', 'config_hash'], description: 'the agent evaluated', properties: { name: { type: 'string', description: 'the registry name, when given by name' }, adapter: { type: 'string' }, config_hash: { type: 'string', description: 'SHA3-256 of the canonical JSON of the agent spec as run' } } },
-    failures: { type: 'array', items: { type: 'object', required: ['code', 'metric', 'task_id', 'event_index', 'severity', 'message'] } },
+    failures: { type: 'array', items: { type: 'object', required: ['code', 'metric', 'task_id', 'event_index', 'severity', 'message'], properties: { trial: { type: 'integer', description: 'the attempt (0-based), with trials' }, turn: { type: 'integer', description: 'the conversation turn (1-based) whose answer it was seen in' }, variant: { type: 'string' } } } },
     trace_file: { type: 'string' },
     certificate_url: { type: 'string' },
     verify_url: { type: 'string' },
     robustness: { type: ['object', 'null'] },
-    trials: { type: 'object', description: 'With scenario trials (k attempts per task): pass@k, pass^k', properties: { k: { type: 'integer' }, pass_at_k: { type: 'number' }, pass_hat_k: { type: 'number' } } },
+    trials: {
+      type: 'object',
+      description: 'with scenario trials (k attempts per task): pass@k, pass^k and pass^1…pass^k (τ-bench\'s estimator); an attempt passes when no gate of the verdict policy failed it',
+      properties: { k: { type: 'integer' }, pass_at_k: { type: 'number' }, pass_hat_k: { type: 'number' }, pass_hat: { type: 'array', items: { type: ['number', 'null'] } } },
+    },
     usage: USAGE,
     error: ERROR,
   },

@@ -22,6 +22,8 @@ import { worldRefusals } from './world.ts';
 import { resolveShimConfigs, type NamedShimConfig } from '../../core/domain/shim-configs.ts';
 import { chooseAgent } from './agent-choice.ts';
 import type { Reserved, RunIds } from './idempotency.ts';
+import { resolvePolicy, type VerdictPolicyInput } from '../../core/domain/verdict.ts';
+import { withImpliedMetrics } from '../../core/domain/implied-metrics.ts';
 
 export interface EvaluateBody {
   path?: string;
@@ -33,6 +35,8 @@ export interface EvaluateBody {
   agent?: string | AgentSpec;
   /** Answer from the response cache where an identical call was answered before, and keep new answers there. */
   cache?: boolean;
+  /** Fields of the verdict policy that override the scenario's for this run. */
+  verdict?: VerdictPolicyInput;
 }
 
 /** The most units (tasks × (1 + variants)) one run may have. */
@@ -128,7 +132,8 @@ export async function submitEvaluation(engine: Engine, body: EvaluateBody, owner
     throw new Problem('validation_failed', { detail: 'the response cache is turned off on this service (AEH_AGENT_CACHE_TTL_SECONDS=0)', errors: [{ path: '/cache', message: 'the response cache is off (AEH_AGENT_CACHE_TTL_SECONDS=0)' }] });
   }
   const chosen = await chooseAgent(services, await resolveScenario(engine, body), body.agent, engine.sha3);
-  let scenario = chosen.scenario;
+  // Declared checks run their metrics whether or not `metrics` lists them; the plan shows what is judged.
+  let scenario = withImpliedMetrics(chosen.scenario);
   // Named shim configurations are spelled out into the plan, so the stored plan is self-contained.
   const resolved = await resolveShimConfigs(scenario, (key) => services.store.getJson<NamedShimConfig>(key));
   scenario = resolved.scenario;
@@ -149,7 +154,8 @@ export async function submitEvaluation(engine: Engine, body: EvaluateBody, owner
   if (reserved?.replay) return reserved.ids;
   const runId = reserved?.ids.run_id ?? newId('run', now);
   const taskId = reserved?.ids.task_id ?? newId('task', now);
-  const plan: RunPlan = { run_id: runId, task_id: taskId, seed: body.seed ?? null, scenario, variants, agent: chosen.agent, ...(body.cache === true ? { cache: true } : {}) };
+  const verdict = resolvePolicy(scenario.verdict, body.verdict);
+  const plan: RunPlan = { run_id: runId, task_id: taskId, seed: body.seed ?? null, scenario, variants, agent: chosen.agent, ...(body.cache === true ? { cache: true } : {}), verdict };
   const total = unitCount(plan);
   const planBytes = encoder.encode(JSON.stringify(plan));
   const scenarioDigest = sha3Hex(planBytes, engine.sha3);

@@ -7,6 +7,7 @@
  * Unknown members are refused: every field of a certificate is covered by its signatures, and a field the
  * spec does not define would be an unsigned claim.
  */
+import { VERDICT_GATES, verdictPolicySchema } from '../verdict.ts';
 
 const HEX_DIGEST = { type: 'string', pattern: '^[a-fA-F0-9]{64}$' } as const;
 /** One path segment: no slash, backslash or NUL, and not `.` or `..`. */
@@ -53,7 +54,14 @@ export const certificateSchema = {
         score: { type: 'number', minimum: 0, maximum: 1 },
         policy_ref: { type: 'string', description: 'Reference to the NIST/ISO policy audited.' },
         // Ours, beyond the spec's three (the reference vc.schema.json admits further members): why a run has no verdict.
-        reason: { type: 'string', maxLength: 1000, description: 'With status error only: why (the run could not complete, or nothing was measured).' },
+        reason: { type: 'string', maxLength: 1000, description: 'With status error only: why (the run could not complete, a must-pass check could not be measured, or nothing was measured).' },
+        // Ours too: the verdict policy applied and the gate that decided, so the status can be audited.
+        policy: { ...verdictPolicySchema, required: ['fail_on_severity', 'must_pass', 'min_pass_rate', 'pass_threshold'], description: 'The verdict policy applied (docs/evaluation.md, "How the verdict is decided").' },
+        decided_by: {
+          type: 'object', required: ['gate', 'reason'], additionalProperties: false,
+          description: 'The gate that decided the status, and why.',
+          properties: { gate: { enum: [...VERDICT_GATES] }, reason: { type: 'string', maxLength: 1000 } },
+        },
       },
     },
     evidence_ledger: {

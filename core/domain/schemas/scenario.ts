@@ -2,6 +2,7 @@
  * JSON Schema (2020-12) of the contract's scenario. Served in the OpenAPI document as `Scenario`.
  */
 import { DIMENSIONS } from '../scenario.ts';
+import { verdictPolicySchema } from '../verdict.ts';
 
 const ID = { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$' };
 const NAME = { type: 'string', minLength: 1, maxLength: 200 };
@@ -29,10 +30,13 @@ export const outcomeAssertionSchema = {
   required: ['target'],
   additionalProperties: false,
   properties: {
-    target: { type: 'string', pattern: '^(?:message|tool_calls|shim:[a-z][a-z0-9_]{0,39})$' },
+    target: {
+      type: 'string', pattern: '^(?:message|last_message|tool_calls|shim:[a-z][a-z0-9_]{0,39})$',
+      description: 'message: any agent message of the task\'s conversation (in a turn\'s checks, that turn\'s answer); last_message: the last answer; tool_calls; shim:<name>: its final state.',
+    },
     property: { type: 'string', maxLength: 500 },
     expected: {},
-    mode: { enum: ['equals', 'exact', 'contains', 'regex', 'exists', 'absent', 'gte', 'lte', 'count', 'numerical_tolerance'] },
+    mode: { enum: ['equals', 'exact', 'contains', 'not_contains', 'regex', 'not_regex', 'exists', 'absent', 'gte', 'lte', 'count', 'numerical_tolerance'] },
     tolerance: { type: 'number', minimum: 0 },
     where: { type: 'object' },
     description: { type: 'string', maxLength: 2000 },
@@ -145,6 +149,7 @@ export const scenarioSchema = {
     enabled_shims: { type: 'array', maxItems: 20, uniqueItems: true, items: SHIM_NAME },
     initial_state: { type: 'object', maxProperties: 20, propertyNames: SHIM_NAME },
     shim_config: { type: 'object', maxProperties: 20, propertyNames: SHIM_NAME, additionalProperties: { oneOf: [{ type: 'object' }, { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,63}$', description: 'the name of a stored shim configuration' }] } },
+    verdict: verdictPolicySchema,
     source: { type: 'string' },
   },
 } as const;

@@ -1,0 +1,38 @@
+/**
+ * Declared checks imply their metrics (issue 24 item 2): a task that writes down `required_tools` is judged by
+ * `tool_use`, `forbidden_tools` by `tool_safety`, `expected_outcome` and turn checks by `state_match`, whether
+ * or not its `metrics` lists them. A check nobody runs could never fail the run, which is the bug this closes.
+ * (`expected` is left to the metrics a task lists: a custom metric may be the one that reads it.)
+ */
+import type { MetricRef, Scenario, ScenarioTask } from './scenario.ts';
+
+/** True when `expected` holds a check `task_success` can run (a rubric is a judgement, `llm_judge`'s). */
+export function hasCheckableExpected(task: ScenarioTask): boolean {
+  const expected = task.expected;
+  return !!expected && (expected.equals !== undefined || expected.contains !== undefined || expected.regex !== undefined || expected.json_schema !== undefined);
+}
+
+/** True for a non-empty array. */
+export const hasItems = (value: unknown): boolean => Array.isArray(value) && value.length > 0;
+
+/** The metric ids a task's own fields call for, in a stable order. */
+export function impliedMetricIds(task: ScenarioTask): string[] {
+  const ids: string[] = [];
+  if (hasItems(task.required_tools)) ids.push('tool_use');
+  if (hasItems(task.forbidden_tools)) ids.push('tool_safety');
+  if (hasItems(task.expected_outcome) || task.turns?.some((turn) => hasItems(turn.expected_outcome))) ids.push('state_match');
+  return ids;
+}
+
+/** The task with the metrics its declared checks imply appended (the same object when none is missing). */
+export function taskWithImpliedMetrics(task: ScenarioTask): ScenarioTask {
+  const listed = new Set(task.metrics.map((ref) => ref.id));
+  const missing: MetricRef[] = impliedMetricIds(task).filter((id) => !listed.has(id)).map((id) => ({ id }));
+  return missing.length ? { ...task, metrics: [...task.metrics, ...missing] } : task;
+}
+
+/** The scenario with every task's implied metrics (the same object when no task needs one). */
+export function withImpliedMetrics(scenario: Scenario): Scenario {
+  const tasks = scenario.tasks.map(taskWithImpliedMetrics);
+  return tasks.some((task, index) => task !== scenario.tasks[index]) ? { ...scenario, tasks } : scenario;
+}
