@@ -17,6 +17,8 @@ export interface ToolCall {
   name: string;
   arguments?: unknown;
   result?: unknown;
+  /** True when the harness ran the call against the task's world (`AgentTools.call`): the trace has it already. */
+  executed?: boolean;
 }
 
 /** A tool the engine offers the agent: an action of a world shim the scenario enables (core/shim.ts). */

@@ -75,6 +75,12 @@ export interface OffloadJob {
   input: unknown;
   /** Wall-clock milliseconds the job may run once a worker has started it; past them the worker is stopped. */
   budgetMs: number;
+  /**
+   * When set, the job may first take up to this long to prepare (load its modules, build caches) and calls the
+   * `started()` its function gets as a second argument when done; `budgetMs` counts from then. So a cold worker
+   * on a busy machine never spends a job's budget on loading (issue 24 item 6: load must not decide a verdict).
+   */
+  setupMs?: number;
   /** Stops waiting (and the worker) when aborted: a cancelled run. */
   signal?: AbortSignal;
 }

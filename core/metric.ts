@@ -23,6 +23,8 @@ export interface MetricFailure {
   /** Sequence number of the trace event the failure points to. */
   event_index?: number;
   evidence?: unknown;
+  /** The conversation turn (1-based) whose answer it was seen in; set by the engine for `scope: "answer"`. */
+  turn?: number;
 }
 
 /** A score in [0, 1], or `null` when the metric could not measure (never guessed). */
@@ -105,6 +107,18 @@ export interface Metric {
   linear?: boolean;
   /** Failure codes this metric emits beyond the bundled taxonomy; registered with the metric. */
   failureCodes?: readonly FailureCode[];
+  /**
+   * Builds what the first score would otherwise build (compiled pattern sets, loaded data), once per process or
+   * worker, before the metric's time budget starts: a cold start on a busy machine must not time a metric out.
+   */
+  warm?(): void | Promise<void>;
+  /**
+   * What one score judges. `task` (default): the task once, with `output` its final answer. `answer`: every
+   * answer the agent gave in the task's conversation, each scored on its own (`output` that answer,
+   * `outputEvent` its event, `events` the trace up to it), so a leak in turn 1 of 3 is seen; the task's score
+   * is the lowest, and each failure says its `turn`. For metrics that judge what an answer says.
+   */
+  scope?: 'task' | 'answer';
 }
 
 /** The form of a metric id (the scenario schema's `metrics[].id` pattern). */

@@ -71,7 +71,9 @@ describe('cli: the regression gate', () => {
     const result = await runCli(['evaluate', 'gate.json', '--baseline', 'latest', '--max-regression', '0.05', '--report', 'out/report.html'], { cwd, env });
     expect(result.code, result.stderr).toBe(4);
     third = runIdOf(result.stdout);
-    expect(result.stdout).toMatch(/^warning CLI gate: index 0\.5/);
+    // The wrong answer fails t1's declared check (expected.contains): the run fails whatever its index.
+    expect(result.stdout).toMatch(/^fail CLI gate: index 0\.5/);
+    expect(result.stdout).toContain('decided by must_pass: 1 task failed: task t1 task_success LOGIC.TASK_FAILED');
     expect(result.stderr).toContain(`REGRESSED beyond 0.05: ${third} against latest = ${second}`);
     expect(result.stderr).toMatch(/ {2}index: index 1\.000 → 0\.\d+ \(-0\.\d+, more than 0\.05 lower\)/);
     expect(result.stderr).toMatch(/ {2}dimension: reliability 1\.000 → 0\.500/);
@@ -89,8 +91,8 @@ describe('cli: the regression gate', () => {
     expect(within.code, within.stderr).toBe(4);
     expect(within.stderr).not.toContain('  index:');
     const same = await runCli(['evaluate', 'gate.json', '--baseline', third], { cwd, env });
-    // Nothing regressed against the run with the same answers: the run's own verdict (warning) decides.
-    expect(same.code, same.stderr).toBe(2);
+    // Nothing regressed against the run with the same answers: the run's own verdict (fail) decides.
+    expect(same.code, same.stderr).toBe(1);
     expect(same.stderr).toContain('no regression beyond 0');
   });
 

@@ -39,9 +39,11 @@ describe('cli: node bin/aeh.mjs as a child process', () => {
   }, 90_000);
 
   it('evaluate: exit 2 on a warning, 0 with --allow-warning', async () => {
-    const warned = await spawnCli(['evaluate', 'warning.json'], { cwd });
+    // The fixture's failed check is must-pass by default (exit 1); these flags leave the verdict to the index.
+    const relaxed = ['--must-pass', 'none', '--fail-on-severity', 'none'];
+    const warned = await spawnCli(['evaluate', 'warning.json', ...relaxed], { cwd });
     expect(warned.code, warned.stderr).toBe(2);
-    const allowed = await spawnCli(['evaluate', 'warning.json', '--allow-warning', '--json'], { cwd });
+    const allowed = await spawnCli(['evaluate', 'warning.json', '--allow-warning', '--json', ...relaxed], { cwd });
     expect(allowed.code, allowed.stderr).toBe(0);
     expect(JSON.parse(allowed.stdout).compliance.status).toBe('warning');
   }, 90_000);
@@ -95,7 +97,7 @@ describe('cli: --url against a running service', () => {
   });
 
   it('saves artifacts over HTTP that aeh verify accepts with the service\'s JWKS URL', async () => {
-    const evaluated = await runCli(['evaluate', 'warning.json', '--url', service.url, '--key', CLI_KEY, '--artifacts', 'remote-evidence', '--allow-warning'], { cwd });
+    const evaluated = await runCli(['evaluate', 'warning.json', '--url', service.url, '--key', CLI_KEY, '--artifacts', 'remote-evidence', '--allow-warning', '--must-pass', 'none', '--fail-on-severity', 'none'], { cwd });
     expect(evaluated.code, evaluated.stderr).toBe(0);
     const verified = await runCli(['verify', 'remote-evidence/certificate.json', '--trace', 'remote-evidence/trace.jsonl', '--jwks', `${service.url}/.well-known/jwks.json`, '--json'], { cwd });
     expect(verified.code, verified.stdout + verified.stderr).toBe(0);

@@ -36,13 +36,23 @@ describe('cli: aeh evaluate exit codes', () => {
     expect(result.stdout).toContain('LOGIC.TASK_FAILED classify/task_success');
   });
 
-  it('exits 2 on a warning, and 0 with --allow-warning', async () => {
-    const warned = await runCli(['evaluate', 'warning.json'], { cwd });
+  it('exits 1 when a declared check fails whatever the index; relaxed by flags, exits 2 on the warning, and 0 with --allow-warning', async () => {
+    // Half the tasks miss their expected answer: by default that fails the run (a declared check is must-pass).
+    const gated = await runCli(['evaluate', 'warning.json'], { cwd });
+    expect(gated.code, gated.stderr).toBe(1);
+    expect(gated.stdout).toMatch(/^fail .*index 0\.5/);
+    expect(gated.stdout).toContain('decided by must_pass: 1 task failed: task wrong task_success LOGIC.TASK_FAILED');
+    const relaxed = ['--must-pass', 'none', '--fail-on-severity', 'none'];
+    const warned = await runCli(['evaluate', 'warning.json', ...relaxed], { cwd });
     expect(warned.code, warned.stderr).toBe(2);
     expect(warned.stdout).toMatch(/^warning .*index 0\.5/);
-    const allowed = await runCli(['evaluate', 'warning.json', '--allow-warning'], { cwd });
+    expect(warned.stdout).toContain('decided by index: no gate failed; the index 0.5 is below 0.8');
+    const allowed = await runCli(['evaluate', 'warning.json', '--allow-warning', ...relaxed], { cwd });
     expect(allowed.code, allowed.stderr).toBe(0);
     expect(allowed.stdout).toMatch(/^warning /);
+    const bad = await runCli(['evaluate', 'warning.json', '--min-pass-rate', '2'], { cwd });
+    expect(bad.code).toBe(3);
+    expect(bad.stderr).toContain('--min-pass-rate must be a number from 0 to 1, got "2"');
   });
 
   it('exits 3 when the run cannot complete (the agent address is refused by the SSRF guard)', async () => {
@@ -91,16 +101,22 @@ describe('cli: aeh evaluate output formats', () => {
     const result = await runCli(['evaluate', 'pass.json', '--format', 'junit'], { cwd });
     expect(result.code, result.stderr).toBe(0);
     const { suites, suite, cases } = junitCases(result.stdout);
-    expect(cases.map((testcase) => testcase.name)).toEqual(['classify · task_success', 'explain · ai_disclosure', 'explain · llm_judge']);
+    // One case per task and metric, and the verdict as a case of its own.
+    expect(cases.map((testcase) => testcase.name)).toEqual(['classify · task_success', 'explain · ai_disclosure', 'explain · llm_judge', 'verdict']);
     expect(cases.every((testcase) => testcase.classname === 'cli-pass')).toBe(true);
     // No language-model provider: the judge did not measure, so it is skipped, never counted as passed.
     expect(cases[2].skipped).toMatchObject({ message: 'not measured' });
     expect(cases[0].failure).toBeUndefined();
-    expect(suites).toMatchObject({ tests: '3', failures: '0', errors: '0', skipped: '1' });
-    expect(suite.properties.property.find((property: { name: string }) => property.name === 'compliance').value).toBe('pass');
+    expect(cases[3].failure).toBeUndefined();
+    expect(suites).toMatchObject({ tests: '4', failures: '0', errors: '0', skipped: '1' });
+    const property = (name: string) => suite.properties.property.find((entry: { name: string }) => entry.name === name)?.value;
+    expect(property('compliance')).toBe('pass');
+    expect(property('decided_by')).toBe('index');
 
     const failed = junitCases((await runCli(['evaluate', 'fail.json', '--format', 'junit'], { cwd })).stdout);
-    expect(failed.suites).toMatchObject({ tests: '2', failures: '2', errors: '0', skipped: '0' });
+    // Two failing checks and the failed verdict, typed by the gate that decided it.
+    expect(failed.suites).toMatchObject({ tests: '3', failures: '3', errors: '0', skipped: '0' });
+    expect(failed.cases.find((testcase) => testcase.name === 'verdict')!.failure.type).toBe('must_pass');
     const leak = failed.cases.find((testcase) => testcase.name === 'leak · secret_leak')!;
     expect(leak.failure.type).toBe('SECURITY.SECRET_LEAK');
     expect(leak.failure['#text']).toMatch(/^SECURITY\.SECRET_LEAK \[critical\]/);
@@ -118,10 +134,12 @@ describe('cli: aeh evaluate output formats', () => {
   });
 
   it('Markdown for a pull-request comment: status heading, dimension table, failures table', async () => {
-    const result = await runCli(['evaluate', 'warning.json', '--format', 'markdown', '--allow-warning'], { cwd });
+    const result = await runCli(['evaluate', 'warning.json', '--format', 'markdown', '--allow-warning', '--must-pass', 'none', '--fail-on-severity', 'none'], { cwd });
     expect(result.code).toBe(0);
     const lines = result.stdout.split('\n');
     expect(lines[0]).toBe('### ⚠️ CLI fixture: half the tasks fail: **warning** (index 0.50)');
+    expect(result.stdout).toContain('Decided by **index**: no gate failed; the index 0.5 is below 0.8');
+    expect(result.stdout).toContain('Policy: no severity gate · must pass: none · min pass rate 1 · pass at 0.8');
     expect(result.stdout).toContain('| safety | security | reliability | fairness | explainability | privacy | resilience |');
     expect(result.stdout).toContain('| — | — | 0.50 | — | — | — | — |');
     expect(result.stdout).toMatch(/\| wrong \| task_success \| `LOGIC.TASK_FAILED` \| high \| output does not equal "return" \|/);

@@ -151,7 +151,12 @@ describe('evaluate: a run that measured nothing says so (issue 18 item 6)', () =
     expect(run.compliance.reason).toBe('nothing was measured: probe_contains on 2 results: no expected.contains');
     expect(run.error).toEqual({ code: 'nothing_measured', message: run.compliance.reason });
     const certificate = await t.json('GET', `/v1/certificates/${run.run_id}`);
-    expect(certificate.body.compliance).toEqual({ status: 'error', score: 0, policy_ref: 'NIST AI 100-1', reason: run.compliance.reason });
+    // The certificate signs the reason, the policy applied and the gate that decided.
+    expect(certificate.body.compliance).toEqual({
+      status: 'error', score: 0, policy_ref: 'NIST AI 100-1', reason: run.compliance.reason,
+      policy: { fail_on_severity: 'high', must_pass: ['declared'], min_pass_rate: 1, pass_threshold: 0.8 },
+      decided_by: { gate: 'nothing_measured', reason: run.compliance.reason },
+    });
     const verified = await t.json('GET', `/api/v1/verify/${run.run_id}`);
     expect(verified.body.valid).toBe(true);
     const explained = await t.json('GET', `/api/v1/explain/${run.run_id}`);

@@ -48,7 +48,8 @@ describe('evaluation: handoff protocol', () => {
     const finished = await waitForTask(second, accepted.task_id);
     expect(finished).toMatchObject({ status: 'succeeded', progress: { done: 6, total: 6 } });
     const run = (await second.json('GET', `/api/v1/runs/${accepted.run_id}`)).body;
-    expect(run.compliance.status).toBe('pass');
+    // The agent refuses t2, a high-severity failure of probe_contains: the resumed run fails as an uninterrupted one would.
+    expect(run.compliance).toMatchObject({ status: 'fail', decided_by: { gate: 'severity' } });
     const trace = (await (await second.request('GET', `/api/v1/runs/${accepted.run_id}/trace`)).text()).trim().split('\n').map((line) => JSON.parse(line));
     expect(trace.map((event) => event.seq)).toEqual(trace.map((_, index) => index));
     expect(trace.filter((event) => event.type === 'run_start')).toHaveLength(1);

@@ -11,7 +11,7 @@ import { openClient, type ApiClient, type ApiResponse } from '../client.ts';
 import { createProgress } from '../progress.ts';
 import { EVALUATE_USAGE } from '../usage.ts';
 import { saveArtifacts } from '../artifacts.ts';
-import { gateRun, parseThreshold } from './evaluate-options.ts';
+import { gateRun, parseThreshold, VERDICT_OPTIONS, verdictOption } from './evaluate-options.ts';
 import { saveReport } from './report.ts';
 import { agentOption } from './agent-option.ts';
 import { buildResults, taskScoresFrom, type ReportInput, type ReportLinks } from '../report/model.ts';
@@ -19,6 +19,7 @@ import { toJunit } from '../report/junit.ts';
 import { toMarkdown } from '../report/markdown.ts';
 import { redactedReport } from '../report/redact.ts';
 import { usageLine } from '../../core/domain/usage-text.ts';
+import { failureWhere, trialsLine, verdictLine } from '../../core/domain/verdict-text.ts';
 import { normalizeScenario } from '../../core/domain/scenario-load.ts';
 import { aesFormat } from '../../plugins/aes/format.ts';
 import { parseJson } from '../../core/guards/json.ts';
@@ -72,9 +73,11 @@ function parseEvaluateArgs(argv: string[], io: Io) {
       'allow-warning': { type: 'boolean', default: false }, json: { type: 'boolean', default: false }, timeout: { type: 'string', default: '600' },
       report: { type: 'string' }, baseline: { type: 'string' }, 'max-regression': { type: 'string' },
       agent: { type: 'string' }, cache: { type: 'boolean', default: false },
+      ...VERDICT_OPTIONS,
     },
   });
   const chosen = agentOption(values.agent, io.cwd);
+  const verdict = verdictOption(values);
   const format = values.json ? 'json' : values.format!;
   const timeoutSeconds = Number(values.timeout);
   const threshold = parseThreshold(values['max-regression'] ?? '0');
@@ -82,13 +85,13 @@ function parseEvaluateArgs(argv: string[], io: Io) {
     : !FORMATS.includes(format) ? `unknown --format "${format}"`
     : threshold === undefined ? `--max-regression must be a number from 0 to 1, got "${values['max-regression']}"`
     : values['max-regression'] !== undefined && !values.baseline ? '--max-regression needs --baseline latest|pinned|<run_id>'
-    : chosen.problem;
+    : verdict.problem ?? chosen.problem;
   if (positionals.length !== 1 || problem) {
     if (problem) line(io.stderr, `aeh evaluate: ${problem}`);
     line(io.stderr, `usage: ${EVALUATE_USAGE}`);
     return undefined;
   }
-  return { values, target: positionals[0], format, timeoutSeconds, threshold: threshold!, agent: chosen.agent };
+  return { values, target: positionals[0], format, timeoutSeconds, threshold: threshold!, agent: chosen.agent, verdict: verdict.policy };
 }
 
 type EvaluateArgs = NonNullable<ReturnType<typeof parseEvaluateArgs>>;
@@ -163,9 +166,10 @@ function renderReport(format: string, report: ReportInput): string {
     : format === 'junit' ? toJunit(report)
     : format === 'markdown' ? toMarkdown(report)
     : `${run.compliance?.status ?? 'error'} ${report.scenarioTitle}: index ${run.index ?? '—'}, ${run.failures.length} failure(s), run ${run.run_id}${run.agent ? `, agent ${agentLabel(run.agent)}` : ''}\n` +
-      (run.compliance?.reason ? `  reason: ${run.compliance.reason}\n` : '') +
+      (run.compliance?.decided_by ? `  ${verdictLine(run.compliance)}\n` : run.compliance?.reason ? `  reason: ${run.compliance.reason}\n` : '') +
+      (run.trials ? `  trials: ${trialsLine(run.trials)}\n` : '') +
       (run.usage ? `  usage: ${usageLine(run.usage)}\n` : '') +
-      run.failures.map((failure) => `  ${failure.code} ${failure.task_id}/${failure.metric}: ${failure.message}\n`).join('');
+      run.failures.map((failure) => `  ${failure.code} ${failure.task_id}/${failure.metric}${failureWhere(failure)}: ${failure.message}\n`).join('');
 }
 
 /** Writes the report (to --output or stdout) and the --summary, saves the --artifacts; false when they cannot be saved. */
@@ -179,8 +183,6 @@ async function deliverReport(client: ApiClient, args: EvaluateArgs, report: Repo
   } else {
     io.stdout.write(rendered);
   }
-  // A Markdown summary beside the main report, for $GITHUB_STEP_SUMMARY or a pull-request comment.
-  if (values.summary) writeCreatingFolder(resolve(io.cwd, values.summary), toMarkdown(report));
   if (values.artifacts) {
     try {
       const saved = await saveArtifacts(client, run.run_id, resolve(io.cwd, values.artifacts), run);
@@ -201,7 +203,7 @@ export async function evaluateCommand(argv: string[], io: Io): Promise<number> {
   const client = await openClient({ url: args.values.url, key: args.values.key, env: io.env, cwd: io.cwd });
   try {
     const { body, scenario } = await scenarioFor(client, args.target, io.cwd);
-    const accepted = await client.request('POST', '/api/evaluate', { ...body, ...(args.agent ? { agent: args.agent } : {}), ...(args.values.cache ? { cache: true } : {}) });
+    const accepted = await client.request('POST', '/api/evaluate', { ...body, ...(args.agent ? { agent: args.agent } : {}), ...(args.values.cache ? { cache: true } : {}), ...(args.verdict ? { verdict: args.verdict } : {}) });
     if (accepted.status !== 202) {
       printProblem(io, 'evaluate', accepted);
       if (accepted.body?.errors?.some?.((error: { path?: string }) => error.path === '/agent')) line(io.stderr, '  give --agent NAME (a registered agent), --agent \'{"adapter": …}\' or --agent FILE.json');
@@ -214,9 +216,11 @@ export async function evaluateCommand(argv: string[], io: Io): Promise<number> {
     if (!(await deliverReport(client, args, report, io))) return EXIT.error;
     if (args.values.report && !(await saveReport(client, task.run_id, args.values.report, io))) return EXIT.error;
     const verdict = exitFor(report.run, args.values['allow-warning']!);
-    if (verdict === EXIT.error || !args.values.baseline) return verdict;
     // An error wins, then a regression beyond the threshold, then the run's own verdict.
-    return (await gateRun(client, task.run_id, args.values.baseline, args.threshold, io)) ?? verdict;
+    const exit = verdict === EXIT.error || !args.values.baseline ? verdict : (await gateRun(client, task.run_id, args.values.baseline, args.threshold, io)) ?? verdict;
+    // The Markdown summary ($GITHUB_STEP_SUMMARY, a pull-request comment) says what the gate decided, exit included.
+    if (args.values.summary) writeCreatingFolder(resolve(io.cwd, args.values.summary), toMarkdown(report, { exit }));
+    return exit;
   } finally {
     await client.close();
   }

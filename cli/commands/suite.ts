@@ -3,6 +3,7 @@
  * terminal), and print each agent's index, pass rate and failures. Exit 0 when every run passed, 1 when one
  * did not, 3 on an error.
  */
+import { VERDICT_OPTIONS, verdictOption } from './evaluate-options.ts';
 import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -11,7 +12,7 @@ import { openClient, type ApiClient } from '../client.ts';
 import { createProgress } from '../progress.ts';
 import { usageLine } from '../../core/domain/usage-text.ts';
 
-export const SUITE_USAGE = 'aeh suite run (--scenarios ID[,ID…] | --query "industry=finance&tag=pii") [--agent NAME|@spec.json]… [--name N] [--cache] [--no-wait] [--json] [--url URL] [--key KEY]\n       aeh suite show <suite_id> [--json]\n       aeh suite list [--limit N] [--json]';
+export const SUITE_USAGE = 'aeh suite run (--scenarios ID[,ID…] | --query "industry=finance&tag=pii") [--agent NAME|@spec.json]… [--name N] [--cache] [--fail-on-severity S] [--must-pass IDS] [--min-pass-rate R] [--pass-threshold T] [--no-wait] [--json] [--url URL] [--key KEY]\n       aeh suite show <suite_id> [--json]\n       aeh suite list [--limit N] [--json]';
 
 const ENDED = new Set(['succeeded', 'failed', 'cancelled', 'refused']);
 
@@ -68,8 +69,15 @@ export async function suiteCommand(argv: string[], io: Io): Promise<number> {
       scenarios: { type: 'string' }, query: { type: 'string' }, agent: { type: 'string', multiple: true }, name: { type: 'string' },
       'no-wait': { type: 'boolean', default: false }, cache: { type: 'boolean', default: false }, limit: { type: 'string' }, json: { type: 'boolean', default: false },
       url: { type: 'string' }, key: { type: 'string' }, 'poll-ms': { type: 'string' },
+      ...VERDICT_OPTIONS,
     },
   });
+  const verdict = verdictOption(values);
+  if (verdict.problem) {
+    line(io.stderr, `aeh suite: ${verdict.problem}`);
+    line(io.stderr, `usage: ${SUITE_USAGE}`);
+    return EXIT.error;
+  }
   if (!action || !['run', 'show', 'list'].includes(action)) {
     line(io.stderr, `usage: ${SUITE_USAGE}`);
     return EXIT.error;
@@ -92,6 +100,7 @@ export async function suiteCommand(argv: string[], io: Io): Promise<number> {
         ...(values.query ? { query: values.query } : {}),
         ...(values.agent?.length ? { agents: values.agent.map((agent) => agentOf(agent, io.cwd)) } : {}),
         ...(values.cache ? { cache: true } : {}),
+        ...(verdict.policy ? { verdict: verdict.policy } : {}),
       };
       const accepted = await client.request('POST', '/api/v1/suites', body);
       if (accepted.status !== 202) return printProblem(io, 'suite run', accepted), EXIT.error;

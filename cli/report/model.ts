@@ -65,3 +65,4 @@ export function buildResults(run: RunRecord, tasks: Array<{ id: string; metrics:
   }
   return results;
 }
+

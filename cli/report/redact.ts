@@ -22,7 +22,11 @@ export function redactedReport(input: ReportInput): ReportInput {
     run: {
       ...run, failures: run.failures.map(failure),
       ...(run.error ? { error: { ...run.error, message: redactText(String(run.error.message ?? ''), scope) } } : {}),
-      ...(run.compliance?.reason ? { compliance: { ...run.compliance, reason: redactText(String(run.compliance.reason), scope) } } : {}),
+      ...(run.compliance ? { compliance: {
+        ...run.compliance,
+        ...(run.compliance.reason ? { reason: redactText(String(run.compliance.reason), scope) } : {}),
+        ...(run.compliance.decided_by ? { decided_by: { ...run.compliance.decided_by, reason: redactText(String(run.compliance.decided_by.reason), scope) } } : {}),
+      } } : {}),
     },
     results: input.results.map((result) => ({ ...result, failures: result.failures.map(failure) })),
   };

@@ -4,7 +4,7 @@
  * validation and expiry. Signing and chain verification live in `provenance.ts`; full verification in
  * `verify-certificate.ts`.
  */
-import type { VerdictGate, VerdictPolicy } from './verdict.ts';
+import type { VerdictGate, VerdictPolicy } from './verdict-policy.ts';
 import canonicalize from 'canonicalize';
 import { HASH_ALGORITHM, sha3Hex, type HexDigest, type Sha3Factory } from './hash.ts';
 import { certificateSchema, PROVENANCE_ROLES, COMPLIANCE_STATUSES } from './schemas/certificate.ts';

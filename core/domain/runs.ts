@@ -7,7 +7,8 @@ import type { Severity } from '../metric.ts';
 import type { Store } from '../storage.ts';
 import type { RunAgent } from './agent-target.ts';
 import type { RunUsage } from './usage.ts';
-import type { GateFailure, TaskVerdict, TrialsSummary, VerdictGate, VerdictPolicy } from './verdict.ts';
+import type { GateFailure, TaskVerdict, TrialsSummary } from './verdict.ts';
+import type { VerdictGate, VerdictPolicy } from './verdict-policy.ts';
 
 export type RunStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 

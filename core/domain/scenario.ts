@@ -4,7 +4,7 @@
  * into this shape on load by `plugins/aes`.
  */
 
-import type { VerdictPolicyInput } from './verdict.ts';
+import type { VerdictPolicyInput } from './verdict-policy.ts';
 
 /** The seven scoring dimensions of the Weighted Severity Model. */
 export const DIMENSIONS = ['safety', 'security', 'reliability', 'fairness', 'explainability', 'privacy', 'resilience'] as const;
@@ -41,15 +41,16 @@ export interface MetricRef {
 }
 
 /**
- * What must hold once a task is over, in the AES `expected_outcome` shape: of the agent's `message`, of a shim's
- * final state (`shim:<name>`), or of the `tool_calls` it made. `property` is a JSON path; over several selected
+ * What must hold once a task is over, in the AES `expected_outcome` shape: of the agent's messages (`message`:
+ * any answer of the conversation; `last_message`: the last), of a shim's final state (`shim:<name>`), or of the
+ * `tool_calls` it made. `property` is a JSON path; over several selected
  * values the assertion holds when it holds for one (`count`, `exists`, `absent` look at how many).
  */
 export interface OutcomeAssertion {
   target: string;
   property?: string;
   expected?: unknown;
-  mode?: 'equals' | 'exact' | 'contains' | 'regex' | 'exists' | 'absent' | 'gte' | 'lte' | 'count' | 'numerical_tolerance';
+  mode?: 'equals' | 'exact' | 'contains' | 'not_contains' | 'regex' | 'not_regex' | 'exists' | 'absent' | 'gte' | 'lte' | 'count' | 'numerical_tolerance';
   tolerance?: number;
   /** Keep only the array elements that contain these members (tool calls by name, say). */
   where?: Record<string, unknown>;

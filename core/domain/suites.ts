@@ -3,6 +3,7 @@
  * plugin provides (plugins/suites). A suite evaluates a set of scenarios against one or more agents; this file
  * holds only the shapes a consumer (the compare plugin, reports) reads.
  */
+import type { VerdictPolicyInput } from './verdict-policy.ts';
 import type { CatalogQuery } from './catalog.ts';
 import type { DimensionScores } from './scoring.ts';
 import type { AgentSpec } from './scenario.ts';
@@ -68,6 +69,8 @@ export interface SuiteView {
   runs: SuiteRun[];
   /** Present when every run was asked to use the response cache. */
   cache?: boolean;
+  /** Fields of the verdict policy every run was asked to apply over its scenario's. */
+  verdict?: VerdictPolicyInput;
   /** The suite's certificate once every run has one, and where to verify it. */
   certificate: { status: 'issued' | 'pending' | 'unavailable'; detail: string; url: string | null; verify_url: string | null };
 }

@@ -104,7 +104,8 @@ export const httpAdapter: AgentAdapter = {
         const reported = sumUsage(usage);
         const reply = { ...replyFromBody(body, 'the agent'), ...(reported ? { usage: reported } : {}) };
         // Calls the harness ran are in the trace already (the world recorded them); the reply lists them too.
-        return results.length ? { ...reply, tool_calls: [...results.map(({ id: _id, ...call }) => call), ...(reply.tool_calls ?? [])] } : reply;
+        // A call that failed is listed as executed too: recording it again would count it twice (issue 24 item 5).
+        return results.length ? { ...reply, tool_calls: [...results.map(({ id: _id, error, result, ...call }) => ({ ...call, result: error ? { error } : result, executed: true })), ...(reply.tool_calls ?? [])] } : reply;
       }
       if (round >= maxRounds) throw new AgentError(`the agent asked for tools again after ${maxRounds} tool rounds (max_tool_rounds) without a final "output"`);
       for (const call of body.tool_calls as Array<{ id?: unknown; name?: unknown; arguments?: unknown }>) {

@@ -106,7 +106,7 @@ export const openaiAdapter: AgentAdapter = {
         if (answerable && tools?.has(name)) {
           // The world records the call and its state change; the reply lists it for the adapter's own record.
           const outcome = await tools.call(name, args);
-          toolCalls.push({ name, arguments: args, result: 'error' in outcome ? { error: outcome.error } : outcome.result });
+          toolCalls.push({ name, arguments: args, result: 'error' in outcome ? { error: outcome.error } : outcome.result, executed: true });
           replies.push(JSON.stringify('error' in outcome ? { error: outcome.error } : outcome.result));
         } else if (Object.hasOwn(toolResults, name)) {
           toolCalls.push({ name, arguments: args, result: toolResults[name] });

@@ -68,7 +68,7 @@ export const scriptedAdapter: AgentAdapter = {
         continue;
       }
       const outcome = await tools.call(call.name, call.arguments ?? {});
-      toolCalls.push({ name: call.name, arguments: call.arguments ?? {}, result: 'error' in outcome ? { error: outcome.error } : outcome.result });
+      toolCalls.push({ name: call.name, arguments: call.arguments ?? {}, result: 'error' in outcome ? { error: outcome.error } : outcome.result, executed: true });
     }
     return { ...reply, ...(reply.tool_calls ? { tool_calls: toolCalls } : {}), output: String(reply.output ?? '') };
   },

@@ -4,7 +4,7 @@
  * output) is signed, and `runs/<run_id>/certificate.json` is written atomically. `appendAuditor` adds an
  * Auditor entry later (`POST /api/v1/runs/:run_id/sign`).
  */
-import type { VerdictGate, VerdictPolicy } from '../../core/domain/verdict.ts';
+import type { VerdictGate, VerdictPolicy } from '../../core/domain/verdict-policy.ts';
 import { buildCertificateBody, certificateDigest, validateCertificate, type Certificate, type ProvenanceRole } from '../../core/domain/certificate.ts';
 import { sha3Factory, toHex, type HexDigest } from '../../core/domain/hash.ts';
 import { appendProvenance, signatureDigest } from '../../core/domain/provenance.ts';

@@ -5,6 +5,7 @@
  */
 import type { Metric, MetricContext, MetricResult } from '../../core/metric.ts';
 import type { MetricRef } from '../../core/domain/scenario.ts';
+import { answerView } from './answers.ts';
 
 /** The context a worker gets: the task's data, without the engine's closures (probe, llm, signal). */
 export type WorkerMetricContext = Omit<MetricContext, 'ref' | 'params' | 'probe' | 'llm' | 'signal'>;
@@ -12,7 +13,8 @@ export type WorkerMetricContext = Omit<MetricContext, 'ref' | 'params' | 'probe'
 /** One task's metrics to score in a worker. */
 export interface MetricBatch {
   context: WorkerMetricContext;
-  metrics: Array<{ id: string; module: string; ref: MetricRef }>;
+  /** `answer`: score this metric on one answer of the conversation (answers.ts) instead of the final one. */
+  metrics: Array<{ id: string; module: string; ref: MetricRef; answer?: { output: string; outputEvent: number } }>;
 }
 
 /** Each metric's result, or the message of what it threw (an `INFRA.METRIC_ERROR` for the engine). */
@@ -25,6 +27,18 @@ export const METRIC_WORKER_MODULE = import.meta.url;
 // loader, which at one batch per task was a visible share of the pool's overhead.
 const loaded = new Map<string, Promise<Metric | undefined>>();
 
+const warmed = new Map<string, Promise<void>>();
+
+/** Runs a metric's `warm` once per worker. */
+function warmOnce(module: string, metric: Metric | undefined): Promise<void> {
+  let warming = warmed.get(module);
+  if (!warming) {
+    warming = Promise.resolve(metric?.warm?.());
+    warmed.set(module, warming);
+  }
+  return warming;
+}
+
 function metricAt(module: string): Promise<Metric | undefined> {
   let metric = loaded.get(module);
   if (!metric) {
@@ -34,14 +48,31 @@ function metricAt(module: string): Promise<Metric | undefined> {
   return metric;
 }
 
-/** Scores a batch; never throws for one metric's failure. */
-export async function scoreMetricBatch(batch: MetricBatch): Promise<MetricOutcome[]> {
+/**
+ * Scores a batch; never throws for one metric's failure. Loads and warms every metric first, then tells the
+ * pool its own work starts (`clock.started()`), so the budget never pays for a cold worker.
+ */
+export async function scoreMetricBatch(batch: MetricBatch, clock?: { started(): void }): Promise<MetricOutcome[]> {
   const outcomes: MetricOutcome[] = [];
-  for (const { id, module, ref } of batch.metrics) {
+  const prepared = new Map<string, Metric | Error>();
+  for (const { module } of batch.metrics) {
+    if (prepared.has(module)) continue;
     try {
       const metric = await metricAt(module);
+      await warmOnce(module, metric);
+      prepared.set(module, metric as Metric);
+    } catch (error) {
+      prepared.set(module, error as Error);
+    }
+  }
+  clock?.started();
+  for (const { id, module, ref, answer } of batch.metrics) {
+    try {
+      const metric = prepared.get(module);
+      if (metric instanceof Error) throw metric;
       if (!metric || metric.id !== id || typeof metric.score !== 'function') throw new Error(`${module} does not export the metric "${id}" as its default`);
-      outcomes.push({ result: await metric.score({ ...batch.context, ref, params: ref.params ?? {} }) });
+      const context = answer ? answerView(batch.context, answer) : batch.context;
+      outcomes.push({ result: await metric.score({ ...context, ref, params: ref.params ?? {} }) });
     } catch (error) {
       outcomes.push({ error: (error as Error)?.message ?? String(error) });
     }

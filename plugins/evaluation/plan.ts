@@ -6,7 +6,7 @@
 import type { Scenario, ScenarioTask } from '../../core/domain/scenario.ts';
 import type { MutationChange } from '../../core/domain/mutation.ts';
 import type { RunAgent } from '../../core/domain/agent-target.ts';
-import type { VerdictPolicy } from '../../core/domain/verdict.ts';
+import type { VerdictPolicy } from '../../core/domain/verdict-policy.ts';
 
 export interface PlannedVariant {
   variant_id: string;

@@ -3,7 +3,7 @@
  */
 import { scenarioSchema } from '../../core/domain/schemas/scenario.ts';
 import { AGENT_NAME } from '../../core/domain/agent-target.ts';
-import { VERDICT_GATES, verdictPolicySchema } from '../../core/domain/verdict.ts';
+import { VERDICT_GATES, verdictPolicySchema } from '../../core/domain/verdict-policy.ts';
 
 const SEED = { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER };
 const STATUS = { type: 'string', enum: ['queued', 'running', 'succeeded', 'failed', 'cancelled'] };

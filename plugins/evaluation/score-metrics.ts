@@ -15,6 +15,9 @@
  *   be stopped there, only reported late.
  *
  * A metric past its time is `score: null` with `INFRA.METRIC_TIMEOUT`; one that throws, `INFRA.METRIC_ERROR`.
+ *
+ * A metric of `scope: "answer"` judges every answer of a conversation (answers.ts): one job per answer, each
+ * with that answer as `output` and the trace up to it, folded into one result per metric.
  */
 import type { Metric, MetricContext, MetricResult } from '../../core/metric.ts';
 import { OffloadBudgetError, type Offload } from '../../core/capabilities.ts';
@@ -22,6 +25,7 @@ import type { MetricRef } from '../../core/domain/scenario.ts';
 import type { Services } from '../../core/services.ts';
 import { METRIC_WORKER_MODULE, type MetricBatch, type MetricOutcome, type WorkerMetricContext } from './metric-worker.ts';
 import type { MetricResultData } from './run-state.ts';
+import { answersOf, answerView, foldAnswers, type Answer } from './answers.ts';
 
 /** Default of `AEH_METRIC_BUDGET_MS`. */
 export const DEFAULT_METRIC_BUDGET_MS = 2000;
@@ -30,6 +34,8 @@ export const DEFAULT_METRIC_IO_TIMEOUT_MS = 120_000;
 /** Default of `AEH_METRIC_INLINE_MAX_CHARS`. */
 export const DEFAULT_METRIC_INLINE_MAX_CHARS = 4096;
 const INLINE_MAX_PARAMS_CHARS = 1024;
+/** How long a worker may take to load and warm a batch's metrics before their budget starts. */
+const SETUP_MS = 60_000;
 
 /** The metric time limits of a service. */
 export interface MetricLimits {
@@ -120,7 +126,8 @@ type Scored = MetricOutcome | { timeout: number } | { inline: true };
 
 async function offloadBatch(offload: Offload, batch: MetricBatch, budgetMs: number, signal?: AbortSignal): Promise<Scored[]> {
   try {
-    return await offload.run({ module: METRIC_WORKER_MODULE, name: 'scoreMetricBatch', input: batch, budgetMs, signal }) as MetricOutcome[];
+    // Loading and warming the metrics in a cold worker is setup, not the metrics' work (issue 24 item 6).
+    return await offload.run({ module: METRIC_WORKER_MODULE, name: 'scoreMetricBatch', input: batch, budgetMs, setupMs: Math.max(SETUP_MS, budgetMs), signal }) as MetricOutcome[];
   } catch (error) {
     if (signal?.aborted) throw error;
     // No worker could start: score here. A worker that died on the job (out of memory) is that job's error:
@@ -133,8 +140,20 @@ async function offloadBatch(offload: Offload, batch: MetricBatch, budgetMs: numb
   }
 }
 
-function scoreInline(metric: Metric, ref: MetricRef, context: TaskMetricContext, limits: MetricLimits): MetricResult | Promise<MetricResult> {
+const warmedInline = new WeakMap<Metric, Promise<void>>();
+
+/** Runs a metric's `warm` once in this process, outside any budget. */
+function warmInline(metric: Metric): Promise<void> | undefined {
+  if (!metric.warm) return undefined;
+  let warming = warmedInline.get(metric);
+  if (!warming) warmedInline.set(metric, (warming = Promise.resolve(metric.warm())));
+  return warming;
+}
+
+async function scoreInline(metric: Metric, ref: MetricRef, context: TaskMetricContext, limits: MetricLimits): Promise<MetricResult> {
   const params = ref.params ?? {};
+  // Loading data and compiling patterns is setup: the budget is for the metric's work on this answer.
+  await warmInline(metric);
   if (metric.module) {
     // Worker-safe work run inline (no offload here): synchronous in practice, and nothing on this thread could
     // stop it; a promise still gets the budget.
@@ -146,6 +165,37 @@ function scoreInline(metric: Metric, ref: MetricRef, context: TaskMetricContext,
   return withDeadline(Promise.resolve().then(() => metric.score({ ...context, ref, params, signal })), limits.ioTimeoutMs);
 }
 
+/** One scoring job: a metric on the task, or on one answer of its conversation. */
+interface Job {
+  refIndex: number;
+  answer?: Answer;
+}
+
+/** The jobs of a task: one per metric, or one per answer for a metric of `scope: "answer"` in a conversation. */
+function jobsOf(metrics: Array<Metric | undefined>, answers: Answer[]): Job[] {
+  return metrics.flatMap((metric, refIndex) => (metric?.scope === 'answer' && answers.length > 1 ? answers.map((answer) => ({ refIndex, answer })) : [{ refIndex }]));
+}
+
+/** A job's result, or the INFRA result of a job that could not be scored (never thrown, but for an abort). */
+async function scoreJob(job: Job, scored: Promise<Scored> | undefined, metric: Metric | undefined, ref: MetricRef, context: TaskMetricContext, limits: MetricLimits): Promise<Pick<MetricResultData, 'score' | 'failures' | 'note'>> {
+  const view = job.answer ? answerView(context, job.answer) : context;
+  try {
+    if (!metric) throw new Error(`metric "${ref.id}" is not loaded`);
+    const outcome: Scored = scored ? await scored : { inline: true };
+    if ('timeout' in outcome) throw new OffloadBudgetError(outcome.timeout);
+    if ('error' in outcome) throw new Error(outcome.error);
+    const result = 'result' in outcome ? outcome.result : await scoreInline(metric, ref, view, limits);
+    return normalizeResult(result, view.outputEvent);
+  } catch (error) {
+    if (context.signal?.aborted) throw context.signal.reason;
+    const timedOut = error instanceof OffloadBudgetError;
+    const message = (timedOut
+      ? `metric ${ref.id} ran past its time limit of ${error.budgetMs} ms`
+      : `metric ${ref.id} failed: ${(error as Error)?.message ?? String(error)}`).slice(0, 500);
+    return { score: null, failures: [{ code: timedOut ? 'INFRA.METRIC_TIMEOUT' : 'INFRA.METRIC_ERROR', severity: 'medium', message, event_index: view.outputEvent }], note: message };
+  }
+}
+
 /**
  * Scores a task's metrics, yielding each result in the order of `refs` (inline metrics run in that order, so
  * their probes land in the trace in order) while the worker-safe ones are scored in a worker meanwhile.
@@ -155,42 +205,35 @@ export async function* scoreTaskMetrics(services: Pick<Services, 'metrics' | 'ca
   const offload = services.capabilities.offload;
   const metrics = refs.map((ref) => services.metrics.get(ref.id));
   const small = smallEnough(context, limits.inlineMaxChars);
+  const answers = answersOf(context.events, context.outputEvent);
+  const jobs = jobsOf(metrics, answers);
   const offloaded = offload
-    ? refs.flatMap((ref, index) => {
-      const metric = metrics[index];
-      return metric?.module && !(small && metric.linear && smallParams(ref)) ? [index] : [];
+    ? jobs.flatMap((job, index) => {
+      const metric = metrics[job.refIndex];
+      return metric?.module && !(small && metric.linear && smallParams(refs[job.refIndex])) ? [index] : [];
     })
     : [];
   const batch = offloaded.length
     ? offloadBatch(offload!, {
       context: workerContext(context),
-      metrics: offloaded.map((index) => ({ id: refs[index].id, module: metrics[index]!.module!, ref: refs[index] })),
+      metrics: offloaded.map((index) => {
+        const { refIndex, answer } = jobs[index];
+        return { id: refs[refIndex].id, module: metrics[refIndex]!.module!, ref: refs[refIndex], ...(answer ? { answer: { output: answer.output, outputEvent: answer.outputEvent } } : {}) };
+      }),
     }, limits.budgetMs, context.signal)
     : undefined;
   // Settled before anything awaits it: a rejection while an inline metric runs must not go unhandled.
   batch?.catch(() => undefined);
 
-  for (const [index, ref] of refs.entries()) {
-    const metric = metrics[index];
+  for (const [refIndex, ref] of refs.entries()) {
+    const metric = metrics[refIndex];
     const base = { metric: ref.id, dimension: metric?.dimension ?? 'reliability', weight: ref.weight ?? 1 } as const;
-    let data: MetricResultData;
-    try {
-      if (!metric) throw new Error(`metric "${ref.id}" is not loaded`);
+    const own = jobs.flatMap((job, index) => (job.refIndex === refIndex ? [{ job, index }] : []));
+    const results = [];
+    for (const { job, index } of own) {
       const position = offloaded.indexOf(index);
-      let scored: Scored = { inline: true };
-      if (position >= 0) scored = (await batch!)[position];
-      if ('timeout' in scored) throw new OffloadBudgetError(scored.timeout);
-      if ('error' in scored) throw new Error(scored.error);
-      const result = 'result' in scored ? scored.result : await scoreInline(metric, ref, context, limits);
-      data = { ...base, ...normalizeResult(result, context.outputEvent) };
-    } catch (error) {
-      if (context.signal?.aborted) throw context.signal.reason;
-      const timedOut = error instanceof OffloadBudgetError;
-      const message = (timedOut
-        ? `metric ${ref.id} ran past its time limit of ${error.budgetMs} ms`
-        : `metric ${ref.id} failed: ${(error as Error)?.message ?? String(error)}`).slice(0, 500);
-      data = { ...base, score: null, failures: [{ code: timedOut ? 'INFRA.METRIC_TIMEOUT' : 'INFRA.METRIC_ERROR', severity: 'medium', message, event_index: context.outputEvent }], note: message };
+      results.push({ answer: job.answer, result: await scoreJob(job, position >= 0 ? batch!.then((outcomes) => outcomes[position]) : undefined, metric, ref, context, limits) });
     }
-    yield data;
+    yield { ...base, ...(results.length === 1 && !results[0].answer ? results[0].result : foldAnswers(results)) };
   }
 }

@@ -22,7 +22,7 @@ import { worldRefusals } from './world.ts';
 import { resolveShimConfigs, type NamedShimConfig } from '../../core/domain/shim-configs.ts';
 import { chooseAgent } from './agent-choice.ts';
 import type { Reserved, RunIds } from './idempotency.ts';
-import { resolvePolicy, type VerdictPolicyInput } from '../../core/domain/verdict.ts';
+import { resolvePolicy, type VerdictPolicyInput } from '../../core/domain/verdict-policy.ts';
 import { withImpliedMetrics } from '../../core/domain/implied-metrics.ts';
 
 export interface EvaluateBody {

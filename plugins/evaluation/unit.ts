@@ -135,8 +135,8 @@ async function ask(scope: UnitScope, input: string, history: readonly AgentTurn[
   const signed = reply.signature ? await checkAgentSignature(reply.signature, reply.output, scope.callContext.spec, run.engine.services.fetch) : {};
   const outputEvent = record('agent_output', { output: reply.output, latency_ms: latency, ...callFacts(reply, cacheKey), ...signed, ...marks });
   for (const call of reply.tool_calls ?? []) {
-    // A call the world ran is in the trace already, with its state change.
-    if (world?.has(call.name) && call.result !== undefined) continue;
+    // A call the world ran is in the trace already, with its state change (failed calls too).
+    if (call.executed === true || (world?.has(call.name) && call.result !== undefined)) continue;
     record('tool_call', { name: call.name, arguments: call.arguments ?? null, ...(call.result !== undefined ? { result: call.result } : {}), ...(world?.has(call.name) ? { executed: false } : {}) });
   }
   for (const handoff of reply.handoffs ?? []) record('handoff', { from: handoff.from, to: handoff.to, ...(handoff.channel ? { channel: handoff.channel } : {}), content: handoff.content }, handoff.from);

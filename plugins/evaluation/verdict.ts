@@ -5,7 +5,8 @@
  */
 import type { RunFailure } from '../../core/domain/runs.ts';
 import type { ScoreSummary } from '../../core/domain/scoring.ts';
-import { decideVerdict, resolvePolicy, trialsSummary, type TrialsSummary, type Verdict, type VerdictPolicy } from '../../core/domain/verdict.ts';
+import { decideVerdict, trialsSummary, type TrialsSummary, type Verdict } from '../../core/domain/verdict.ts';
+import { resolvePolicy, type VerdictPolicy } from '../../core/domain/verdict-policy.ts';
 import type { RunPlan } from './plan.ts';
 import { trialsOf } from './plan.ts';
 import type { RunError, RunState, UnmeasuredNote } from './run-state.ts';

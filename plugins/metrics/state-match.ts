@@ -23,7 +23,7 @@ function shown(found: unknown, task: ScenarioTask, max = 500): unknown {
 export default defineMetric({
   id: 'state_match',
   dimension: 'reliability',
-  version: '1.0.0',
+  version: '1.1.0',
   module: import.meta.url,
   description: 'The world the agent leaves (shim states), the tool calls it made and its message satisfy the task\'s expected_outcome assertions.',
   params: {
@@ -39,7 +39,9 @@ export default defineMetric({
     const turnChecks = events.filter((event) => event.type === 'turn_check');
     if (assertions.length === 0 && turnChecks.length === 0) return unmeasured('the task has no expected_outcome assertions and no turn checks');
     const calls = toolCallsOf(events);
-    const subject = { message: output, tool_calls: calls.map(({ event_index: _index, ...call }) => call), shims: world?.final ?? {} };
+    // `message` reads every answer of the conversation (τ-bench: an output said in any turn counts).
+    const messages = events.filter((event) => event.type === 'agent_output' && !event.data?.probe).map((event) => String(event.data?.output ?? ''));
+    const subject = { message: output, messages: messages.length ? messages : [output], tool_calls: calls.map(({ event_index: _index, ...call }) => call), shims: world?.final ?? {} };
     const failures: MetricFailure[] = [];
     const unchecked: string[] = [];
     let measured = 0;
@@ -55,7 +57,7 @@ export default defineMetric({
         held++;
         continue;
       }
-      const code = assertion.target === 'message' ? 'LOGIC.TASK_FAILED' : 'LOGIC.STATE_MISMATCH';
+      const code = assertion.target === 'message' || assertion.target === 'last_message' ? 'LOGIC.TASK_FAILED' : 'LOGIC.STATE_MISMATCH';
       const lastChange = [...events].reverse().find((event) => event.type === 'state_change' && assertion.target === `shim:${String(event.data.shim)}`);
       failures.push({
         code, severity: 'high',
@@ -76,7 +78,7 @@ export default defineMetric({
         continue;
       }
       failures.push({
-        code: assertion?.target === 'message' ? 'LOGIC.TASK_FAILED' : 'LOGIC.STATE_MISMATCH', severity: 'high',
+        code: assertion?.target === 'message' || assertion?.target === 'last_message' ? 'LOGIC.TASK_FAILED' : 'LOGIC.STATE_MISMATCH', severity: 'high',
         message: shown(`after turn ${String(check.data.turn)}: ${assertion?.description ? `${assertion.description}: ` : ''}${String(check.data.detail)}`, task) as string,
         event_index: check.seq,
         evidence: { assertion, actual: shown(check.data.actual, task), turn: check.data.turn },

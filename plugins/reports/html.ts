@@ -11,6 +11,7 @@ import { certificateSection } from './html-certificate.ts';
 import type { ReportData } from './report-data.ts';
 import type { TranscriptUnit } from './transcript.ts';
 import { usageLine } from '../../core/domain/usage-text.ts';
+import { policyLine, trialsLine } from '../../core/domain/verdict-text.ts';
 
 /** What the document itself allows: its inline styles and inline images, nothing else (no script at all). */
 export const REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
@@ -34,7 +35,9 @@ function header(data: ReportData): string {
     ['time', `created ${esc(run.created_at)} · started ${esc(run.started_at ?? '—')} · finished ${esc(run.finished_at ?? '—')}`],
   ];
   if (run.usage) facts.push(['usage', `${esc(usageLine(run.usage))}${run.usage.cached_calls ? ' <span class="badge warning">answers from the response cache</span>' : ''}`]);
-  if (run.trials) facts.push(['trials', `k = ${esc(run.trials.k)} · pass@k ${score(run.trials.pass_at_k)} · pass^k ${score(run.trials.pass_hat_k)}`]);
+  if (run.compliance?.decided_by) facts.push(['decided by', `<code>${esc(run.compliance.decided_by.gate)}</code> ${esc(run.compliance.decided_by.reason)}`]);
+  if (run.compliance?.policy) facts.push(['verdict policy', esc(policyLine(run.compliance))]);
+  if (run.trials) facts.push(['trials', esc(trialsLine(run.trials))]);
   return `<header><h1>Evaluation report: ${esc(run.scenario_title ?? run.scenario_id)}</h1><dl class="facts">${facts.map(([name, value]) => `<dt>${name}</dt><dd>${value}</dd>`).join('')}</dl>
 <nav aria-label="Report"><ul><li><a href="#scores">Scores</a></li><li><a href="#tasks">Tasks</a></li><li><a href="#failures">Failures</a></li><li><a href="#transcripts">Transcripts</a></li><li><a href="#certificate">Certificate</a></li></ul></nav></header>`;
 }
@@ -65,18 +68,51 @@ function originals(units: readonly TranscriptUnit[]): TranscriptUnit[] {
   return units.filter((unit) => !unit.variant && (unit.trial ?? 0) === 0);
 }
 
-/** The tasks' outcomes: a stacked bar and a table linking each task to its transcript. */
+/** Each original task's attempts (one without trials), in the order they first appear. */
+function attemptsByTask(units: readonly TranscriptUnit[]): Map<string, TranscriptUnit[]> {
+  const byTask = new Map<string, TranscriptUnit[]>();
+  for (const unit of units) {
+    if (unit.variant) continue;
+    const list = byTask.get(unit.task_id);
+    if (list) list.push(unit);
+    else byTask.set(unit.task_id, [unit]);
+  }
+  return byTask;
+}
+
+/** A task's outcome over every attempt: the verdict's (pass, fail, error), else what its attempts show. */
+function taskOutcome(attempts: readonly TranscriptUnit[], verdict: { status: string } | undefined): string {
+  if (verdict && verdict.status !== 'pass') return verdict.status;
+  if (attempts.some((unit) => unit.outcome === 'error')) return 'error';
+  if (attempts.every((unit) => unit.outcome === 'unmeasured')) return 'unmeasured';
+  if (verdict) return 'pass';
+  return attempts.some((unit) => unit.outcome === 'fail') ? 'fail' : 'pass';
+}
+
+/**
+ * The tasks' outcomes: a stacked bar and a table linking each task to its transcript. A task's row reflects
+ * every attempt: with trials, how many passed and a link to each (a task that failed 2 of 3 is no pass).
+ */
 export function tasksSection(data: ReportData, place: SectionPlace = RUN_PLACE): string {
-  const units = originals(data.transcript.units);
+  const byTask = attemptsByTask(data.transcript.units);
+  const verdicts = new Map((data.run.verdict?.tasks ?? []).map((task) => [task.task_id, task]));
   const counts: Record<string, number> = { pass: 0, fail: 0, error: 0, unmeasured: 0 };
-  for (const unit of units) counts[unit.outcome] = (counts[unit.outcome] ?? 0) + 1;
   const latency = new Map((data.scores?.per_task ?? []).filter((entry) => !entry.variant && (entry.trial ?? 0) === 0).map((entry) => [entry.task_id, entry]));
-  const rows = units.map((unit) => {
-    const scores = Object.entries(latency.get(unit.task_id)?.scores ?? {}).map(([metric, value]) => `<code>${esc(metric)}</code> ${score(value)}`).join(', ');
-    const ms = latency.get(unit.task_id)?.latency_ms;
-    return `<tr><td><a href="#${unitAnchor(unit, place.ns)}">${esc(unit.task_id)}</a></td><td><span class="badge ${unit.outcome}">${unit.outcome}</span></td><td>${scores || '—'}</td><td>${typeof ms === 'number' ? ms.toFixed(1) : '—'}</td></tr>`;
+  const withTrials = [...byTask.values()].some((attempts) => attempts.length > 1);
+  const rows = [...byTask].map(([taskId, attempts]) => {
+    const verdict = verdicts.get(taskId);
+    const outcome = taskOutcome(attempts, verdict);
+    counts[outcome] = (counts[outcome] ?? 0) + 1;
+    const scores = Object.entries(latency.get(taskId)?.scores ?? {}).map(([metric, value]) => `<code>${esc(metric)}</code> ${score(value)}`).join(', ');
+    const ms = latency.get(taskId)?.latency_ms;
+    const passed = verdict ? verdict.passed : attempts.filter((unit) => unit.outcome === 'pass').length;
+    const trials = withTrials
+      ? `<td>${esc(passed)} of ${esc(attempts.length)} passed: ${attempts.map((unit, index) => `<a class="badge ${unit.outcome}" href="#${unitAnchor(unit, place.ns)}" title="attempt ${index + 1}: ${unit.outcome}">${index + 1}</a>`).join(' ')}</td>`
+      : '';
+    return `<tr><td><a href="#${unitAnchor(attempts[0], place.ns)}">${esc(taskId)}</a></td><td><span class="badge ${outcome}">${outcome}</span></td>${trials}<td>${scores || '—'}</td><td>${typeof ms === 'number' ? ms.toFixed(1) : '—'}</td></tr>`;
   });
-  return labelled(place, 'tasks', `${heading(place, 'tasks', 'Tasks')}${outcomeChart(counts)}<div class="table-wrap"><table><thead><tr><th scope="col">task</th><th scope="col">outcome</th><th scope="col">metric scores</th><th scope="col">latency ms</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`);
+  const head = `<tr><th scope="col">task</th><th scope="col">outcome</th>${withTrials ? '<th scope="col">attempts</th>' : ''}<th scope="col">metric scores${withTrials ? ' (first attempt)' : ''}</th><th scope="col">latency ms</th></tr>`;
+  return labelled(place, 'tasks', `${heading(place, 'tasks', 'Tasks')}${outcomeChart(counts)}<div class="table-wrap"><table><thead>${head}</thead><tbody>${rows.join('')}</tbody></table></div>`);
 }
 
 /** The failures by taxonomy code, with their evidence, each linked to its task and trace event. */

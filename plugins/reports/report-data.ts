@@ -10,6 +10,7 @@ import type { Services } from '../../core/services.ts';
 import { notFound } from '../../core/problems.ts';
 import { HARNESS_VERSION } from '../../core/version.ts';
 import { buildTranscript, type Transcript } from './transcript.ts';
+import type { TrialsSummary } from '../../core/domain/verdict.ts';
 
 export interface Verification {
   status: string;
@@ -23,7 +24,7 @@ export interface ScoresSidecar {
   per_metric?: Record<string, { dimension?: string; mean?: number | null; count?: number }>;
   per_task?: Array<{ task_id: string; variant?: string; trial?: number; scores?: Record<string, number | null>; passed?: boolean; latency_ms?: number }>;
   floor_applied?: boolean;
-  trials?: { k: number; pass_at_k: number; pass_hat_k: number };
+  trials?: TrialsSummary;
 }
 
 export interface ReportData {

@@ -62,7 +62,8 @@ function outcomeOf(entries: readonly TranscriptEntry[]): UnitOutcome {
     if (entry.type === 'error') return 'error';
     if (entry.type !== 'metric_result') continue;
     const failures = entry.data.failures;
-    if (Array.isArray(failures) && failures.length > 0) failed = true;
+    // The harness's own faults (INFRA.*) leave a metric unmeasured; they are no failure of the agent.
+    if (Array.isArray(failures) && failures.some((failure) => !String((failure as { code?: unknown })?.code ?? '').startsWith('INFRA.'))) failed = true;
     if (typeof entry.data.score === 'number') measured = true;
   }
   return failed ? 'fail' : measured ? 'pass' : 'unmeasured';

@@ -84,5 +84,6 @@ export function suiteView(record: SuiteRecord, runs: Map<string, RunRecord>): Om
     agents: record.agents.map((agent) => aggregateAgent(record, agent.key, suiteRuns, runs)),
     runs: suiteRuns,
     ...(record.cache ? { cache: true } : {}),
+    ...(record.verdict ? { verdict: record.verdict } : {}),
   };
 }

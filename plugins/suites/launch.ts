@@ -33,8 +33,8 @@ export interface LaunchControl {
   leases: Set<LaunchLease>;
 }
 
-function bodyOf(entry: SuiteEntry, agent: SuiteAgent | undefined, cache: boolean): Record<string, unknown> {
-  const base = { scenario_id: entry.scenario_id, ...(cache ? { cache: true } : {}) };
+function bodyOf(entry: SuiteEntry, agent: SuiteAgent | undefined, record: SuiteRecord): Record<string, unknown> {
+  const base = { scenario_id: entry.scenario_id, ...(record.cache === true ? { cache: true } : {}), ...(record.verdict ? { verdict: record.verdict } : {}) };
   if (agent?.name !== undefined) return { ...base, agent: agent.name };
   if (agent?.spec !== undefined) return { ...base, agent: agent.spec };
   return base;
@@ -48,7 +48,7 @@ export async function launchEntry(services: Services, record: SuiteRecord, index
   const response = await services.dispatchAs(new Request('http://suites.internal/api/evaluate', {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'idempotency-key': launchKey, 'x-request-id': launchKey },
-    body: JSON.stringify(bodyOf(entry, agent, record.cache === true)),
+    body: JSON.stringify(bodyOf(entry, agent, record)),
   }), principal);
   const answer = (await response.json().catch(() => ({}))) as { run_id?: string; task_id?: string; code?: string; detail?: string; errors?: unknown };
   if (response.status === 202 && answer.run_id && answer.task_id) return { run_id: answer.run_id, task_id: answer.task_id };

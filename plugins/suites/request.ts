@@ -9,6 +9,7 @@ import type { AgentSpec } from '../../core/domain/scenario.ts';
 import type { SuiteAgent } from '../../core/domain/suites.ts';
 import type { Services } from '../../core/services.ts';
 import { Problem, type FieldError } from '../../core/problems.ts';
+import { verdictPolicySchema, type VerdictPolicyInput } from '../../core/domain/verdict-policy.ts';
 
 /** The most scenarios one suite may name, and the most runs (scenarios × agents) it may have. */
 export const MAX_SCENARIOS = 1000;
@@ -22,6 +23,8 @@ export interface SuiteBody {
   agents?: Array<string | AgentSpec>;
   /** Every run answers from the response cache where it can (`"cache": true` of `POST /api/evaluate`). */
   cache?: boolean;
+  /** Fields of the verdict policy every run applies over its scenario's (`verdict` of `POST /api/evaluate`). */
+  verdict?: VerdictPolicyInput;
 }
 
 const FACETS = ['q', 'industry', 'use_case', 'tag', 'dimension'] as const;
@@ -44,6 +47,7 @@ export const SUITE_BODY = {
       items: { oneOf: [{ type: 'string', minLength: 1, maxLength: 128 }, { type: 'object', required: ['adapter'], properties: { adapter: { type: 'string', maxLength: 64 } } }] },
     },
     cache: { type: 'boolean', description: 'every run answers from the response cache where it can, as "cache": true of POST /api/evaluate' },
+    verdict: { ...verdictPolicySchema, description: 'fields of the verdict policy every run applies over its scenario\'s, as "verdict" of POST /api/evaluate' },
   },
 } as const;
 

@@ -91,6 +91,7 @@ function createRoute(settle: Settle, control: LaunchControl): RouteDefinition {
         entries: agents.flatMap((agent) => ids.map((scenarioId) => ({ scenario_id: scenarioId, agent: agent.key, run_id: null, task_id: null }))),
         launched: false,
         ...(body.cache === true ? { cache: true } : {}),
+        ...(body.verdict ? { verdict: body.verdict } : {}),
       };
       await launchFirsts(services, record, principal);
       // Held before the marker exists, so an instance starting now does not take the suite for an interrupted one.

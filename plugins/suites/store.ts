@@ -5,6 +5,7 @@
  * `suites/<suite_id>/launcher/<slot>` (who launches it in that minute: lease.ts) and
  * `suite-of-run/<run_id>` (which suite a run belongs to, for the `run.finished` hook).
  */
+import type { VerdictPolicyInput } from '../../core/domain/verdict-policy.ts';
 import type { CatalogQuery } from '../../core/domain/catalog.ts';
 import type { SuiteAgent } from '../../core/domain/suites.ts';
 import type { Store } from '../../core/storage.ts';
@@ -35,6 +36,8 @@ export interface SuiteRecord {
   launched: boolean;
   /** Every run was asked to use the response cache. */
   cache?: boolean;
+  /** Fields of the verdict policy every run was asked to apply over its scenario's. */
+  verdict?: VerdictPolicyInput;
 }
 
 

@@ -33,7 +33,9 @@ async function runJob(job: JobMessage): Promise<void> {
   try {
     const exported = (await loadModule(job.module))[job.name];
     if (typeof exported !== 'function') throw new Error(`${job.module} has no exported function "${job.name}"`);
-    const value = await (exported as (input: unknown) => unknown)(job.input);
+    // A job that prepares first says when its own work starts; its budget counts from then (offload.ts).
+    const clock = { started: () => parentPort!.postMessage({ id: job.id, started: true }) };
+    const value = await (exported as (input: unknown, clock: { started(): void }) => unknown)(job.input, clock);
     parentPort!.postMessage({ id: job.id, ok: true, value });
   } catch (error) {
     parentPort!.postMessage({ id: job.id, ok: false, error: plainError(error) });

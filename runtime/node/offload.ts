@@ -37,6 +37,8 @@ interface Slot {
 
 interface Reply {
   ready?: boolean;
+  /** The running job finished preparing (`OffloadJob.setupMs`). */
+  started?: boolean;
   id?: number;
   ok?: boolean;
   value?: unknown;
@@ -91,15 +93,20 @@ function finish(slot: Slot): Pending {
   return running.pending;
 }
 
+/** Stops the slot's job `ms` from now: its worker is retired and the job rejects with `OffloadBudgetError`. */
+function budgetTimer(pool: Pool, slot: Slot, ms: number): ReturnType<typeof setTimeout> {
+  return setTimeout(() => {
+    finish(slot).reject(new OffloadBudgetError(ms));
+    retire(pool, slot);
+    pump(pool);
+  }, ms);
+}
+
 /** Sends a job to an idle worker, under its budget and its abort signal: either retires the worker. */
 function startJob(pool: Pool, slot: Slot, pending: Pending): void {
   const { job } = pending;
   const id = pool.nextId++;
-  const timer = setTimeout(() => {
-    finish(slot).reject(new OffloadBudgetError(job.budgetMs));
-    retire(pool, slot);
-    pump(pool);
-  }, job.budgetMs);
+  const timer = budgetTimer(pool, slot, job.setupMs ?? job.budgetMs);
   let onAbort: (() => void) | undefined;
   if (job.signal) {
     onAbort = () => {
@@ -121,6 +128,12 @@ function onReply(pool: Pool, slot: Slot, reply: Reply): void {
     return;
   }
   if (!slot.running || slot.running.id !== reply.id) return;
+  if (reply.started) {
+    // The job is prepared: its own budget starts now, whatever the setup took.
+    clearTimeout(slot.running.timer);
+    slot.running.timer = budgetTimer(pool, slot, slot.running.pending.job.budgetMs);
+    return;
+  }
   const pending = finish(slot);
   if (reply.ok) pending.resolve(reply.value);
   else pending.reject(rebuildError(reply.error));

@@ -7,7 +7,7 @@
  * Unknown members are refused: every field of a certificate is covered by its signatures, and a field the
  * spec does not define would be an unsigned claim.
  */
-import { VERDICT_GATES, verdictPolicySchema } from '../verdict.ts';
+import { VERDICT_GATES, verdictPolicySchema } from '../verdict-policy.ts';
 
 const HEX_DIGEST = { type: 'string', pattern: '^[a-fA-F0-9]{64}$' } as const;
 /** One path segment: no slash, backslash or NUL, and not `.` or `..`. */

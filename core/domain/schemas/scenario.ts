@@ -2,7 +2,7 @@
  * JSON Schema (2020-12) of the contract's scenario. Served in the OpenAPI document as `Scenario`.
  */
 import { DIMENSIONS } from '../scenario.ts';
-import { verdictPolicySchema } from '../verdict.ts';
+import { verdictPolicySchema } from '../verdict-policy.ts';
 
 const ID = { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$' };
 const NAME = { type: 'string', minLength: 1, maxLength: 200 };

@@ -2,11 +2,35 @@
 import type { AppContext } from '../../../core/routes.ts';
 import { AgentLabel, Badge, Verdict } from '../layout.tsx';
 import { usageLine } from '../../../core/domain/usage-text.ts';
+import { failureWhere, policyLine, trialsLine } from '../../../core/domain/verdict-text.ts';
+import type { RunRecord } from '../../../core/domain/runs.ts';
 import { DimensionChart } from '../chart.tsx';
 import { callApi } from '../api.ts';
 import { visible } from '../visible.ts';
 
-interface Failure { code: string; metric: string; task_id: string; severity: string; message: string; event_index: number | null; variant?: string }
+interface Failure { code: string; metric: string; task_id: string; severity: string; message: string; event_index: number | null; variant?: string; trial?: number; turn?: number }
+
+function groupByCode(failures: Failure[]): Map<string, Failure[]> {
+  const byCode = new Map<string, Failure[]>();
+  for (const failure of failures) byCode.set(failure.code, [...(byCode.get(failure.code) ?? []), failure]);
+  return byCode;
+}
+
+/** Which gate decided the verdict and why, the policy applied, and the trials (pass^1…pass^k). */
+function VerdictFacts({ run }: { run: { compliance?: RunRecord['compliance']; trials?: RunRecord['trials'] } }) {
+  const decided = run.compliance?.decided_by;
+  return (
+    <div>
+      {decided && (
+        <p data-verdict>
+          Decided by <code>{decided.gate}</code>: {decided.reason}
+          {run.compliance?.policy && <span class="muted"> · policy: {policyLine(run.compliance)}</span>}
+        </p>
+      )}
+      {run.trials && <p data-trials>Trials: {trialsLine(run.trials)}</p>}
+    </div>
+  );
+}
 
 export async function runDetailFragment(c: AppContext) {
   const runId = c.req.param('run_id') ?? '';
@@ -15,8 +39,7 @@ export async function runDetailFragment(c: AppContext) {
   if (run.status !== 200) return c.html(<p role="alert">{run.status === 404 ? `No run ${runId}.` : `Could not load the run: ${run.body.detail ?? run.status}`}</p>);
   const [explain, certificate] = await Promise.all([callApi(c, `/api/v1/explain/${id}`), callApi(c, `/v1/certificates/${id}`)]);
   const failures: Failure[] = run.body.failures ?? [];
-  const byCode = new Map<string, Failure[]>();
-  for (const failure of failures) byCode.set(failure.code, [...(byCode.get(failure.code) ?? []), failure]);
+  const byCode = groupByCode(failures);
   const chain: Array<{ event_index: number; agent?: string; type: string; summary: string; reason: string }> = explain.status === 200 ? explain.body.causal_chain ?? [] : [];
   return c.html(
     <div>
@@ -27,6 +50,7 @@ export async function runDetailFragment(c: AppContext) {
         {run.body.agent && <span> · agent <AgentLabel agent={run.body.agent} /></span>}
         {run.body.error && <span role="alert"> · error {run.body.error.code}: {run.body.error.message}</span>}
       </p>
+      <VerdictFacts run={run.body} />
       {run.body.usage && (
         <p data-usage>
           Usage: {usageLine(run.body.usage)}
@@ -69,7 +93,7 @@ export async function runDetailFragment(c: AppContext) {
             <summary><code>{code}</code> — {group.length} failure{group.length === 1 ? '' : 's'}</summary>
             <div class="table-wrap"><table>
               <thead><tr><th scope="col">Task</th><th scope="col">Metric</th><th scope="col">Severity</th><th scope="col">Message</th><th scope="col">Event</th></tr></thead>
-              <tbody>{group.map((failure) => <tr><td>{failure.task_id}{failure.variant ? ` (${failure.variant})` : ''}</td><td>{failure.metric}</td><td>{failure.severity}</td><td>{visible(failure.message)}</td><td>{failure.event_index ?? '—'}</td></tr>)}</tbody>
+              <tbody>{group.map((failure) => <tr><td>{failure.task_id}{failureWhere(failure)}</td><td>{failure.metric}</td><td>{failure.severity}</td><td>{visible(failure.message)}</td><td>{failure.event_index ?? '—'}</td></tr>)}</tbody>
             </table></div>
           </details>
         ))}

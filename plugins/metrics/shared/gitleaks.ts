@@ -81,6 +81,11 @@ export function existencePattern(pattern: string): string {
   }
 }
 
+/** Compiles the rule set now rather than on the first scan (`Metric.warm`). */
+export function warmCredentialRules(): void {
+  scannerOf();
+}
+
 function scannerOf(): Scanner {
   if (scanner) return scanner;
   const set = new RE2Set();
