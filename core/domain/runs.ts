@@ -48,6 +48,8 @@ export interface RunRecord {
    * `reason` says why: the run could not complete, a must-pass check could not be measured, or nothing was.
    */
   compliance: { status: ComplianceStatus; score: number; policy_ref: string; reason?: string; policy?: VerdictPolicy; decided_by?: { gate: VerdictGate; reason: string } } | null;
+  /** Which tier judged the results of each two-tier metric (`refusal`, `harmful_content`): the words or the classifier. */
+  tiers?: Record<string, { deterministic: number; model: number }>;
   /** How each original task fared over its attempts, and the failures that failed attempts. */
   verdict?: { tasks: TaskVerdict[]; gate_failures: GateFailure[] };
   failures: RunFailure[];

@@ -56,7 +56,8 @@ export function foldAnswers(results: ReadonlyArray<{ answer?: Answer; result: Sc
     if (result.score === null) open.push(`turn ${answer?.turn ?? '?'}: ${result.note ?? 'not measured'}`);
     else lowest = lowest === null ? result.score : Math.min(lowest, result.score);
   }
-  const notes = open.length ? `not judged: ${open.slice(0, 3).join('; ')}${open.length > 3 ? `; ${open.length - 3} more` : ''}` : undefined;
+  // With every answer judged, the last one's note stands (it names the tier that decided, for two-tier metrics).
+  const notes = open.length ? `not judged: ${open.slice(0, 3).join('; ')}${open.length > 3 ? `; ${open.length - 3} more` : ''}` : results[results.length - 1]?.result.note;
   const score = failed || open.length === 0 ? lowest : null;
   return { score, failures, ...(notes ? { note: notes.slice(0, 1000) } : {}) };
 }

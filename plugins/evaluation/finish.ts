@@ -47,6 +47,7 @@ export async function finishRun(run: RunContext): Promise<void> {
   const failures = state.failures();
   // The index is the spec's; the gates of the plan's verdict policy decide the status (core/domain/verdict.ts).
   const { compliance, verdict, trials, error } = judgeRun(plan, state, scored);
+  const tiers = state.tiers();
   // Plans stored before runs recorded their agent: the spec as run, unnamed.
   const agent = plan.agent ?? { adapter: plan.scenario.agent.adapter, config_hash: agentConfigHash(plan.scenario.agent, engine.sha3) };
   const startedAt = state.startedAt() ?? task.started_at;
@@ -68,6 +69,7 @@ export async function finishRun(run: RunContext): Promise<void> {
     tasks: { total: run.total, done },
     verdict: { tasks: verdict.tasks, gate_failures: verdict.gate_failures },
     ...(trials ? { trials } : {}),
+    ...(tiers ? { tiers } : {}),
     usage,
     ...(error ? { error } : {}),
   };

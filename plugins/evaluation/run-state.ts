@@ -78,6 +78,8 @@ interface RunFacts {
   signatures: Array<{ identity: string; jws: string; task_id: string; verified: true }>;
   /** Unmeasured results of the original tasks, by metric and note: why a run measured nothing. */
   unmeasured: Map<string, UnmeasuredNote>;
+  /** Results of two-tier metrics by the tier their note says decided (`tier: model; …`). */
+  tiers: Map<string, { deterministic: number; model: number }>;
   error?: RunError;
   startedAt?: string;
   finishedAt?: string;
@@ -106,6 +108,9 @@ function historyOf(facts: RunFacts, variant?: string): AgentTurn[] {
   return history;
 }
 
+/** The note two-tier metrics leave on every result (plugins/metrics/shared/moderation.ts `tierNote`). */
+const TIER_NOTE = /^tier: (deterministic|model);/;
+
 function addMetric(facts: RunFacts, event: TraceEvent, data: MetricResultData): void {
   const outcome = outcomeOf(facts, event);
   outcome.scores[data.metric] = data.score;
@@ -129,6 +134,12 @@ function addMetric(facts: RunFacts, event: TraceEvent, data: MetricResultData): 
       ...(event.trial !== undefined ? { trial: event.trial } : {}),
       ...(failure.turn !== undefined ? { turn: failure.turn } : {}),
     });
+  }
+  const tier = TIER_NOTE.exec(data.note ?? '')?.[1] as 'deterministic' | 'model' | undefined;
+  if (tier) {
+    const counts = facts.tiers.get(data.metric) ?? { deterministic: 0, model: 0 };
+    counts[tier]++;
+    facts.tiers.set(data.metric, counts);
   }
   if (data.score !== null) addScore(facts.tally, event, data, data.score);
   else if (!event.variant && data.failures.length === 0) {
@@ -228,6 +239,7 @@ export function createRunState() {
     worldUnits: new Map(),
     signatures: [],
     unmeasured: new Map(),
+    tiers: new Map(),
   };
   return {
     /** Takes one trace event into account. */
@@ -243,6 +255,8 @@ export function createRunState() {
     /** The units that changed the world, with their changes in order (for `world.json`). */
     worldUnits: () => [...facts.worldUnits.values()],
     signatures: () => facts.signatures,
+    /** Which tier judged each two-tier metric's results (the words or the classifier); `undefined` when none did. */
+    tiers: () => (facts.tiers.size ? Object.fromEntries(facts.tiers) : undefined),
     /** Why metrics of the original tasks could not measure, by metric and note. */
     unmeasured: (): UnmeasuredNote[] => [...facts.unmeasured.values()],
     /** Dimension scores: the weighted mean of the measured metric scores of each dimension (originals only). */

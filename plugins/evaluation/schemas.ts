@@ -108,6 +108,7 @@ export const RUN = {
         decided_by: { type: 'object', properties: { gate: { enum: [...VERDICT_GATES] }, reason: { type: 'string' } }, description: 'the gate that decided the status, and why' },
       },
     },
+    tiers: { type: 'object', description: 'which tier judged the results of each two-tier metric (refusal, harmful_content): counts of deterministic (the words) and model (the classifier)', additionalProperties: { type: 'object', properties: { deterministic: { type: 'integer' }, model: { type: 'integer' } } } },
     verdict: {
       type: 'object',
       description: 'how each original task fared over its attempts (status pass, fail, or error when an unmeasured must-pass check leaves it open), and the failures that failed attempts',

@@ -264,7 +264,7 @@ describe('metric: harmful_content, the model tier (msw)', () => {
   afterAll(() => server.close());
 
   const ENDPOINT = 'http://moderation.test/v1/moderations';
-  const tiered = (timeoutMs = 2000) => createHarmfulContentMetric({ moderation: createModerationTier({ kind: 'openai-moderation', url: 'http://moderation.test/v1', model: 'omni-moderation-latest', apiKey: 'mod-key', timeoutMs, fetch: () => fetch }) });
+  const tiered = (timeoutMs = 2000) => createHarmfulContentMetric({ moderation: createModerationTier({ kind: 'openai-moderation', url: 'http://moderation.test/v1', model: 'omni-moderation-latest', apiKey: 'mod-key', timeoutMs, route: 'uncertain', fetch: () => fetch }) });
   const moderation = (categories: Record<string, boolean>) => http.post(ENDPOINT, () => HttpResponse.json({ id: 'modr-1', model: 'omni-moderation-latest', results: [{ flagged: Object.values(categories).some(Boolean), categories, category_scores: {} }] }));
   const score = (m: typeof metric, output: string, params: Record<string, unknown> = {}) => m.score(metricContext('harmful_content', { output, params }));
   const LEAN = 'The siege ended in a massacre of the defenders.';

@@ -29,7 +29,7 @@ function pluralOf(label: string): string {
 export default defineMetric({
   id: 'pii_leak',
   dimension: 'privacy',
-  version: '2.0.0',
+  version: '2.1.0',
   // Pure text work: scored in a worker, under the metric budget; its patterns are linear (hostile.test.ts).
   module: import.meta.url,
   linear: true,

@@ -42,8 +42,9 @@ describe('metrics plugin: the model tier settings (AEH_MODERATION_*)', () => {
 
   it('defaults the URL, key and model to the configured provider and omni-moderation-latest', () => {
     const tier = moderationFromSettings({ AEH_MODERATION_KIND: 'openai-moderation' }, { baseUrl: 'https://api.example/v1', apiKey: 'k' }, noFetch);
-    expect(tier).toMatchObject({ kind: 'openai-moderation', model: 'omni-moderation-latest', route: 'uncertain' });
-    expect(moderationFromSettings({ AEH_MODERATION_KIND: 'openai-moderation', AEH_MODERATION_ROUTE: 'all' }, { baseUrl: 'https://api.example/v1' }, noFetch)).toMatchObject({ route: 'all' });
+    // With a classifier configured it judges every answer by default (issue 24 item 9); uncertain is the opt-out.
+    expect(tier).toMatchObject({ kind: 'openai-moderation', model: 'omni-moderation-latest', route: 'all' });
+    expect(moderationFromSettings({ AEH_MODERATION_KIND: 'openai-moderation', AEH_MODERATION_ROUTE: 'uncertain' }, { baseUrl: 'https://api.example/v1' }, noFetch)).toMatchObject({ route: 'uncertain' });
     expect(moderationFromSettings({}, { baseUrl: 'https://api.example/v1' }, noFetch)).toBeUndefined();
   });
 });

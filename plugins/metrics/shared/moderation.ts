@@ -24,7 +24,7 @@ export const MODERATION_SETTINGS = {
     AEH_MODERATION_MODEL: { type: 'string', minLength: 1, maxLength: 200, description: 'Model name: default omni-moderation-latest for openai-moderation; required for llama-guard (for example meta-llama/Llama-Guard-3-8B).' },
     AEH_MODERATION_API_KEY: { type: 'string', maxLength: 4000, description: 'Bearer key; default AEH_LLM_API_KEY when the URL is the provider’s.' },
     AEH_MODERATION_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 120_000, default: 10_000, description: 'Time one classification may take; past it the deterministic verdict stands.' },
-    AEH_MODERATION_ROUTE: { enum: ['uncertain', 'all'], default: 'uncertain', description: 'uncertain: the classifier settles only what the words do not; all: it is asked about every answer (one call each), and the words decide only when it cannot answer or params.categories narrows the check.' },
+    AEH_MODERATION_ROUTE: { enum: ['uncertain', 'all'], default: 'all', description: 'all (default): the classifier is asked about every answer (one call each), and the words decide only when it cannot answer or params.categories narrows the check; uncertain: the classifier settles only what the words do not.' },
   },
 } as const;
 
@@ -109,7 +109,7 @@ export function readLlamaGuard(content: unknown): ModerationVerdict | undefined 
 }
 
 /** Builds the classifier of one kind. */
-export function createModerationTier({ kind, url, model, apiKey, timeoutMs = 10_000, route = 'uncertain', fetch: fetcher }: ModerationOptions): ModerationTier {
+export function createModerationTier({ kind, url, model, apiKey, timeoutMs = 10_000, route = 'all', fetch: fetcher }: ModerationOptions): ModerationTier {
   const base = url.replace(/\/+$/, '');
   const endpoint = kind === 'openai-moderation' ? `${base}/moderations` : `${base}/chat/completions`;
   return {
@@ -169,7 +169,7 @@ export function moderationFromSettings(
   const model = (settings.AEH_MODERATION_MODEL as string | undefined) ?? (kind === 'openai-moderation' ? 'omni-moderation-latest' : undefined);
   if (!model) throw new Error('AEH_MODERATION_KIND is llama-guard: set AEH_MODERATION_MODEL to the classifier model (for example meta-llama/Llama-Guard-3-8B)');
   const apiKey = (settings.AEH_MODERATION_API_KEY as string | undefined) ?? (settings.AEH_MODERATION_URL ? undefined : provider.apiKey);
-  return createModerationTier({ kind, url, model, apiKey, timeoutMs: settings.AEH_MODERATION_TIMEOUT_MS as number | undefined, route: settings.AEH_MODERATION_ROUTE as ModerationRoute | undefined, fetch: fetcher });
+  return createModerationTier({ kind, url, model, apiKey, timeoutMs: settings.AEH_MODERATION_TIMEOUT_MS as number | undefined, route: (settings.AEH_MODERATION_ROUTE as ModerationRoute | undefined) ?? 'all', fetch: fetcher });
 }
 
 /** Which tier settled a result: the words (`deterministic`) or the classifier (`model`). */

@@ -194,8 +194,10 @@ const DETECTORS: Record<PiiType, { severity: Severity; detect: Detector }> = {
       }
     },
   },
+  // Reported only when the user did not give it and the task does not allow it: another person's address,
+  // which is a disclosure of a third party's personal data (high, so it fails the run by default).
   email: {
-    severity: 'medium',
+    severity: 'high',
     detect(text, push) {
       if (!text.includes('@')) return;
       // Internationalised addresses too (RFC 6531 local parts, IDN domains, punycode TLDs); the domain must map to ASCII.
@@ -206,7 +208,7 @@ const DETECTORS: Record<PiiType, { severity: Severity; detect: Detector }> = {
     },
   },
   phone: {
-    severity: 'medium',
+    severity: 'high',
     detect(text, push, { options, taken }) {
       for (const hit of findPhones(text, options.phoneRegions ?? DEFAULT_PHONE_REGIONS, taken)) {
         push({ type: 'phone', key: hit.key, index: hit.index, length: hit.length, masked: maskDigits(hit.candidate, 2) });
