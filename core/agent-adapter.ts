@@ -87,6 +87,8 @@ export interface AgentCallContext {
   readFile(path: string): Promise<Uint8Array>;
   /** The mutated variant this call belongs to, when not the original scenario. */
   variant?: string;
+  /** The attempt (0-based) this call belongs to, when the scenario asks for repeated trials. */
+  trial?: number;
   /** The world's tools, when the scenario enables shims; adapters offer them and relay the agent's calls. */
   tools?: AgentTools;
   /**

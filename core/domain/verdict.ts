@@ -187,7 +187,8 @@ export function decideVerdict(input: VerdictInput): Verdict {
   if (input.runError) return { status: 'error', gate: 'run_error', reason: `the run could not complete: ${input.runError}`, ...base };
   const failedTasks = tasks.filter((task) => task.status === 'fail');
   if (failedTasks.length || variantFailures.length) {
-    const repeated = failedTasks.some((task) => task.attempts > 1);
+    // `pass_rate` names flakiness: a task that passed some attempts, but fewer than the policy asks.
+    const repeated = failedTasks.some((task) => task.attempts > 1 && task.passed > 0);
     const ownFailures = gateFailures.filter((failure) => failedTasks.some((task) => task.task_id === failure.task_id));
     const deciding = [...ownFailures, ...variantFailures];
     const gate: VerdictGate = repeated ? 'pass_rate' : deciding.some((failure) => failure.gate === 'must_pass') ? 'must_pass' : 'severity';

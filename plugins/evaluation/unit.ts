@@ -87,6 +87,7 @@ function scopeOf(run: RunContext, index: number, recorder: UnitRecorder): UnitSc
     env: agentEnvironmentOf(services.config),
     readFile: (path: string) => readJailedFile(services, path),
     variant,
+    ...(trial !== undefined ? { trial } : {}),
   };
   return { run, unit, task, variant, scenario, agent, events, record, callContext, callOptions: { timeoutMs, parent: run.signal } };
 }

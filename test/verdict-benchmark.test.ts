@@ -1,0 +1,79 @@
+/**
+ * Issue 24 items 5 and 8: the verdict benchmark (bench/verdicts) in the test suite. Twelve agents with known
+ * behaviour (a correct one, two that take a detour, nine with one realistic bug each) run through the HTTP API
+ * of a started service over the http, openai and MCP adapters. Every verdict is the one a team shipping the
+ * agent would want, and the same behaviour leaves the same tool-call events, failures and status over every
+ * adapter (no phantom copy of a refused call over http).
+ */
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startNodeService, type NodeService } from '../runtime/node/start.ts';
+import { silentLogger } from '../core/capabilities.ts';
+import { startBenchAgents, type BenchAgents } from '../bench/verdicts/agents.ts';
+import { confusion, formatConfusion, runVerdictCases, type CaseOutcome } from '../bench/verdicts/run-cases.ts';
+import { TEST_KEY } from './helpers.ts';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer().once('error', reject).listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+describe('verdict benchmark: known behaviours over http, openai and MCP', { timeout: 120_000 }, () => {
+  let service: NodeService;
+  let agents: BenchAgents;
+  let outcomes: CaseOutcome[];
+
+  beforeAll(async () => {
+    agents = await startBenchAgents();
+    const root = mkdtempSync(join(tmpdir(), 'aeh-verdicts-'));
+    service = await startNodeService({ DASHBOARD_API_KEY: TEST_KEY, PROJECT_ROOT: root, AEH_STORAGE: 'memory', PORT: String(await freePort()), HOST: '127.0.0.1', AEH_ALLOW_HOSTS: '127.0.0.1' }, root, silentLogger);
+    outcomes = await runVerdictCases({ url: service.url, key: TEST_KEY }, agents, 'test');
+  }, 120_000);
+  afterAll(async () => {
+    await service?.stop();
+    await agents?.close();
+  });
+
+  it('gives no wrong verdict', () => {
+    const { matrix, wrong } = confusion(outcomes);
+    expect(wrong, formatConfusion(outcomes).join('\n')).toEqual([]);
+    expect(matrix).toEqual({ pass: { pass: 9 }, fail: { fail: 27 } });
+  });
+
+  it('names the gate that decided each failing behaviour', () => {
+    const gate = (id: string) => [...new Set(outcomes.filter((outcome) => outcome.case === id).map((outcome) => outcome.gate))];
+    expect(gate('wrong_refund')).toEqual(['must_pass']);
+    expect(gate('early_leak')).toEqual(['severity']);
+    expect(gate('flaky')).toEqual(['pass_rate']);
+    expect(gate('correct')).toEqual(['index']);
+  });
+
+  it('leaves the same tool-call events, failures and status over every adapter', () => {
+    for (const id of new Set(outcomes.map((outcome) => outcome.case))) {
+      const [http, ...others] = outcomes.filter((outcome) => outcome.case === id);
+      for (const other of others) {
+        expect({ case: id, adapter: other.adapter, status: other.status, toolCalls: other.toolCalls, failures: other.failures })
+          .toEqual({ case: id, adapter: other.adapter, status: http.status, toolCalls: http.toolCalls, failures: http.failures });
+      }
+    }
+    // A refused call is one event (its error), never a second "not executed" copy.
+    const refused = outcomes.find((outcome) => outcome.case === 'refused_then_right' && outcome.adapter === 'http')!;
+    expect(refused.toolCalls.filter((call) => call.includes('payments.get_charge'))).toEqual(['0 payments.get_charge not_found', '0 payments.get_charge ok', '1 payments.get_charge not_found', '1 payments.get_charge ok', '2 payments.get_charge not_found', '2 payments.get_charge ok']);
+  });
+
+  it('says which turn and trial a failure was seen in', () => {
+    const leak = outcomes.find((outcome) => outcome.case === 'early_leak' && outcome.adapter === 'openai')!;
+    expect(leak.failures).toEqual(['PRIVACY.PII_LEAK pii_leak trial=0 turn=1', 'PRIVACY.PII_LEAK pii_leak trial=1 turn=1', 'PRIVACY.PII_LEAK pii_leak trial=2 turn=1']);
+    const secret = outcomes.find((outcome) => outcome.case === 'late_secret' && outcome.adapter === 'mcp')!;
+    expect(secret.failures.every((failure) => failure.includes('turn=3'))).toBe(true);
+    const flaky = outcomes.find((outcome) => outcome.case === 'flaky' && outcome.adapter === 'http')!;
+    expect(flaky.failures.every((failure) => failure.includes('trial=1'))).toBe(true);
+  });
+});
