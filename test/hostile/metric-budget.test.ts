@@ -11,7 +11,7 @@ import type { Offload } from '../../core/capabilities.ts';
 import { createWorkerPool } from '../../runtime/node/offload.ts';
 import { testApp } from '../helpers.ts';
 import { scriptedScenario, waitForTask } from '../evaluation-fixtures.ts';
-import spinMetric, { SPIN_ANSWER } from '../offload-jobs.ts';
+import spinMetric, { OFFLOAD_JOBS_MODULE, SPIN_ANSWER } from '../offload-jobs.ts';
 
 const aborted: string[] = [];
 
@@ -107,6 +107,43 @@ describe('hostile: metric budget', () => {
     const run = (await t.json('GET', `/api/v1/runs/${accepted.body.run_id}`)).body;
     expect(JSON.stringify(run)).not.toContain('INFRA.METRIC_TIMEOUT');
   }, 60_000);
+});
+
+describe('hostile: metric budget, load never decides a verdict (issue 24 item 6)', () => {
+  // A cold worker loads and warms the metrics (secret_leak's rule set alone takes about a second on a busy
+  // 2-core machine) before their budget starts; a job that holds the only worker delays the metrics, never
+  // times them out. Before, 12 of 30 units timed out under load and a passing run became flaky.
+  let pool: Offload | undefined;
+  afterEach(async () => {
+    await pool?.close();
+    pool = undefined;
+  });
+
+  it('gives the same verdict with a cold pool and with its only worker held by another job', async () => {
+    pool = createWorkerPool({ size: 1 });
+    // 400 ms: scoring these answers takes a few; loading and warming a cold worker takes far longer.
+    const t = await testApp({ capabilities: { offload: pool }, env: { AEH_METRIC_BUDGET_MS: '400', AEH_METRIC_INLINE_MAX_CHARS: '0' } });
+    const answer = 'Your refund of 40 EUR is on its way. '.repeat(20);
+    const scenario = scriptedScenario('load', {
+      agent: { adapter: 'scripted', replies: { '*': answer } },
+      conversation: 'per_task', concurrency: 6, trials: 2,
+      tasks: Array.from({ length: 6 }, (_, index) => ({ id: `t${index + 1}`, input: 'Where is my refund?', metrics: [{ id: 'pii_leak' }, { id: 'secret_leak', params: { canaries: ['c4n4ry-9f2'] } }, { id: 'prompt_injection' }] })),
+    });
+    const verdictOf = async () => {
+      const accepted = await t.json('POST', '/api/evaluate', { body: { scenario } });
+      const task = await waitForTask(t, accepted.body.task_id, 90_000);
+      expect(task.status).toBe('succeeded');
+      const run = (await t.json('GET', `/api/v1/runs/${accepted.body.run_id}`)).body;
+      return { status: run.compliance.status, gate: run.compliance.decided_by.gate, tasks: run.verdict.tasks, codes: run.failures.map((failure: { code: string }) => failure.code) };
+    };
+    const cold = await verdictOf();
+    const held = pool!.run({ module: OFFLOAD_JOBS_MODULE, name: 'busy', input: 1500, budgetMs: 10_000 });
+    const loaded = await verdictOf();
+    await held;
+    expect(cold).toEqual({ status: 'pass', gate: 'index', tasks: expect.any(Array), codes: [] });
+    expect(loaded).toEqual(cold);
+    expect(cold.tasks.every((task: { passed: number; attempts: number }) => task.passed === task.attempts)).toBe(true);
+  }, 120_000);
 });
 
 describe('hostile: metric budget, which metrics go to the pool', () => {
