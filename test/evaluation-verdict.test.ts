@@ -95,6 +95,10 @@ describe('verdict: declared checks and the policy', () => {
     const plan = (await t.json('GET', `/api/v1/runs/${run.run_id}/evidence/scenario.json`)).body;
     expect(plan.scenario.tasks[0].metrics.map((ref: any) => ref.id)).toEqual(['pii_leak', 'tool_safety']);
     expect(plan.verdict).toEqual({ fail_on_severity: 'high', must_pass: ['declared'], min_pass_rate: 1, pass_threshold: 0.8 });
+    // explain says which gate decided, and starts from the failure that decided it.
+    const explained = (await t.json('GET', `/api/v1/explain/${run.run_id}`)).body;
+    expect(explained.decided_by).toEqual(run.compliance.decided_by);
+    expect(explained.primary_trigger).toMatchObject({ metric: 'tool_safety', code: 'SECURITY.EXCESSIVE_AGENCY' });
   });
 
   it('signs the policy applied and the gate that decided: a changed policy no longer verifies', async () => {

@@ -9,7 +9,7 @@
 import type { Plugin } from '../../core/plugin.ts';
 import type { Services } from '../../core/services.ts';
 import { Problem, notFound } from '../../core/problems.ts';
-import { keys, readRun, SIDECARS, type RunFailure } from '../../core/domain/runs.ts';
+import { keys, readRun, SIDECARS, type RunFailure, type RunRecord } from '../../core/domain/runs.ts';
 import type { Scenario } from '../../core/domain/scenario.ts';
 import type { TraceEvent } from '../../core/domain/trace.ts';
 import { readTraceEvents } from './trace-reader.ts';
@@ -26,16 +26,31 @@ function scenarioOf(stored: Scenario | { scenario?: Scenario } | null): Scenario
   return scenario && Array.isArray(scenario.tasks) ? scenario : undefined;
 }
 
+/**
+ * The ranked failures with those that decided the verdict first (the gate's: a failed must-pass check, a
+ * failure of gating severity) and the harness's own (`INFRA.*`, no fault of the agent) last.
+ */
+function byVerdict(ranked: RunFailure[], run: RunRecord): RunFailure[] {
+  const gating = new Set((run.verdict?.gate_failures ?? []).map((failure) => `${failure.task_id}\u0000${failure.metric}\u0000${failure.code}\u0000${failure.trial ?? ''}\u0000${failure.variant ?? ''}`));
+  const rank = (failure: RunFailure) => (gating.has(`${failure.task_id}\u0000${failure.metric}\u0000${failure.code}\u0000${failure.trial ?? ''}\u0000${failure.variant ?? ''}`) ? 0 : failure.code.startsWith('INFRA.') && failure.metric !== 'engine' ? 2 : 1);
+  return ranked.map((failure, position) => ({ failure, position })).sort((a, b) => rank(a.failure) - rank(b.failure) || a.position - b.position).map(({ failure }) => failure);
+}
+
 /** Builds the explanation of a stored run. */
 export async function explainRun(services: Services, runId: string) {
   const run = await readRun(services.store, runId);
   if (!run) throw notFound(`run ${runId}`);
   const failures = (await services.store.getJson<RunFailure[]>(keys.sidecar(runId, SIDECARS.failures))) ?? run.failures ?? [];
   const metricDimension = (metric: string) => services.metrics.get(metric)?.dimension;
-  const ranked = rankFailures(failures, metricDimension);
+  const ranked = byVerdict(rankFailures(failures, metricDimension), run);
   // A run without a verdict says why, whether or not a failure explains it (a run that measured nothing has none).
   const reason = run.compliance?.status === 'error' ? run.compliance.reason ?? run.error?.message : undefined;
-  const base = { run_id: runId, status: run.status, compliance: run.compliance, failure_count: failures.length, ...(reason ? { reason: services.use('redactor').text(reason) } : {}) };
+  const decided = run.compliance?.decided_by;
+  const base = {
+    run_id: runId, status: run.status, compliance: run.compliance, failure_count: failures.length,
+    ...(decided ? { decided_by: { gate: decided.gate, reason: services.use('redactor').text(decided.reason) } } : {}),
+    ...(reason ? { reason: services.use('redactor').text(reason) } : {}),
+  };
   if (ranked.length === 0) {
     return { ...base, primary_trigger: null, causal_chain: [] as ChainLink[], recommendations: [] as Array<{ code: string; action: string }> };
   }
@@ -102,7 +117,7 @@ export default {
       responses: {
         200: {
           description: 'The explanation; primary_trigger is null for a clean run',
-          schema: { type: 'object', required: ['run_id', 'status', 'primary_trigger', 'causal_chain', 'recommendations'], properties: { run_id: { type: 'string' }, status: { type: 'string' }, reason: { type: 'string', description: 'with compliance error: why the run has no verdict' }, primary_trigger: { type: ['object', 'null'] }, causal_chain: { type: 'array' }, recommendations: { type: 'array' } } },
+          schema: { type: 'object', required: ['run_id', 'status', 'primary_trigger', 'causal_chain', 'recommendations'], properties: { run_id: { type: 'string' }, status: { type: 'string' }, reason: { type: 'string', description: 'with compliance error: why the run has no verdict' }, decided_by: { type: 'object', description: 'the gate that decided the verdict, and why (docs/evaluation.md "How the verdict is decided")', properties: { gate: { type: 'string' }, reason: { type: 'string' } } }, primary_trigger: { type: ['object', 'null'] }, causal_chain: { type: 'array' }, recommendations: { type: 'array' } } },
         },
       },
       async handler(c) {
