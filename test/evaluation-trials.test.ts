@@ -68,6 +68,22 @@ describe('evaluation: repeated trials (issue 15 item 7)', () => {
     expect(strict.run.compliance).toMatchObject({ status: 'fail', decided_by: { gate: 'pass_rate' }, policy: { min_pass_rate: 1 } });
   });
 
+  it('shows every attempt in the HTML report, the console run page and the transcript: a task that failed one attempt is no pass', async () => {
+    const agent = flakyAgent(3);
+    const t = await testApp({ plugins: [testMetrics, agent.plugin] });
+    const { run } = await evaluate(t, { scenario: scriptedScenario('trials-report', { agent: { adapter: 'flaky' }, trials: 4, tasks: TASKS }) });
+    const html = await (await t.request('GET', `/api/v1/runs/${run.run_id}/report`)).text();
+    const row = (task: string) => new RegExp(`<tr><td><a href="#task-${task}[^"]*">${task}</a></td><td><span class="badge (\\w+)">\\w+</span></td><td>(\\d+) of (\\d+) passed`).exec(html)?.slice(1);
+    expect(row('t1')).toEqual(['fail', '3', '4']);
+    expect(row('t2')).toEqual(['pass', '4', '4']);
+    expect(html).toContain('k = 4 · pass@4 1.00 · pass^1 0.88 · pass^2 0.75 · pass^3 0.63 · pass^4 0.50');
+    expect(html).toContain('<dt>decided by</dt><dd><code>pass_rate</code>');
+    const page = await (await t.request('GET', `/console/fragments/runs/${run.run_id}`)).text();
+    expect(page).toContain('Trials: k = 4 · pass@4 1.00 · pass^1 0.88');
+    expect(page).toMatch(/Decided by <code>pass_rate<\/code>: 1 task failed: task t1 passed 3 of 4 trials/);
+    expect(page).toContain('t1 (trial 3)');
+  });
+
   it('gives each attempt its own conversation: attempt j of t2 sees attempt j of t1 only', async () => {
     const agent = flakyAgent(1000);
     const t = await testApp({ plugins: [testMetrics, agent.plugin] });
