@@ -230,8 +230,11 @@ describe('examples/ci/aeh-gate.sh and the workflow against a running service (AE
     expect(second.stderr).toMatch(/REGRESSED beyond 0\.05: run_\S+ against latest = run_/);
     expect(readFileSync(join(cwd, 'again', 'report.html'), 'utf8')).toMatch(/^<!doctype html>/);
     const skipped = await gate(cwd, ['examples/ci/scenarios/support-triage.json', 'skipped'], { ...remote, AEH_BASELINE: 'none' });
-    // Without the comparison the run passes on its own verdict (index 0.867): only the gate catches the drop.
-    expect(skipped.code, skipped.stderr).toBe(0);
+    // Without the comparison the run stands on its own verdict: the wrong class fails the task's declared check
+    // (index 0.867 notwithstanding), so the gate exits 1; with it, the regression (4) wins.
+    expect(skipped.code, skipped.stderr).toBe(1);
+    expect(readFileSync(join(cwd, 'skipped', 'summary.md'), 'utf8')).toMatch(/^### ❌ .*\*\*fail\*\*/);
+    expect(readFileSync(join(cwd, 'again', 'summary.md'), 'utf8')).toMatch(/^### ❌ .*· gate failed: the run regressed against its baseline \(exit 4\)/);
   }, 120_000);
 
   it('the workflow steps succeed with vars.AEH_URL and secrets.AEH_API_KEY', async () => {

@@ -166,7 +166,8 @@ function renderReport(format: string, report: ReportInput): string {
     : format === 'junit' ? toJunit(report)
     : format === 'markdown' ? toMarkdown(report)
     : `${run.compliance?.status ?? 'error'} ${report.scenarioTitle}: index ${run.index ?? '—'}, ${run.failures.length} failure(s), run ${run.run_id}${run.agent ? `, agent ${agentLabel(run.agent)}` : ''}\n` +
-      (run.compliance?.decided_by ? `  ${verdictLine(run.compliance)}\n` : run.compliance?.reason ? `  reason: ${run.compliance.reason}\n` : '') +
+      // A run without a verdict says why on a reason line; one with a verdict, which gate decided it.
+      (run.compliance?.status === 'error' ? (run.compliance.reason ? `  reason: ${run.compliance.reason}\n` : '') : run.compliance?.decided_by ? `  ${verdictLine(run.compliance)}\n` : '') +
       (run.trials ? `  trials: ${trialsLine(run.trials)}\n` : '') +
       (run.usage ? `  usage: ${usageLine(run.usage)}\n` : '') +
       run.failures.map((failure) => `  ${failure.code} ${failure.task_id}/${failure.metric}${failureWhere(failure)}: ${failure.message}\n`).join('');

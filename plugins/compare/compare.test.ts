@@ -29,7 +29,8 @@ describe('compare: two runs', () => {
     const { status, body } = await t.json('GET', `/api/v1/compare?base=${base.run_id}&head=${head.run_id}`);
     expect(status).toBe(200);
     expect(body.base).toMatchObject({ run_id: base.run_id, ref: base.run_id, compliance: 'pass' });
-    expect(body.head).toMatchObject({ run_id: head.run_id, compliance: 'warning' });
+    // t1's wrong answer fails a high-severity check: the head fails whatever its index (issue 24).
+    expect(body.head).toMatchObject({ run_id: head.run_id, compliance: 'fail' });
     expect(body.same_scenario).toBe(true);
     expect(body.same_agent).toBe(true);
     expect(body.index.base).toBe(1);
