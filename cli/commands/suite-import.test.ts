@@ -33,6 +33,22 @@ describe('cli: aeh suite', () => {
     expect(result.code).toBe(1);
   }, 30_000);
 
+  it('takes a scenario file beside catalog ids, and the verdict flags for every run', async () => {
+    const { cwd, env } = project();
+    writeFileSync(join(cwd, 'mine.json'), JSON.stringify({
+      id: 'cli-mine', title: 'mine', industry: 'Finance', use_case: 'Support', tags: [], policy_ref: 'NIST AI 100-1',
+      agent: { adapter: 'scripted', replies: {} }, topology: [],
+      tasks: [{ id: 't1', input: 'What is my balance?', expected: { contains: '42 EUR' }, metrics: [{ id: 'task_success' }] }],
+    }));
+    const passing = await runCli(['suite', 'run', '--scenarios', 'mine.json,cli-a', '--agent', '@good.json', '--json', '--poll-ms', '20'], { cwd, env });
+    expect(passing.code, passing.stderr).toBe(0);
+    expect(JSON.parse(passing.stdout).runs.map((run: { scenario_id: string; compliance: string }) => [run.scenario_id, run.compliance])).toEqual([['cli-mine', 'pass'], ['cli-a', 'pass']]);
+    // The wrong answer fails the declared check; relaxed by flags, the runs stand on their index (0: fail all the same).
+    const failing = await runCli(['suite', 'run', '--scenarios', 'mine.json', '--agent', '@bad.json', '--must-pass', 'none', '--fail-on-severity', 'none', '--json', '--poll-ms', '20'], { cwd, env });
+    expect(failing.code).toBe(1);
+    expect(JSON.parse(failing.stdout).verdict).toEqual({ must_pass: [], fail_on_severity: 'none' });
+  }, 30_000);
+
   it('exits 0 when every run passed, and answers --json', async () => {
     const { cwd, env } = project();
     const result = await runCli(['suite', 'run', '--scenarios', 'cli-a,cli-b', '--agent', '@good.json', '--json', '--poll-ms', '20'], { cwd, env });

@@ -5,16 +5,27 @@
  */
 import { VERDICT_OPTIONS, verdictOption } from './evaluate-options.ts';
 import { parseArgs } from 'node:util';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { parseJson } from '../../core/guards/json.ts';
 import { resolve } from 'node:path';
 import { EXIT, line, printProblem, type Io } from '../io.ts';
 import { openClient, type ApiClient } from '../client.ts';
 import { createProgress } from '../progress.ts';
 import { usageLine } from '../../core/domain/usage-text.ts';
 
-export const SUITE_USAGE = 'aeh suite run (--scenarios ID[,ID…] | --query "industry=finance&tag=pii") [--agent NAME|@spec.json]… [--name N] [--cache] [--fail-on-severity S] [--must-pass IDS] [--min-pass-rate R] [--pass-threshold T] [--no-wait] [--json] [--url URL] [--key KEY]\n       aeh suite show <suite_id> [--json]\n       aeh suite list [--limit N] [--json]';
+export const SUITE_USAGE = 'aeh suite run (--scenarios ID|FILE.json[,…] | --query "industry=finance&tag=pii") [--agent NAME|@spec.json]… [--name N] [--cache] [--fail-on-severity S] [--must-pass IDS] [--min-pass-rate R] [--pass-threshold T] [--no-wait] [--json] [--url URL] [--key KEY]\n       aeh suite show <suite_id> [--json]\n       aeh suite list [--limit N] [--json]';
 
 const ENDED = new Set(['succeeded', 'failed', 'cancelled', 'refused']);
+
+/**
+ * A `--scenarios` entry: a scenario file on this machine is sent inline (the service, local or remote, runs it as
+ * read now; no catalog folder or restart needed); anything else is a catalog id.
+ */
+function scenarioOf(entry: string, cwd: string): unknown {
+  const path = resolve(cwd, entry);
+  if (!/\.json$/i.test(entry) || !existsSync(path)) return entry;
+  return { scenario: parseJson(readFileSync(path, 'utf8')) };
+}
 
 function agentOf(value: string, cwd: string): unknown {
   if (value.startsWith('@')) return JSON.parse(readFileSync(resolve(cwd, value.slice(1)), 'utf8'));
@@ -96,7 +107,7 @@ export async function suiteCommand(argv: string[], io: Io): Promise<number> {
     if (action === 'run') {
       const body = {
         ...(values.name ? { name: values.name } : {}),
-        ...(values.scenarios ? { scenarios: values.scenarios.split(',').map((id) => id.trim()).filter(Boolean) } : {}),
+        ...(values.scenarios ? { scenarios: values.scenarios.split(',').map((id) => id.trim()).filter(Boolean).map((entry) => scenarioOf(entry, io.cwd)) } : {}),
         ...(values.query ? { query: values.query } : {}),
         ...(values.agent?.length ? { agents: values.agent.map((agent) => agentOf(agent, io.cwd)) } : {}),
         ...(values.cache ? { cache: true } : {}),

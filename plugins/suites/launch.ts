@@ -34,7 +34,9 @@ export interface LaunchControl {
 }
 
 function bodyOf(entry: SuiteEntry, agent: SuiteAgent | undefined, record: SuiteRecord): Record<string, unknown> {
-  const base = { scenario_id: entry.scenario_id, ...(record.cache === true ? { cache: true } : {}), ...(record.verdict ? { verdict: record.verdict } : {}) };
+  // A file or inline scenario runs as it was read when the suite was created, whatever its file says now.
+  const own = record.own_scenarios?.[entry.scenario_id];
+  const base = { ...(own ? { scenario: own } : { scenario_id: entry.scenario_id }), ...(record.cache === true ? { cache: true } : {}), ...(record.verdict ? { verdict: record.verdict } : {}) };
   if (agent?.name !== undefined) return { ...base, agent: agent.name };
   if (agent?.spec !== undefined) return { ...base, agent: agent.spec };
   return base;

@@ -9,6 +9,9 @@ import type { AgentSpec } from '../../core/domain/scenario.ts';
 import type { SuiteAgent } from '../../core/domain/suites.ts';
 import type { Services } from '../../core/services.ts';
 import { Problem, type FieldError } from '../../core/problems.ts';
+import { loadScenarioFile } from '../../core/scenario-file.ts';
+import { normalizeScenario } from '../../core/domain/scenario-load.ts';
+import type { Scenario } from '../../core/domain/scenario.ts';
 import { verdictPolicySchema, type VerdictPolicyInput } from '../../core/domain/verdict-policy.ts';
 
 /** The most scenarios one suite may name, and the most runs (scenarios × agents) it may have. */
@@ -16,9 +19,12 @@ export const MAX_SCENARIOS = 1000;
 export const MAX_RUNS = 2000;
 export const MAX_AGENTS = 10;
 
+/** A suite's scenario: a catalog id, a scenario file (a path through the file jail) or a scenario inline. */
+export type SuiteScenario = string | { path: string } | { scenario: Record<string, unknown> };
+
 export interface SuiteBody {
   name?: string;
-  scenarios?: string[];
+  scenarios?: SuiteScenario[];
   query?: string | CatalogQuery;
   agents?: Array<string | AgentSpec>;
   /** Every run answers from the response cache where it can (`"cache": true` of `POST /api/evaluate`). */
@@ -36,7 +42,17 @@ export const SUITE_BODY = {
   additionalProperties: false,
   properties: {
     name: { type: 'string', maxLength: 200 },
-    scenarios: { type: 'array', minItems: 1, maxItems: MAX_SCENARIOS, items: { type: 'string', pattern: ID }, description: 'catalog scenario ids' },
+    scenarios: {
+      type: 'array', minItems: 1, maxItems: MAX_SCENARIOS,
+      description: 'the scenarios: catalog ids, {"path": "<scenario file under PROJECT_ROOT>"} or {"scenario": {…}} (native or AES), in any mix; a file or inline scenario is read and validated once, when the suite is created, and runs as read then',
+      items: {
+        oneOf: [
+          { type: 'string', pattern: ID },
+          { type: 'object', required: ['path'], additionalProperties: false, properties: { path: { type: 'string', minLength: 1, maxLength: 4096 } } },
+          { type: 'object', required: ['scenario'], additionalProperties: false, properties: { scenario: { type: 'object' } } },
+        ],
+      },
+    },
     query: {
       description: 'a catalog query instead of ids: `industry=finance&tag=pii`, or the same as an object (`q`, `industry`, `use_case`, `tag`, `dimension`)',
       oneOf: [{ type: 'string', maxLength: 2000 }, { type: 'object', additionalProperties: false, properties: Object.fromEntries(FACETS.map((facet) => [facet, FACET_VALUE])) }],
@@ -89,8 +105,43 @@ export function catalogQueryOf(query: string | CatalogQuery): CatalogQuery {
   return parsed as CatalogQuery;
 }
 
-/** The scenario ids the body names, checked against the catalog. */
-export async function scenarioIdsOf(services: Services, body: SuiteBody): Promise<{ ids: string[]; query: CatalogQuery | null }> {
+/** The most bytes of file and inline scenarios one suite record may hold. */
+export const MAX_OWN_SCENARIO_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The scenarios a body gives that are not catalog ids, read (files through the jail) and validated now, by
+ * scenario id; refuses two that share an id, or share one with a catalog id of the same suite.
+ */
+async function ownScenariosOf(services: Services, scenarios: SuiteScenario[]): Promise<{ own: Record<string, Scenario>; idAt: Map<number, string> }> {
+  const own: Record<string, Scenario> = {};
+  const idAt = new Map<number, string>();
+  const errors: FieldError[] = [];
+  const named = new Set(scenarios.filter((entry): entry is string => typeof entry === 'string'));
+  let bytes = 0;
+  for (const [index, entry] of scenarios.entries()) {
+    if (typeof entry === 'string') continue;
+    let scenario: Scenario;
+    try {
+      scenario = 'path' in entry ? await loadScenarioFile(services, entry.path) : normalizeScenario(entry.scenario, { formats: services.scenarioFormats.list() });
+    } catch (error) {
+      if (!(error instanceof Problem)) throw error;
+      // The scenario's own problem, under its place in the suite.
+      const place = `/scenarios/${index}/${'path' in entry ? 'path' : 'scenario'}`;
+      errors.push(...(error.errors?.length && !('path' in entry) ? error.errors.map((inner) => ({ path: `${place}${inner.path === '/' ? '' : inner.path}`, message: inner.message })) : [{ path: place, message: error.detail ?? error.code }]));
+      continue;
+    }
+    if (own[scenario.id] || named.has(scenario.id)) errors.push({ path: `/scenarios/${index}`, message: `scenario id "${scenario.id}" is already in this suite` });
+    bytes += JSON.stringify(scenario).length;
+    own[scenario.id] = scenario;
+    idAt.set(index, scenario.id);
+  }
+  if (bytes > MAX_OWN_SCENARIO_BYTES) errors.push({ path: '/scenarios', message: `the file and inline scenarios hold ${bytes} bytes; a suite may hold ${MAX_OWN_SCENARIO_BYTES}` });
+  if (errors.length) throw new Problem('validation_failed', { detail: `the suite's scenarios cannot run: ${errors.slice(0, 3).map((error) => `${error.path} ${error.message}`).join('; ')}`, errors });
+  return { own, idAt };
+}
+
+/** The scenario ids the body names, catalog ids checked against the catalog, and the scenarios it gives itself. */
+export async function scenarioIdsOf(services: Services, body: SuiteBody): Promise<{ ids: string[]; query: CatalogQuery | null; own: Record<string, Scenario> }> {
   if ((body.scenarios === undefined) === (body.query === undefined)) {
     const message = body.scenarios ? 'give scenarios or query, not both' : 'scenarios (catalog ids) or query (catalog facets) is required';
     throw new Problem('validation_failed', { detail: message, errors: [{ path: '/', message }] });
@@ -101,11 +152,12 @@ export async function scenarioIdsOf(services: Services, body: SuiteBody): Promis
     const found = await catalog.search({ ...query, limit: MAX_SCENARIOS + 1, offset: 0 });
     if (found.total === 0) throw new Problem('validation_failed', { detail: 'the catalog query matches no scenario', errors: [{ path: '/query', message: 'matches no scenario' }] });
     if (found.total > MAX_SCENARIOS) throw new Problem('validation_failed', { detail: `the catalog query matches ${found.total} scenarios; a suite may have ${MAX_SCENARIOS}`, errors: [{ path: '/query', message: 'matches too many scenarios' }] });
-    return { ids: found.items.map((item) => item.id), query };
+    return { ids: found.items.map((item) => item.id), query, own: {} };
   }
-  const ids = [...new Set(body.scenarios)];
-  const known = new Set((await catalog.search({ limit: Number.MAX_SAFE_INTEGER })).items.map((item) => item.id));
-  const errors = body.scenarios!.map((id, index) => (known.has(id) ? null : { path: `/scenarios/${index}`, message: `no catalog scenario has id "${id}"` })).filter((error): error is FieldError => error !== null);
+  const { own, idAt } = await ownScenariosOf(services, body.scenarios!);
+  const named = body.scenarios!.filter((entry): entry is string => typeof entry === 'string');
+  const known = named.length ? new Set((await catalog.search({ limit: Number.MAX_SAFE_INTEGER })).items.map((item) => item.id)) : new Set<string>();
+  const errors = body.scenarios!.map((id, index) => (typeof id !== 'string' || known.has(id) ? null : { path: `/scenarios/${index}`, message: `no catalog scenario has id "${id}"` })).filter((error): error is FieldError => error !== null);
   if (errors.length) throw new Problem('not_found', { detail: `${errors.length} scenario id(s) are not in the catalog: ${errors.slice(0, 3).map((error) => error.message).join('; ')}`, errors });
-  return { ids, query: null };
+  return { ids: [...new Set(body.scenarios!.map((entry, index) => (typeof entry === 'string' ? entry : idAt.get(index)!)))], query: null, own };
 }

@@ -71,14 +71,14 @@ type Settle = (services: Services, suiteId: string) => Promise<void>;
 function createRoute(settle: Settle, control: LaunchControl): RouteDefinition {
   return {
     method: 'POST', path: '/api/v1/suites', permission: 'evaluations:launch', tags: ['suites'], audit: 'suite.create',
-    summary: 'Evaluate a set of scenarios (ids or a catalog query) against one or more agents',
+    summary: 'Evaluate a set of scenarios (catalog ids, scenario files, inline scenarios, or a catalog query) against one or more agents',
     body: SUITE_BODY as unknown as Record<string, unknown>,
     responses: { 202: { description: 'Accepted: the first run of each agent is queued, the rest are being launched; poll status_url' } },
     async handler(c) {
       const services = c.var.services;
       const body = c.var.body as SuiteBody;
       const agents = agentsOf(body);
-      const { ids, query } = await scenarioIdsOf(services, body);
+      const { ids, query, own } = await scenarioIdsOf(services, body);
       if (ids.length * agents.length > MAX_RUNS) {
         throw new Problem('validation_failed', { detail: `${ids.length} scenarios × ${agents.length} agents is ${ids.length * agents.length} runs; a suite may have ${MAX_RUNS}`, errors: [{ path: '/scenarios', message: 'too many runs' }] });
       }
@@ -92,6 +92,7 @@ function createRoute(settle: Settle, control: LaunchControl): RouteDefinition {
         launched: false,
         ...(body.cache === true ? { cache: true } : {}),
         ...(body.verdict ? { verdict: body.verdict } : {}),
+        ...(Object.keys(own).length ? { own_scenarios: own } : {}),
       };
       await launchFirsts(services, record, principal);
       // Held before the marker exists, so an instance starting now does not take the suite for an interrupted one.

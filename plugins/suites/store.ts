@@ -7,6 +7,7 @@
  */
 import type { VerdictPolicyInput } from '../../core/domain/verdict-policy.ts';
 import type { CatalogQuery } from '../../core/domain/catalog.ts';
+import type { Scenario } from '../../core/domain/scenario.ts';
 import type { SuiteAgent } from '../../core/domain/suites.ts';
 import type { Store } from '../../core/storage.ts';
 import type { StoredCreator } from '../../core/delegation.ts';
@@ -38,6 +39,8 @@ export interface SuiteRecord {
   cache?: boolean;
   /** Fields of the verdict policy every run was asked to apply over its scenario's. */
   verdict?: VerdictPolicyInput;
+  /** The scenarios given as files or inline, as read when the suite was created, by id: each run gets this copy. */
+  own_scenarios?: Record<string, Scenario>;
 }
 
 

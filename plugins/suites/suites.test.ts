@@ -111,6 +111,42 @@ describe('suites: scenarios × agents', () => {
   });
 });
 
+describe('suites: scenario files and inline scenarios beside catalog ids (issue 26 item 4)', () => {
+  it('runs a scenario file, an inline scenario and a catalog id, each file as it was read at creation', async () => {
+    const t = await testApp({ plugins: [testMetrics], env: { AEH_CATALOG_DIRS: suiteCatalog(1) } });
+    writeFileSync(join(t.root, 'mine.json'), JSON.stringify(scriptedScenario('from-file')));
+    const inline = scriptedScenario('inline-one', { verdict: { fail_on_severity: 'critical' } });
+    const accepted = await t.json('POST', '/api/v1/suites', { body: { scenarios: [{ path: 'mine.json' }, { scenario: inline }, 'suite-s0'], agents: [GOOD], verdict: { min_pass_rate: 1 } } });
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(202);
+    expect(accepted.body.scenarios).toBe(3);
+    // A later edit of the file changes nothing for this suite: it runs what was read and validated.
+    writeFileSync(join(t.root, 'mine.json'), JSON.stringify(scriptedScenario('from-file', { title: 'edited later' })));
+    const suite = await waitForSuite(t, accepted.body.suite_id, (body) => body.status === 'finished');
+    expect(suite.runs.map((run: any) => [run.scenario_id, run.status, run.compliance])).toEqual([
+      ['from-file', 'succeeded', 'pass'], ['inline-one', 'succeeded', 'pass'], ['suite-s0', 'succeeded', 'pass'],
+    ]);
+    const fromFile = (await t.json('GET', `/api/v1/runs/${suite.runs[0].run_id}`)).body;
+    expect(fromFile.scenario_title).toBe('Scenario from-file');
+    // The suite's verdict fields go over each scenario's own.
+    const inlineRun = (await t.json('GET', `/api/v1/runs/${suite.runs[1].run_id}`)).body;
+    expect(inlineRun.compliance.policy).toMatchObject({ fail_on_severity: 'critical', min_pass_rate: 1 });
+    expect(suite.agents[0].pass_rate).toBe(1);
+  }, 30_000);
+
+  it.each([
+    [{ scenarios: [{ path: '../outside.json' }] }, '/scenarios/0/path'],
+    [{ scenarios: [{ path: 'missing.json' }] }, '/scenarios/0/path'],
+    [{ scenarios: [{ scenario: { id: 'x' } }] }, '/scenarios/0/scenario'],
+    [{ scenarios: [{ scenario: scriptedScenario('twice') }, { scenario: scriptedScenario('twice') }] }, '/scenarios/1'],
+    [{ scenarios: [{ nothing: true }] }, '/scenarios/0'],
+  ])('refuses %j naming %s', async (body, path) => {
+    const t = await testApp({ plugins: [testMetrics] });
+    const answer = await t.json('POST', '/api/v1/suites', { body });
+    expect(answer.status).toBe(400);
+    expect(answer.body.errors.map((error: any) => error.path).some((found: string) => found.startsWith(path)), JSON.stringify(answer.body.errors)).toBe(true);
+  });
+});
+
 describe('suites: refusals', () => {
   let t: TestApp;
   beforeAll(async () => {
