@@ -77,7 +77,14 @@ export interface MetricContext {
    * The task's world when the scenario enables shims: each shim's state as its view shows it when the task
    * started and when the agent was done (tool calls and state changes are in `events`).
    */
-  world?: { initial: Record<string, unknown>; final: Record<string, unknown> };
+  world?: {
+    initial: Record<string, unknown>;
+    final: Record<string, unknown>;
+    /** With `expected_actions`: the world they produce from the same initial state (every enabled shim). */
+    expected?: Record<string, unknown>;
+    /** With `expected_actions`: why that world could not be built (a gold action the world refused). */
+    expectedError?: string;
+  };
   /** The configured LLM provider, when there is one. */
   llm?: LlmClient;
   signal?: AbortSignal;

@@ -1,6 +1,6 @@
 /**
  * Declared checks imply their metrics (issue 24 item 2): a task that writes down `required_tools` is judged by
- * `tool_use`, `forbidden_tools` by `tool_safety`, `expected_outcome` and turn checks by `state_match`, whether
+ * `tool_use`, `forbidden_tools` by `tool_safety`, `expected_outcome`, `expected_actions` and turn checks by `state_match`, whether
  * or not its `metrics` lists them. A check nobody runs could never fail the run, which is the bug this closes.
  * (`expected` is left to the metrics a task lists: a custom metric may be the one that reads it.)
  */
@@ -20,7 +20,7 @@ export function impliedMetricIds(task: ScenarioTask): string[] {
   const ids: string[] = [];
   if (hasItems(task.required_tools)) ids.push('tool_use');
   if (hasItems(task.forbidden_tools)) ids.push('tool_safety');
-  if (hasItems(task.expected_outcome) || task.turns?.some((turn) => hasItems(turn.expected_outcome))) ids.push('state_match');
+  if (hasItems(task.expected_outcome) || hasItems(task.expected_actions) || task.turns?.some((turn) => hasItems(turn.expected_outcome))) ids.push('state_match');
   return ids;
 }
 

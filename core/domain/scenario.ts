@@ -57,6 +57,12 @@ export interface OutcomeAssertion {
   description?: string;
 }
 
+/** A tool call of a task's gold solution (`shim.action` and its arguments), replayed to build the expected world. */
+export interface ExpectedAction {
+  name: string;
+  arguments?: Record<string, unknown>;
+}
+
 /** A further user turn of a task's conversation, with what must hold once the agent answered it. */
 export interface ConversationTurn {
   input: string;
@@ -87,6 +93,11 @@ export interface ScenarioTask {
   forbidden_tools?: string[];
   /** What must hold at the end of the task, checked by `state_match`. */
   expected_outcome?: OutcomeAssertion[];
+  /**
+   * The gold solution's tool calls: the harness replays them on a fresh copy of the task's initial world, and
+   * `state_match` compares the agent's final world with that one as a whole (every enabled shim).
+   */
+  expected_actions?: ExpectedAction[];
   /** Further user turns after `input`: the task is a conversation (checks may follow any turn). */
   turns?: ConversationTurn[];
   /** A simulated user continues the conversation after `input` (instead of scripted `turns`). */

@@ -14,6 +14,7 @@ import { agentOf, channelBetween, taskOf, unitAt, variantOf, type Unit } from '.
 import type { RunContext } from './run-context.ts';
 import { scoreTaskMetrics } from './score-metrics.ts';
 import { createTaskWorld, type TaskWorld } from './world.ts';
+import { goldWorldOf } from './gold-world.ts';
 import type { OpenWorld } from './mcp-worlds.ts';
 import type { Scenario, ScenarioTask } from '../../core/domain/scenario.ts';
 import { converse, type Asked } from './conversation.ts';
@@ -188,6 +189,12 @@ function redactedResult(data: MetricResultData, redactor: Redactor, scope: Redac
   };
 }
 
+/** The world the task's gold actions produce, for `state_match` (gold-world.ts); nothing without them. */
+async function goldOf({ run, scenario, task }: UnitScope) {
+  const { services } = run.engine;
+  return (await goldWorldOf(services.shims, scenario, task, run.task.created_at, { offload: services.capabilities.offload, budgetMs: services.config.shimBudgetMs, signal: run.signal })) ?? {};
+}
+
 /** Records every metric's result for the unit's final answer. */
 async function scoreUnit(scope: UnitScope, last: Asked, prior: readonly AgentTurn[]): Promise<void> {
   const { run, scenario, task, events, world, record } = scope;
@@ -198,7 +205,7 @@ async function scoreUnit(scope: UnitScope, last: Asked, prior: readonly AgentTur
   const context = {
     scenario, task, output: last.reply.output, outputEvent: last.outputEvent, events, latencyMs: last.latencyMs, variants, probe, llm: services.find('llm'), signal: run.signal,
     ...(written !== undefined && written !== task.input ? { writtenInput: written } : {}),
-    ...(world ? { world: { initial: world.initial, final: await world.views() } } : {}),
+    ...(world ? { world: { initial: world.initial, final: await world.views(), ...(await goldOf(scope)) } } : {}),
   };
   // Scored off the request thread where the metric allows it, each under the metric budget (score-metrics.ts).
   const redactor = services.use('redactor');

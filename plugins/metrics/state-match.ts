@@ -11,6 +11,16 @@ import { toolCallsOf } from '../../core/domain/tool-calls.ts';
 import { outcomeAssertionSchema } from '../../core/domain/schemas/scenario.ts';
 import type { ScenarioTask } from '../../core/domain/scenario.ts';
 import { safeExcerpt } from './shared/safe-excerpt.ts';
+import { describeDifferences, jsonDifferences, type JsonDifference } from '../../core/domain/json-diff.ts';
+
+/** The most differing paths a whole-world comparison reports (the count says when there were more). */
+const MAX_DIFFERENCES = 1000;
+
+/** The differences of two objects or arrays compared whole; `undefined` for scalars (their detail says it). */
+function structuredDifferences(expected: unknown, actual: unknown): JsonDifference[] | undefined {
+  const structured = (value: unknown) => value !== null && typeof value === 'object';
+  return structured(expected) && structured(actual) ? jsonDifferences(expected, actual, MAX_DIFFERENCES) : undefined;
+}
 
 /**
  * What a failure may repeat of what an assertion found: a message's text with the task's canaries and card-like
@@ -20,10 +30,19 @@ function shown(found: unknown, task: ScenarioTask, max = 500): unknown {
   return typeof found === 'string' ? safeExcerpt(found, task, max) : found;
 }
 
+/** The first 50 differences as evidence, each value masked as a message would be. */
+function shownDifferences(differences: readonly JsonDifference[], task: ScenarioTask): JsonDifference[] {
+  return differences.slice(0, 50).map((difference) => ({
+    path: difference.path,
+    ...(difference.expected !== undefined ? { expected: shown(difference.expected, task, 200) } : {}),
+    ...(difference.actual !== undefined ? { actual: shown(difference.actual, task, 200) } : {}),
+  }));
+}
+
 export default defineMetric({
   id: 'state_match',
   dimension: 'reliability',
-  version: '1.1.0',
+  version: '1.2.0',
   module: import.meta.url,
   description: 'The world the agent leaves (shim states), the tool calls it made and its message satisfy the task\'s expected_outcome assertions.',
   params: {
@@ -37,7 +56,8 @@ export default defineMetric({
     const assertions = (params.assertions as Assertion[] | undefined) ?? task.expected_outcome ?? [];
     // Checks the engine ran after turns of a conversation (the world as it stood then), one per assertion.
     const turnChecks = events.filter((event) => event.type === 'turn_check');
-    if (assertions.length === 0 && turnChecks.length === 0) return unmeasured('the task has no expected_outcome assertions and no turn checks');
+    const gold = task.expected_actions?.length ? world : undefined;
+    if (assertions.length === 0 && turnChecks.length === 0 && !gold) return unmeasured('the task has no expected_outcome assertions, expected_actions or turn checks');
     const calls = toolCallsOf(events);
     // `message` reads every answer of the conversation (τ-bench: an output said in any turn counts).
     const messages = events.filter((event) => event.type === 'agent_output' && !event.data?.probe).map((event) => String(event.data?.output ?? ''));
@@ -59,11 +79,14 @@ export default defineMetric({
       }
       const code = assertion.target === 'message' || assertion.target === 'last_message' ? 'LOGIC.TASK_FAILED' : 'LOGIC.STATE_MISMATCH';
       const lastChange = [...events].reverse().find((event) => event.type === 'state_change' && assertion.target === `shim:${String(event.data.shim)}`);
+      // A whole document compared with equals says where it differs, path by path, not its first characters.
+      const differences = (assertion.mode ?? 'equals') === 'equals' || assertion.mode === 'exact' ? structuredDifferences(assertion.expected, outcome.actual) : undefined;
+      const detail = differences ? `${assertion.target}${assertion.property ? ` ${assertion.property}` : ''} differs at ${differences.length === MAX_DIFFERENCES ? `${MAX_DIFFERENCES}+` : differences.length} path(s): ${describeDifferences(differences)}` : outcome.detail;
       failures.push({
         code, severity: 'high',
-        message: shown(`${assertion.description ? `${assertion.description}: ` : ''}${outcome.detail}`, task) as string,
+        message: shown(`${assertion.description ? `${assertion.description}: ` : ''}${detail}`, task) as string,
         event_index: lastChange?.seq ?? outputEvent,
-        evidence: { assertion, actual: shown(outcome.actual, task) },
+        evidence: { assertion, actual: shown(outcome.actual, task), ...(differences ? { differences: shownDifferences(differences, task) } : {}) },
       });
     }
     for (const check of turnChecks) {
@@ -83,6 +106,24 @@ export default defineMetric({
         event_index: check.seq,
         evidence: { assertion, actual: shown(check.data.actual, task), turn: check.data.turn },
       });
+    }
+    if (gold) {
+      // The whole world against the one the gold actions produce: one check, every differing path its evidence.
+      if (!gold.expected) unchecked.push(gold.expectedError ?? 'the world of the expected actions could not be built');
+      else {
+        measured++;
+        const differences = jsonDifferences(gold.expected, gold.final, MAX_DIFFERENCES);
+        if (differences.length === 0) held++;
+        else {
+          const lastChange = [...events].reverse().find((event) => event.type === 'state_change');
+          failures.push({
+            code: 'LOGIC.STATE_MISMATCH', severity: 'high',
+            message: shown(`the world differs from the one the expected actions produce at ${differences.length === MAX_DIFFERENCES ? `${MAX_DIFFERENCES}+` : differences.length} path(s): ${describeDifferences(differences)}`, task) as string,
+            event_index: lastChange?.seq ?? outputEvent,
+            evidence: { expected_actions: task.expected_actions!.length, differences: shownDifferences(differences, task) },
+          });
+        }
+      }
     }
     if (measured === 0) return unmeasured(`no assertion could be checked: ${unchecked.join('; ')}`);
     return { score: held / measured, failures, ...(unchecked.length ? { note: `not checked: ${unchecked.join('; ')}` } : {}) };

@@ -127,6 +127,11 @@ export const scenarioSchema = {
           required_tools: { type: 'array', maxItems: 100, items: TOOL_NAME },
           forbidden_tools: { type: 'array', maxItems: 500, items: TOOL_NAME },
           expected_outcome: { type: 'array', maxItems: 200, items: outcomeAssertionSchema },
+          expected_actions: {
+            type: 'array', maxItems: 200,
+            description: 'The gold solution\'s tool calls, replayed on a fresh copy of the initial world: state_match compares the agent\'s final world with the result as a whole.',
+            items: { type: 'object', required: ['name'], additionalProperties: false, properties: { name: TOOL_NAME, arguments: { type: 'object' } } },
+          },
           provenance: {
             type: 'object', maxProperties: 20, propertyNames: { pattern: '^[a-z_]{1,40}$' }, additionalProperties: { enum: ['llm', 'author', 'import'] },
             description: 'Who wrote a field when it was not the scenario\'s author: "llm" for what spec-to-eval\'s language model proposed (review it).',
