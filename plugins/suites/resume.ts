@@ -7,8 +7,9 @@
  * (`<suite_id>.<index>`), so no pair is launched twice.
  *
  * A resumed launch acts as the suite's creator, as a schedule's firing does: their principal id (quotas, audit),
- * only `evaluations:launch`, and for identity-provider principals only while their stored claims still map to
- * it; otherwise the remaining entries are refused with the reason, and the suite ends as launched.
+ * only `evaluations:launch`, and only while they still exist and still hold it (a revoked key, a role that lost
+ * the node, claims that no longer map to it); otherwise the remaining entries are refused with the reason, and
+ * the suite ends as launched.
  */
 import type { Principal } from '../../core/auth-manager.ts';
 import type { ScheduledJob, Services } from '../../core/services.ts';
@@ -20,8 +21,8 @@ import { isSuiteId, readSuite, suiteKeys, type SuiteRecord } from './store.ts';
 type Settle = (services: Services, suiteId: string) => Promise<void>;
 
 /** Who a resumed launch acts as (the creator, with `evaluations:launch` only), or why it may not. */
-export function resumePrincipal(services: Services, record: SuiteRecord): { principal: Principal } | { refused: string } {
-  const acting = actingPrincipal(services.auth, record.creator, record.created_by, 'evaluations:launch');
+export async function resumePrincipal(services: Services, record: SuiteRecord): Promise<{ principal: Principal } | { refused: string }> {
+  const acting = await actingPrincipal(services.auth, record.creator, record.created_by, 'evaluations:launch', record.created_at);
   return 'refused' in acting && !record.creator ? { refused: `${acting.refused}, so its launch cannot resume; create it again` } : acting;
 }
 
@@ -46,7 +47,7 @@ async function resumeSuite(services: Services, suiteId: string, control: LaunchC
   if (!lease) return; // its launcher is alive, here or on another instance
   // Read under the lease: what the last launcher saved before it stopped.
   const record = await readSuite(store, suiteId);
-  const acting = record && !record.launched ? resumePrincipal(services, record) : null;
+  const acting = record && !record.launched ? await resumePrincipal(services, record) : null;
   if (!record || !acting || control.stopping) {
     if (!control.stopping) await store.remove(marker);
     return lease.release();
