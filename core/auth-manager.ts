@@ -143,6 +143,31 @@ function askProviders(manager: AuthManagerInstance, credential: Credential, from
   });
 }
 
+/** The built-in claim mapping: `permissions` nodes, `scope` nodes or role names, `roles` role names. */
+function permissionsOfClaims(manager: AuthManagerInstance, claims: Record<string, unknown>): string[] {
+  const granted = new Set<string>();
+  const addRole = (role: string) => {
+    const nodes = manager.permissionsOfRole(role);
+    nodes?.forEach((node) => granted.add(node));
+    return nodes !== undefined;
+  };
+  for (const node of asStrings(claims.permissions)) granted.add(node.toLowerCase());
+  for (const item of asStrings(claims.scope)) {
+    if (!addRole(item)) granted.add(item.toLowerCase());
+  }
+  for (const role of asStrings(claims.roles)) addRole(role);
+  return [...granted];
+}
+
+/** `AuthManager.currentPrincipal`: the provider's answer, else the stored claims mapped again, else as stored. */
+async function currentPrincipalOf(manager: AuthManagerInstance, stored: StoredPrincipal, since: string): Promise<CurrentPrincipal> {
+  const provider = manager.providers.find((candidate) => candidate.name === stored.provider);
+  if (!provider) return { refused: `the identity provider "${stored.provider}" of ${stored.id} is no longer configured` };
+  if (provider.current) return provider.current(stored, manager, since);
+  const permissions = stored.claims ? manager.permissionsFromClaims(stored.claims) : [...stored.permissions];
+  return { principal: { id: stored.id, provider: stored.provider, permissions, ...(stored.claims ? { claims: stored.claims } : {}) } };
+}
+
 /** Builds a fresh AuthManager class for one app. */
 export function createAuthManagerClass(): AuthManagerClass {
   return class AuthManager implements AuthManagerInstance {
@@ -205,18 +230,7 @@ export function createAuthManagerClass(): AuthManagerClass {
     }
 
     permissionsFromClaims(claims: Record<string, unknown>): string[] {
-      const granted = new Set<string>();
-      const addRole = (role: string) => {
-        const nodes = this.permissionsOfRole(role);
-        nodes?.forEach((node) => granted.add(node));
-        return nodes !== undefined;
-      };
-      for (const node of asStrings(claims.permissions)) granted.add(node.toLowerCase());
-      for (const item of asStrings(claims.scope)) {
-        if (!addRole(item)) granted.add(item.toLowerCase());
-      }
-      for (const role of asStrings(claims.roles)) addRole(role);
-      return [...granted];
+      return permissionsOfClaims(this, claims);
     }
 
     permissionsOfRole(role: string): readonly string[] | undefined {
@@ -224,11 +238,7 @@ export function createAuthManagerClass(): AuthManagerClass {
     }
 
     async currentPrincipal(stored: StoredPrincipal, since: string): Promise<CurrentPrincipal> {
-      const provider = this.providers.find((candidate) => candidate.name === stored.provider);
-      if (!provider) return { refused: `the identity provider "${stored.provider}" of ${stored.id} is no longer configured` };
-      if (provider.current) return provider.current(stored, this, since);
-      const permissions = stored.claims ? this.permissionsFromClaims(stored.claims) : [...stored.permissions];
-      return { principal: { id: stored.id, provider: stored.provider, permissions, ...(stored.claims ? { claims: stored.claims } : {}) } };
+      return currentPrincipalOf(this, stored, since);
     }
   };
 }

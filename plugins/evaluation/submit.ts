@@ -22,6 +22,8 @@ import { worldRefusals } from './world.ts';
 import { resolveShimConfigs, type NamedShimConfig } from '../../core/domain/shim-configs.ts';
 import { chooseAgent } from './agent-choice.ts';
 import type { Reserved, RunIds } from './idempotency.ts';
+import type { Principal } from '../../core/auth-manager.ts';
+import { storedCreator } from '../../core/delegation.ts';
 
 export interface EvaluateBody {
   path?: string;
@@ -117,13 +119,15 @@ function newId(prefix: string, now: number): string {
 
 /**
  * Validates, persists and queues an evaluation; returns its ids.
- * @param owner the submitting principal's id: counted against its queue quota and dispatched fairly
+ * @param submitter the submitting principal: counted against its queue quota, dispatched fairly, and asked
+ *   again when the run starts or resumes (a revoked submitter's run does not start)
  * @param reserve for an idempotent submission (idempotency.ts): called once everything is validated, with fresh
  *   ids; answers the ids to store under, or an earlier submission's to answer instead. The task record is then
  *   written last, so that it proves the submission complete.
  */
-export async function submitEvaluation(engine: Engine, body: EvaluateBody, owner?: string, reserve?: (fresh: RunIds) => Promise<Reserved>): Promise<RunIds> {
+export async function submitEvaluation(engine: Engine, body: EvaluateBody, submitter?: Principal, reserve?: (fresh: RunIds) => Promise<Reserved>): Promise<RunIds> {
   const { services } = engine;
+  const owner = submitter?.id;
   if (body.cache === true && engine.cacheTtlSeconds === 0) {
     throw new Problem('validation_failed', { detail: 'the response cache is turned off on this service (AEH_AGENT_CACHE_TTL_SECONDS=0)', errors: [{ path: '/cache', message: 'the response cache is off (AEH_AGENT_CACHE_TTL_SECONDS=0)' }] });
   }
@@ -154,7 +158,7 @@ export async function submitEvaluation(engine: Engine, body: EvaluateBody, owner
   const planBytes = encoder.encode(JSON.stringify(plan));
   const scenarioDigest = sha3Hex(planBytes, engine.sha3);
   const createdAt = new Date(now).toISOString();
-  const task: TaskRecord = { task_id: taskId, run_id: runId, status: 'queued', progress: { done: 0, total }, created_at: createdAt, started_at: null, finished_at: null, ...(owner === undefined ? {} : { submitted_by: owner }) };
+  const task: TaskRecord = { task_id: taskId, run_id: runId, status: 'queued', progress: { done: 0, total }, created_at: createdAt, started_at: null, finished_at: null, ...(submitter === undefined ? {} : { submitted_by: submitter.id, submitter: storedCreator(submitter) }) };
   const state: HandoffState = {
     run_id: runId, task_id: taskId, next: 0, total, step: 0, phase: 'running', position: positionAt(plan, 0),
     trace: { seq: 0, bytes: 0, digest: EMPTY_SHA3 }, scenario_digest: scenarioDigest,
