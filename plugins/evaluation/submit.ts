@@ -134,7 +134,7 @@ export async function submitEvaluation(engine: Engine, body: EvaluateBody, submi
   const chosen = await chooseAgent(services, await resolveScenario(engine, body), body.agent, engine.sha3);
   let scenario = chosen.scenario;
   // Named shim configurations are spelled out into the plan, so the stored plan is self-contained.
-  const resolved = await resolveShimConfigs(scenario, (key) => services.store.getJson<NamedShimConfig>(key));
+  const resolved = await resolveShimConfigs(scenario, (key) => services.store.getJson<NamedShimConfig>(key), services.config.enabledShims);
   scenario = resolved.scenario;
   const errors = [...refusals(engine, scenario), ...resolved.errors, ...await worldRefusals(services.shims, scenario, services.config.enabledShims, new Date(services.now()).toISOString(), resolved.trusted)];
   if (errors.length) throw new Problem('validation_failed', { detail: `the scenario cannot run: ${errors.slice(0, 3).map((e) => `${e.path} ${e.message}`).join('; ')}`, errors });
