@@ -91,6 +91,8 @@ export interface TaskRecord {
    * the task starts or resumes, so a revoked submitter's queued run never starts. Never shown by the API.
    */
   submitter?: StoredPrincipal;
+  /** The environment variables (`AEH_AGENT_KEY_ENVS`) the run's agent may send: names only, never values. */
+  agent_envs?: string[];
 }
 
 /** The trace file's basename (`trace_file` in the run and the certificate). */

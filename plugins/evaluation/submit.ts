@@ -7,7 +7,7 @@
 import { Problem, type FieldError } from '../../core/problems.ts';
 import { normalizeScenario } from '../../core/domain/scenario-load.ts';
 import { loadScenarioFile } from '../../core/scenario-file.ts';
-import { agentCheckContext } from '../../core/guards/agent-environment.ts';
+import { agentCheckContext, variablesUsed } from '../../core/guards/agent-environment.ts';
 import { check } from '../../core/validate.ts';
 import { mutateScenario, normalizeTypes, DEFAULT_SEED } from '../../core/domain/mutation.ts';
 import { sha3Hex } from '../../core/domain/hash.ts';
@@ -125,7 +125,7 @@ function newId(prefix: string, now: number): string {
  *   ids; answers the ids to store under, or an earlier submission's to answer instead. The task record is then
  *   written last, so that it proves the submission complete.
  */
-export async function submitEvaluation(engine: Engine, body: EvaluateBody, submitter?: Principal, reserve?: (fresh: RunIds) => Promise<Reserved>): Promise<RunIds> {
+export async function submitEvaluation(engine: Engine, body: EvaluateBody, submitter?: Principal, reserve?: (fresh: RunIds) => Promise<Reserved>): Promise<RunIds & { agent_envs?: string[] }> {
   const { services } = engine;
   const owner = submitter?.id;
   if (body.cache === true && engine.cacheTtlSeconds === 0) {
@@ -138,11 +138,13 @@ export async function submitEvaluation(engine: Engine, body: EvaluateBody, submi
   scenario = resolved.scenario;
   const errors = [...refusals(engine, scenario), ...resolved.errors, ...await worldRefusals(services.shims, scenario, services.config.enabledShims, new Date(services.now()).toISOString(), resolved.trusted)];
   if (errors.length) throw new Problem('validation_failed', { detail: `the scenario cannot run: ${errors.slice(0, 3).map((e) => `${e.path} ${e.message}`).join('; ')}`, errors });
-  const checkContext = agentCheckContext(services);
+  // A bare AEH_AGENT_KEY_ENVS variable is for registry agents only; the check notes which variables the agent uses.
+  const checkContext = agentCheckContext(services, { registered: chosen.agent.name !== undefined });
   // A pinned key set is fetched when the run starts; an address no connection may reach is refused now.
   const jwksUrl = (scenario.agent.signature_key as { jwks_url?: unknown } | undefined)?.jwks_url;
   if (jwksUrl !== undefined) checkContext.checkUrl(jwksUrl, '/agent/signature_key/jwks_url');
   await services.agents.get(scenario.agent.adapter)!.check?.(scenario.agent, checkContext);
+  const agentEnvs = variablesUsed(checkContext);
   // Refused before any variant is built: a hostile `count` must not make the mutators do the work first.
   const planned = scenario.tasks.length * (1 + (body.mutations ?? []).reduce((sum, mutation) => sum + (mutation.count ?? 1), 0));
   if (planned > MAX_UNITS) throw new Problem('validation_failed', { detail: `the run would have ${planned} tasks with its variants; the limit is ${MAX_UNITS}`, errors: [{ path: '/mutations', message: 'too many variants for this scenario' }] });
@@ -158,7 +160,7 @@ export async function submitEvaluation(engine: Engine, body: EvaluateBody, submi
   const planBytes = encoder.encode(JSON.stringify(plan));
   const scenarioDigest = sha3Hex(planBytes, engine.sha3);
   const createdAt = new Date(now).toISOString();
-  const task: TaskRecord = { task_id: taskId, run_id: runId, status: 'queued', progress: { done: 0, total }, created_at: createdAt, started_at: null, finished_at: null, ...(submitter === undefined ? {} : { submitted_by: submitter.id, submitter: storedCreator(submitter) }) };
+  const task: TaskRecord = { task_id: taskId, run_id: runId, status: 'queued', progress: { done: 0, total }, created_at: createdAt, started_at: null, finished_at: null, ...(submitter === undefined ? {} : { submitted_by: submitter.id, submitter: storedCreator(submitter) }), ...(agentEnvs.length ? { agent_envs: agentEnvs } : {}) };
   const state: HandoffState = {
     run_id: runId, task_id: taskId, next: 0, total, step: 0, phase: 'running', position: positionAt(plan, 0),
     trace: { seq: 0, bytes: 0, digest: EMPTY_SHA3 }, scenario_digest: scenarioDigest,
@@ -179,5 +181,5 @@ export async function submitEvaluation(engine: Engine, body: EvaluateBody, submi
   if (!engine.queue.shared && engine.fresh.size < FRESH_LIMIT) engine.fresh.set(taskId, { task, plan, state });
   await engine.queue.enqueue(taskId, { owner, rank: ahead + 1 });
   services.telemetry.increment('evaluations.accepted');
-  return { task_id: taskId, run_id: runId };
+  return { task_id: taskId, run_id: runId, ...(agentEnvs.length ? { agent_envs: agentEnvs } : {}) };
 }
