@@ -6,23 +6,12 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../../test/helpers.ts';
 import { scriptedScenario, testMetrics } from '../../test/evaluation-fixtures.ts';
-import { startRedis, SKIP_REDIS, type RedisServer } from '../../test/redis-server.ts';
+import { startRedis, SKIP_REDIS } from '../../test/redis-server.ts';
 import type { Plugin } from '../../core/plugin.ts';
-
-/** An agent that never answers until its task is stopped: submitted runs stay outstanding. */
-const stalledAgent: Plugin = {
-  name: 'stalled-agent',
-  setup(host) {
-    host.agents.register({
-      name: 'stalled',
-      description: 'test: answers only when stopped',
-      call: (_input, context) => new Promise((_, reject) => context.signal.addEventListener('abort', () => reject(context.signal.reason), { once: true })),
-    }, 'stalled-agent');
-  },
-};
+import { stalledAgent } from '../../test/agent-fixtures.ts';
 
 const stalled = (id: string) => scriptedScenario(id, { agent: { adapter: 'stalled' }, tasks: [{ id: 't1', input: 'balance?', metrics: [{ id: 'probe_contains' }] }] });
 
@@ -70,20 +59,17 @@ describe('hostile: the queue quota is reserved atomically (issue 25 item 11)', (
 });
 
 describe.skipIf(SKIP_REDIS)('hostile: the queue quota holds across instances sharing Redis (issue 25 item 11)', () => {
-  let redis: RedisServer;
-  const apps: TestApp[] = [];
-  beforeAll(async () => {
-    redis = await startRedis();
-  }, 30_000);
-  afterAll(async () => {
-    await Promise.allSettled(apps.map((started) => started.app.close()));
-    await redis?.stop();
-  });
-
   it('40 parallel submissions spread over two instances against a quota of 3 accept exactly 3', async () => {
-    const env = { AEH_STORAGE: redis.url, AEH_DATA_DIR: mkdtempSync(join(tmpdir(), 'aeh-quota-redis-')), AEH_MAX_QUEUED_PER_PRINCIPAL: '3', AEH_CONCURRENCY: '1' };
-    apps.push(await testApp({ plugins: [testMetrics, stalledAgent], env }), await testApp({ plugins: [testMetrics, stalledAgent], env }));
-    const key = await operator(apps[0]!);
-    expect(tally(await submitAll(apps, key, 40))).toBe(3);
+    const redis = await startRedis();
+    const apps: TestApp[] = [];
+    try {
+      const env = { AEH_STORAGE: redis.url, AEH_DATA_DIR: mkdtempSync(join(tmpdir(), 'aeh-quota-redis-')), AEH_MAX_QUEUED_PER_PRINCIPAL: '3', AEH_CONCURRENCY: '1' };
+      apps.push(await testApp({ plugins: [testMetrics, stalledAgent], env }), await testApp({ plugins: [testMetrics, stalledAgent], env }));
+      const key = await operator(apps[0]!);
+      expect(tally(await submitAll(apps, key, 40))).toBe(3);
+    } finally {
+      await Promise.allSettled(apps.map((started) => started.app.close()));
+      await redis.stop();
+    }
   }, 60_000);
 });

@@ -9,32 +9,7 @@ import { join } from 'node:path';
 import { describe, it, expect } from 'vitest';
 import { testApp, type TestApp } from '../../test/helpers.ts';
 import { scriptedScenario, testMetrics, waitForTask } from '../../test/evaluation-fixtures.ts';
-import type { Plugin } from '../../core/plugin.ts';
-
-/** An agent that answers only when released (or never, until its task is stopped). */
-function gatedAgent() {
-  const started: string[] = [];
-  const release = new Map<string, () => void>();
-  const plugin: Plugin = {
-    name: 'gated-agent',
-    setup(host) {
-      host.agents.register({
-        name: 'gated',
-        description: 'test: answers when released',
-        async call(_input, context) {
-          const id = String((context.scenario as { id: string }).id);
-          started.push(id);
-          await new Promise<void>((resolve, reject) => {
-            release.set(id, resolve);
-            context.signal.addEventListener('abort', () => reject(context.signal.reason), { once: true });
-          });
-          return { output: 'Your balance is 42 EUR.' };
-        },
-      }, 'gated-agent');
-    },
-  };
-  return { plugin, started, release: (id: string) => release.get(id)?.() };
-}
+import { gatedAgent } from '../../test/agent-fixtures.ts';
 
 const gated = (id: string) => scriptedScenario(id, { agent: { adapter: 'gated' }, tasks: [{ id: 't1', input: 'balance?', expected: { contains: '42 EUR' }, metrics: [{ id: 'probe_contains' }] }] });
 

@@ -6,18 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../../test/helpers.ts';
 import { scriptedScenario, testMetrics, waitForTask } from '../../test/evaluation-fixtures.ts';
-import type { Plugin } from '../../core/plugin.ts';
-
-const stalledAgent: Plugin = {
-  name: 'stalled-agent',
-  setup(host) {
-    host.agents.register({
-      name: 'stalled',
-      description: 'test: answers only when stopped',
-      call: (_input, context) => new Promise((_, reject) => context.signal.addEventListener('abort', () => reject(context.signal.reason), { once: true })),
-    }, 'stalled-agent');
-  },
-};
+import { stalledAgent } from '../../test/agent-fixtures.ts';
 
 const tasks = (count: number) => Array.from({ length: count }, (_, index) => ({ id: `t${index}`, input: 'balance?', metrics: [{ id: 'probe_contains' }] }));
 

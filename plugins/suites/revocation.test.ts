@@ -3,44 +3,15 @@
  * the creator after the creator's key was revoked. Each launch now asks who the creator is now; once they may
  * no longer launch, the entries left are refused with the reason, visible in the suite.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../../test/helpers.ts';
-import { scriptedScenario, testMetrics } from '../../test/evaluation-fixtures.ts';
-import type { Plugin } from '../../core/plugin.ts';
+import { testMetrics } from '../../test/evaluation-fixtures.ts';
+import { launchGate, suiteCatalog } from '../../test/suite-fixtures.ts';
 
 const SCENARIOS = 20;
-
-function suiteCatalog(count: number): string {
-  const dir = mkdtempSync(join(tmpdir(), 'aeh-suite-revoke-'));
-  for (let index = 0; index < count; index++) writeFileSync(join(dir, `s${index}.json`), JSON.stringify(scriptedScenario(`revoke-s${index}`)));
-  return dir;
-}
-
-/** Lets `allow` suite launches answer, then holds the others until `open()`; counts them. */
-function launchGate(allow: number) {
-  let seen = 0;
-  let opened: () => void = () => undefined;
-  const gate = new Promise<void>((resolve) => { opened = resolve; });
-  let wake: (() => void) | undefined;
-  const plugin: Plugin = {
-    name: 'launch-gate',
-    setup(host) {
-      host.on('audit', async (entry) => {
-        if (entry.action !== 'evaluate' || !entry.request_id.startsWith('suite_')) return;
-        seen++;
-        wake?.();
-        if (seen > allow) await gate;
-      });
-    },
-  };
-  async function reached(count: number): Promise<void> {
-    while (seen < count) await new Promise<void>((resolve) => { wake = resolve; });
-  }
-  return { plugin, open: () => opened(), reached, seen: () => seen };
-}
 
 async function waitLaunched(t: TestApp, suiteId: string): Promise<any> {
   const deadline = Date.now() + 30_000;
@@ -61,7 +32,7 @@ async function suiteAsKey(t: TestApp): Promise<{ keyId: string; suiteId: string 
 describe('hostile: a suite stops launching as a revoked creator (issue 25 item 3)', () => {
   it('refuses the entries not launched when the key is revoked mid-launch, and says why', async () => {
     const gate = launchGate(2);
-    const t = await testApp({ plugins: [testMetrics, gate.plugin], env: { AEH_CATALOG_DIRS: suiteCatalog(SCENARIOS) } });
+    const t = await testApp({ plugins: [testMetrics, gate.plugin], env: { AEH_CATALOG_DIRS: suiteCatalog(SCENARIOS, 'revoke-s') } });
     const { keyId, suiteId } = await suiteAsKey(t);
     await gate.reached(3); // the first launches answered; the launcher's next ones are held
     expect((await t.json('DELETE', `/api/v1/keys/${keyId}`)).status).toBe(200);
@@ -70,7 +41,7 @@ describe('hostile: a suite stops launching as a revoked creator (issue 25 item 3
     const refused = suite.runs.filter((run: any) => run.status === 'refused');
     const launched = suite.runs.filter((run: any) => run.run_id !== null);
     // Launches already past authentication when the key was revoked complete; none starts after.
-    expect(launched.length).toBe(gate.seen());
+    expect(launched.length).toBe(gate.seen.length);
     expect(launched.length).toBeLessThan(SCENARIOS);
     expect(refused.length).toBe(SCENARIOS - launched.length);
     for (const run of refused) expect(run.error.detail).toMatch(/not launched: the API key "suite-runner" was revoked/);
@@ -78,7 +49,7 @@ describe('hostile: a suite stops launching as a revoked creator (issue 25 item 3
   });
 
   it('refuses the rest of an interrupted launch at the next start when the key was revoked meanwhile', async () => {
-    const env = { AEH_STORAGE: 'fs', AEH_DATA_DIR: mkdtempSync(join(tmpdir(), 'aeh-suite-revoke-fs-')), AEH_CATALOG_DIRS: suiteCatalog(SCENARIOS) };
+    const env = { AEH_STORAGE: 'fs', AEH_DATA_DIR: mkdtempSync(join(tmpdir(), 'aeh-suite-revoke-fs-')), AEH_CATALOG_DIRS: suiteCatalog(SCENARIOS, 'revoke-s') };
     const gate = launchGate(2);
     const first = await testApp({ plugins: [testMetrics, gate.plugin], env });
     const { keyId, suiteId } = await suiteAsKey(first);
@@ -95,7 +66,7 @@ describe('hostile: a suite stops launching as a revoked creator (issue 25 item 3
     expect(refused.length).toBeGreaterThan(0);
     for (const run of refused) expect(run.error.detail).toMatch(/the API key "suite-runner" was revoked/);
     // Only the runs queued before the stop exist; the restart queued none as the revoked key.
-    expect((await second.json('GET', '/api/v1/runs?limit=100')).body.items.length).toBe(gate.seen());
+    expect((await second.json('GET', '/api/v1/runs?limit=100')).body.items.length).toBe(gate.seen.length);
     await second.app.close();
   });
 });
