@@ -25,7 +25,8 @@ function manager(): AuthManagerInstance {
 describe('delegation: who stored work acts as', () => {
   it('acts as the creator with only the permission the work needs', async () => {
     const creator = storedCreator({ id: 'iss|ana', provider: 'oidc', permissions: ['evaluations:*', 'runs:read'], claims: { role: 'operator' } });
-    expect(await actingPrincipal(manager(), creator, 'iss|ana', 'evaluations:launch', SINCE)).toEqual({ principal: { id: 'iss|ana', provider: 'oidc', permissions: ['evaluations:launch'] } });
+    // The claims go along, so a run it queues is asked again under the mapping when it starts.
+    expect(await actingPrincipal(manager(), creator, 'iss|ana', 'evaluations:launch', SINCE)).toEqual({ principal: { id: 'iss|ana', provider: 'oidc', permissions: ['evaluations:launch'], claims: { role: 'operator' } } });
   });
 
   it('refuses when the stored grant lacks it, or the claims no longer map to it', async () => {

@@ -36,5 +36,6 @@ export async function actingPrincipal(
   if ('refused' in current) return current;
   const { principal } = current;
   if (!holds(principal.permissions)) return { refused: who.claims ? `the claims of its creator ${who.id} no longer grant ${permission}` : `its creator ${principal.id} no longer holds ${permission}` };
-  return { principal: { id: principal.id, provider: principal.provider, permissions: [permission], ...(principal.formerId ? { formerId: principal.formerId } : {}) } };
+  // The claims go along (never the permissions they map to), so a run it queues is asked again when it starts.
+  return { principal: { id: principal.id, provider: principal.provider, permissions: [permission], ...(principal.claims ? { claims: principal.claims } : {}), ...(principal.formerId ? { formerId: principal.formerId } : {}) } };
 }
