@@ -28,6 +28,8 @@ const ownedPrefix = (owner: string) => `tasks-owned/${ownerKey(owner)}`;
 const ownedKey = (owner: string, taskId: string, units?: number) => `${ownedPrefix(owner)}/${taskId}${units === undefined ? '' : `.${units}`}`;
 /** Bytes stored for a principal's runs (a counter). */
 const storedKey = (owner: string) => `usage/stored-bytes/${ownerKey(owner)}`;
+/** How long the claim below is kept where the store expires keys: a task is released again within moments. */
+const COUNTED_TTL_S = 7 * 24 * 3600;
 /** Claimed once a run's bytes were counted, so a second release of the task does not count them again. */
 const countedKey = (taskId: string) => `usage/counted/${taskId}`;
 
@@ -104,7 +106,7 @@ export async function reserveTask(store: Store, owner: string, taskId: string, u
 
 /** Adds what a run stored (trace, sidecars, records, certificate) to its owner's bytes, once per task. */
 async function countStoredBytes(store: Store, task: TaskRecord): Promise<void> {
-  if (!task.submitted_by || !(await store.setIfAbsent(countedKey(task.task_id), '1'))) return;
+  if (!task.submitted_by || !(await store.setIfAbsent(countedKey(task.task_id), '1', COUNTED_TTL_S))) return;
   const files = [keys.trace(task.run_id), keys.run(task.run_id), keys.certificate(task.run_id), keys.task(task.task_id),
     ...[SIDECARS.scores, SIDECARS.failures, SIDECARS.summary, OPTIONAL_SIDECARS.world].map((file) => keys.sidecar(task.run_id, file))];
   const sizes = await Promise.all(files.map((key) => store.size(key)));
