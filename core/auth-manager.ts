@@ -24,13 +24,34 @@ export interface Credential {
 
 /** Who is calling and what they may do. */
 export interface Principal {
-  /** Stable identity for audit and rate limits (`static-key`, or the JWT's `iss|sub`). Never a credential. */
+  /**
+   * Stable identity for audit, rate limits, quotas and ownership (`static-key`, a JWT's `iss|sub`, an API key's
+   * `api-key|<name>#<key id>`): never a credential, and never a name someone else can take later.
+   */
   id: string;
   /** The provider that authenticated it. */
   provider: string;
   permissions: string[];
   claims?: Record<string, unknown>;
+  /**
+   * The id records written by earlier versions named this principal by, and from when such a record is its own
+   * (`ownsRecord`): an API key was `api-key|<name>`, a name a later key could reuse.
+   */
+  formerId?: FormerId;
 }
+
+/** An id a principal had in records written before its id became stable, valid for records from `since` on. */
+export interface FormerId {
+  id: string;
+  /** ISO time: records written earlier belonged to someone else of that id. */
+  since: string;
+}
+
+/** A principal as work done on its behalf stores it (a schedule, a suite, a queued run): never shown by the API. */
+export type StoredPrincipal = Pick<Principal, 'id' | 'provider' | 'permissions' | 'claims'>;
+
+/** Who a stored principal is now, or why it may no longer act. */
+export type CurrentPrincipal = { principal: Principal } | { refused: string };
 
 /**
  * A way to authenticate. Returns a principal when the credential is its own and valid, `null` when the
@@ -43,6 +64,12 @@ export interface AuthProvider {
   authenticate(credential: Credential, manager: AuthManagerInstance): MaybePromise<Principal | null>;
   /** Start-up warnings and health, for the log and the doctor. */
   health?(): Promise<{ status: 'ok' | 'warn' | 'fail'; message: string; hint?: string }>;
+  /**
+   * Who a principal this provider authenticated earlier is now, for work done on its behalf (a schedule's
+   * firing, a suite launch, a resumed run): its current permissions, or why it may no longer act (a revoked
+   * key). `since` is when the work was asked for. Without it, the manager maps stored claims again.
+   */
+  current?(stored: StoredPrincipal, manager: AuthManagerInstance, since: string): MaybePromise<CurrentPrincipal>;
 }
 
 export interface AuthManagerOptions {
@@ -64,6 +91,11 @@ export interface AuthManagerInstance {
   permissionsFromClaims(claims: Record<string, unknown>): string[];
   /** Permission nodes of a role name, `undefined` for an unknown role. */
   permissionsOfRole(role: string): readonly string[] | undefined;
+  /**
+   * Who `stored` is now (issue 25 item 3): its provider's `current`, else its stored claims mapped again, else
+   * its stored permissions; refused when its provider is no longer loaded.
+   */
+  currentPrincipal(stored: StoredPrincipal, since: string): Promise<CurrentPrincipal>;
 }
 
 export type AuthManagerClass = new (options: AuthManagerOptions) => AuthManagerInstance;
@@ -109,6 +141,31 @@ function askProviders(manager: AuthManagerInstance, credential: Credential, from
     detail: 'the credential is not valid',
     headers: { 'WWW-Authenticate': 'Bearer realm="aeh", error="invalid_token"' },
   });
+}
+
+/** The built-in claim mapping: `permissions` nodes, `scope` nodes or role names, `roles` role names. */
+function permissionsOfClaims(manager: AuthManagerInstance, claims: Record<string, unknown>): string[] {
+  const granted = new Set<string>();
+  const addRole = (role: string) => {
+    const nodes = manager.permissionsOfRole(role);
+    nodes?.forEach((node) => granted.add(node));
+    return nodes !== undefined;
+  };
+  for (const node of asStrings(claims.permissions)) granted.add(node.toLowerCase());
+  for (const item of asStrings(claims.scope)) {
+    if (!addRole(item)) granted.add(item.toLowerCase());
+  }
+  for (const role of asStrings(claims.roles)) addRole(role);
+  return [...granted];
+}
+
+/** `AuthManager.currentPrincipal`: the provider's answer, else the stored claims mapped again, else as stored. */
+async function currentPrincipalOf(manager: AuthManagerInstance, stored: StoredPrincipal, since: string): Promise<CurrentPrincipal> {
+  const provider = manager.providers.find((candidate) => candidate.name === stored.provider);
+  if (!provider) return { refused: `the identity provider "${stored.provider}" of ${stored.id} is no longer configured` };
+  if (provider.current) return provider.current(stored, manager, since);
+  const permissions = stored.claims ? manager.permissionsFromClaims(stored.claims) : [...stored.permissions];
+  return { principal: { id: stored.id, provider: stored.provider, permissions, ...(stored.claims ? { claims: stored.claims } : {}) } };
 }
 
 /** Builds a fresh AuthManager class for one app. */
@@ -173,22 +230,15 @@ export function createAuthManagerClass(): AuthManagerClass {
     }
 
     permissionsFromClaims(claims: Record<string, unknown>): string[] {
-      const granted = new Set<string>();
-      const addRole = (role: string) => {
-        const nodes = this.permissionsOfRole(role);
-        nodes?.forEach((node) => granted.add(node));
-        return nodes !== undefined;
-      };
-      for (const node of asStrings(claims.permissions)) granted.add(node.toLowerCase());
-      for (const item of asStrings(claims.scope)) {
-        if (!addRole(item)) granted.add(item.toLowerCase());
-      }
-      for (const role of asStrings(claims.roles)) addRole(role);
-      return [...granted];
+      return permissionsOfClaims(this, claims);
     }
 
     permissionsOfRole(role: string): readonly string[] | undefined {
       return permissionsOfRole(role);
+    }
+
+    async currentPrincipal(stored: StoredPrincipal, since: string): Promise<CurrentPrincipal> {
+      return currentPrincipalOf(this, stored, since);
     }
   };
 }

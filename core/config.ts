@@ -29,10 +29,11 @@ export interface Config {
   /** Requests per minute per principal on protected routes, per client address on public ones. */
   rateLimit: { protectedPerMinute: number; publicPerMinute: number; authFailuresPerMinute: number };
   /**
-   * Limits per principal, so that one caller cannot hold the service for everyone (issue 13 item 7):
-   * evaluations queued or running at once, schedules kept, and the longest per-call agent timeout accepted.
+   * Limits per principal, so that one caller cannot hold the service for everyone (issue 13 item 7, issue 25
+   * item 12): evaluations and units queued or running at once, bytes its runs stored, schedules kept, and the
+   * longest per-call agent timeout accepted.
    */
-  quotas: { queuedRunsPerPrincipal: number; schedulesPerPrincipal: number; maxAgentTimeoutMs: number };
+  quotas: { queuedRunsPerPrincipal: number; queuedUnitsPerPrincipal: number; storedBytesPerPrincipal: number; schedulesPerPrincipal: number; maxAgentTimeoutMs: number };
   /** The signer that signs certificates (`AEH_SIGNER`); unset: a cloud key service when one is configured, else `local`. */
   signer?: string;
   /** The header a trusted reverse proxy puts the client address in (`AEH_CLIENT_IP_HEADER`), lower case. */
@@ -143,6 +144,8 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = '/'):
     shimBudgetMs: integer(env, 'AEH_SHIM_BUDGET_MS', 2000, 1, 600_000),
     quotas: {
       queuedRunsPerPrincipal: integer(env, 'AEH_MAX_QUEUED_PER_PRINCIPAL', 500, 1),
+      queuedUnitsPerPrincipal: integer(env, 'AEH_MAX_QUEUED_UNITS_PER_PRINCIPAL', 1_000_000, 1),
+      storedBytesPerPrincipal: integer(env, 'AEH_MAX_STORED_BYTES_PER_PRINCIPAL', 10 * 1024 ** 3, 1),
       schedulesPerPrincipal: integer(env, 'AEH_MAX_SCHEDULES_PER_PRINCIPAL', 50, 1),
       maxAgentTimeoutMs: integer(env, 'AEH_MAX_AGENT_TIMEOUT_MS', 300_000, 1, 3_600_000),
     },

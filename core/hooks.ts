@@ -23,4 +23,8 @@ export interface AuditEntry {
   outcome: 'ok' | 'refused' | 'error';
   status: number;
   detail?: string;
+  /** The run a request queued (`POST /api/evaluate`). */
+  run_id?: string;
+  /** The environment variables that run's agent may send (names, never values; `AEH_AGENT_KEY_ENVS`). */
+  agent_envs?: string[];
 }

@@ -3,6 +3,7 @@
  * mounts them behind the same request-id, authentication, permission and body middleware. The OpenAPI
  * document is generated from these definitions and their schemas, so it cannot drift from what is enforced.
  */
+import type { AuditEntry } from './hooks.ts';
 import type { Context } from 'hono';
 import type { Principal } from './auth-manager.ts';
 import type { Services } from './services.ts';
@@ -17,9 +18,12 @@ export interface AppVariables {
   principal?: Principal;
   /** The parsed, validated JSON body of routes that declare one. */
   body?: unknown;
+  /** What a handler adds to its request's audit entry (the run it queued, the variables its agent uses). */
+  auditFacts?: AuditFacts;
 }
 
 export type AppEnv = { Variables: AppVariables };
+export type AuditFacts = Pick<AuditEntry, 'run_id' | 'agent_envs'>;
 export type AppContext = Context<AppEnv>;
 
 /** How a route is rate limited: per client address (public routes) or per principal (protected ones). */

@@ -21,7 +21,7 @@ describe('agents against a real HTTP agent on 127.0.0.1', () => {
   });
 
   it('openai: follows a tool call against a local OpenAI-compatible server', async () => {
-    const t = await testApp({ plugins: [testMetrics], env: { AEH_ALLOW_HOSTS: '127.0.0.1', LOCAL_LLM_KEY: 'local-key', AEH_AGENT_KEY_ENVS: 'LOCAL_LLM_KEY' } });
+    const t = await testApp({ plugins: [testMetrics], env: { AEH_ALLOW_HOSTS: '127.0.0.1', LOCAL_LLM_KEY: 'local-key', AEH_AGENT_KEY_ENVS: 'LOCAL_LLM_KEY@127.0.0.1' } });
     const scenario = scriptedScenario('local-openai', { tasks: [{ id: 't1', input: 'balance?', expected: { contains: '42 EUR' }, metrics: [{ id: 'probe_contains' }] }] });
     const { run, trace } = await evaluate(t, { scenario, agent: { adapter: 'openai', base_url: `${agent.url}/v1`, model: 'local', api_key_env: 'LOCAL_LLM_KEY', tool_results: { get_balance: { amount: 42 } } } });
     expect(run.compliance.status).toBe('pass');

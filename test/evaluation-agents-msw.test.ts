@@ -15,7 +15,7 @@ afterEach(() => {
 });
 afterAll(() => server.close());
 
-const ENV = { AEH_ALLOW_HOSTS: 'agent.test,llm.test', AGENT_OPENAI_KEY: 'sk-test-123', AEH_AGENT_KEY_ENVS: 'AGENT_OPENAI_KEY,NOT_SET_ANYWHERE' };
+const ENV = { AEH_ALLOW_HOSTS: 'agent.test,llm.test', AGENT_OPENAI_KEY: 'sk-test-123', AEH_AGENT_KEY_ENVS: 'AGENT_OPENAI_KEY@llm.test,NOT_SET_ANYWHERE@llm.test' };
 const BALANCE = scriptedScenario('balance', { tasks: [{ id: 't1', input: 'What is my balance?', expected: { contains: '42 EUR' }, metrics: [{ id: 'probe_contains' }] }] });
 
 describe('agent: http (msw)', () => {

@@ -4,32 +4,9 @@
  */
 import { describe, it, expect } from 'vitest';
 import { testApp, type TestApp } from './helpers.ts';
-import type { Plugin } from '../core/plugin.ts';
 import claimsBearer from './fixtures/claims-bearer-auth.ts';
 import { scriptedScenario, testMetrics, waitForTask } from './evaluation-fixtures.ts';
-
-/** An agent whose calls wait until the test releases them; records which scenario started when. */
-function gatedAgent() {
-  const started: string[] = [];
-  const waiting = new Map<string, () => void>();
-  const plugin: Plugin = {
-    name: 'gated-agent',
-    setup(host) {
-      host.agents.register({
-        name: 'gated',
-        description: 'test: answers when released',
-        async call(_input, context) {
-          const id = String((context.scenario as { id: string }).id);
-          started.push(id);
-          await new Promise<void>((resolve) => waiting.set(id, resolve));
-          return { output: 'Your balance is 42 EUR.' };
-        },
-      }, 'gated-agent');
-    },
-  };
-  const release = (id: string) => waiting.get(id)?.();
-  return { started, release, plugin };
-}
+import { gatedAgent } from './agent-fixtures.ts';
 
 const token = (sub: string) => `claims.${Buffer.from(JSON.stringify({ sub, roles: ['operator'] })).toString('base64url')}`;
 const as = (sub: string) => ({ key: null, headers: { authorization: `Bearer ${token(sub)}` } });

@@ -151,7 +151,7 @@ describe('schedules: act as the person who made them (issue 13 item 8)', () => {
     expect(created.body).not.toHaveProperty('creator');
     await runDueJobs(await t.app.ready, new Date(MONDAY_0900_UTC));
     expect(launched).toHaveLength(1);
-    expect(principals[0]).toEqual({ id: 'test|alice', provider: 'test-claims', permissions: ['evaluations:launch'] });
+    expect(principals[0]).toEqual({ id: 'test|alice', provider: 'test-claims', permissions: ['evaluations:launch'], claims: { sub: 'alice', roles: ['operator'] } });
     const entries = (await t.json('GET', '/api/v1/audit')).body.items as Array<{ action: string; principal: string }>;
     expect(entries.find((entry) => entry.action !== 'schedule' && entry.principal === 'test|alice' && entry.action.includes('evaluate'))).toBeDefined();
     expect(entries.some((entry) => entry.action.includes('evaluate') && entry.principal === 'static-key')).toBe(false);

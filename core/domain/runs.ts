@@ -2,6 +2,7 @@
  * Runs and evaluation tasks as stored records, and the storage layout every plugin shares
  * (api-contract.md "Data on disk"): a run lives in `runs/<run_id>/` with its trace, sidecars and certificate.
  */
+import type { StoredPrincipal } from '../auth-manager.ts';
 import type { ComplianceStatus, DimensionScores } from './scoring.ts';
 import type { Severity } from '../metric.ts';
 import type { Store } from '../storage.ts';
@@ -100,6 +101,13 @@ export interface TaskRecord {
   handoff?: string;
   /** The id of the principal that submitted it (a schedule's creator for a scheduled firing). */
   submitted_by?: string;
+  /**
+   * The submitting principal as stored (`StoredPrincipal`: id, provider, permissions, claims): asked again when
+   * the task starts or resumes, so a revoked submitter's queued run never starts. Never shown by the API.
+   */
+  submitter?: StoredPrincipal;
+  /** The environment variables (`AEH_AGENT_KEY_ENVS`) the run's agent may send: names only, never values. */
+  agent_envs?: string[];
 }
 
 /** The trace file's basename (`trace_file` in the run and the certificate). */

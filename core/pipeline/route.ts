@@ -102,6 +102,7 @@ async function audit(c: AppContext, services: Services, pipeline: Pipeline, acti
     action,
     outcome: response.status < 400 ? 'ok' : 'error',
     status: response.status,
+    ...c.get('auditFacts'),
   };
   await services.hooks.emit('audit', entry);
 }

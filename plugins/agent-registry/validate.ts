@@ -34,7 +34,7 @@ const SECRET_HEADER = /^(?:authorization|proxy-authorization|cookie|x-api-key|ap
 /** Options that would hold a secret's value (`api_key`, `token`, `client_secret`, …). */
 const SECRET_OPTION = /(?:^|_)(?:api_?key|key|token|secret|password|passwd|credentials?|bearer)$/i;
 
-const HINT = 'store the secret in an environment variable the operator lists in AEH_AGENT_KEY_ENVS, and name it: api_key_env (openai) or header_envs (http)';
+const HINT = 'store the secret in an environment variable the operator lists in AEH_AGENT_KEY_ENVS (NAME, or NAME@host), and name it: api_key_env (openai) or header_envs (http)';
 
 /** Options that hold what looks like a secret's value. */
 function literalSecrets(options: Record<string, unknown>): FieldError[] {
@@ -85,7 +85,8 @@ function inputErrors(services: Services, input: AgentInput): FieldError[] {
 export async function checkAgentInput(services: Services, input: AgentInput): Promise<void> {
   const errors = inputErrors(services, input);
   if (errors.length) throw invalid(errors, errors.some((error) => /secret|credential/.test(error.message)) ? { hint: HINT } : undefined);
-  const context = agentCheckContext(services);
+  // A registry record may name bare AEH_AGENT_KEY_ENVS variables: only registry:admin writes its URL.
+  const context = agentCheckContext(services, { registered: true });
   const jwksUrl = input.signature_key?.jwks_url;
   try {
     if (jwksUrl !== undefined) context.checkUrl(jwksUrl, '/agent/signature_key/jwks_url');

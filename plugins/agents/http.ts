@@ -10,7 +10,8 @@
  * `error}]`) and `round`, until the agent gives its final `output` or `max_tool_rounds` (default 8) is spent.
  * It also carries `mcp: {url, token}`: the same world as an MCP server, for an agent that speaks MCP instead.
  * Secret headers are named, not written: `header_envs: {authorization: "SUPPORT_BOT_TOKEN"}` sends the value of
- * that variable, which `AEH_AGENT_KEY_ENVS` must list (as for the openai adapter's `api_key_env`).
+ * that variable, which `AEH_AGENT_KEY_ENVS` must list, bound to the agent's host (`NAME@host`) or bare for
+ * agents of the registry (as for the openai adapter's `api_key_env`).
  */
 import type { Plugin } from '../../core/plugin.ts';
 import { AgentError, type AgentAdapter, type AgentReply, type ToolCall } from '../../core/agent-adapter.ts';
@@ -71,7 +72,7 @@ export const httpAdapter: AgentAdapter = {
   async check(spec, { checkUrl, env }) {
     checkUrl(spec.url, '/agent/url');
     for (const [header, variable] of Object.entries((spec.header_envs ?? {}) as Record<string, string>)) {
-      const refusal = agentVariableRefusal(variable, env, true);
+      const refusal = agentVariableRefusal(variable, env, true, spec.url);
       if (refusal) throw new Problem('validation_failed', { detail: `agent.header_envs.${header} "${variable}" ${refusal}`, errors: [{ path: `/agent/header_envs/${header}`, message: refusal }] });
     }
   },
@@ -79,7 +80,8 @@ export const httpAdapter: AgentAdapter = {
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
     for (const [name, value] of Object.entries((spec.headers ?? {}) as Record<string, string>)) headers[name.toLowerCase()] = value;
     for (const [name, variable] of Object.entries((spec.header_envs ?? {}) as Record<string, string>)) {
-      if (agentVariableRefusal(variable, env)) throw new AgentError(`agent.header_envs.${name} "${variable}" is not allowed`);
+      const refusal = agentVariableRefusal(variable, env, false, spec.url);
+      if (refusal) throw new AgentError(`agent.header_envs.${name} "${variable}" ${refusal}`);
       const value = env[variable];
       if (value) headers[name.toLowerCase()] = value;
     }

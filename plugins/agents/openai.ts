@@ -2,7 +2,8 @@
  * The `openai` agent adapter (api-contract.md "Built-in agent adapters"): any OpenAI-compatible
  * chat-completions endpoint (`POST {base_url}/chat/completions`), tool calls included. The key is read from the
  * environment variable named by `api_key_env`, never from the scenario, and only from the variables the
- * operator listed in `AEH_AGENT_KEY_ENVS`. When the scenario enables world shims, their actions are offered as
+ * operator listed in `AEH_AGENT_KEY_ENVS`, bound to the endpoint's host (`NAME@host`) or, listed bare, for
+ * agents of the registry. When the scenario enables world shims, their actions are offered as
  * `tools` (function calling, named `shim__action`); the model's calls run against the task's world and the
  * results (or errors) go back as `tool` messages, for up to `max_tool_rounds` rounds (default 8). Other tools
  * (`tools` in the agent spec) answer from `tool_results` when it scripts one; a call nobody can answer ends
@@ -38,7 +39,7 @@ async function checkSpec(spec: AgentSpec, { env, checkUrl }: AgentCheckContext):
   checkUrl(spec.base_url, '/agent/base_url');
   const name = spec.api_key_env;
   if (typeof name !== 'string') return;
-  const refusal = agentVariableRefusal(name, env, true);
+  const refusal = agentVariableRefusal(name, env, true, spec.base_url);
   if (refusal) throw new Problem('validation_failed', { detail: `agent.api_key_env "${name}" ${refusal}`, errors: [{ path: '/agent/api_key_env', message: refusal }] });
 }
 
@@ -68,7 +69,8 @@ export const openaiAdapter: AgentAdapter = {
     const endpoint = `${String(spec.base_url).replace(/\/+$/, '')}/chat/completions`;
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
     if (typeof spec.api_key_env === 'string') {
-      if (agentVariableRefusal(spec.api_key_env, env)) throw new AgentError(`agent.api_key_env "${spec.api_key_env}" is not allowed`);
+      const refusal = agentVariableRefusal(spec.api_key_env, env, false, endpoint);
+      if (refusal) throw new AgentError(`agent.api_key_env "${spec.api_key_env}" ${refusal}`);
       const key = env[spec.api_key_env];
       if (key) headers.authorization = `Bearer ${key}`;
     }
@@ -130,7 +132,8 @@ export const openaiAdapter: AgentAdapter = {
 export default {
   name: 'agent-openai',
   setup(host) {
-    const { refused } = agentKeyVariablesOf(host.config);
+    const { refused, invalid } = agentKeyVariablesOf(host.config);
+    if (invalid.length > 0) throw new Error(`agent-openai: AEH_AGENT_KEY_ENVS entries ${invalid.map((entry) => `"${entry.slice(0, 80)}"`).join(', ')} are neither NAME nor NAME@host (host, *.domain, IP or CIDR, optional :port)`);
     if (refused.length > 0) {
       throw new Error(`agent-openai: AEH_AGENT_KEY_ENVS lists ${refused.join(', ')}, a variable of the service, its signers, Redis or OIDC; `
         + 'agents never receive those: remove it and give the agent a key variable of its own');

@@ -41,6 +41,8 @@ const ENTRY_SCHEMA = {
     outcome: { enum: ['ok', 'refused', 'error'] },
     status: { type: 'integer' },
     detail: { type: 'string' },
+    run_id: { type: 'string', description: 'the run the request queued (evaluate)' },
+    agent_envs: { type: 'array', items: { type: 'string' }, description: 'environment variables that run\'s agent may send (names only)' },
   },
 };
 

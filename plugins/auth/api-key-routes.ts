@@ -1,6 +1,7 @@
 /**
  * `/api/v1/keys` (`identity:manage`, SUPERVISOR): create a scoped API key (the secret is in the answer once),
- * list and read keys without secrets, revoke one. A key never grants more than its creator holds.
+ * list and read keys without secrets, revoke one. A key never grants more than its creator holds, and only a
+ * caller holding every grant of a key may revoke it.
  */
 import type { PluginHost } from '../../core/plugin-host.ts';
 import type { AppContext } from '../../core/routes.ts';
@@ -44,9 +45,14 @@ function checkCreate(c: AppContext, body: CreateBody): void {
     if (!(at > now) || at - now > MAX_LIFETIME_MS) throw new Problem('validation_failed', { detail: 'expires_at must be in the future and at most five years ahead', errors: [{ path: '/expires_at', message: 'must be in the future, at most five years ahead' }] });
   }
   // No escalation: every permission the key would hold must be one its creator holds.
-  const held = c.var.principal!.permissions;
-  const beyond = grantsOf(c.var.services.auth, body).filter((node) => !permissionCheck(node)(held));
+  const beyond = beyondCaller(c, body);
   if (beyond.length) throw new Problem('forbidden', { detail: `a key cannot grant more than its creator holds: ${beyond.slice(0, 5).join(', ')}` });
+}
+
+/** The grants of a key (as resolved now) that the caller does not hold. */
+function beyondCaller(c: AppContext, key: { roles?: string[]; permissions?: string[] }): string[] {
+  const held = c.var.principal!.permissions;
+  return grantsOf(c.var.services.auth, key).filter((node) => !permissionCheck(node)(held));
 }
 
 async function createKey(c: AppContext): Promise<Response> {
@@ -96,6 +102,9 @@ export function registerKeyRoutes(host: PluginHost): void {
     ...common, method: 'DELETE', path: '/api/v1/keys/:id', summary: 'Revoke an API key, at once on every instance sharing the store', audit: 'key.revoke',
     async handler(c) {
       const record = await readKey(c);
+      // Issue 25 item 9: a key manager without `*` must not be able to take a SUPERVISOR's key away.
+      const beyond = beyondCaller(c, record);
+      if (beyond.length) throw new Problem('forbidden', { detail: `a caller cannot revoke a key holding what it does not hold: ${beyond.slice(0, 5).join(', ')}` });
       if (!record.revoked_at) {
         const revoked = { ...record, revoked_at: new Date(c.var.services.now()).toISOString(), revoked_by: c.var.principal!.id };
         await c.var.services.store.setJson(recordKey(record.id), revoked);

@@ -19,7 +19,8 @@
  *   verified: a hit needs the same bytes (compared in constant time), a still-fresh key set of the same
  *   generation, and passes the time checks again, so it is equivalent to verifying again, without the
  *   signature's cost. Another spelling of the same token is simply a miss and is verified in full. A hit is
- *   answered synchronously, so a remembered token costs the request pipeline no turn of the event loop.
+ *   answered synchronously, so a remembered token costs the request pipeline no turn of the event loop. The
+ *   permissions are not remembered: each use maps the claims again, so PBAC changes reach tokens already seen.
  */
 import { asText, textSettings } from '../../core/plugin-settings.ts';
 import type { JWTPayload } from 'jose';
@@ -68,22 +69,14 @@ function setup(host: PluginHost): void {
     verifiedCacheSize: verifiedCacheSizeOf(asText(host.settings).OIDC_VERIFIED_CACHE_SIZE),
     fetch: () => host.capabilities.fetch ?? globalThis.fetch,
   });
-  // A remembered token hands back the same frozen payload, so its principal is mapped from claims only once.
-  const principals = new WeakMap<JWTPayload, Principal>();
   const provider: AuthProvider = {
     name: 'oidc',
     authenticate(credential: Credential, manager) {
       // Only `Authorization: Bearer` carries JWTs; a token in X-API-Key or ?apiKey= is not looked at.
       if (credential.source !== 'authorization') return null;
-      const principalFor = (payload: JWTPayload): Principal => {
-        let principal = principals.get(payload);
-        if (!principal) {
-          const permissions = Object.freeze(manager.permissionsFromClaims(payload as Record<string, unknown>)) as string[];
-          principal = Object.freeze(principalOf(payload, permissions));
-          principals.set(payload, principal);
-        }
-        return principal;
-      };
+      // The verification is remembered, never the permissions: they are mapped from the claims on every use, so
+      // a change to the role table or the group mappings reaches a token already seen (issue 25 item 13).
+      const principalFor = (payload: JWTPayload): Principal => principalOf(payload, manager.permissionsFromClaims(payload as Record<string, unknown>));
       const payload = verifier.verify(credential.value);
       return isPromiseLike(payload) ? payload.then(principalFor) : principalFor(payload);
     },

@@ -20,6 +20,8 @@ export default {
         if (!key || credential.value.length !== key.length || !matchesKey!(credential.value)) return null;
         return { id: 'static-key', provider: 'static-key', permissions: ['*'] };
       },
+      // Work the static key asked for acts only while the service still has one.
+      current: () => (key ? { principal: { id: 'static-key', provider: 'static-key', permissions: ['*'] } } : { refused: 'the static key (DASHBOARD_API_KEY) is no longer set' }),
     };
     host.authProviders.register(provider, 'auth-static-key');
   },

@@ -20,7 +20,7 @@ beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }));
 afterAll(() => server.close());
 
 const SECRET = 'bot-token-value-never-stored';
-const ENV = { AEH_ALLOW_HOSTS: 'agent.test', AEH_AGENT_KEY_ENVS: 'BOT_TOKEN', BOT_TOKEN: SECRET, AEH_PRICES: JSON.stringify({ 'bot-1': { input: 10, output: 10 } }) };
+const ENV = { AEH_ALLOW_HOSTS: 'agent.test', AEH_AGENT_KEY_ENVS: 'BOT_TOKEN@agent.test', BOT_TOKEN: SECRET, AEH_PRICES: JSON.stringify({ 'bot-1': { input: 10, output: 10 } }) };
 const AGENT = { adapter: 'http', url: 'http://agent.test/agent', header_envs: { authorization: 'BOT_TOKEN' } };
 const SCENARIO = scriptedScenario('cached', {
   tasks: [

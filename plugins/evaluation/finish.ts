@@ -119,7 +119,8 @@ export async function finishRun(run: RunContext): Promise<void> {
   await releaseTask(store, task.task_id, task);
 }
 
-async function endWithoutResults(engine: Engine, task: TaskRecord, status: RunStatus, error?: { code: string; message: string }): Promise<void> {
+/** Ends a task that produced no results (cancelled, refused, abandoned): run and task records, markers. */
+export async function endWithoutResults(engine: Engine, task: TaskRecord, status: RunStatus, error?: { code: string; message: string }): Promise<void> {
   const { store } = engine.services;
   const finishedAt = new Date(engine.services.now()).toISOString();
   const stored = await store.getJson<RunRecord>(keys.run(task.run_id));

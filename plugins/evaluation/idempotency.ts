@@ -16,6 +16,8 @@ import { sha3Hex } from '../../core/domain/hash.ts';
 import { keys } from '../../core/domain/runs.ts';
 import { Problem } from '../../core/problems.ts';
 import type { Engine } from './engine.ts';
+import type { Principal } from '../../core/auth-manager.ts';
+import { ownsRecord } from '../../core/ownership.ts';
 
 /** How long a key answers with the run it created (seconds); stores without expiry keep it. */
 export const IDEMPOTENCY_TTL_S = 7 * 24 * 3600;
@@ -49,10 +51,16 @@ function idempotencyKeyOf(header: string | undefined): string | undefined {
   return match[1] ?? match[2];
 }
 
+/** Who submits: their stable id, and the id records of earlier versions may name them by (core/ownership.ts). */
+export type Submitter = Pick<Principal, 'id' | 'formerId'>;
+
 /** An idempotency key as one principal's: two principals' equal keys are unrelated. */
-function idempotencyScope(engine: Engine, owner: string | undefined, key: string, body: unknown) {
-  const where = `idempotency/${sha3Hex(`${owner ?? ''}\n${key}`, engine.sha3).slice(0, 64)}`;
-  return { where, bodyDigest: sha3Hex(canonicalize(body) ?? '', engine.sha3) };
+function idempotencyScope(engine: Engine, owner: Submitter | undefined, key: string, body: unknown) {
+  const at = (id: string) => `idempotency/${sha3Hex(`${id}\n${key}`, engine.sha3).slice(0, 64)}`;
+  // Stored under a former id (an API key's name, before ids were stable), a reservation is the principal's only
+  // if made after the principal came to be: a new key reusing a revoked key's name must not get its runs.
+  const former = owner?.formerId ? { where: at(owner.formerId.id), owner } : undefined;
+  return { where: at(owner?.id ?? ''), former, bodyDigest: sha3Hex(canonicalize(body) ?? '', engine.sha3) };
 }
 
 type Scope = ReturnType<typeof idempotencyScope>;
@@ -63,7 +71,7 @@ type Scope = ReturnType<typeof idempotencyScope>;
  * `null`: no earlier request, or one that stopped half-way (the submission takes it over when it reserves).
  */
 async function replayOf(engine: Engine, scope: Scope): Promise<RunIds | null> {
-  const earlier = await engine.services.store.getJson<Reservation>(`${scope.where}.json`);
+  const earlier = await engine.services.store.getJson<Reservation>(`${scope.where}.json`) ?? await formerReservation(engine, scope);
   if (!earlier) return null;
   if (earlier.body_digest !== scope.bodyDigest) {
     throw new Problem('idempotency_key_reused', { detail: 'this Idempotency-Key was sent before with another request body; use a new key for a new request' });
@@ -71,6 +79,14 @@ async function replayOf(engine: Engine, scope: Scope): Promise<RunIds | null> {
   if (await engine.services.store.has(keys.task(earlier.task_id))) return { run_id: earlier.run_id, task_id: earlier.task_id };
   if (engine.services.now() - earlier.reserved_at < IN_FLIGHT_MS) throw inFlight();
   return null;
+}
+
+/** A completed reservation stored under the submitter's former id, when it is theirs. */
+async function formerReservation(engine: Engine, scope: Scope): Promise<Reservation | null> {
+  if (!scope.former) return null;
+  const earlier = await engine.services.store.getJson<Reservation>(`${scope.former.where}.json`);
+  const mine = earlier && ownsRecord(scope.former.owner, scope.former.owner.formerId!.id, new Date(earlier.reserved_at).toISOString());
+  return mine && (await engine.services.store.has(keys.task(earlier.task_id))) ? earlier : null;
 }
 
 function inFlight(): Problem {
@@ -111,7 +127,7 @@ function reserver(engine: Engine, scope: Scope): { reserve(fresh: RunIds): Promi
 export async function submitOnce(
   engine: Engine,
   header: string | undefined,
-  owner: string | undefined,
+  owner: Submitter | undefined,
   body: unknown,
   submit: (reserve?: (fresh: RunIds) => Promise<Reserved>) => Promise<RunIds>,
 ): Promise<{ ids: RunIds; replayed: boolean }> {

@@ -43,8 +43,14 @@ function submitRoute(holder: EngineHolder): RouteDefinition {
     async handler(c) {
       const engine = engineOf(holder);
       const body = c.var.body as EvaluateBody;
-      const owner = c.var.principal?.id;
-      const { ids, replayed } = await submitOnce(engine, c.req.header('idempotency-key'), owner, body, (reserve) => submitEvaluation(engine, body, owner, reserve));
+      const principal = c.var.principal;
+      let agentEnvs: string[] | undefined;
+      const { ids, replayed } = await submitOnce(engine, c.req.header('idempotency-key'), principal, body, async (reserve) => {
+        const { agent_envs: used, ...queued } = await submitEvaluation(engine, body, principal, reserve);
+        agentEnvs = used;
+        return queued;
+      });
+      c.set('auditFacts', { run_id: ids.run_id, ...(agentEnvs ? { agent_envs: agentEnvs } : {}) });
       const statusUrl = `/api/v1/tasks/${ids.task_id}`;
       return c.json({ task_id: ids.task_id, run_id: ids.run_id, status: 'queued', status_url: statusUrl }, 202, { Location: statusUrl, ...(replayed ? { 'Idempotent-Replayed': 'true' } : {}) });
     },

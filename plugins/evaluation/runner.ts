@@ -14,8 +14,9 @@ import { createRunState } from './run-state.ts';
 import type { RunContext } from './run-context.ts';
 import { runUnit } from './unit.ts';
 import { runConcurrency, runUnitsConcurrently } from './concurrent-units.ts';
-import { finishRun, abandonRun, cancelRun } from './finish.ts';
+import { finishRun, abandonRun, cancelRun, endWithoutResults } from './finish.ts';
 import { releaseTask } from './owners.ts';
+import { actingPrincipal } from '../../core/delegation.ts';
 
 /** Checkpoint batching for idempotent in-process adapters (scripted, replay): redoing them costs nothing. */
 const BATCH_UNITS = 64;
@@ -85,6 +86,17 @@ async function prepare(engine: Engine, task: TaskRecord, signal: AbortSignal, fr
   return { engine, task, plan, adapter, state: runState, writer, signal, scenarioDigest: state.scenario_digest, total: unitCount(plan), step: state.step + 1, from: state.next, phase: state.phase };
 }
 
+/**
+ * Why the task's submitter may no longer have it run, or `null` (issue 25 item 3): asked each time a task starts
+ * or resumes, since it may have waited in a queue or across a restart while their key was revoked or their role
+ * changed. Tasks queued by versions that did not store the submitter run as before.
+ */
+async function submitterRefusal(engine: Engine, task: TaskRecord): Promise<string | null> {
+  if (!task.submitter) return null;
+  const acting = await actingPrincipal(engine.services.auth, task.submitter, task.submitted_by, 'evaluations:launch', task.created_at);
+  return 'refused' in acting ? acting.refused : null;
+}
+
 /** Runs (or resumes) one task to its end. Rejects only on storage failures. */
 export async function runTask(engine: Engine, taskId: string, signal: AbortSignal): Promise<void> {
   const { services } = engine;
@@ -100,6 +112,11 @@ export async function runTask(engine: Engine, taskId: string, signal: AbortSigna
     // A request from another instance for a task accepted here is seen at its checkpoints; a run too short to
     // reach one completes (the request was answered 202, "requested"). One read less per run.
     if (!fresh && (await services.store.has(keys.cancelRequest(taskId)))) throw new StopRequest('cancel');
+    const refusal = await submitterRefusal(engine, task);
+    if (refusal) {
+      services.logger.warn('a task\'s submitter may no longer launch evaluations; it is not run', { task_id: taskId, reason: refusal });
+      return await endWithoutResults(engine, task, 'cancelled', { code: 'forbidden', message: `not run: ${refusal}` });
+    }
     try {
       run = await prepare(engine, task, signal, fresh);
     } catch (error) {

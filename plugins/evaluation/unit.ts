@@ -85,7 +85,7 @@ function scopeOf(run: RunContext, index: number, recorder: UnitRecorder): UnitSc
     spec,
     fetch: services.fetch,
     files: services.capabilities.files,
-    env: agentEnvironmentOf(services.config),
+    env: agentEnvironmentOf(services.config, { registered: plan.agent?.name !== undefined }),
     readFile: (path: string) => readJailedFile(services, path),
     variant,
     ...(trial !== undefined ? { trial } : {}),

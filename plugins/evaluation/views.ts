@@ -8,9 +8,12 @@ import type { Store } from '../../core/storage.ts';
 import { notFound } from '../../core/problems.ts';
 import { FINAL_STATUSES } from './engine.ts';
 
-/** `GET /api/v1/tasks/:task_id`: the task record minus its handoff token (internal state, not a credential to share). */
-export function taskView(task: TaskRecord): Omit<TaskRecord, 'handoff'> {
-  const { handoff: _handoff, ...view } = task;
+/**
+ * `GET /api/v1/tasks/:task_id`: the task record minus its handoff token (internal state, not a credential to
+ * share) and its stored submitter (permissions and token claims, which may be personal).
+ */
+export function taskView(task: TaskRecord): Omit<TaskRecord, 'handoff' | 'submitter'> {
+  const { handoff: _handoff, submitter: _submitter, ...view } = task;
   return view;
 }
 

@@ -6,7 +6,7 @@
 import type { PluginHost } from '../../core/plugin-host.ts';
 import type { AppContext } from '../../core/routes.ts';
 import { Problem, type FieldError } from '../../core/problems.ts';
-import { lockOutErrors, unknownPermissions } from './rules.ts';
+import { addedGrants, beyondEditor, roleNodes, claimGrantsBeyond, lockOutErrors, unknownPermissions } from './rules.ts';
 import { readTable, versionKey, writeTable, type ClaimMappings, type PbacTable } from './table.ts';
 
 const BUILT_IN = ['viewer', 'auditor', 'operator', 'supervisor'];
@@ -27,6 +27,11 @@ const CLAIMS_BODY = {
     version: { type: 'integer', minimum: 0 },
   },
 };
+
+/** 403 for a change that would grant what its editor does not hold (issue 25 item 2). */
+function beyondHeld(what: string, nodes: string[]): Problem {
+  return new Problem('forbidden', { detail: `${what}: a PBAC change cannot grant what it does not hold: ${nodes.slice(0, 5).join('; ')}` });
+}
 
 function invalid(detail: string, errors: FieldError[]): Problem {
   return new Problem('validation_failed', { detail: `${detail}: ${errors.slice(0, 3).map((error) => `${error.path} ${error.message}`).join('; ')}`, errors });
@@ -70,7 +75,11 @@ export function registerPbacRoutes(host: PluginHost, applied: (table: PbacTable)
       const body = c.var.body as { permissions: string[]; version?: number };
       const errors = unknownPermissions(body.permissions, '/permissions');
       if (errors.length) throw invalid('unknown permissions', errors);
-      const table = await change(c, body.version, (base) => ({ ...base, roles: { ...base.roles, [role]: [...body.permissions] } }));
+      const table = await change(c, body.version, (base) => {
+        const beyond = beyondEditor(c.var.principal!.permissions, addedGrants(roleNodes(base, role), body.permissions));
+        if (beyond.length) throw beyondHeld(`role "${role}"`, beyond);
+        return { ...base, roles: { ...base.roles, [role]: [...body.permissions] } };
+      });
       applied(table);
       return c.json({ role, permissions: table.roles[role], version: table.version });
     },
@@ -100,7 +109,10 @@ export function registerPbacRoutes(host: PluginHost, applied: (table: PbacTable)
         const unknown = Object.entries(body.groups).filter(([, role]) => !Object.hasOwn(base.roles, role));
         if (unknown.length) throw invalid('groups map to unknown roles', unknown.map(([group, role]) => ({ path: `/groups/${group}`, message: `"${role}" is not a role` })));
         const groups = Object.fromEntries(Object.entries(body.groups).map(([group, role]) => [group.toLowerCase(), role]));
-        return { ...base, claims: { groups_claim: body.groups_claim ?? base.claims.groups_claim, groups } };
+        const next = { ...base, claims: { groups_claim: body.groups_claim ?? base.claims.groups_claim, groups } };
+        const beyond = claimGrantsBeyond(c.var.principal!.permissions, base, next);
+        if (beyond.length) throw beyondHeld('the group mappings', beyond);
+        return next;
       });
       applied(table);
       return c.json({ ...table.claims, version: table.version });

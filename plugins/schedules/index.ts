@@ -15,6 +15,7 @@ import { listSchedules, scheduleKey, scheduleView, type ScheduleRecord } from '.
 import { schedulesTick } from './tick.ts';
 import { expirySweep } from './expiry-sweep.ts';
 import { storedCreator } from '../../core/delegation.ts';
+import { ownsRecord } from '../../core/ownership.ts';
 
 const SCHEDULE_BODY = {
   type: 'object',
@@ -70,7 +71,7 @@ export default {
         if (body.agent && !(await services.find('agentTargets')?.get(body.agent))) throw notFound(`agent ${body.agent}`);
         const principal = c.var.principal!;
         const limit = services.config.quotas.schedulesPerPrincipal;
-        const owned = (await listSchedules(services.store)).filter((record) => record.created_by === principal.id).length;
+        const owned = (await listSchedules(services.store)).filter((record) => ownsRecord(principal, record.created_by, record.created_at)).length;
         if (owned >= limit) {
           throw new Problem('quota_exceeded', {
             detail: `you already keep ${owned} schedules; the limit per principal is ${limit} (AEH_MAX_SCHEDULES_PER_PRINCIPAL). Delete one first.`,
@@ -104,7 +105,7 @@ export default {
         const record = /^[0-9a-f-]{36}$/.test(id) ? await c.var.services.store.getJson<ScheduleRecord>(scheduleKey(id)) : null;
         if (!record) throw notFound(`schedule ${id}`);
         const principal = c.var.principal!;
-        if (record.created_by !== principal.id && !principal.permissions.includes('*')) {
+        if (!ownsRecord(principal, record.created_by, record.created_at) && !principal.permissions.includes('*')) {
           throw new Problem('forbidden', { detail: 'only the schedule\'s creator or a SUPERVISOR may delete it', extra: { permission: '*' } });
         }
         await c.var.services.store.remove(scheduleKey(id));

@@ -2,8 +2,9 @@
  * The schedules job: every minute, launch the evaluations whose cron pattern matches that minute (in their
  * time zone). A firing of a schedule is claimed in the store before it launches, so instances sharing
  * Redis launch it once. A firing acts as the schedule's creator (issue 13 item 8): their principal id, only the
- * `evaluations:launch` permission they held at creation, and, for identity-provider principals, only while
- * their stored claims still map to that permission; otherwise the schedule is disabled and the audit log says so.
+ * `evaluations:launch` permission they held at creation, and only while they still exist and still hold it, asked
+ * at each firing (issue 25 item 3: a revoked or expired key, a role that lost the node, identity-provider claims
+ * that no longer map to it); otherwise the schedule is disabled with the reason and the audit log says so.
  */
 import { Cron } from 'croner';
 import type { ScheduledJob } from '../../core/services.ts';
@@ -20,8 +21,8 @@ export function isDue(record: ScheduleRecord, minute: Date): boolean {
 }
 
 /** Who a firing runs as (the creator, with `evaluations:launch` only), or why it may not run any more. */
-export function firingPrincipal(services: Services, record: ScheduleRecord): { principal: Principal } | { refused: string } {
-  const acting = actingPrincipal(services.auth, record.creator, record.created_by, 'evaluations:launch');
+export async function firingPrincipal(services: Services, record: ScheduleRecord): Promise<{ principal: Principal } | { refused: string }> {
+  const acting = await actingPrincipal(services.auth, record.creator, record.created_by, 'evaluations:launch', record.created_at);
   if ('refused' in acting && !record.creator && record.created_by !== 'static-key') return { refused: `${acting.refused}; delete it and create it again` };
   return acting;
 }
@@ -43,7 +44,7 @@ async function disable(services: Services, record: ScheduleRecord, reason: strin
 async function launch(services: Services, record: ScheduleRecord, minute: Date): Promise<void> {
   const claimed = await services.store.setIfAbsent(`schedules/${record.schedule_id}/fired/${minute.getTime()}`, 'launched', 24 * 3600);
   if (!claimed) return;
-  const acting = firingPrincipal(services, record);
+  const acting = await firingPrincipal(services, record);
   if ('refused' in acting) return disable(services, record, acting.refused, minute);
   const body = { ...(record.scenario_id ? { scenario_id: record.scenario_id } : { path: record.path }), ...(record.agent ? { agent: record.agent } : {}) };
   const response = await services.dispatchAs(new Request('http://scheduler.internal/api/evaluate', {

@@ -3,11 +3,21 @@
  * `GET|PUT|DELETE /api/v1/shims/configs/:name`. A configuration names its shim, the shim's `config`, an optional
  * `initial_state` (checked against the shim's schema) and `trusted` (usable even when `AEH_ENABLED_SHIMS` does
  * not list the shim). Scenarios refer to one by name in `shim_config`; submission spells it out into the plan.
+ * Trusting one, and changing or deleting a trusted one, needs the SUPERVISOR-only `shims:trust` (issue 25 item 5).
  */
 import type { PluginHost } from '../../core/plugin-host.ts';
 import { Problem, notFound } from '../../core/problems.ts';
 import { check } from '../../core/validate.ts';
 import { SHIM_CONFIG_NAME, shimConfigKey, type NamedShimConfig } from '../../core/domain/shim-configs.ts';
+import { permissionCheck } from '../../core/permissions.ts';
+import type { AppContext } from '../../core/routes.ts';
+
+const holdsTrust = permissionCheck('shims:trust');
+
+/** 403 unless the caller holds `shims:trust`: trusting opens a shim `AEH_ENABLED_SHIMS` keeps closed. */
+function requireTrust(c: AppContext, why: string): void {
+  if (!holdsTrust(c.var.principal?.permissions ?? [])) throw new Problem('forbidden', { detail: `${why} needs the permission "shims:trust" (SUPERVISOR)`, extra: { permission: 'shims:trust' } });
+}
 
 const NAME_PARAM = { name: 'name', in: 'path' as const, required: true, schema: { type: 'string', pattern: SHIM_CONFIG_NAME.source } };
 
@@ -58,6 +68,8 @@ export function registerShimConfigRoutes(host: PluginHost): void {
     async handler(c) {
       const name = nameOf(c.req.param('name'));
       const body = c.var.body as { shim: string; description?: string; config?: Record<string, unknown>; initial_state?: Record<string, unknown>; trusted?: boolean };
+      if (body.trusted === true) requireTrust(c, 'trusting a shim configuration');
+      if ((await c.var.services.store.getJson<NamedShimConfig>(shimConfigKey(name)))?.trusted) requireTrust(c, `replacing the trusted configuration "${name}"`);
       const shim = c.var.services.shims.get(body.shim);
       if (!shim) throw new Problem('validation_failed', { detail: `unknown shim "${body.shim}"`, errors: [{ path: '/shim', message: `known: ${c.var.services.shims.names().join(', ')}` }] });
       if (body.initial_state !== undefined && shim.initialStateSchema) {
@@ -74,6 +86,7 @@ export function registerShimConfigRoutes(host: PluginHost): void {
       const stored: NamedShimConfig = {
         name, shim: shim.name, ...(body.description ? { description: body.description } : {}), config: body.config ?? {},
         ...(body.initial_state !== undefined ? { initial_state: body.initial_state } : {}), trusted: body.trusted === true,
+        ...(body.trusted === true && c.var.principal ? { trusted_by: c.var.principal.id } : {}),
         updated_at: new Date(c.var.services.now()).toISOString(), updated_by: c.var.principal?.id,
       };
       await c.var.services.store.setJson(shimConfigKey(name), stored);
@@ -86,7 +99,9 @@ export function registerShimConfigRoutes(host: PluginHost): void {
     responses: { 204: { description: 'Deleted' } },
     async handler(c) {
       const name = nameOf(c.req.param('name'));
-      if (!(await c.var.services.store.has(shimConfigKey(name)))) throw notFound(`shim configuration ${name}`);
+      const stored = await c.var.services.store.getJson<NamedShimConfig>(shimConfigKey(name));
+      if (!stored) throw notFound(`shim configuration ${name}`);
+      if (stored.trusted) requireTrust(c, `deleting the trusted configuration "${name}"`);
       await c.var.services.store.remove(shimConfigKey(name));
       return c.body(null, 204);
     },

@@ -5,6 +5,9 @@
  * evaluation API refuses fails the request instead of every run; the rest are launched in the background with
  * a few in flight, and a quota refusal (429) waits for `Retry-After` and tries again.
  *
+ * Before each launch the launcher asks who the creator is now (issue 25 item 3): once their key is revoked or
+ * expired, or they no longer hold `evaluations:launch`, the entries not launched yet are refused with the reason.
+ *
  * Every launch carries `Idempotency-Key: <suite_id>.<entry index>`: sent again (a launcher resuming after a
  * crash, which may have queued a pair without saving its run id), it answers the run the pair already has
  * instead of queuing a second one. The launcher holds the suite's lease (lease.ts) and stops writing as soon as
@@ -16,6 +19,7 @@ import type { Services } from '../../core/services.ts';
 import type { SuiteAgent } from '../../core/domain/suites.ts';
 import type { LaunchLease } from './lease.ts';
 import { suiteKeys, type SuiteEntry, type SuiteRecord } from './store.ts';
+import { actingPrincipal } from '../../core/delegation.ts';
 
 /** Launches in flight at once per suite. */
 const IN_FLIGHT = 8;
@@ -63,6 +67,19 @@ export async function launchEntry(services: Services, record: SuiteRecord, index
   };
 }
 
+/** Who the suite's launches act as now (the creator, with `evaluations:launch` only), or why they may not. */
+export async function launchPrincipal(services: Services, record: SuiteRecord): Promise<{ principal: Principal } | { refused: string }> {
+  const acting = await actingPrincipal(services.auth, record.creator, record.created_by, 'evaluations:launch', record.created_at);
+  return 'refused' in acting && !record.creator ? { refused: `${acting.refused}, so its launch cannot resume; create it again` } : acting;
+}
+
+/** Refuses every entry not launched yet, with the reason (the suite is then launched: nothing more will be). */
+export function refuseRemaining(record: SuiteRecord, reason: string): void {
+  for (const entry of record.entries) {
+    if (entry.run_id === null && !entry.error) entry.error = { status: 403, code: 'forbidden', detail: `not launched: ${reason}` };
+  }
+}
+
 /** Records an outcome on its entry, and which suite the run belongs to. */
 export async function settleEntry(services: Services, suiteId: string, entry: SuiteEntry, outcome: LaunchOutcome): Promise<void> {
   if ('error' in outcome) {
@@ -87,14 +104,23 @@ export interface LaunchRun {
  * Launches every entry not launched yet, then marks the suite launched, gives up its lease and calls `done`.
  * Never throws. Stops early, leaving the rest pending for the next launcher, when the app stops, the lease was
  * taken over, or the evaluation API is unavailable (503: the engine is stopping); an unexpected error is logged.
+ * Each launch acts as the creator as they are now; when they may no longer launch, the rest are refused.
  */
-export async function launchRemaining(services: Services, record: SuiteRecord, principal: Principal, run: LaunchRun): Promise<void> {
+export async function launchRemaining(services: Services, record: SuiteRecord, run: LaunchRun): Promise<void> {
   const queue = record.entries.flatMap((entry, index) => (entry.run_id === null && !entry.error ? [index] : []));
   const { lease, control } = run;
   control.leases.add(lease);
   let sinceSave = 0;
   let unavailable = false;
   let lost = false;
+  let refusal: string | undefined;
+  /** The creator as they are now, or `undefined` (and the reason kept) when they may no longer launch. */
+  async function acting(): Promise<Principal | undefined> {
+    if (refusal) return undefined;
+    const current = await launchPrincipal(services, record);
+    if ('refused' in current) refusal = current.refused;
+    return 'principal' in current ? current.principal : undefined;
+  }
   const stopped = () => control.stopping || lost;
   async function holds(): Promise<boolean> {
     if (stopped()) return false;
@@ -108,10 +134,12 @@ export async function launchRemaining(services: Services, record: SuiteRecord, p
   }
   async function worker(): Promise<void> {
     for (let index = queue.shift(); index !== undefined && !unavailable && (await holds()); index = queue.shift()) {
+      let principal = await acting();
+      if (!principal) return;
       let outcome = await launchEntry(services, record, index, principal);
       while ('error' in outcome && outcome.retryAfterS !== undefined && !stopped()) {
         await sleep(outcome.retryAfterS * 1000);
-        if (!(await holds())) return;
+        if (!(await holds()) || !(principal = await acting())) return;
         outcome = await launchEntry(services, record, index, principal);
       }
       // Stopped meanwhile: whatever was launched is found again, by its key, by whoever goes on.
@@ -133,6 +161,10 @@ export async function launchRemaining(services: Services, record: SuiteRecord, p
       services.logger.warn('suites: the evaluation API is unavailable; launching resumes at the next start or within minutes', { suite_id: record.suite_id });
       await save();
       return;
+    }
+    if (refusal) {
+      services.logger.warn('suites: the creator may no longer launch; the remaining runs are refused', { suite_id: record.suite_id, reason: refusal });
+      refuseRemaining(record, refusal);
     }
     record.launched = true;
     if (!(await save())) return;

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../../test/helpers.ts';
-import { scriptedScenario, testMetrics } from '../../test/evaluation-fixtures.ts';
+import { testMetrics } from '../../test/evaluation-fixtures.ts';
+import { launchGate, suiteCatalog } from '../../test/suite-fixtures.ts';
 import { startRedis, SKIP_REDIS, type RedisServer } from '../../test/redis-server.ts';
 import type { Plugin } from '../../core/plugin.ts';
 import type { AuditEntry } from '../../core/hooks.ts';
@@ -21,34 +22,6 @@ const SCENARIOS = 20;
 const ALLOWED = 4;
 /** The launcher's launches in flight at once (launch.ts), all of them held by the gate. */
 const IN_FLIGHT = 8;
-
-/** A catalog folder of `count` scripted scenarios `suite-s<i>`. */
-function suiteCatalog(count: number): string {
-  const dir = mkdtempSync(join(tmpdir(), 'aeh-suite-catalog-'));
-  for (let index = 0; index < count; index++) writeFileSync(join(dir, `s${index}.json`), JSON.stringify(scriptedScenario(`suite-s${index}`)));
-  return dir;
-}
-
-/** Lets `allow` suite launches answer, then holds every further one for good; records the launches it saw. */
-function launchGate(allow: number) {
-  const seen: AuditEntry[] = [];
-  let wake: (() => void) | undefined;
-  const plugin: Plugin = {
-    name: 'launch-gate',
-    setup(host) {
-      host.on('audit', async (entry) => {
-        if (entry.action !== 'evaluate' || !entry.request_id.startsWith('suite_')) return;
-        seen.push(entry);
-        wake?.();
-        if (seen.length > allow) await new Promise<never>(() => undefined);
-      });
-    },
-  };
-  async function held(count: number): Promise<void> {
-    while (seen.length < allow + count) await new Promise<void>((resolve) => { wake = resolve; });
-  }
-  return { plugin, seen, held };
-}
 
 function app(env: Record<string, string>, plugins: Plugin[] = []): Promise<TestApp> {
   return testApp({ plugins: [testMetrics, ...plugins], env });

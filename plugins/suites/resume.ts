@@ -7,29 +7,20 @@
  * (`<suite_id>.<index>`), so no pair is launched twice.
  *
  * A resumed launch acts as the suite's creator, as a schedule's firing does: their principal id (quotas, audit),
- * only `evaluations:launch`, and for identity-provider principals only while their stored claims still map to
- * it; otherwise the remaining entries are refused with the reason, and the suite ends as launched.
+ * only `evaluations:launch`, and only while they still exist and still hold it (a revoked key, a role that lost
+ * the node, claims that no longer map to it); otherwise the remaining entries are refused with the reason, and
+ * the suite ends as launched.
  */
-import type { Principal } from '../../core/auth-manager.ts';
 import type { ScheduledJob, Services } from '../../core/services.ts';
-import { actingPrincipal } from '../../core/delegation.ts';
 import { acquireLease, type LaunchLease } from './lease.ts';
-import { launchRemaining, type LaunchControl } from './launch.ts';
+import { launchPrincipal, launchRemaining, refuseRemaining as refuseEntries, type LaunchControl } from './launch.ts';
 import { isSuiteId, readSuite, suiteKeys, type SuiteRecord } from './store.ts';
 
 type Settle = (services: Services, suiteId: string) => Promise<void>;
 
-/** Who a resumed launch acts as (the creator, with `evaluations:launch` only), or why it may not. */
-export function resumePrincipal(services: Services, record: SuiteRecord): { principal: Principal } | { refused: string } {
-  const acting = actingPrincipal(services.auth, record.creator, record.created_by, 'evaluations:launch');
-  return 'refused' in acting && !record.creator ? { refused: `${acting.refused}, so its launch cannot resume; create it again` } : acting;
-}
-
 /** Ends a launch that may not resume: every entry not launched is refused with `reason`. */
 async function refuseRemaining(services: Services, record: SuiteRecord, reason: string, settle: Settle): Promise<void> {
-  for (const entry of record.entries) {
-    if (entry.run_id === null && !entry.error) entry.error = { status: 403, code: 'forbidden', detail: `not launched: ${reason}` };
-  }
+  refuseEntries(record, reason);
   record.launched = true;
   await services.store.setJson(suiteKeys.record(record.suite_id), record);
   await services.store.remove(suiteKeys.launching(record.suite_id));
@@ -46,7 +37,7 @@ async function resumeSuite(services: Services, suiteId: string, control: LaunchC
   if (!lease) return; // its launcher is alive, here or on another instance
   // Read under the lease: what the last launcher saved before it stopped.
   const record = await readSuite(store, suiteId);
-  const acting = record && !record.launched ? resumePrincipal(services, record) : null;
+  const acting = record && !record.launched ? await launchPrincipal(services, record) : null;
   if (!record || !acting || control.stopping) {
     if (!control.stopping) await store.remove(marker);
     return lease.release();
@@ -58,7 +49,7 @@ async function resumeSuite(services: Services, suiteId: string, control: LaunchC
   const pending = record.entries.filter((entry) => entry.run_id === null && !entry.error).length;
   services.logger.info('suites: resuming an interrupted launch', { suite_id: suiteId, pending });
   services.telemetry.increment('suites.resumed');
-  await launchRemaining(services, record, acting.principal, { lease, control, done: () => settle(services, suiteId) });
+  await launchRemaining(services, record, { lease, control, done: () => settle(services, suiteId) });
 }
 
 /** Resumes every suite whose launching did not finish and that no launcher holds, one after the other. */

@@ -103,7 +103,7 @@ function createRoute(settle: Settle, control: LaunchControl): RouteDefinition {
         services.store.append(suiteKeys.launching(record.suite_id), encoder.encode(record.created_at)),
       ]);
       // Not awaited: acceptance must not wait for hundreds of submissions (the suite shows them as `pending`).
-      if (lease) void launchRemaining(services, record, principal, { lease, control, done: () => settle(services, record.suite_id) });
+      if (lease) void launchRemaining(services, record, { lease, control, done: () => settle(services, record.suite_id) });
       const statusUrl = `/api/v1/suites/${record.suite_id}`;
       return c.json({ suite_id: record.suite_id, status: 'launching', runs: record.entries.length, scenarios: ids.length, agents: agents.map((agent) => agent.key), status_url: statusUrl }, 202, { Location: statusUrl });
     },

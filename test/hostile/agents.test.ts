@@ -63,7 +63,7 @@ describe('hostile: agent key variables (issue 13 item 4)', () => {
 
   it('hands adapters only the listed variables, at submission and at call time, never the environment', async () => {
     const { seen, plugin } = envProbe();
-    const t = await testApp({ plugins: [plugin], env: { ...OPERATOR_ENV, AEH_AGENT_KEY_ENVS: 'AGENT_KEY, UNSET_KEY' } });
+    const t = await testApp({ plugins: [plugin], env: { ...OPERATOR_ENV, AEH_AGENT_KEY_ENVS: 'AGENT_KEY@agent.test, UNSET_KEY@agent.test' } });
     const accepted = await t.json('POST', '/api/evaluate', { body: { scenario: SCENARIO, agent: { adapter: 'env-probe' } } });
     expect(accepted.status).toBe(202);
     await waitForRun(t, accepted.body.task_id);
