@@ -117,6 +117,11 @@ export interface Scenario {
   agent: AgentSpec;
   topology: TopologyNode[];
   tasks: ScenarioTask[];
+  /**
+   * What the agent is told before the conversation (a domain policy, τ-bench's wiki): the `openai` adapter's
+   * system message, the `http` request's `instructions`, the MCP server's instructions.
+   */
+  instructions?: string;
   /** The world shims this scenario's agent works on (their actions are offered as tools). */
   enabled_shims?: string[];
   /** Each enabled shim's starting state, by shim name (each task starts from it). */

@@ -1,6 +1,7 @@
 /**
  * The `http` agent adapter (api-contract.md "Built-in agent adapters"): POSTs
- * `{run_id, task_id, input, history}` (with `variant` and `trial` when the call belongs to one) to the agent's `url` and reads `{output, tool_calls?}`, and the `usage`
+ * `{run_id, task_id, input, history}` (with the scenario's `instructions`, and `variant` and `trial` when the call
+ * belongs to one) to the agent's `url` and reads `{output, tool_calls?}`, and the `usage`
  * (OpenAI or `input_tokens`/`output_tokens` shape) and `model` an agent may report, for the run's totals and
  * cost. The URL comes from a scenario or a request, so the call goes through the SSRF guard (`context.fetch`).
  *
@@ -76,7 +77,7 @@ export const httpAdapter: AgentAdapter = {
       if (refusal) throw new Problem('validation_failed', { detail: `agent.header_envs.${header} "${variable}" ${refusal}`, errors: [{ path: `/agent/header_envs/${header}`, message: refusal }] });
     }
   },
-  async call(input, { run_id, task, spec, history, fetch, signal, variant, trial, tools, mcp, env }) {
+  async call(input, { run_id, scenario, task, spec, history, fetch, signal, variant, trial, tools, mcp, env }) {
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
     for (const [name, value] of Object.entries((spec.headers ?? {}) as Record<string, string>)) headers[name.toLowerCase()] = value;
     for (const [name, variable] of Object.entries((spec.header_envs ?? {}) as Record<string, string>)) {
@@ -91,7 +92,7 @@ export const httpAdapter: AgentAdapter = {
     // Each round's answer may report its own `usage`; the call's is their sum (usage.ts: never a partial one).
     const usage: Array<TokenUsage | undefined> = [];
     for (let round = 0; ; round++) {
-      const request = { run_id, task_id: task.id, input, history, ...(variant ? { variant } : {}), ...(trial !== undefined ? { trial } : {}), ...(offered ? { tools: offered } : {}), ...(mcp ? { mcp } : {}), ...(round > 0 ? { tool_results: results, round } : {}) };
+      const request = { run_id, task_id: task.id, input, history, ...(scenario.instructions ? { instructions: scenario.instructions } : {}), ...(variant ? { variant } : {}), ...(trial !== undefined ? { trial } : {}), ...(offered ? { tools: offered } : {}), ...(mcp ? { mcp } : {}), ...(round > 0 ? { tool_results: results, round } : {}) };
       const response = await fetch(String(spec.url), {
         method: 'POST',
         headers,

@@ -65,7 +65,7 @@ export const openaiAdapter: AgentAdapter = {
   description: 'Any OpenAI-compatible chat-completions endpoint, tool calls included.',
   options: OPTIONS,
   check: checkSpec,
-  async call(input, { spec, history, fetch, env, signal, tools }) {
+  async call(input, { scenario, spec, history, fetch, env, signal, tools }) {
     const endpoint = `${String(spec.base_url).replace(/\/+$/, '')}/chat/completions`;
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
     if (typeof spec.api_key_env === 'string') {
@@ -75,7 +75,9 @@ export const openaiAdapter: AgentAdapter = {
       if (key) headers.authorization = `Bearer ${key}`;
     }
     const messages: ChatMessage[] = [];
-    if (typeof spec.system === 'string') messages.push({ role: 'system', content: spec.system });
+    // The scenario's instructions (a domain policy) first, then the spec's own system prompt.
+    const system = [scenario.instructions, typeof spec.system === 'string' ? spec.system : undefined].filter((part): part is string => Boolean(part)).join('\n\n');
+    if (system) messages.push({ role: 'system', content: system });
     for (const turn of history) if (turn.role !== 'tool') messages.push({ role: turn.role, content: turn.content });
     messages.push({ role: 'user', content: input });
     const toolResults = (spec.tool_results ?? {}) as Record<string, unknown>;

@@ -42,6 +42,8 @@ export interface CacheKeyInput {
   trial?: number;
   input: string;
   history: readonly AgentTurn[];
+  /** The scenario's instructions the agent is told (a changed policy must not be answered from the cache). */
+  instructions?: string;
 }
 
 const encoder = new TextEncoder();
@@ -51,7 +53,7 @@ const encoder = new TextEncoder();
  * string, lone surrogates included, has one JSON form). The run id is left out: it changes every run.
  */
 export async function cacheDigest(configHash: string, call: CacheKeyInput): Promise<string> {
-  const material = JSON.stringify([1, configHash, call.task_id, call.variant ?? null, call.trial ?? null, call.input, call.history.map((turn) => [turn.role, turn.content, turn.task_id ?? null])]);
+  const material = JSON.stringify([1, configHash, call.task_id, call.variant ?? null, call.trial ?? null, call.input, call.history.map((turn) => [turn.role, turn.content, turn.task_id ?? null]), ...(call.instructions ? [call.instructions] : [])]);
   return toHex(new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(material))));
 }
 
@@ -95,7 +97,7 @@ export async function callThroughCache(run: RunContext, input: string, context: 
   if (!(plan.cache === true && engine.cacheTtlSeconds > 0 && !adapter.idempotent && !context.tools && !context.mcp)) return { result: await callAgent(adapter, input, context, options) };
   const { store, logger } = engine.services;
   const configHash = plan.agent?.config_hash ?? agentConfigHash(plan.scenario.agent, engine.sha3);
-  const digest = await cacheDigest(configHash, { task_id: context.task.id, variant: context.variant, trial, input, history: context.history });
+  const digest = await cacheDigest(configHash, { task_id: context.task.id, variant: context.variant, trial, input, history: context.history, ...(context.scenario.instructions ? { instructions: context.scenario.instructions } : {}) });
   const cached = await readAnswer(store, digest, engine.services.now());
   if (cached) return { result: { reply: cached.reply, latency_ms: cached.latency_ms }, cacheKey: digest };
   const result = await callAgent(adapter, input, context, options);

@@ -2,7 +2,8 @@
  * Multi-turn tasks (issue 15 item 6). After the task's `input`, the conversation goes on with the task's scripted
  * `turns` (each may carry checks that must hold once the agent answered it), or with a simulated user: the
  * configured language model follows `user_simulator.instructions` until it says its goal is met, the agent
- * ends the conversation (`end_conversation`), or `max_turns` user turns were taken. Simulated turns are marked
+ * ends the conversation (`end_conversation`) or hands it off (a terminal action such as a transfer to a human),
+ * or `max_turns` user turns were taken. Simulated turns are marked
  * `simulated: true` in the trace; every turn is numbered; a `conversation_end` event says how it ended.
  */
 import type { AgentReply, AgentTurn } from '../../core/agent-adapter.ts';
@@ -35,6 +36,8 @@ export interface ConverseOptions {
   events: readonly TraceEvent[];
   /** Each shim's state now, as its view shows it. */
   views(): Promise<Record<string, unknown>>;
+  /** True once the agent called a terminal action (a transfer to a human): the conversation ends there. */
+  handedOff?(): boolean;
   llm?: LlmClient;
   signal?: AbortSignal;
 }
@@ -90,6 +93,10 @@ export async function converse(options: ConverseOptions): Promise<Asked | null> 
   };
   if (task.turns?.length) {
     for (const turn of task.turns) {
+      if (options.handedOff?.()) {
+        endedBy = 'transfer';
+        break;
+      }
       if (last.reply.end_conversation) {
         endedBy = 'agent';
         break;
@@ -103,6 +110,10 @@ export async function converse(options: ConverseOptions): Promise<Asked | null> 
     const limit = task.user_simulator.max_turns ?? DEFAULT_MAX_TURNS;
     endedBy = 'turn_limit';
     for (let taken = 0; taken < limit; taken++) {
+      if (options.handedOff?.()) {
+        endedBy = 'transfer';
+        break;
+      }
       if (last.reply.end_conversation) {
         endedBy = 'agent';
         break;

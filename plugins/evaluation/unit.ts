@@ -122,6 +122,19 @@ async function openWorld(scope: UnitScope): Promise<void> {
   scope.mcp = scope.world ? await run.engine.mcp.open(run.task.run_id, scope.world, run.signal) : undefined;
 }
 
+/**
+ * Whether the agent has called a terminal action of an enabled shim successfully (core/shim.ts `terminal`: a
+ * transfer to a human ends the conversation); `undefined` when no enabled shim has one.
+ */
+function handedOffBy({ run, scenario, events }: UnitScope): (() => boolean) | undefined {
+  const terminal = new Set<string>();
+  for (const name of scenario.enabled_shims ?? []) {
+    for (const action of run.engine.services.shims.get(name)?.actions ?? []) if (action.terminal) terminal.add(`${name}.${action.name}`);
+  }
+  if (terminal.size === 0) return undefined;
+  return () => events.some((event) => event.type === 'tool_call' && !event.data.error && terminal.has(String(event.data.name)));
+}
+
 /** One turn: the agent's call with the conversation so far, its answer, tool calls and handoffs. */
 async function ask(scope: UnitScope, input: string, history: readonly AgentTurn[], marks: Record<string, unknown> = {}): Promise<Asked | null> {
   const { run, record, world, mcp } = scope;
@@ -237,6 +250,7 @@ export async function runUnit(run: RunContext, index: number, recorder: UnitReco
         return ask(scope, input, history, marks);
       },
       views: async () => (scope.world ? scope.world.views() : {}),
+      handedOff: handedOffBy(scope),
     });
   }
   scope.world?.close();

@@ -151,6 +151,7 @@ export const scenarioSchema = {
     conversation: { enum: ['shared', 'per_task'], description: 'shared (default): tasks continue one conversation, in order. per_task: each task is its own conversation and independent tasks run concurrently.' },
     trials: { type: 'integer', minimum: 1, maximum: 20, description: 'Attempts per task, each with its own world and conversation: the run reports pass@k and pass^k, and dimensions use the worst attempt.' },
     concurrency: { type: 'integer', minimum: 1, maximum: 256, description: 'With conversation per_task: tasks in flight at once (capped by AEH_RUN_CONCURRENCY).' },
+    instructions: { type: 'string', maxLength: 200_000, description: 'What the agent is told before the conversation (a domain policy): the openai system message, the http request\'s instructions, the MCP server\'s instructions.' },
     enabled_shims: { type: 'array', maxItems: 20, uniqueItems: true, items: SHIM_NAME },
     initial_state: { type: 'object', maxProperties: 20, propertyNames: SHIM_NAME },
     shim_config: { type: 'object', maxProperties: 20, propertyNames: SHIM_NAME, additionalProperties: { oneOf: [{ type: 'object' }, { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,63}$', description: 'the name of a stored shim configuration' }] } },
