@@ -37,6 +37,11 @@ function fakeEvaluate(launched: unknown[]): Plugin {
 
 const MONDAY_0900_UTC = Date.parse('2026-11-23T09:00:20Z');
 
+const SCENARIO = {
+  id: 'scheduled', title: 'Scheduled', industry: 'Retail', use_case: 'Support', tags: [], policy_ref: 'NIST AI 100-1',
+  agent: { adapter: 'scripted', replies: { '*': 'ok' } }, topology: [], tasks: [{ id: 't1', input: 'hi', metrics: [{ id: 'task_success' }] }],
+};
+
 async function appWith(launched: unknown[], env: Record<string, string> = {}, now = () => MONDAY_0900_UTC) {
   return testApp({ only: [storageMemory, storageRedis, authStaticKey, catalog, schedules, fakeEvaluate(launched)], env, capabilities: { now } });
 }
@@ -46,7 +51,7 @@ describe('schedules: CRUD', () => {
     const t = await appWith([]);
     await t.request('GET', '/healthz');
     const scenarioPath = `${t.root}/s.json`;
-    (await import('node:fs')).writeFileSync(scenarioPath, '{}');
+    (await import('node:fs')).writeFileSync(scenarioPath, JSON.stringify(SCENARIO));
     const created = await t.json('POST', '/api/v1/schedules', { body: { cron: '0 9 * * 1', path: 's.json', timezone: 'Europe/Paris' } });
     expect(created.status).toBe(201);
     expect(created.headers.get('location')).toBe(`/api/v1/schedules/${created.body.schedule_id}`);
@@ -73,6 +78,23 @@ describe('schedules: CRUD', () => {
     for (const [body, status] of cases) expect((await t.json('POST', '/api/v1/schedules', { body })).status, JSON.stringify(body)).toBe(status);
   });
 
+  it('takes a scenario inline, fires it as validated, and refuses a file or inline scenario that could never run', async () => {
+    const launched: unknown[] = [];
+    const t = await appWith(launched);
+    const created = await t.json('POST', '/api/v1/schedules', { body: { cron: '0 9 * * 1', scenario: SCENARIO } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.scenario.id).toBe('scheduled');
+    expect(await runDueJobs(await t.app.ready, new Date(MONDAY_0900_UTC))).toContain('schedules.tick');
+    expect(launched).toEqual([{ scenario: expect.objectContaining({ id: 'scheduled', tasks: SCENARIO.tasks }) }]);
+    const bad = await t.json('POST', '/api/v1/schedules', { body: { cron: '0 9 * * 1', scenario: { id: 'x' } } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.every((error: { path: string }) => error.path.startsWith('/scenario'))).toBe(true);
+    (await import('node:fs')).writeFileSync(`${t.root}/broken.json`, '{}');
+    const broken = await t.json('POST', '/api/v1/schedules', { body: { cron: '0 9 * * 1', path: 'broken.json' } });
+    expect(broken.status).toBe(400);
+    expect(broken.body.errors.map((error: { path: string }) => error.path)).toEqual(expect.arrayContaining(['/path']));
+  });
+
   it('needs evaluations:launch', async () => {
     const t = await appWith([]);
     expect((await t.json('GET', '/api/v1/schedules', { key: null })).status).toBe(401);
@@ -83,7 +105,7 @@ describe('schedules: firing', () => {
   it('launches a due schedule once per firing and records the last run', async () => {
     const launched: unknown[] = [];
     const t = await appWith(launched);
-    (await import('node:fs')).writeFileSync(`${t.root}/s.json`, '{}');
+    (await import('node:fs')).writeFileSync(`${t.root}/s.json`, JSON.stringify(SCENARIO));
     const due = await t.json('POST', '/api/v1/schedules', { body: { cron: '0 9 * * 1', path: 's.json' } });
     await t.json('POST', '/api/v1/schedules', { body: { cron: '30 9 * * 1', path: 's.json' } });
     const services = await t.app.ready;
@@ -99,7 +121,7 @@ describe('schedules: against a registered agent', () => {
   it('fires the scenario against the named agent, and refuses a name the registry does not hold', async () => {
     const launched: unknown[] = [];
     const t = await testApp({ only: [storageMemory, storageRedis, authStaticKey, catalog, agentScripted, agentRegistry, schedules, fakeEvaluate(launched)], capabilities: { now: () => MONDAY_0900_UTC } });
-    (await import('node:fs')).writeFileSync(`${t.root}/s.json`, '{}');
+    (await import('node:fs')).writeFileSync(`${t.root}/s.json`, JSON.stringify(SCENARIO));
     const unknown = await t.json('POST', '/api/v1/schedules', { body: { cron: '0 9 * * 1', path: 's.json', agent: 'nobody' } });
     expect(unknown.status).toBe(404);
     expect(unknown.body.detail).toContain('agent nobody');
@@ -137,7 +159,7 @@ describe('schedules: act as the person who made them (issue 13 item 8)', () => {
     principals = [];
     revoked.clear();
     const t = await testApp({ only: [storageMemory, authStaticKey, claimsBearer, revocableMapping, audit, catalog, schedules, fakeEvaluate(launched)], env, capabilities: { now: () => MONDAY_0900_UTC } });
-    (await import('node:fs')).writeFileSync(`${t.root}/s.json`, '{}');
+    (await import('node:fs')).writeFileSync(`${t.root}/s.json`, JSON.stringify(SCENARIO));
     return t;
   }
   const asUser = (credential: string) => ({ key: null, headers: { authorization: `Bearer ${credential}` } });
@@ -232,7 +254,7 @@ describe.skipIf(SKIP_REDIS)('schedules: several instances on one Redis', () => {
     const launchedB: unknown[] = [];
     const a = await appWith(launchedA, { AEH_STORAGE: redis.url });
     const b = await appWith(launchedB, { AEH_STORAGE: redis.url });
-    (await import('node:fs')).writeFileSync(`${a.root}/s.json`, '{}');
+    (await import('node:fs')).writeFileSync(`${a.root}/s.json`, JSON.stringify(SCENARIO));
     expect((await a.json('POST', '/api/v1/schedules', { body: { cron: '* * * * *', path: `${a.root}/s.json` } })).status).toBe(201);
     const [servicesA, servicesB] = await Promise.all([a.app.ready, b.app.ready]);
     await Promise.all([runDueJobs(servicesA, new Date(MONDAY_0900_UTC)), runDueJobs(servicesB, new Date(MONDAY_0900_UTC))]);

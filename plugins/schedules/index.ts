@@ -1,5 +1,6 @@
 /**
- * Recurring evaluations: `POST /api/v1/schedules {cron, scenario_id|path, agent?, timezone}`, `GET /api/v1/schedules`,
+ * Recurring evaluations: `POST /api/v1/schedules {cron, scenario_id|path|scenario, agent?, timezone}` (a file is
+ * validated now and read again at each firing; an inline scenario is kept as validated), `GET /api/v1/schedules`,
  * `DELETE /api/v1/schedules/:schedule_id` (permission evaluations:launch; deleting also needs to be the creator
  * or a SUPERVISOR), fired by the `schedules.tick` job as their creator; plus the daily certificate expiry sweep.
  * A principal keeps at most `AEH_MAX_SCHEDULES_PER_PRINCIPAL` schedules. `agent` names a registered agent
@@ -9,7 +10,8 @@
 import { Cron } from 'croner';
 import type { Plugin } from '../../core/plugin.ts';
 import { Problem, notFound } from '../../core/problems.ts';
-import { jailedPath } from '../../core/guards/jail.ts';
+import { loadScenarioFile } from '../../core/scenario-file.ts';
+import { normalizeScenario } from '../../core/domain/scenario-load.ts';
 import { AGENT_NAME } from '../../core/domain/agent-target.ts';
 import { listSchedules, scheduleKey, scheduleView, type ScheduleRecord } from './store.ts';
 import { schedulesTick } from './tick.ts';
@@ -24,12 +26,24 @@ const SCHEDULE_BODY = {
   properties: {
     cron: { type: 'string', minLength: 9, maxLength: 100, description: 'five-field cron pattern (minute hour day month weekday)' },
     timezone: { type: 'string', maxLength: 64, description: 'IANA time zone, default UTC' },
-    scenario_id: { type: 'string', minLength: 1, maxLength: 200 },
-    path: { type: 'string', minLength: 1, maxLength: 4096 },
+    scenario_id: { type: 'string', minLength: 1, maxLength: 200, description: 'a catalog scenario' },
+    path: { type: 'string', minLength: 1, maxLength: 4096, description: 'a scenario file under PROJECT_ROOT, validated now and read again at each firing (edits take effect without a restart)' },
+    scenario: { type: 'object', description: 'a scenario inline (native or AES), validated now and kept with the schedule' },
     agent: { type: 'string', pattern: AGENT_NAME.source, description: 'a registered agent (GET /api/v1/agents) to run the scenario against, resolved at each firing' },
   },
-  oneOf: [{ required: ['scenario_id'] }, { required: ['path'] }],
+  oneOf: [{ required: ['scenario_id'] }, { required: ['path'] }, { required: ['scenario'] }],
 };
+
+/** Runs `load`, placing the paths of the problem it throws under `place` of the request body. */
+async function withPlace<T>(place: string, load: () => Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    if (!(error instanceof Problem)) throw error;
+    const errors = error.errors?.length ? error.errors.map((inner) => ({ path: `${place}${inner.path === '/' || place === '/path' ? '' : inner.path}`, message: inner.message })) : [{ path: place, message: error.detail ?? error.code }];
+    throw new Problem(error.code, { detail: `${place.slice(1)}: ${error.detail ?? error.code}`, errors, extra: error.extra });
+  }
+}
 
 function validTimezone(zone: string): boolean {
   try {
@@ -56,7 +70,7 @@ export default {
       method: 'POST', path: '/api/v1/schedules', permission: 'evaluations:launch', summary: 'Schedule a recurring evaluation', tags: ['evaluation'], audit: 'schedule', body: SCHEDULE_BODY,
       responses: { 201: { description: 'The schedule, with its next run' } },
       async handler(c) {
-        const body = c.var.body as { cron: string; timezone?: string; scenario_id?: string; path?: string; agent?: string };
+        const body = c.var.body as { cron: string; timezone?: string; scenario_id?: string; path?: string; scenario?: Record<string, unknown>; agent?: string };
         const services = c.var.services;
         const timezone = body.timezone ?? 'UTC';
         if (body.cron.trim().split(/\s+/).length !== 5) throw new Problem('validation_failed', { detail: 'cron must have five fields: minute hour day-of-month month day-of-week', errors: [{ path: '/cron', message: 'must have five fields' }] });
@@ -67,7 +81,9 @@ export default {
           throw new Problem('validation_failed', { detail: `invalid cron pattern: ${(error as Error).message}`, errors: [{ path: '/cron', message: (error as Error).message }] });
         }
         if (body.scenario_id && !(await services.use('catalog').get(body.scenario_id))) throw notFound(`scenario ${body.scenario_id}`);
-        if (body.path) await jailedPath(services, body.path);
+        // A file or inline scenario that could never run is refused now, not at its first firing.
+        if (body.path) await withPlace('/path', () => loadScenarioFile(services, body.path!));
+        const inline = body.scenario ? await withPlace('/scenario', async () => normalizeScenario(body.scenario, { formats: services.scenarioFormats.list() })) : undefined;
         if (body.agent && !(await services.find('agentTargets')?.get(body.agent))) throw notFound(`agent ${body.agent}`);
         const principal = c.var.principal!;
         const limit = services.config.quotas.schedulesPerPrincipal;
@@ -80,7 +96,7 @@ export default {
           });
         }
         const record: ScheduleRecord = {
-          schedule_id: crypto.randomUUID(), cron: body.cron.trim(), timezone, scenario_id: body.scenario_id, path: body.path,
+          schedule_id: crypto.randomUUID(), cron: body.cron.trim(), timezone, scenario_id: body.scenario_id, path: body.path, ...(inline ? { scenario: inline } : {}),
           ...(body.agent ? { agent: body.agent } : {}), created_at: new Date(services.now()).toISOString(), created_by: principal.id,
           creator: storedCreator(principal),
         };

@@ -1,13 +1,17 @@
 /** Schedule records in storage (`schedules/<schedule_id>.json`). */
 import type { Store } from '../../core/storage.ts';
 import type { StoredCreator } from '../../core/delegation.ts';
+import type { Scenario } from '../../core/domain/scenario.ts';
 
 export interface ScheduleRecord {
   schedule_id: string;
   cron: string;
   timezone: string;
   scenario_id?: string;
+  /** A scenario file, read at each firing. */
   path?: string;
+  /** A scenario given inline, as validated when the schedule was created. */
+  scenario?: Scenario;
   /** A registered agent's name: each firing evaluates against it (`agent` of `POST /api/evaluate`). */
   agent?: string;
   created_at: string;

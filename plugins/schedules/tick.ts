@@ -46,7 +46,7 @@ async function launch(services: Services, record: ScheduleRecord, minute: Date):
   if (!claimed) return;
   const acting = await firingPrincipal(services, record);
   if ('refused' in acting) return disable(services, record, acting.refused, minute);
-  const body = { ...(record.scenario_id ? { scenario_id: record.scenario_id } : { path: record.path }), ...(record.agent ? { agent: record.agent } : {}) };
+  const body = { ...(record.scenario_id ? { scenario_id: record.scenario_id } : record.scenario ? { scenario: record.scenario } : { path: record.path }), ...(record.agent ? { agent: record.agent } : {}) };
   const response = await services.dispatchAs(new Request('http://scheduler.internal/api/evaluate', {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-request-id': `schedule-${record.schedule_id}-${minute.getTime()}` },
