@@ -120,6 +120,18 @@ describe('evaluation: conversations (issue 15 item 6)', () => {
     expect(limited.run.compliance.status).toBe('pass');
   });
 
+  it('follows a benchmark\'s own user guidelines and τ-bench\'s end tokens: the guidelines, then the instructions as <scenario>', async () => {
+    const prompts: any[] = [];
+    llm.use(http.post('http://llm.test/v1/chat/completions', async ({ request }) => {
+      prompts.push(await request.json());
+      return HttpResponse.json({ choices: [{ message: { role: 'assistant', content: 'I would rather talk to a person. ###TRANSFER###' } }] });
+    }));
+    const t = await testApp({ plugins: [travelAgent().plugin], env: LLM_ENV });
+    const { trace } = await evaluate(t, { scenario: scenario({ user_simulator: { instructions: 'You are Bob.', guidelines: '# User simulation guidelines\nBe brief.' } }) });
+    expect(prompts[0].messages[0]).toEqual({ role: 'system', content: '# User simulation guidelines\nBe brief.\n\n<scenario>\nYou are Bob.\n</scenario>' });
+    expect(trace.find((event: any) => event.type === 'conversation_end').data).toEqual({ turns: 1, ended_by: 'simulator' });
+  });
+
   it('refuses a simulated user without a language-model provider, and a simulator that fails ends the run with a reason', async () => {
     const t = await testApp({ plugins: [travelAgent().plugin] });
     const refused = await t.json('POST', '/api/evaluate', { body: { scenario: scenario({ user_simulator: { instructions: 'x' } }) } });

@@ -76,6 +76,12 @@ export interface ConversationTurn {
 export interface UserSimulator {
   instructions: string;
   max_turns?: number;
+  /**
+   * A benchmark's own user-simulation guidelines (τ-bench's): the simulator's prompt is then these guidelines and
+   * the instructions as `<scenario>`, as the benchmark writes it; its end tokens (`###STOP###`, `###TRANSFER###`,
+   * `###OUT-OF-SCOPE###`) end the conversation.
+   */
+  guidelines?: string;
 }
 
 export interface ScenarioTask {

@@ -22,6 +22,8 @@ export interface Asked {
 
 /** What the simulated user answers when its goal is met (tau-bench's convention). */
 export const STOP = '###STOP###';
+/** τ-bench's other ends: the user was transferred to a human, or the task is outside what the agent may do. */
+const END_TOKENS = [STOP, '###TRANSFER###', '###OUT-OF-SCOPE###'];
 const DEFAULT_MAX_TURNS = 8;
 
 export interface ConverseOptions {
@@ -62,19 +64,23 @@ async function checkTurn(options: ConverseOptions, turn: number, asked: Asked, a
  * The simulated user's next message, or `null` when it says the goal is met. From the simulator's side the
  * roles are swapped: the agent's answers are what it reads (`user`), its own earlier messages are `assistant`.
  */
-export async function simulateUser(llm: LlmClient, instructions: string, conversation: readonly AgentTurn[], signal?: AbortSignal): Promise<string | null> {
-  const system = [
-    'You play a user talking to an AI agent, to test that agent. Stay in character; never reveal that you are simulated.',
-    'Your instructions (your goal, what you know and how you behave):',
-    instructions,
-    `Write only your next message to the agent. When your goal is met, or the conversation cannot go on, answer exactly ${STOP}.`,
-  ].join('\n');
+export async function simulateUser(llm: LlmClient, simulator: { instructions: string; guidelines?: string }, conversation: readonly AgentTurn[], signal?: AbortSignal): Promise<string | null> {
+  // With a benchmark's own guidelines (τ-bench's simulation guidelines), its prompt layout: the guidelines, then the
+  // instructions as <scenario>; else ours.
+  const system = simulator.guidelines
+    ? `${simulator.guidelines}\n\n<scenario>\n${simulator.instructions}\n</scenario>`
+    : [
+      'You play a user talking to an AI agent, to test that agent. Stay in character; never reveal that you are simulated.',
+      'Your instructions (your goal, what you know and how you behave):',
+      simulator.instructions,
+      `Write only your next message to the agent. When your goal is met, or the conversation cannot go on, answer exactly ${STOP}.`,
+    ].join('\n');
   const messages = [
     { role: 'system' as const, content: system },
     ...conversation.filter((turn) => turn.role !== 'tool').map((turn) => ({ role: turn.role === 'assistant' ? 'user' as const : 'assistant' as const, content: turn.content })),
   ];
   const answer = (await llm.complete({ messages, temperature: 0, signal })).trim();
-  return answer === '' || answer.includes(STOP) ? null : answer;
+  return answer === '' || END_TOKENS.some((token) => answer.includes(token)) ? null : answer;
 }
 
 /** Continues a task's conversation after its first answer; returns the last answer, or `null` when a call failed. */
@@ -120,7 +126,7 @@ export async function converse(options: ConverseOptions): Promise<Asked | null> 
       }
       let next: string | null;
       try {
-        next = await simulateUser(options.llm!, task.user_simulator.instructions, conversation, options.signal);
+        next = await simulateUser(options.llm!, task.user_simulator, conversation, options.signal);
       } catch (error) {
         options.record('error', { code: 'user_simulator_failed', failure_code: 'INFRA.USER_SIMULATOR_ERROR', message: `the simulated user could not answer: ${String((error as Error)?.message ?? error).slice(0, 300)}` });
         return null;

@@ -142,7 +142,7 @@ export const scenarioSchema = {
           },
           user_simulator: {
             type: 'object', required: ['instructions'], additionalProperties: false,
-            properties: { instructions: { type: 'string', minLength: 1, maxLength: 20_000 }, max_turns: { type: 'integer', minimum: 1, maximum: 30 } },
+            properties: { instructions: { type: 'string', minLength: 1, maxLength: 20_000 }, max_turns: { type: 'integer', minimum: 1, maximum: 30 }, guidelines: { type: 'string', maxLength: 50_000, description: 'a benchmark\'s own user-simulation guidelines (τ-bench\'s): the prompt is these and the instructions as <scenario>' } },
           },
         },
         not: { required: ['turns', 'user_simulator'] },
