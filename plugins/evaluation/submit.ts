@@ -19,6 +19,8 @@ import { positionAt, unitCount, type PlannedVariant, type RunPlan } from './plan
 import { baseRunRecord } from './finish.ts';
 import { checkQueueQuota, markOwned } from './owners.ts';
 import { worldRefusals } from './world.ts';
+import { principalGroup } from '../../core/capabilities.ts';
+import type { ShimExecution } from '../../core/domain/shim-run.ts';
 import { resolveShimConfigs, type NamedShimConfig } from '../../core/domain/shim-configs.ts';
 import { chooseAgent } from './agent-choice.ts';
 import type { Reserved, RunIds } from './idempotency.ts';
@@ -115,6 +117,11 @@ function newId(prefix: string, now: number): string {
   return `${prefix}_${now.toString(36)}${suffix}`;
 }
 
+/** Where submission builds a scenario's world to check it: as a run would, in the pool under the shim budget. */
+function submissionExecution(services: Engine['services'], owner: string | undefined): ShimExecution {
+  return { offload: services.capabilities.offload, budgetMs: services.config.shimBudgetMs, group: principalGroup(owner, 'submission') };
+}
+
 /**
  * Validates, persists and queues an evaluation; returns its ids.
  * @param owner the submitting principal's id: counted against its queue quota and dispatched fairly
@@ -132,7 +139,7 @@ export async function submitEvaluation(engine: Engine, body: EvaluateBody, owner
   // Named shim configurations are spelled out into the plan, so the stored plan is self-contained.
   const resolved = await resolveShimConfigs(scenario, (key) => services.store.getJson<NamedShimConfig>(key));
   scenario = resolved.scenario;
-  const errors = [...refusals(engine, scenario), ...resolved.errors, ...await worldRefusals(services.shims, scenario, services.config.enabledShims, new Date(services.now()).toISOString(), resolved.trusted)];
+  const errors = [...refusals(engine, scenario), ...resolved.errors, ...await worldRefusals(services.shims, scenario, services.config.enabledShims, new Date(services.now()).toISOString(), resolved.trusted, submissionExecution(services, owner))];
   if (errors.length) throw new Problem('validation_failed', { detail: `the scenario cannot run: ${errors.slice(0, 3).map((e) => `${e.path} ${e.message}`).join('; ')}`, errors });
   const checkContext = agentCheckContext(services);
   // A pinned key set is fetched when the run starts; an address no connection may reach is refused now.

@@ -14,6 +14,8 @@ import { agentOf, channelBetween, taskOf, unitAt, variantOf, type Unit } from '.
 import type { RunContext } from './run-context.ts';
 import { scoreTaskMetrics } from './score-metrics.ts';
 import { createTaskWorld, type TaskWorld } from './world.ts';
+import { shimExecutionOf } from './shim-execution.ts';
+import { ShimBudgetError } from '../../core/domain/shim-run.ts';
 import type { OpenWorld } from './mcp-worlds.ts';
 import type { Scenario, ScenarioTask } from '../../core/domain/scenario.ts';
 import { converse, type Asked } from './conversation.ts';
@@ -108,16 +110,23 @@ function conversationBefore(scope: UnitScope, independent: boolean): AgentTurn[]
   return history;
 }
 
-/** The task's world (when the scenario enables shims), also reachable over MCP until it closes (mcp-worlds.ts). */
-async function openWorld(scope: UnitScope): Promise<void> {
+/**
+ * The task's world (when the scenario enables shims), also reachable over MCP until it closes (mcp-worlds.ts).
+ * False when its starting state did not build within the shim budget: the run ends on that error.
+ */
+async function openWorld(scope: UnitScope): Promise<boolean> {
   const { run, scenario, task, record } = scope;
   const { services } = run.engine;
   // The task's world starts from the scenario's initial state; its clock is the run's, never the wall clock.
-  scope.world = await createTaskWorld({
-    shims: services.shims, scenario, task, now: run.task.created_at, record: (type, data) => record(type, data),
-    execution: { offload: services.capabilities.offload, budgetMs: services.config.shimBudgetMs, signal: run.signal },
-  });
+  try {
+    scope.world = await createTaskWorld({ shims: services.shims, scenario, task, now: run.task.created_at, record: (type, data) => record(type, data), execution: shimExecutionOf(run) });
+  } catch (error) {
+    if (!(error instanceof ShimBudgetError)) throw error;
+    record('error', { code: 'world_budget', failure_code: 'INFRA.WORLD_BUDGET', message: error.message });
+    return false;
+  }
   scope.mcp = scope.world ? await run.engine.mcp.open(run.task.run_id, scope.world, run.signal) : undefined;
+  return true;
 }
 
 /** One turn: the agent's call with the conversation so far, its answer, tool calls and handoffs. */
@@ -219,7 +228,7 @@ export async function runUnit(run: RunContext, index: number, recorder: UnitReco
   const multiTurn = Boolean(task.turns?.length || task.user_simulator);
   const before = multiTurn ? prior.slice() : prior;
   record('input', { input: task.input });
-  await openWorld(scope);
+  if (!(await openWorld(scope))) return false;
   let last = await ask(scope, task.input, before);
   if (last && multiTurn) {
     last = await converse({

@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { OffloadBudgetError, type Logger, type Offload, type OffloadJob } from '../../core/capabilities.ts';
 import { Problem, PROBLEM_CATALOGUE, type ProblemCode } from '../../core/problems.ts';
+import { createFairQueue, type FairQueue } from './fair-queue.ts';
 
 /** Options of `createWorkerPool`. */
 export interface WorkerPoolOptions {
@@ -21,6 +22,8 @@ export interface WorkerPoolOptions {
    */
   typescript?: 'tsx' | 'native';
   logger?: Logger;
+  /** Called as each job starts on a worker, with its group (telemetry; the fairness tests watch it). */
+  onStart?(job: OffloadJob): void;
 }
 
 interface Pending {
@@ -37,6 +40,9 @@ interface Slot {
 
 interface Reply {
   ready?: boolean;
+  /** The worker is loading the job's modules (allowed `LOAD_TIMEOUT_MS`), then has `loaded` them: the budget starts. */
+  loading?: boolean;
+  loaded?: boolean;
   id?: number;
   ok?: boolean;
   value?: unknown;
@@ -70,7 +76,9 @@ interface Pool {
   typescript: 'tsx' | 'native';
   logger?: Logger;
   slots: Slot[];
-  queue: Pending[];
+  /** Jobs waiting for a worker, served in turn by group (`OffloadJob.group`). */
+  queue: FairQueue<Pending>;
+  onStart?(job: OffloadJob): void;
   nextId: number;
   closed: boolean;
 }
@@ -91,15 +99,23 @@ function finish(slot: Slot): Pending {
   return running.pending;
 }
 
+/** How long a cold worker may take to load a job's modules before the job fails (as past its budget). */
+const LOAD_TIMEOUT_MS = 60_000;
+
+/** Past `job.budgetMs` (or `ms`) from now, the job fails with `OffloadBudgetError` and its worker is retired. */
+function budgetTimer(pool: Pool, slot: Slot, job: OffloadJob, ms = job.budgetMs): ReturnType<typeof setTimeout> {
+  return setTimeout(() => {
+    finish(slot).reject(new OffloadBudgetError(job.budgetMs));
+    retire(pool, slot);
+    pump(pool);
+  }, ms);
+}
+
 /** Sends a job to an idle worker, under its budget and its abort signal: either retires the worker. */
 function startJob(pool: Pool, slot: Slot, pending: Pending): void {
   const { job } = pending;
   const id = pool.nextId++;
-  const timer = setTimeout(() => {
-    finish(slot).reject(new OffloadBudgetError(job.budgetMs));
-    retire(pool, slot);
-    pump(pool);
-  }, job.budgetMs);
+  const timer = budgetTimer(pool, slot, job);
   let onAbort: (() => void) | undefined;
   if (job.signal) {
     onAbort = () => {
@@ -110,7 +126,8 @@ function startJob(pool: Pool, slot: Slot, pending: Pending): void {
     job.signal.addEventListener('abort', onAbort, { once: true });
   }
   slot.running = { id, pending, timer, onAbort };
-  slot.worker.postMessage({ id, module: job.module, name: job.name, input: job.input });
+  pool.onStart?.(job);
+  slot.worker.postMessage({ id, module: job.module, name: job.name, input: job.input, ...(job.preload ? { preload: job.preload } : {}) });
 }
 
 /** A worker's message: it is ready, or the reply to its running job. */
@@ -121,6 +138,12 @@ function onReply(pool: Pool, slot: Slot, reply: Reply): void {
     return;
   }
   if (!slot.running || slot.running.id !== reply.id) return;
+  if (reply.loading || reply.loaded) {
+    // A cold worker's loading is not the job's work: it gets its own allowance, and the budget starts after it.
+    clearTimeout(slot.running.timer);
+    slot.running.timer = budgetTimer(pool, slot, slot.running.pending.job, reply.loading ? LOAD_TIMEOUT_MS : undefined);
+    return;
+  }
   const pending = finish(slot);
   if (reply.ok) pending.resolve(reply.value);
   else pending.reject(rebuildError(reply.error));
@@ -135,7 +158,7 @@ function onStopped(pool: Pool, slot: Slot, reason: string): void {
   else if (!slot.ready) {
     // A worker that cannot even start would fail every job the same way: fail the queue, say why once.
     pool.logger?.error(`offload worker could not start: ${reason}`);
-    for (const pending of pool.queue.splice(0)) {
+    for (const pending of pool.queue.drain()) {
       const unavailable = new Error(`the offload worker could not start: ${reason}`);
       unavailable.name = 'OffloadUnavailable';
       pending.reject(unavailable);
@@ -159,8 +182,8 @@ function spawn(pool: Pool): Slot {
 /** Starts queued jobs on idle workers, dropping aborted ones, and spawns workers while the queue needs them. */
 function pump(pool: Pool): void {
   const { slots, queue } = pool;
-  while (queue.length && !pool.closed) {
-    const pending = queue[0];
+  while (queue.size && !pool.closed) {
+    const pending = queue.peek()!;
     if (pending.job.signal?.aborted) {
       queue.shift();
       pending.reject(pending.job.signal.reason);
@@ -173,7 +196,7 @@ function pump(pool: Pool): void {
       continue;
     }
     const starting = slots.filter((slot) => !slot.ready).length;
-    if (slots.length < pool.size && starting < queue.length) {
+    if (slots.length < pool.size && starting < queue.size) {
       spawn(pool);
       continue;
     }
@@ -181,22 +204,22 @@ function pump(pool: Pool): void {
   }
 }
 
-/** A pool of `size` workers running offload jobs, each under its budget. */
+/** A pool of `size` workers running offload jobs, each under its budget; waiting groups take turns. */
 export function createWorkerPool(options: WorkerPoolOptions): Offload {
-  const { size, typescript = 'tsx', logger } = options;
-  const pool: Pool = { size, typescript, logger, slots: [], queue: [], nextId: 1, closed: false };
+  const { size, typescript = 'tsx', logger, onStart } = options;
+  const pool: Pool = { size, typescript, logger, slots: [], queue: createFairQueue(), onStart, nextId: 1, closed: false };
   return {
     size,
     run(job) {
       if (pool.closed) return Promise.reject(new Error('the offload pool is closed'));
       return new Promise((resolve, reject) => {
-        pool.queue.push({ job, resolve, reject });
+        pool.queue.push(job.group ?? '', { job, resolve, reject });
         pump(pool);
       });
     },
     async close() {
       pool.closed = true;
-      for (const pending of pool.queue.splice(0)) pending.reject(new Error('the offload pool is closed'));
+      for (const pending of pool.queue.drain()) pending.reject(new Error('the offload pool is closed'));
       await Promise.all(pool.slots.splice(0).map((slot) => {
         if (slot.running) finish(slot).reject(new Error('the offload pool is closed'));
         return slot.worker.terminate();

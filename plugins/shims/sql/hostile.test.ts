@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import sql from './sql.ts';
+import sql from './index.ts';
 
 const context = { config: {}, now: '2026-11-24T00:00:00.000Z' };
 
