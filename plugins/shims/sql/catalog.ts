@@ -109,14 +109,19 @@ export function readCatalog(db: Database): Catalog {
   return catalog;
 }
 
-const catalogs = new WeakMap<Database, { version: string; catalog: Catalog }>();
+const catalogs = new WeakMap<Database, Catalog>();
 
-/** The catalog of `db`, read again only when either schema changed (`schema_version`). */
+/**
+ * The catalog of `db`, read once and kept until `forgetCatalog`: only a statement that writes can change a
+ * schema, and the shim forgets the catalog after each one.
+ */
 export function catalogOf(db: Database): Catalog {
-  const version = db.exec('PRAGMA main.schema_version; PRAGMA temp.schema_version').map((result) => result.values[0]?.[0]).join(':');
-  const cached = catalogs.get(db);
-  if (cached && cached.version === version) return cached.catalog;
-  const catalog = readCatalog(db);
-  catalogs.set(db, { version, catalog });
+  let catalog = catalogs.get(db);
+  if (!catalog) catalogs.set(db, (catalog = readCatalog(db)));
   return catalog;
+}
+
+/** Drops the kept catalog of `db` (a statement that writes ran on it). */
+export function forgetCatalog(db: Database): void {
+  catalogs.delete(db);
 }

@@ -8,6 +8,7 @@ import type { SqlValue } from 'sql.js';
 import { shimError, type Json, type ShimCallContext, type ShimOutcome } from '../../../core/shim.ts';
 import { databaseOf, dump, forget, remember, toJson, type SqlState, type WorldDatabase } from './database.ts';
 import { compile, type Program } from './program.ts';
+import { forgetCatalog } from './catalog.ts';
 
 /** Rows one result returns at most; the rest is counted and reported as truncated. */
 const MAX_RESULT_ROWS = 500;
@@ -31,14 +32,9 @@ interface Ran {
   schemaChanged: boolean;
 }
 
-/** Runs the compiled statement inside the savepoint `shim_call`, which the caller releases or rolls back. */
-function run(world: WorldDatabase, sql: string, params: SqlValue[]): Ran {
-  const { db } = world;
-  const schemaNow = () => JSON.stringify(db.exec('SELECT sql FROM sqlite_schema ORDER BY rowid'));
-  const totalChanges = () => Number(db.exec('SELECT total_changes()')[0]!.values[0]![0]);
-  const schemaBefore = schemaNow();
-  const changesBefore = totalChanges();
-  const statement = db.prepare(sql);
+/** Steps a statement through its rows, keeping the first MAX_RESULT_ROWS. */
+function rowsOf(world: WorldDatabase, sql: string, params: SqlValue[]): Pick<Ran, 'columns' | 'rows' | 'total'> {
+  const statement = world.db.prepare(sql);
   try {
     statement.bind(params);
     const rows: Json[][] = [];
@@ -46,10 +42,39 @@ function run(world: WorldDatabase, sql: string, params: SqlValue[]): Ran {
     while (statement.step()) {
       if (total++ < MAX_RESULT_ROWS) rows.push(statement.get().map(toJson));
     }
-    return { columns: statement.getColumnNames(), rows, total, modified: totalChanges() - changesBefore, schemaChanged: schemaNow() !== schemaBefore };
+    return { columns: statement.getColumnNames(), rows, total };
   } finally {
     statement.free();
   }
+}
+
+/** Runs a statement that writes inside the savepoint `shim_call`, which the caller releases or rolls back. */
+function runWriting(world: WorldDatabase, sql: string, params: SqlValue[]): Ran {
+  const { db } = world;
+  const schemaNow = () => JSON.stringify(db.exec('SELECT sql FROM sqlite_schema ORDER BY rowid'));
+  const totalChanges = () => Number(db.exec('SELECT total_changes()')[0]!.values[0]![0]);
+  const schemaBefore = schemaNow();
+  const changesBefore = totalChanges();
+  const ran = rowsOf(world, sql, params);
+  return { ...ran, modified: totalChanges() - changesBefore, schemaChanged: schemaNow() !== schemaBefore };
+}
+
+function logged(state: SqlState, sql: string, columns: string[], rows: number, program: Program): SqlState['queries'] {
+  return [...state.queries, { sql, columns, rows, read: program.read }];
+}
+
+/** A statement that opens no write transaction cannot change the world: it runs without a savepoint. */
+function read(state: SqlState, world: WorldDatabase, sql: string, params: SqlValue[], program: Program): ShimOutcome<SqlState> {
+  let ran: Pick<Ran, 'columns' | 'rows' | 'total'>;
+  try {
+    ran = rowsOf(world, sql, params);
+  } catch (error) {
+    return sqlError(state, error);
+  }
+  const next: SqlState = { ...state, queries: logged(state, sql, ran.columns, ran.total, program) };
+  forget(state);
+  remember(next, world);
+  return { result: { columns: ran.columns, rows: ran.rows, row_count: ran.total, ...(ran.total > MAX_RESULT_ROWS ? { truncated: true } : {}) }, state: next };
 }
 
 /** Why a statement that ran must be undone, if it must. */
@@ -80,17 +105,20 @@ export async function query(state: SqlState, sql: string, params: SqlValue[], co
   const refused = refusalOf(state, program);
   if (refused) return refused;
   world.beginStatement(context.now, state.seed ?? 0, state.queries.length);
+  if (!program.writes) return read(state, world, sql, params, program);
   const { db } = world;
   try {
     db.run('SAVEPOINT shim_call');
     let ran: Ran;
     try {
-      ran = run(world, sql, params);
+      ran = runWriting(world, sql, params);
     } catch (error) {
       db.run('ROLLBACK TO shim_call');
       db.run('RELEASE shim_call');
       return sqlError(state, error);
     }
+    // A changed schema changes what root pages hold (kept or rolled back, the catalog is read again).
+    if (ran.schemaChanged) forgetCatalog(db);
     const undo = undoReason(state, world, ran);
     if (undo) db.run('ROLLBACK TO shim_call');
     db.run('RELEASE shim_call');
@@ -98,7 +126,7 @@ export async function query(state: SqlState, sql: string, params: SqlValue[], co
     const changed = ran.modified > 0 || ran.schemaChanged;
     const result: Json = { columns: ran.columns, rows: ran.rows, row_count: ran.total, ...(ran.total > MAX_RESULT_ROWS ? { truncated: true } : {}), ...(changed ? { rows_modified: ran.modified } : {}) };
     const base = changed ? { ...state, ...dump(db) } : state;
-    const next: SqlState = { ...base, queries: [...state.queries, { sql, columns: ran.columns, rows: ran.total, read: program.read }] };
+    const next: SqlState = { ...base, queries: logged(state, sql, ran.columns, ran.total, program) };
     forget(state);
     remember(next, world);
     return { result, state: next };

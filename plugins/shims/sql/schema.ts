@@ -10,6 +10,7 @@
 import type { SqlValue } from 'sql.js';
 import { dump, MAX_BOUND_PARAMETERS, openWorldDatabase, quoted, type SqlState, type WorldDatabase } from './database.ts';
 import { compile } from './program.ts';
+import { forgetCatalog } from './catalog.ts';
 
 /** What a world may hold, so that no scenario makes every call rebuild a huge database. */
 export const MAX_ROWS = 20_000;
@@ -37,6 +38,7 @@ function runSchemaStatement(world: WorldDatabase, sql: string, now: string, seed
   const before = new Set(catalogRows(world));
   world.beginStatement(now, seed, position);
   world.db.run(sql);
+  forgetCatalog(world.db);
   const after = catalogRows(world);
   const added = after.filter((row) => !before.has(row));
   if (added.length === 0 || after.length - added.length !== before.size) throw refuse('it created nothing, or changed what was there');
