@@ -86,7 +86,6 @@ function undoReason(state: SqlState, world: WorldDatabase, ran: Ran): ShimOutcom
 }
 
 function refusalOf(state: SqlState, program: Program): ShimOutcome<SqlState> | undefined {
-  if (program.refusal) return shimError(state, 'invalid', program.refusal);
   if (state.read_only && program.writes) return shimError(state, 'permission_denied', 'this database is read-only for you: the statement writes');
   return undefined;
 }
@@ -95,13 +94,20 @@ function refusalOf(state: SqlState, program: Program): ShimOutcome<SqlState> | u
 export async function query(state: SqlState, sql: string, params: SqlValue[], context: ShimCallContext): Promise<ShimOutcome<SqlState>> {
   const world = await databaseOf(state);
   let program: Program;
+  // SQLite applies a PRAGMA's setting when it compiles it (`PRAGMA query_only = 1` needs no step), and counting
+  // and classifying compile: a connection that compiled a refused statement is not used again.
+  const dropped = (outcome: ShimOutcome<SqlState>) => {
+    forget(state, true);
+    return outcome;
+  };
   try {
     const count = statementCount(world, sql);
-    if (count !== 1) return shimError(state, 'invalid', `send exactly one SQL statement per call (got ${count})`);
+    if (count !== 1) return dropped(shimError(state, 'invalid', `send exactly one SQL statement per call (got ${count})`));
     program = compile(world.db, sql);
   } catch (error) {
-    return sqlError(state, error);
+    return dropped(sqlError(state, error));
   }
+  if (program.refusal) return dropped(shimError(state, 'invalid', program.refusal));
   const refused = refusalOf(state, program);
   if (refused) return refused;
   world.beginStatement(context.now, state.seed ?? 0, state.queries.length);
