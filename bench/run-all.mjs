@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const DEFAULT = ['startup', 'info-throughput', 'jwt-throughput', 'evaluate-throughput', 'verify', 'hash', 'mutate', 'spec-to-eval', 'shim-call', 'mcp-call', 'console', 'detector-cost'];
+const DEFAULT = ['startup', 'info-throughput', 'jwt-throughput', 'evaluate-throughput', 'verify', 'hash', 'mutate', 'spec-to-eval', 'shim-call', 'sql-shim', 'mcp-call', 'console', 'detector-cost'];
 const names = process.argv.slice(2).length ? process.argv.slice(2) : DEFAULT;
 
 const build = spawnSync(process.execPath, [join(here, '..', 'scripts', 'build.mjs'), '--if-stale'], { stdio: 'inherit' });

@@ -73,7 +73,10 @@ export interface OffloadJob {
   name: string;
   /** Its one argument: structured-clonable (no functions), as is what it returns. */
   input: unknown;
-  /** Wall-clock milliseconds the job may run once a worker has started it; past them the worker is stopped. */
+  /**
+   * Wall-clock milliseconds the job may run once a worker has started it, not counting a cold worker's loading
+   * of `module` and `preload`; past them the worker is stopped.
+   */
   budgetMs: number;
   /**
    * When set, the job may first take up to this long to prepare (load its modules, build caches) and calls the
@@ -81,8 +84,20 @@ export interface OffloadJob {
    * on a busy machine never spends a job's budget on loading (issue 24 item 6: load must not decide a verdict).
    */
   setupMs?: number;
+  /** Modules the job imports (a shim's), loaded before its budget starts, with their exported `warmUp()` if any. */
+  preload?: string[];
   /** Stops waiting (and the worker) when aborted: a cancelled run. */
   signal?: AbortSignal;
+  /**
+   * Whose work this is (a principal): waiting jobs of different groups take turns for the workers, so one
+   * caller's flood of jobs does not queue everyone else's behind it. Jobs without a group share one.
+   */
+  group?: string;
+}
+
+/** The `OffloadJob.group` of a principal's work: one name however many runs and requests it has. */
+export function principalGroup(principalId: string | undefined, fallback = 'anonymous'): string {
+  return principalId ? `principal:${principalId}` : fallback;
 }
 
 /** Thrown by `Offload.run` when a job ran past its budget: the worker running it was stopped and replaced. */

@@ -44,6 +44,8 @@ export interface Config {
   runConcurrency: number;
   /** What one shim call run in the worker pool may take, in milliseconds (`AEH_SHIM_BUDGET_MS`). */
   shimBudgetMs: number;
+  /** The most shim calls of one run in the worker pool at once (`AEH_RUN_SHIM_CALLS`); 0: half the pool, at least 1. */
+  runShimCalls: number;
 }
 
 /** Raised when the environment cannot start the service; the message says what to change. */
@@ -142,6 +144,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = '/'):
     clientIpHeader: env.AEH_CLIENT_IP_HEADER?.trim().toLowerCase() || undefined,
     runConcurrency: integer(env, 'AEH_RUN_CONCURRENCY', 16, 1, 256),
     shimBudgetMs: integer(env, 'AEH_SHIM_BUDGET_MS', 2000, 1, 600_000),
+    runShimCalls: integer(env, 'AEH_RUN_SHIM_CALLS', 0, 0, 256),
     quotas: {
       queuedRunsPerPrincipal: integer(env, 'AEH_MAX_QUEUED_PER_PRINCIPAL', 500, 1),
       queuedUnitsPerPrincipal: integer(env, 'AEH_MAX_QUEUED_UNITS_PER_PRINCIPAL', 1_000_000, 1),

@@ -19,3 +19,30 @@ export function createKeyedSerialiser(): KeyedSerialiser {
     return next;
   };
 }
+
+/** Runs work with at most `limit` jobs in flight; the others wait, first come first served. */
+export type Limiter = <T>(work: () => Promise<T>) => Promise<T>;
+
+/**
+ * A limiter of `limit` (at least 1) jobs at once. With 1 it applies work strictly one job at a time, in the
+ * order it was asked for: a task world's tool calls (one state, changed by one call after another).
+ */
+export function createLimiter(limit: number): Limiter {
+  const waiting: Array<() => void> = [];
+  let running = 0;
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  };
+  return async function limited<T>(work: () => Promise<T>): Promise<T> {
+    // The slot a finishing job hands over is taken as it is handed over, so no late comer can overtake.
+    if (running < Math.max(1, limit)) running++;
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+    try {
+      return await work();
+    } finally {
+      release();
+    }
+  };
+}

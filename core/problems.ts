@@ -21,6 +21,7 @@ export const PROBLEM_CATALOGUE = {
   spec_parse_failed: { status: 422, title: 'Specification could not be parsed' },
   spec_too_complex: { status: 422, title: 'Specification too complex to convert' },
   idempotency_key_reused: { status: 422, title: 'Idempotency key used for another request' },
+  budget_exceeded: { status: 422, title: 'Work ran past its budget' },
   rate_limited: { status: 429, title: 'Too many requests' },
   quota_exceeded: { status: 429, title: 'Quota exceeded' },
   internal: { status: 500, title: 'Internal error' },

@@ -10,6 +10,8 @@ declare module 'sql.js' {
     step(): boolean;
     get(): SqlValue[];
     getColumnNames(): string[];
+    /** The statement's own text (sqlite3_sql). */
+    getSQL(): string;
     run(values?: SqlValue[]): void;
     free(): boolean;
   }
@@ -19,6 +21,11 @@ declare module 'sql.js' {
     prepare(sql: string): Statement;
     iterateStatements(sql: string): IterableIterator<Statement>;
     getRowsModified(): number;
+    /**
+     * Registers a SQL function (it overrides a built-in of the same name); its arity is `fn.length`, -1 for any.
+     * Arguments arrive as numbers (integers too), strings, Uint8Arrays or null.
+     */
+    create_function(name: string, fn: (...args: SqlValue[]) => SqlValue | boolean): Database;
     close(): void;
   }
   export interface SqlJsStatic {

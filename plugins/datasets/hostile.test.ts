@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../../test/helpers.ts';
 import { testMetrics } from '../../test/evaluation-fixtures.ts';
+import { createWorkerPool } from '../../runtime/node/offload.ts';
 
 describe('datasets: hostile imports', () => {
   let t: TestApp;
@@ -76,4 +77,67 @@ describe('datasets: hostile imports', () => {
     expect((await json(JSON.stringify({ input: 'x'.repeat(100_001), expected: 'y' }))).body.errors[0].path).toBe('/rows/1/input');
     expect((await json(JSON.stringify({ id: '../../etc', input: 'x', expected: 'y' }))).body.errors[0].path).toBe('/rows/1/id');
   });
+});
+
+describe('datasets: wide and large imports (issue 25 item 6)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await testApp({ plugins: [testMetrics], env: { AEH_MAX_BODY_BYTES: '2000000' } });
+  });
+  const post = async (target: TestApp, raw: BodyInit, type = 'text/csv') => {
+    const response = await target.request('POST', '/api/v1/datasets/import', { raw, headers: { 'content-type': type } });
+    return { status: response.status, body: await response.json() };
+  };
+
+  it('refuses a header wider than 64 columns, naming the cap, and a 0.7 MB header line as too long a record', async () => {
+    const header = (count: number) => ['input', 'expected', ...Array.from({ length: count - 2 }, (_, index) => `note${index}`)].join(',');
+    const wide = await post(t, `${header(30_000)}\nhello,x\n`);
+    expect([wide.status, wide.body.errors]).toEqual([400, [{ path: '/header', message: 'more than 64 columns' }]]);
+    expect(wide.body.detail).toBe('the header has 30000 columns; an import may have 64');
+    const huge = await post(t, `${header(60_000)}\nhello,x\n`);
+    expect([huge.status, huge.body.errors]).toEqual([400, [{ path: '/lines/1', message: 'malformed CSV' }]]);
+    expect(huge.body.detail).toMatch(/Max Record Size/);
+    expect((await post(t, `${header(65)}\nhello,x\n`)).body.errors[0].path).toBe('/header');
+    // 64 is fine; a duplicate at the end of a wide header is still found.
+    expect((await post(t, `${header(64)}\n${['hello', 'x', ...Array(62).fill('')].join(',')}\n`)).status).toBe(200);
+    const duplicate = await post(t, `${header(63)},note3\nhello,x\n`);
+    expect(duplicate.body.errors).toEqual([{ path: '/header', message: '"note3" twice' }]);
+  });
+
+  it('refuses a JSONL row with more than 64 keys, and names an unknown column once, not once a row', async () => {
+    const wide = JSON.stringify(Object.fromEntries([['input', 'a'], ['expected', 'b'], ...Array.from({ length: 63 }, (_, index) => [`k${index}`, 1])]));
+    const refused = await post(t, `${wide}\n`, 'application/x-ndjson');
+    expect(refused.body.errors).toEqual([{ path: '/rows/1', message: 'has 65 keys; a row may have 64' }]);
+    const noted = await post(t, 'input,expected,notes\na,b,one\nc,d,two\ne,f,three\n');
+    expect(noted.body.warnings).toEqual([{ path: '/rows/1/notes', message: 'is not a column this import reads; ignored' }]);
+  });
+
+  it('reads a large import in the worker pool as it reads it inline, and past AEH_DATASET_BUDGET_MS answers 422', async () => {
+    const rows = Array.from({ length: 5000 }, (_, index) => `Question number ${index} about the account balance,${index} EUR,task_success,finance`);
+    const csv = `input,expected,metrics,tags\n${rows.join('\n')}\n`;
+    expect(csv.length).toBeGreaterThan(64 * 1024);
+    const pool = createWorkerPool({ size: 1 });
+    try {
+      const pooled = await testApp({ plugins: [testMetrics], env: { AEH_MAX_BODY_BYTES: '2000000' }, capabilities: { offload: pool } });
+      const [inWorker, inline] = await Promise.all([post(pooled, csv), post(t, csv)]);
+      expect(inWorker.status).toBe(200);
+      expect(inWorker.body).toEqual(inline.body);
+      expect(inWorker.body.rows).toBe(5000);
+      // A budget no parse of 300 KB can meet: the worker is stopped and the caller told which setting to raise.
+      const strict = await testApp({ plugins: [testMetrics], env: { AEH_MAX_BODY_BYTES: '2000000', AEH_DATASET_BUDGET_MS: '1' }, capabilities: { offload: pool } });
+      const order: string[] = [];
+      const importing = post(strict, csv).then((result) => {
+        order.push('import');
+        return result;
+      });
+      expect((await strict.request('GET', '/healthz', { key: null })).status).toBe(200);
+      order.push('healthz');
+      const refused = await importing;
+      expect(order).toEqual(['healthz', 'import']);
+      expect([refused.status, refused.body.code, refused.body.budget_ms]).toEqual([422, 'budget_exceeded', 1]);
+      expect(refused.body.detail).toMatch(/not read within 1 ms \(AEH_DATASET_BUDGET_MS\)/);
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
 });

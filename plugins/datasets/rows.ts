@@ -15,9 +15,7 @@
  */
 import type { FieldError } from '../../core/problems.ts';
 import type { Expected, MetricRef, ScenarioTask } from '../../core/domain/scenario.ts';
-import type { Registry } from '../../core/registry.ts';
-import type { Metric } from '../../core/metric.ts';
-import { check } from '../../core/validate.ts';
+import { check, type JsonSchema } from '../../core/validate.ts';
 import { MAX_CELL, type DatasetRow } from './parse.ts';
 
 const KNOWN = new Set(['id', 'input', 'expected', 'expected_contains', 'expected_equals', 'expected_regex', 'metrics', 'tags']);
@@ -98,20 +96,30 @@ function tagsOf(value: unknown): string[] {
   return items.map((item) => String(item).trim()).filter(Boolean);
 }
 
+/** What the import needs of the metrics loaded: each one's params schema (a `Registry<Metric>` is one). */
+export interface MetricParams {
+  get(id: string): { params?: JsonSchema } | undefined;
+}
+
 /** Maps rows to tasks; metric ids and params are checked against `metrics`. */
-export function mapRows(rows: DatasetRow[], metrics: Registry<Metric>): MappedRows {
+export function mapRows(rows: DatasetRow[], metrics: MetricParams): MappedRows {
   const tasks: ScenarioTask[] = [];
   const tags = new Set<string>();
   const errors: FieldError[] = [];
   const warnings: FieldError[] = [];
   const ids = new Set<string>();
+  // An unknown column is named once, at the first row that has it, not once a row.
+  const unknown = new Set<string>();
   for (const { row, fields } of rows) {
     const path = `/rows/${row}`;
     const before = errors.length;
     for (const [name, value] of Object.entries(fields)) {
       if (typeof value === 'string' && value.length > MAX_CELL) errors.push({ path: `${path}/${name}`, message: `is longer than ${MAX_CELL} characters` });
       if (typeof value === 'string' && FORMULA.test(value) && value.length > 1) warnings.push({ path: `${path}/${name}`, message: `starts with "${JSON.stringify(value[0]).slice(1, -1)}", which a spreadsheet runs as a formula; kept verbatim as text` });
-      if (!KNOWN.has(name)) warnings.push({ path: `${path}/${name}`, message: 'is not a column this import reads; ignored' });
+      if (!KNOWN.has(name) && !unknown.has(name)) {
+        unknown.add(name);
+        warnings.push({ path: `${path}/${name}`, message: 'is not a column this import reads; ignored' });
+      }
     }
     const input = fields.input;
     if (typeof input !== 'string' || !input.trim()) errors.push({ path: `${path}/input`, message: 'is required (the text the agent is asked)' });

@@ -10,6 +10,7 @@ import type { Engine } from './engine.ts';
 import type { RunContext } from './run-context.ts';
 import { releaseTask } from './owners.ts';
 import { worldSidecar } from './world.ts';
+import { shimExecutionOf } from './shim-execution.ts';
 import { complianceReason, judgeRun } from './verdict.ts';
 import { agentConfigHash, type RunAgent } from '../../core/domain/agent-target.ts';
 
@@ -103,7 +104,7 @@ export async function finishRun(run: RunContext): Promise<void> {
     ...(error ? { error } : {}),
   };
   // Runs with a world keep its initial and final states beside the trace, in the evidence ledger.
-  const world = plan.scenario.enabled_shims?.length ? await worldSidecar(engine.services.shims, plan.scenario, task.created_at, state.worldUnits(), task.progress.done) : undefined;
+  const world = plan.scenario.enabled_shims?.length ? await worldSidecar(engine.services.shims, plan.scenario, task.created_at, state.worldUnits(), task.progress.done, shimExecutionOf(run)) : undefined;
   await Promise.all([
     ...(world ? [store.setJson(keys.sidecar(task.run_id, OPTIONAL_SIDECARS.world), world)] : []),
     store.setJson(keys.sidecar(task.run_id, SIDECARS.scores), scores),

@@ -8,7 +8,8 @@
 import type { Scenario, ScenarioTask } from '../../core/domain/scenario.ts';
 import type { Registry } from '../../core/registry.ts';
 import type { Shim } from '../../core/shim.ts';
-import { createTaskWorld, type ShimExecution } from './world.ts';
+import { createTaskWorld } from './world.ts';
+import type { ShimExecution } from '../../core/domain/shim-run.ts';
 
 /** The gold world's views by shim, or why it could not be built. */
 export type GoldWorld = { expected: Record<string, unknown> } | { expectedError: string };

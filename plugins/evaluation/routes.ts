@@ -39,7 +39,7 @@ function submitRoute(holder: EngineHolder): RouteDefinition {
     tags: ['evaluation'],
     body: EVALUATE_BODY,
     audit: 'evaluate',
-    responses: { 202: { description: 'Accepted; poll status_url', schema: ACCEPTED } },
+    responses: { 202: { description: 'Accepted; poll status_url', schema: ACCEPTED }, 422: { description: 'budget_exceeded: a shim\'s initial state (a SQL schema) did not build within AEH_SHIM_BUDGET_MS', contentType: 'application/problem+json' } },
     async handler(c) {
       const engine = engineOf(holder);
       const body = c.var.body as EvaluateBody;

@@ -19,6 +19,8 @@ import { positionAt, unitCount, type PlannedVariant, type RunPlan } from './plan
 import { baseRunRecord } from './finish.ts';
 import { checkQueueQuota, reserveTask, type Reservation } from './owners.ts';
 import { worldRefusals } from './world.ts';
+import { principalGroup } from '../../core/capabilities.ts';
+import type { ShimExecution } from '../../core/domain/shim-run.ts';
 import { resolveShimConfigs, type NamedShimConfig } from '../../core/domain/shim-configs.ts';
 import { chooseAgent, type AgentChoice } from './agent-choice.ts';
 import type { Reserved, RunIds } from './idempotency.ts';
@@ -121,6 +123,11 @@ function newId(prefix: string, now: number): string {
   return `${prefix}_${now.toString(36)}${suffix}`;
 }
 
+/** Where submission builds a scenario's world to check it: as a run would, in the pool under the shim budget. */
+function submissionExecution(services: Engine['services'], owner: string | undefined): ShimExecution {
+  return { offload: services.capabilities.offload, budgetMs: services.config.shimBudgetMs, group: principalGroup(owner, 'submission') };
+}
+
 /** What submission checked: the scenario as it will run, the agent chosen, the variables the agent may send. */
 interface Checked {
   scenario: Scenario;
@@ -129,14 +136,14 @@ interface Checked {
 }
 
 /** Resolves the scenario, its agent and its named shim configurations, and refuses what cannot run (400). */
-async function checkedScenario(engine: Engine, body: EvaluateBody): Promise<Checked> {
+async function checkedScenario(engine: Engine, body: EvaluateBody, owner: string | undefined): Promise<Checked> {
   const { services } = engine;
   const chosen = await chooseAgent(services, await resolveScenario(engine, body), body.agent, engine.sha3);
   // Declared checks run their metrics whether or not `metrics` lists them; the plan shows what is judged.
   // Named shim configurations are spelled out into the plan, so the stored plan is self-contained.
   const resolved = await resolveShimConfigs(withImpliedMetrics(chosen.scenario), (key) => services.store.getJson<NamedShimConfig>(key), services.config.enabledShims);
   const scenario = resolved.scenario;
-  const errors = [...refusals(engine, scenario), ...resolved.errors, ...await worldRefusals(services.shims, scenario, services.config.enabledShims, new Date(services.now()).toISOString(), resolved.trusted)];
+  const errors = [...refusals(engine, scenario), ...resolved.errors, ...await worldRefusals(services.shims, scenario, services.config.enabledShims, new Date(services.now()).toISOString(), resolved.trusted, submissionExecution(services, owner))];
   if (errors.length) throw new Problem('validation_failed', { detail: `the scenario cannot run: ${errors.slice(0, 3).map((e) => `${e.path} ${e.message}`).join('; ')}`, errors });
   // A bare AEH_AGENT_KEY_ENVS variable is for registry agents only; the check notes which variables the agent uses.
   const checkContext = agentCheckContext(services, { registered: chosen.agent.name !== undefined });
@@ -177,7 +184,7 @@ export async function submitEvaluation(engine: Engine, body: EvaluateBody, submi
   if (body.cache === true && engine.cacheTtlSeconds === 0) {
     throw new Problem('validation_failed', { detail: 'the response cache is turned off on this service (AEH_AGENT_CACHE_TTL_SECONDS=0)', errors: [{ path: '/cache', message: 'the response cache is off (AEH_AGENT_CACHE_TTL_SECONDS=0)' }] });
   }
-  const checked = await checkedScenario(engine, body);
+  const checked = await checkedScenario(engine, body, owner);
   // Refused before any variant is built: a hostile `count` must not make the mutators do the work first.
   checkUnits(checked.scenario, (body.mutations ?? []).reduce((sum, mutation) => sum + (mutation.count ?? 1), 0));
   if (owner !== undefined) await checkQueueQuota(store, owner, config.quotas.queuedRunsPerPrincipal);

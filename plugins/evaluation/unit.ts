@@ -15,6 +15,8 @@ import type { RunContext } from './run-context.ts';
 import { scoreTaskMetrics } from './score-metrics.ts';
 import { createTaskWorld, type TaskWorld } from './world.ts';
 import { goldWorldOf } from './gold-world.ts';
+import { shimExecutionOf } from './shim-execution.ts';
+import { ShimBudgetError } from '../../core/domain/shim-run.ts';
 import type { OpenWorld } from './mcp-worlds.ts';
 import type { Scenario, ScenarioTask } from '../../core/domain/scenario.ts';
 import { converse, type Asked } from './conversation.ts';
@@ -110,16 +112,23 @@ function conversationBefore(scope: UnitScope, independent: boolean): AgentTurn[]
   return history;
 }
 
-/** The task's world (when the scenario enables shims), also reachable over MCP until it closes (mcp-worlds.ts). */
-async function openWorld(scope: UnitScope): Promise<void> {
+/**
+ * The task's world (when the scenario enables shims), also reachable over MCP until it closes (mcp-worlds.ts).
+ * False when its starting state did not build within the shim budget: the run ends on that error.
+ */
+async function openWorld(scope: UnitScope): Promise<boolean> {
   const { run, scenario, task, record } = scope;
   const { services } = run.engine;
   // The task's world starts from the scenario's initial state; its clock is the run's, never the wall clock.
-  scope.world = await createTaskWorld({
-    shims: services.shims, scenario, task, now: run.task.created_at, record: (type, data) => record(type, data),
-    execution: { offload: services.capabilities.offload, budgetMs: services.config.shimBudgetMs, signal: run.signal },
-  });
+  try {
+    scope.world = await createTaskWorld({ shims: services.shims, scenario, task, now: run.task.created_at, record: (type, data) => record(type, data), execution: shimExecutionOf(run) });
+  } catch (error) {
+    if (!(error instanceof ShimBudgetError)) throw error;
+    record('error', { code: 'world_budget', failure_code: 'INFRA.WORLD_BUDGET', message: error.message });
+    return false;
+  }
   scope.mcp = scope.world ? await run.engine.mcp.open(run.task.run_id, scope.world, run.signal) : undefined;
+  return true;
 }
 
 /**
@@ -204,8 +213,7 @@ function redactedResult(data: MetricResultData, redactor: Redactor, scope: Redac
 
 /** The world the task's gold actions produce, for `state_match` (gold-world.ts); nothing without them. */
 async function goldOf({ run, scenario, task }: UnitScope) {
-  const { services } = run.engine;
-  return (await goldWorldOf(services.shims, scenario, task, run.task.created_at, { offload: services.capabilities.offload, budgetMs: services.config.shimBudgetMs, signal: run.signal })) ?? {};
+  return (await goldWorldOf(run.engine.services.shims, scenario, task, run.task.created_at, shimExecutionOf(run))) ?? {};
 }
 
 /** Records every metric's result for the unit's final answer. */
@@ -240,7 +248,7 @@ export async function runUnit(run: RunContext, index: number, recorder: UnitReco
   const multiTurn = Boolean(task.turns?.length || task.user_simulator);
   const before = multiTurn ? prior.slice() : prior;
   record('input', { input: task.input });
-  await openWorld(scope);
+  if (!(await openWorld(scope))) return false;
   let last = await ask(scope, task.input, before);
   if (last && multiTurn) {
     last = await converse({

@@ -8,6 +8,8 @@
 import type { PluginHost } from '../../core/plugin-host.ts';
 import { Problem, notFound } from '../../core/problems.ts';
 import { check } from '../../core/validate.ts';
+import { principalGroup } from '../../core/capabilities.ts';
+import { buildShimState, ShimBudgetError, shimBudgetProblem } from '../../core/domain/shim-run.ts';
 import { SHIM_CONFIG_NAME, shimConfigKey, type NamedShimConfig } from '../../core/domain/shim-configs.ts';
 import { permissionCheck } from '../../core/permissions.ts';
 import type { AppContext } from '../../core/routes.ts';
@@ -64,7 +66,7 @@ export function registerShimConfigRoutes(host: PluginHost): void {
 
   host.routes.register({
     method: 'PUT', path: '/api/v1/shims/configs/:name', permission: 'shims:manage', summary: 'Create or replace a named shim configuration', tags: ['shims'], parameters: [NAME_PARAM], body: BODY, audit: 'shim-config',
-    responses: { 200: { description: 'The stored configuration' } },
+    responses: { 200: { description: 'The stored configuration' }, 422: { description: 'budget_exceeded: the initial state did not build within AEH_SHIM_BUDGET_MS', contentType: 'application/problem+json' } },
     async handler(c) {
       const name = nameOf(c.req.param('name'));
       const body = c.var.body as { shim: string; description?: string; config?: Record<string, unknown>; initial_state?: Record<string, unknown>; trusted?: boolean };
@@ -77,9 +79,13 @@ export function registerShimConfigRoutes(host: PluginHost): void {
         if (errors.length) throw new Problem('validation_failed', { detail: `the initial state does not fit the ${shim.name} shim`, errors });
       }
       if (body.initial_state !== undefined) {
+        const { config, capabilities } = c.var.services;
+        // Built as a run builds it: in the offload pool under the shim budget, as this principal's work.
+        const execution = { offload: capabilities.offload, budgetMs: config.shimBudgetMs, signal: c.req.raw.signal, group: principalGroup(c.var.principal?.id) };
         try {
-          await shim.initialState(body.initial_state, { config: body.config ?? {}, now: new Date(c.var.services.now()).toISOString() });
+          await buildShimState(shim, body.initial_state, { config: body.config ?? {}, now: new Date(c.var.services.now()).toISOString() }, execution);
         } catch (error) {
+          if (error instanceof ShimBudgetError) throw shimBudgetProblem(error, '/initial_state');
           throw new Problem('validation_failed', { detail: `the ${shim.name} shim cannot start from this initial state`, errors: [{ path: '/initial_state', message: String((error as Error)?.message ?? error).slice(0, 300) }] });
         }
       }

@@ -5,7 +5,7 @@
  */
 import type { Plugin } from '../../core/plugin.ts';
 import type { Shim } from '../../core/shim.ts';
-import sql from './sql.ts';
+import sql from './sql/index.ts';
 import orders from './orders.ts';
 import payments from './payments.ts';
 import email from './email.ts';

@@ -8,7 +8,7 @@ import type { Plugin } from '../../core/plugin.ts';
 import type { PluginHost } from '../../core/plugin-host.ts';
 import { Problem } from '../../core/problems.ts';
 import { readJailedFile } from '../../core/guards/jail.ts';
-import { OffloadBudgetError } from '../../core/capabilities.ts';
+import { OffloadBudgetError, principalGroup } from '../../core/capabilities.ts';
 import type { Services } from '../../core/services.ts';
 import { persistScenarios } from './persist.ts';
 import { DEFAULT_LLM_TIMEOUT_MS } from './llm-fallback.ts';
@@ -122,7 +122,7 @@ function convertBudgetMs(env: Readonly<Record<string, string | undefined>>): num
  * a worker, not the service; past the budget, 422 `spec_too_complex` names the structures that made it so.
  * Without an offload (workerd, `AEH_METRIC_WORKERS=0`), and for the language-model fallback, it runs here.
  */
-async function convert(services: Services, settings: Readonly<Record<string, string | undefined>>, source: string, signal: AbortSignal, enrich = true) {
+async function convert(services: Services, settings: Readonly<Record<string, string | undefined>>, source: string, signal: AbortSignal, enrich = true, principalId?: string) {
   const { convertSpec } = await loadConverter();
   const options = { llm: services.find('llm'), registeredMetrics: services.metrics.names(), llmTimeoutMs: llmTimeoutMs(settings), enrich };
   const offload = services.capabilities.offload;
@@ -131,7 +131,7 @@ async function convert(services: Services, settings: Readonly<Record<string, str
   const job: ConvertJob = { source, registeredMetrics: [...options.registeredMetrics], llmConfigured: options.llm !== undefined, enrich };
   let converted: ConvertJobResult;
   try {
-    converted = await offload.run({ module: convertWorkerModule(), name: 'convertInWorker', input: job, budgetMs, signal }) as ConvertJobResult;
+    converted = await offload.run({ module: convertWorkerModule(), name: 'convertInWorker', input: job, budgetMs, signal, group: principalGroup(principalId) }) as ConvertJobResult;
   } catch (error) {
     if ((error as Error)?.name === 'OffloadUnavailable') return convertSpec(source, options);
     if (!(error instanceof OffloadBudgetError)) throw error;
@@ -164,7 +164,7 @@ function registerRoute(host: PluginHost): void {
       const services = c.var.services;
       const body = c.var.body as SpecToEvalBody;
       const source = await readSource(services, body);
-      const result = await convert(services, settings, source, c.req.raw.signal, body.enrich !== false);
+      const result = await convert(services, settings, source, c.req.raw.signal, body.enrich !== false, c.var.principal?.id);
       if (!body.persist) return c.json(result);
       const { scenarios, persisted } = await persistScenarios(services, result.scenarios);
       return c.json({ ...result, scenarios, persisted });

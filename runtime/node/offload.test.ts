@@ -3,6 +3,7 @@ import { OffloadBudgetError, type Offload } from '../../core/capabilities.ts';
 import { Problem } from '../../core/problems.ts';
 import { createWorkerPool, workerPoolFromEnv } from './offload.ts';
 import { OFFLOAD_JOBS_MODULE } from '../../test/offload-jobs.ts';
+import { SLOW_MODULE } from '../../test/offload-slow-module.ts';
 
 const job = (name: string, input: unknown = null, budgetMs = 60_000) => ({ module: OFFLOAD_JOBS_MODULE, name, input, budgetMs });
 
@@ -34,6 +35,14 @@ describe('runtime: node offload pool', () => {
     const failure = await pool.run(job('refuse', { detail: 'too dense' })).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(Problem);
     expect(failure).toMatchObject({ code: 'spec_parse_failed', status: 422, detail: 'too dense', extra: { pitfalls: [{ code: 'x', line: 1, message: 'too dense' }] } });
+  });
+
+  it('starts a job\'s budget once a cold worker has loaded its modules and their warmUp()', async () => {
+    pool = createWorkerPool({ size: 1 });
+    // Loading takes half a second; the job itself, far less than its 50 ms.
+    expect(await pool.run({ module: SLOW_MODULE, name: 'wasWarmed', input: null, budgetMs: 50 })).toBe(true);
+    expect(await pool.run({ ...job('echo', 'warm', 50), preload: [SLOW_MODULE] })).toEqual({ echoed: 'warm' });
+    await expect(pool.run(job('spin', null, 50))).rejects.toBeInstanceOf(OffloadBudgetError);
   });
 
   it('reports a missing export as the job error', async () => {

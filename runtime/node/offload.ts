@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { OffloadBudgetError, type Logger, type Offload, type OffloadJob } from '../../core/capabilities.ts';
 import { Problem, PROBLEM_CATALOGUE, type ProblemCode } from '../../core/problems.ts';
+import { createFairQueue, type FairQueue } from './fair-queue.ts';
 
 /** Options of `createWorkerPool`. */
 export interface WorkerPoolOptions {
@@ -21,6 +22,8 @@ export interface WorkerPoolOptions {
    */
   typescript?: 'tsx' | 'native';
   logger?: Logger;
+  /** Called as each job starts on a worker, with its group (telemetry; the fairness tests watch it). */
+  onStart?(job: OffloadJob): void;
 }
 
 interface Pending {
@@ -37,8 +40,11 @@ interface Slot {
 
 interface Reply {
   ready?: boolean;
-  /** The running job finished preparing (`OffloadJob.setupMs`). */
+  /** The running job finished preparing (`OffloadJob.setupMs`): its own budget starts. */
   started?: boolean;
+  /** The worker is loading the job's modules (allowed `LOAD_TIMEOUT_MS`), then has `loaded` them: the budget starts. */
+  loading?: boolean;
+  loaded?: boolean;
   id?: number;
   ok?: boolean;
   value?: unknown;
@@ -72,7 +78,9 @@ interface Pool {
   typescript: 'tsx' | 'native';
   logger?: Logger;
   slots: Slot[];
-  queue: Pending[];
+  /** Jobs waiting for a worker, served in turn by group (`OffloadJob.group`). */
+  queue: FairQueue<Pending>;
+  onStart?(job: OffloadJob): void;
   nextId: number;
   closed: boolean;
 }
@@ -93,10 +101,13 @@ function finish(slot: Slot): Pending {
   return running.pending;
 }
 
-/** Stops the slot's job `ms` from now: its worker is retired and the job rejects with `OffloadBudgetError`. */
-function budgetTimer(pool: Pool, slot: Slot, ms: number): ReturnType<typeof setTimeout> {
+/** How long a cold worker may take to load a job's modules before the job fails (as past its budget). */
+const LOAD_TIMEOUT_MS = 60_000;
+
+/** Past `job.budgetMs` (or `ms`) from now, the job fails with `OffloadBudgetError` and its worker is retired. */
+function budgetTimer(pool: Pool, slot: Slot, job: OffloadJob, ms = job.budgetMs): ReturnType<typeof setTimeout> {
   return setTimeout(() => {
-    finish(slot).reject(new OffloadBudgetError(ms));
+    finish(slot).reject(new OffloadBudgetError(job.budgetMs));
     retire(pool, slot);
     pump(pool);
   }, ms);
@@ -106,7 +117,8 @@ function budgetTimer(pool: Pool, slot: Slot, ms: number): ReturnType<typeof setT
 function startJob(pool: Pool, slot: Slot, pending: Pending): void {
   const { job } = pending;
   const id = pool.nextId++;
-  const timer = budgetTimer(pool, slot, job.setupMs ?? job.budgetMs);
+  // A job that prepares first (`setupMs`) has that long until it says `started`; any other, its budget.
+  const timer = budgetTimer(pool, slot, job, job.setupMs);
   let onAbort: (() => void) | undefined;
   if (job.signal) {
     onAbort = () => {
@@ -117,7 +129,8 @@ function startJob(pool: Pool, slot: Slot, pending: Pending): void {
     job.signal.addEventListener('abort', onAbort, { once: true });
   }
   slot.running = { id, pending, timer, onAbort };
-  slot.worker.postMessage({ id, module: job.module, name: job.name, input: job.input });
+  pool.onStart?.(job);
+  slot.worker.postMessage({ id, module: job.module, name: job.name, input: job.input, ...(job.preload ? { preload: job.preload } : {}) });
 }
 
 /** A worker's message: it is ready, or the reply to its running job. */
@@ -128,10 +141,13 @@ function onReply(pool: Pool, slot: Slot, reply: Reply): void {
     return;
   }
   if (!slot.running || slot.running.id !== reply.id) return;
-  if (reply.started) {
-    // The job is prepared: its own budget starts now, whatever the setup took.
+  if (reply.loading || reply.loaded || reply.started) {
+    // A cold worker's loading is not the job's work: it gets its own allowance, and the budget starts after it. A
+    // job that prepares further (`setupMs`: metrics warming their caches) gets that too, until it says `started`.
+    const { job } = slot.running.pending;
     clearTimeout(slot.running.timer);
-    slot.running.timer = budgetTimer(pool, slot, slot.running.pending.job.budgetMs);
+    const allowance = reply.loading ? LOAD_TIMEOUT_MS : reply.loaded && job.setupMs !== undefined ? job.setupMs : undefined;
+    slot.running.timer = budgetTimer(pool, slot, job, allowance);
     return;
   }
   const pending = finish(slot);
@@ -148,7 +164,7 @@ function onStopped(pool: Pool, slot: Slot, reason: string): void {
   else if (!slot.ready) {
     // A worker that cannot even start would fail every job the same way: fail the queue, say why once.
     pool.logger?.error(`offload worker could not start: ${reason}`);
-    for (const pending of pool.queue.splice(0)) {
+    for (const pending of pool.queue.drain()) {
       const unavailable = new Error(`the offload worker could not start: ${reason}`);
       unavailable.name = 'OffloadUnavailable';
       pending.reject(unavailable);
@@ -172,8 +188,8 @@ function spawn(pool: Pool): Slot {
 /** Starts queued jobs on idle workers, dropping aborted ones, and spawns workers while the queue needs them. */
 function pump(pool: Pool): void {
   const { slots, queue } = pool;
-  while (queue.length && !pool.closed) {
-    const pending = queue[0];
+  while (queue.size && !pool.closed) {
+    const pending = queue.peek()!;
     if (pending.job.signal?.aborted) {
       queue.shift();
       pending.reject(pending.job.signal.reason);
@@ -186,7 +202,7 @@ function pump(pool: Pool): void {
       continue;
     }
     const starting = slots.filter((slot) => !slot.ready).length;
-    if (slots.length < pool.size && starting < queue.length) {
+    if (slots.length < pool.size && starting < queue.size) {
       spawn(pool);
       continue;
     }
@@ -194,22 +210,22 @@ function pump(pool: Pool): void {
   }
 }
 
-/** A pool of `size` workers running offload jobs, each under its budget. */
+/** A pool of `size` workers running offload jobs, each under its budget; waiting groups take turns. */
 export function createWorkerPool(options: WorkerPoolOptions): Offload {
-  const { size, typescript = 'tsx', logger } = options;
-  const pool: Pool = { size, typescript, logger, slots: [], queue: [], nextId: 1, closed: false };
+  const { size, typescript = 'tsx', logger, onStart } = options;
+  const pool: Pool = { size, typescript, logger, slots: [], queue: createFairQueue(), onStart, nextId: 1, closed: false };
   return {
     size,
     run(job) {
       if (pool.closed) return Promise.reject(new Error('the offload pool is closed'));
       return new Promise((resolve, reject) => {
-        pool.queue.push({ job, resolve, reject });
+        pool.queue.push(job.group ?? '', { job, resolve, reject });
         pump(pool);
       });
     },
     async close() {
       pool.closed = true;
-      for (const pending of pool.queue.splice(0)) pending.reject(new Error('the offload pool is closed'));
+      for (const pending of pool.queue.drain()) pending.reject(new Error('the offload pool is closed'));
       await Promise.all(pool.slots.splice(0).map((slot) => {
         if (slot.running) finish(slot).reject(new Error('the offload pool is closed'));
         return slot.worker.terminate();

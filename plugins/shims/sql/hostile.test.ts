@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import sql from './sql.ts';
+import sql from './index.ts';
 
 const context = { config: {}, now: '2026-11-24T00:00:00.000Z' };
 
@@ -20,5 +20,16 @@ describe('shim: sql, hostile use', () => {
     const rows = [{ a: 1, b: 'x' }, { a: 2, b: 'y' }, { b: 'z', a: 3 }, { a: 4 }];
     const state = await sql.initialState({ schema: ['CREATE TABLE t (a INTEGER, b TEXT)'], rows: { t: rows } }, context);
     expect(state.tables.t.rows).toEqual([[1, 'x'], [2, 'y'], [3, 'z'], [4, null]]);
+  });
+
+  it('leaves no trace of a refused PRAGMA on the connection, though SQLite applies it when it compiles it', async () => {
+    const state = await sql.initialState({ schema: ['CREATE TABLE t (a INTEGER)'], read_only: false }, context);
+    for (const statement of ['/**/PRAGMA query_only = 1', 'SELECT 1; PRAGMA query_only = 1', 'PRAGMA query_only = 1; SELEKT']) {
+      const refused = await sql.call('query', { sql: statement }, state, context);
+      expect('error' in refused && refused.error.code, statement).toBe('invalid');
+      // The same world, next call: a write must still be possible (query_only would refuse it).
+      const written = await sql.call('query', { sql: 'INSERT INTO t VALUES (1)' }, state, context);
+      expect('error' in written ? written.error.message : 'ok', statement).toBe('ok');
+    }
   });
 });
