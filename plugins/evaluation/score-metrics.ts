@@ -124,10 +124,10 @@ function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
 
 type Scored = MetricOutcome | { timeout: number } | { inline: true };
 
-async function offloadBatch(offload: Offload, batch: MetricBatch, budgetMs: number, signal?: AbortSignal): Promise<Scored[]> {
+async function offloadBatch(offload: Offload, batch: MetricBatch, budgetMs: number, signal?: AbortSignal, group?: string): Promise<Scored[]> {
   try {
     // Loading and warming the metrics in a cold worker is setup, not the metrics' work (issue 24 item 6).
-    return await offload.run({ module: METRIC_WORKER_MODULE, name: 'scoreMetricBatch', input: batch, budgetMs, setupMs: Math.max(SETUP_MS, budgetMs), signal }) as MetricOutcome[];
+    return await offload.run({ module: METRIC_WORKER_MODULE, name: 'scoreMetricBatch', input: batch, budgetMs, setupMs: Math.max(SETUP_MS, budgetMs), signal, ...(group ? { group } : {}) }) as MetricOutcome[];
   } catch (error) {
     if (signal?.aborted) throw error;
     // No worker could start: score here. A worker that died on the job (out of memory) is that job's error:
@@ -135,7 +135,7 @@ async function offloadBatch(offload: Offload, batch: MetricBatch, budgetMs: numb
     if ((error as Error)?.name === 'OffloadUnavailable') return batch.metrics.map(() => ({ inline: true }));
     if (!(error instanceof OffloadBudgetError)) return batch.metrics.map(() => ({ error: (error as Error)?.message ?? String(error) }));
     if (batch.metrics.length === 1) return [{ timeout: budgetMs }];
-    const alone = batch.metrics.map((metric) => offloadBatch(offload, { ...batch, metrics: [metric] }, budgetMs, signal));
+    const alone = batch.metrics.map((metric) => offloadBatch(offload, { ...batch, metrics: [metric] }, budgetMs, signal, group));
     return (await Promise.all(alone)).map((outcomes) => outcomes[0]);
   }
 }
@@ -201,7 +201,7 @@ async function scoreJob(job: Job, scored: Promise<Scored> | undefined, metric: M
  * their probes land in the trace in order) while the worker-safe ones are scored in a worker meanwhile.
  * Throws only when the run's signal aborts.
  */
-export async function* scoreTaskMetrics(services: Pick<Services, 'metrics' | 'capabilities' | 'config'>, refs: MetricRef[], context: TaskMetricContext, limits: MetricLimits = metricLimits({})): AsyncGenerator<MetricResultData> {
+export async function* scoreTaskMetrics(services: Pick<Services, 'metrics' | 'capabilities' | 'config'>, refs: MetricRef[], context: TaskMetricContext, limits: MetricLimits = metricLimits({}), group?: string): AsyncGenerator<MetricResultData> {
   const offload = services.capabilities.offload;
   const metrics = refs.map((ref) => services.metrics.get(ref.id));
   const small = smallEnough(context, limits.inlineMaxChars);
@@ -220,7 +220,7 @@ export async function* scoreTaskMetrics(services: Pick<Services, 'metrics' | 'ca
         const { refIndex, answer } = jobs[index];
         return { id: refs[refIndex].id, module: metrics[refIndex]!.module!, ref: refs[refIndex], ...(answer ? { answer: { output: answer.output, outputEvent: answer.outputEvent } } : {}) };
       }),
-    }, limits.budgetMs, context.signal)
+    }, limits.budgetMs, context.signal, group)
     : undefined;
   // Settled before anything awaits it: a rejection while an inline metric runs must not go unhandled.
   batch?.catch(() => undefined);

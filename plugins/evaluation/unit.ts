@@ -16,6 +16,7 @@ import { scoreTaskMetrics } from './score-metrics.ts';
 import { createTaskWorld, type TaskWorld } from './world.ts';
 import { goldWorldOf } from './gold-world.ts';
 import { shimExecutionOf } from './shim-execution.ts';
+import { principalGroup } from '../../core/capabilities.ts';
 import { ShimBudgetError } from '../../core/domain/shim-run.ts';
 import type { OpenWorld } from './mcp-worlds.ts';
 import type { Scenario, ScenarioTask } from '../../core/domain/scenario.ts';
@@ -232,7 +233,8 @@ async function scoreUnit(scope: UnitScope, last: Asked, prior: readonly AgentTur
   const redactor = services.use('redactor');
   // The original scenario: a variant's tasks keep their metric params, so their canaries are the same.
   const redaction = { scenario: run.plan.scenario };
-  for await (const data of scoreTaskMetrics(services, task.metrics, context, run.engine.metricLimits)) record('metric_result', redactedResult(data, redactor, redaction) as unknown as Record<string, unknown>);
+  // Metric jobs queue fairly per principal in the pool, as shim calls do: one principal's run cannot starve another's.
+  for await (const data of scoreTaskMetrics(services, task.metrics, context, run.engine.metricLimits, principalGroup(run.task.submitted_by))) record('metric_result', redactedResult(data, redactor, redaction) as unknown as Record<string, unknown>);
 }
 
 /**
