@@ -104,3 +104,52 @@ describe('datasets: transcripts round trip through replay', () => {
     expect((await t.json('GET', `/api/v1/runs/${first.run.run_id}/transcripts.jsonl`, { key: null })).status).toBe(401);
   });
 });
+
+describe('datasets: everything a scenario can hold (issue 26 item 5)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await testApp({ plugins: [testMetrics] });
+  });
+  const WORLD = {
+    enabled_shims: ['payments'], initial_state: { payments: { currency: 'EUR', balances: { alice: 100 }, charges: [{ id: 'ch_1', customer: 'alice', amount: 40 }] } },
+    trials: 3, concurrency: 4, verdict: { min_pass_rate: 0.66 }, instructions: 'Refund only duplicate charges.',
+    agent: { adapter: 'scripted', replies: { '*': { output: 'Refunded 40 EUR.', tool_calls: [{ name: 'payments.refund', arguments: { charge_id: 'ch_1' } }] } } },
+  };
+
+  it('keeps the template\'s world, trials, concurrency, verdict and instructions, and each row\'s tools, outcomes, gold actions and turns', async () => {
+    const rows = [
+      JSON.stringify({ id: 'refund', input: 'Refund ch_1.', required_tools: ['payments.refund'], forbidden_tools: 'payments.create_charge', expected_outcome: [{ target: 'shim:payments', property: '$.charges[0].status', expected: 'refunded' }], turns: ['Thanks!'] }),
+      JSON.stringify({ id: 'gold', input: 'Refund ch_1 please.', expected_actions: [{ name: 'payments.refund', arguments: { charge_id: 'ch_1' } }] }),
+    ].join('\n');
+    const imported = await t.json('POST', '/api/v1/datasets/import', { body: { format: 'jsonl', data: rows, scenario: { id: 'world-set', ...WORLD } } });
+    expect(imported.status, JSON.stringify(imported.body)).toBe(200);
+    const { scenario } = imported.body;
+    expect(scenario).toMatchObject({ id: 'world-set', enabled_shims: ['payments'], trials: 3, concurrency: 4, verdict: { min_pass_rate: 0.66 }, instructions: 'Refund only duplicate charges.', conversation: 'per_task' });
+    expect(scenario.tasks[0]).toMatchObject({ required_tools: ['payments.refund'], forbidden_tools: ['payments.create_charge'], turns: [{ input: 'Thanks!' }], metrics: [{ id: 'tool_use' }, { id: 'tool_safety' }, { id: 'state_match' }] });
+    expect(scenario.tasks[1]).toMatchObject({ expected_actions: [{ name: 'payments.refund' }], metrics: [{ id: 'state_match' }] });
+    // The scenario runs as imported: the agent refunds ch_1, so both rows pass every trial.
+    const { run } = await evaluate(t, { scenario });
+    expect(run.compliance).toMatchObject({ status: 'pass' });
+    expect(run.trials).toMatchObject({ k: 3, pass_hat_k: 1 });
+  });
+
+  it('reads the structured columns of a CSV row as JSON in the cell, and a row without a metrics column runs its declared checks', async () => {
+    const csv = ['id,input,required_tools,expected_outcome', `refund,Refund ch_1.,payments.refund,"${JSON.stringify([{ target: 'shim:payments', property: 'refunds', expected: 1, mode: 'count' }]).replace(/"/g, '""')}"`].join('\n');
+    const imported = await t.json('POST', '/api/v1/datasets/import', { body: { format: 'csv', data: csv, scenario: WORLD } });
+    expect(imported.status, JSON.stringify(imported.body)).toBe(200);
+    expect(imported.body.scenario.tasks[0]).toMatchObject({ required_tools: ['payments.refund'], expected_outcome: [{ mode: 'count' }], metrics: [{ id: 'tool_use' }, { id: 'state_match' }] });
+  });
+
+  it.each([
+    ['an unknown column', { format: 'jsonl', data: JSON.stringify({ input: 'x', expected: 'y', notes: 'keep me' }) }, '/rows/1/notes'],
+    ['a cell that is not JSON', { format: 'csv', data: 'input,expected,turns\nx,y,[not json' }, '/rows/1/turns'],
+    ['a malformed assertion', { format: 'jsonl', data: JSON.stringify({ input: 'x', expected_outcome: [{ target: 'shim:x', mode: 'sometimes' }] }) }, '/rows/1/expected_outcome/0/mode'],
+    ['a template with tasks', { format: 'jsonl', data: JSON.stringify({ input: 'x', expected: 'y' }), scenario: { tasks: [] } }, '/scenario/tasks'],
+    ['a template field no scenario has', { format: 'jsonl', data: JSON.stringify({ input: 'x', expected: 'y' }), scenario: { colour: 'red' } }, '/scenario/colour'],
+    ['a template trials out of range', { format: 'jsonl', data: JSON.stringify({ input: 'x', expected: 'y' }), scenario: { trials: 99 } }, '/scenario/trials'],
+  ])('refuses %s, naming it, instead of dropping it', async (_what, body, path) => {
+    const answer = await t.json('POST', '/api/v1/datasets/import', { body });
+    expect(answer.status).toBe(400);
+    expect(answer.body.errors.map((error: any) => error.path), JSON.stringify(answer.body.errors)).toContain(path);
+  });
+});

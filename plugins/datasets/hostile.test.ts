@@ -68,7 +68,9 @@ describe('datasets: hostile imports', () => {
     const jsonl = await post('{"input": "a", "expected": "b"}\nnot json\n[1,2]\n', 'application/x-ndjson');
     expect(jsonl.body.errors.map((error: any) => error.path)).toEqual(['/rows/2', '/rows/3']);
     const proto = await post('{"input": "a", "expected": "b", "__proto__": {"polluted": true}}', 'application/x-ndjson');
-    expect(proto.status).toBe(200);
+    // Refused as a column the import does not read, and nothing was polluted on the way.
+    expect(proto.status).toBe(400);
+    expect(proto.body.errors.map((error: any) => error.path)).toEqual(['/rows/1/__proto__']);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
@@ -98,18 +100,21 @@ describe('datasets: wide and large imports (issue 25 item 6)', () => {
     expect([huge.status, huge.body.errors]).toEqual([400, [{ path: '/lines/1', message: 'malformed CSV' }]]);
     expect(huge.body.detail).toMatch(/Max Record Size/);
     expect((await post(t, `${header(65)}\nhello,x\n`)).body.errors[0].path).toBe('/header');
-    // 64 is fine; a duplicate at the end of a wide header is still found.
-    expect((await post(t, `${header(64)}\n${['hello', 'x', ...Array(62).fill('')].join(',')}\n`)).status).toBe(200);
+    // 64 passes the width check (the unread columns are then named, once each); a duplicate at the end of a wide header is still found.
+    const sixtyFour = await post(t, `${header(64)}\n${['hello', 'x', ...Array(62).fill('')].join(',')}\n`);
+    expect(sixtyFour.body.errors.every((error: { path: string }) => /^\/rows\/1\/note\d+$/.test(error.path))).toBe(true);
     const duplicate = await post(t, `${header(63)},note3\nhello,x\n`);
     expect(duplicate.body.errors).toEqual([{ path: '/header', message: '"note3" twice' }]);
   });
 
-  it('refuses a JSONL row with more than 64 keys, and names an unknown column once, not once a row', async () => {
+  it('refuses a JSONL row with more than 64 keys, and names an unknown column once, not once a row, as an error', async () => {
     const wide = JSON.stringify(Object.fromEntries([['input', 'a'], ['expected', 'b'], ...Array.from({ length: 63 }, (_, index) => [`k${index}`, 1])]));
     const refused = await post(t, `${wide}\n`, 'application/x-ndjson');
     expect(refused.body.errors).toEqual([{ path: '/rows/1', message: 'has 65 keys; a row may have 64' }]);
     const noted = await post(t, 'input,expected,notes\na,b,one\nc,d,two\ne,f,three\n');
-    expect(noted.body.warnings).toEqual([{ path: '/rows/1/notes', message: 'is not a column this import reads; ignored' }]);
+    // Never dropped in silence: an error naming the column, once.
+    expect(noted.status).toBe(400);
+    expect(noted.body.errors).toEqual([{ path: '/rows/1/notes', message: expect.stringMatching(/^is not a column this import reads/) }]);
   });
 
   it('reads a large import in the worker pool as it reads it inline, and past AEH_DATASET_BUDGET_MS answers 422', async () => {

@@ -12,7 +12,7 @@ import { asText, textSettings } from '../../core/plugin-settings.ts';
 import { Problem, notFound } from '../../core/problems.ts';
 import { readLimited } from '../../core/pipeline/json-body.ts';
 import { normalizeScenario } from '../../core/domain/scenario-load.ts';
-import type { AgentSpec, Scenario } from '../../core/domain/scenario.ts';
+import type { Scenario } from '../../core/domain/scenario.ts';
 import { NO_AGENT_ADAPTER } from '../../core/domain/agent-target.ts';
 import { keys, readRun } from '../../core/domain/runs.ts';
 import { decodeUtf8, type DatasetFormat } from './parse.ts';
@@ -28,15 +28,13 @@ const DEFAULT_IMPORT_BUDGET_MS = 15_000;
 const importJobModule = () => new URL(`./import-job.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url).href;
 const FORMAT_OF: Record<string, DatasetFormat> = { 'text/csv': 'csv', 'application/x-ndjson': 'jsonl', 'application/jsonl': 'jsonl', 'application/x-jsonlines': 'jsonl' };
 
-/** Scenario fields an import may set (query parameters, or `scenario` of a JSON body). */
-interface ScenarioFields {
-  id?: string;
-  title?: string;
-  industry?: string;
-  use_case?: string;
-  policy_ref?: string;
-  agent?: AgentSpec;
-}
+/**
+ * Scenario fields an import sets around the rows: `id`, `title`, `industry`, `use_case`, `policy_ref` as query
+ * parameters, or any scenario field but `tasks` in the `scenario` template of a JSON body (`agent`,
+ * `enabled_shims`, `initial_state`, `shim_config`, `trials`, `conversation`, `concurrency`, `verdict`,
+ * `instructions`, `tags`, …). Whatever the template holds is kept, or refused naming it: never dropped.
+ */
+type ScenarioFields = Partial<Omit<Scenario, 'tasks'>> & { tasks?: unknown };
 
 async function readImport(c: AppContext): Promise<{ format: DatasetFormat; text: string; fields: ScenarioFields }> {
   const services = c.var.services;
@@ -81,6 +79,23 @@ async function readRows(services: Services, budgetMs: number, job: ImportJob, c:
   }
 }
 
+/**
+ * The imported scenario, validated; a problem is named where the import's caller wrote it: a task's under its
+ * row (`/rows/<n>/…`), anything else under the template (`/scenario/…`).
+ */
+function validatedImport(document: Record<string, unknown>, rowOf: number[], services: Services): Scenario {
+  try {
+    return normalizeScenario(document, { formats: services.scenarioFormats.list() });
+  } catch (error) {
+    if (!(error instanceof Problem) || !error.errors) throw error;
+    const errors = error.errors.map((inner) => {
+      const task = /^\/tasks\/(\d+)(\/.*)?$/.exec(inner.path);
+      return { ...inner, path: task ? `/rows/${rowOf[Number(task[1])]}${task[2] ?? ''}` : `/scenario${inner.path === '/' ? '' : inner.path}` };
+    });
+    throw new Problem('validation_failed', { detail: `the imported scenario is invalid: ${errors.slice(0, 3).map((entry) => `${entry.path} ${entry.message}`).join('; ')}`, errors });
+  }
+}
+
 export default {
   name: PLUGIN,
   version: '1.0.0',
@@ -104,20 +119,23 @@ export default {
           errors.sort((a, b) => Number(a.path.split('/')[2] ?? 0) - Number(b.path.split('/')[2] ?? 0));
           throw new Problem('validation_failed', { detail: `${errors.length} problem(s) in the dataset: ${errors.slice(0, 3).map((error) => `${error.path} ${error.message}`).join('; ')}`, errors: errors.slice(0, 200), extra: { warnings: mapped.warnings.slice(0, 200) } });
         }
-        const document: Scenario = {
+        if (fields.tasks !== undefined) throw new Problem('validation_failed', { detail: 'the scenario template may not hold tasks: they come from the rows', errors: [{ path: '/scenario/tasks', message: 'tasks come from the rows' }] });
+        const document = {
+          ...fields,
           id: fields.id ?? 'imported-dataset',
           title: String(fields.title ?? 'Imported dataset').slice(0, 200),
           industry: String(fields.industry ?? 'General'),
           use_case: String(fields.use_case ?? 'Dataset'),
-          tags: mapped.tags,
+          tags: [...new Set([...(Array.isArray(fields.tags) ? fields.tags : []), ...mapped.tags])],
           policy_ref: String(fields.policy_ref ?? 'NIST AI 100-1'),
           agent: fields.agent ?? { adapter: NO_AGENT_ADAPTER },
-          topology: [],
+          topology: fields.topology ?? [],
           tasks: mapped.tasks,
-          conversation: 'per_task',
+          // Rows are independent cases: they run side by side unless the template says otherwise.
+          conversation: fields.conversation ?? 'per_task',
           source: `import-${format}`,
         };
-        const scenario = normalizeScenario(document, { formats: services.scenarioFormats.list() });
+        const scenario = validatedImport(document, mapped.rowOf, services);
         services.telemetry.increment('datasets.imported');
         return c.json({ scenario, rows: mapped.tasks.length, warnings: mapped.warnings.slice(0, 200) });
       },
