@@ -33,6 +33,13 @@ const helpdesk: Plugin = {
         return { result: 'Transfer successful', state: { transfers: [...state.transfers, String(params.summary)] } };
       },
     }), 'test-helpdesk');
+    host.shims.register(defineShim({
+      name: 'archive',
+      description: 'test: an archive with its own lookup',
+      actions: [{ name: 'lookup', description: 'Looks something up.', readOnly: true, parameters: { type: 'object', properties: {} } }],
+      initialState: () => ({}),
+      call: (_action, _params, state) => ({ result: 'archived', state }),
+    }), 'test-helpdesk');
   },
 };
 
@@ -46,6 +53,28 @@ function scenario(agent: Record<string, unknown>) {
     tasks: [{ id: 'handoff', input: 'I want a human.', turns: [{ input: 'Hello?' }, { input: 'Still there?' }], metrics: [{ id: 'pii_leak' }] }],
   };
 }
+
+describe('run as written: the benchmark\'s own tool names', () => {
+  it('offers tools by their action names with tool_names "bare", records them as shim.action, and refuses a clash', async () => {
+    const seen: any[] = [];
+    server.use(http.post('http://llm.test/v1/chat/completions', async ({ request }) => {
+      const body = await request.json() as any;
+      seen.push(body);
+      if (body.messages[body.messages.length - 1].role === 'user') return HttpResponse.json({ choices: [{ message: { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'lookup', arguments: '{}' } }] } }] });
+      return HttpResponse.json({ choices: [{ message: { role: 'assistant', content: 'Found it.' } }] });
+    }));
+    const t = await testApp({ plugins: [helpdesk], env: { AEH_ALLOW_HOSTS: 'llm.test' } });
+    const bare = { ...scenario({ adapter: 'openai', base_url: 'http://llm.test/v1', model: 'm' }), tool_names: 'bare', tasks: [{ id: 'find', input: 'Look it up.', required_tools: ['helpdesk.lookup'], metrics: [{ id: 'pii_leak' }] }] };
+    const { run, trace } = await evaluate(t, { scenario: bare });
+    expect(seen[0].tools.map((tool: any) => tool.function.name)).toEqual(['lookup', 'transfer_to_human_agents']);
+    expect(trace.find((event: any) => event.type === 'tool_call').data).toMatchObject({ name: 'helpdesk.lookup', result: 'found' });
+    expect(run.compliance.status).toBe('pass');
+    // Two enabled shims that both have a `lookup` action cannot offer it by that name alone.
+    const clash = await t.json('POST', '/api/evaluate', { body: { scenario: { ...bare, enabled_shims: ['helpdesk', 'archive'] } } });
+    expect(clash.status).toBe(400);
+    expect(clash.body.errors).toContainEqual({ path: '/tool_names', message: expect.stringContaining('"lookup" is an action of both helpdesk and archive') });
+  });
+});
 
 describe('run as written: instructions and terminal actions', () => {
   it('sends the instructions as the openai system message, and a transfer ends the conversation', async () => {

@@ -128,6 +128,12 @@ export interface Scenario {
    * system message, the `http` request's `instructions`, the MCP server's instructions.
    */
   instructions?: string;
+  /**
+   * How tools are offered to the agent: `prefixed` (default) as `shim.action` / `shim__action`; `bare` as the
+   * action's name alone, as a benchmark names its tools (refused when two enabled shims share an action name).
+   * Scenarios and traces always say `shim.action`.
+   */
+  tool_names?: 'prefixed' | 'bare';
   /** The world shims this scenario's agent works on (their actions are offered as tools). */
   enabled_shims?: string[];
   /** Each enabled shim's starting state, by shim name (each task starts from it). */

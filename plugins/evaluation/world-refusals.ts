@@ -37,6 +37,21 @@ function toolRefusals(shims: Registry<Shim>, enabled: readonly string[], scenari
       });
     }
   });
+  return [...errors, ...bareNameRefusals(shims, enabled, scenario)];
+}
+
+/** With `tool_names: "bare"`, tools are offered by action name alone: two enabled shims may not share one. */
+function bareNameRefusals(shims: Registry<Shim>, enabled: readonly string[], scenario: Scenario): FieldError[] {
+  if (scenario.tool_names !== 'bare') return [];
+  const owner = new Map<string, string>();
+  const errors: FieldError[] = [];
+  for (const name of enabled) {
+    for (const action of shims.get(name)?.actions ?? []) {
+      const other = owner.get(action.name);
+      if (other) errors.push({ path: '/tool_names', message: `"${action.name}" is an action of both ${other} and ${name}: bare tool names would clash; use "prefixed"` });
+      else owner.set(action.name, name);
+    }
+  }
   return errors;
 }
 

@@ -66,14 +66,20 @@ export async function createTaskWorld(options: { shims: Registry<Shim>; scenario
   const list: AgentTool[] = [];
   // Offered tools by canonical name (`shim.action`), for the lookups of every call.
   const offered = new Map<string, { shim: string; action: ShimAction }>();
+  // `tool_names: "bare"` offers each tool by its action's name alone (a benchmark's own names); the trace and the
+  // scenario keep `shim.action`. Submission refuses two enabled shims with an action of the same name.
+  const bare = scenario.tool_names === 'bare';
+  const aliases = new Map<string, string>();
   for (const [name, shim] of shims) {
     for (const action of shim.actions) {
       const toolName = `${name}.${action.name}`;
       if (allowed && !allowed.has(toolName)) continue;
-      list.push({ name: toolName, function_name: `${name}__${action.name}`, description: `${shim.description} ${action.description}`, parameters: action.parameters });
+      list.push({ name: bare ? action.name : toolName, function_name: bare ? action.name : `${name}__${action.name}`, description: `${shim.description} ${action.description}`, parameters: action.parameters });
       offered.set(toolName, { shim: name, action });
+      if (bare) aliases.set(action.name, toolName);
     }
   }
+  const canonicalOf = (name: string) => aliases.get(name) ?? canonicalToolName(name);
   let calls = 0;
   let closed = false;
   const closedOutcome: ToolOutcome = { error: { code: 'closed', message: 'the task is over: its world takes no more calls' } };
@@ -82,7 +88,7 @@ export async function createTaskWorld(options: { shims: Registry<Shim>; scenario
   /** Applies one call to the world as it now stands, and records it. */
   async function apply(name: string, args: unknown): Promise<ToolOutcome> {
     if (closed) return closedOutcome;
-    const canonical = canonicalToolName(name);
+    const canonical = canonicalOf(name);
     const argumentsRecord = (args && typeof args === 'object' && !Array.isArray(args) ? args : {}) as Record<string, unknown>;
     const fail = (code: string, message: string): ToolOutcome => {
       record('tool_call', { name: canonical, arguments: args ?? null, error: { code, message } });
@@ -110,7 +116,7 @@ export async function createTaskWorld(options: { shims: Registry<Shim>; scenario
     call: (name, args) => oneAtATime(() => apply(name, args)),
     initial,
     close: () => { closed = true; },
-    has: (name) => offered.has(canonicalToolName(name)),
+    has: (name) => offered.has(canonicalOf(name)),
     async views() {
       const views: Record<string, Json> = {};
       for (const [name, shim] of shims) views[name] = await viewOf(shim, states.get(name)!);

@@ -152,6 +152,7 @@ export const scenarioSchema = {
     trials: { type: 'integer', minimum: 1, maximum: 20, description: 'Attempts per task, each with its own world and conversation: the run reports pass@k and pass^k, and dimensions use the worst attempt.' },
     concurrency: { type: 'integer', minimum: 1, maximum: 256, description: 'With conversation per_task: tasks in flight at once (capped by AEH_RUN_CONCURRENCY).' },
     instructions: { type: 'string', maxLength: 200_000, description: 'What the agent is told before the conversation (a domain policy): the openai system message, the http request\'s instructions, the MCP server\'s instructions.' },
+    tool_names: { enum: ['prefixed', 'bare'], description: 'prefixed (default): tools are offered as shim.action / shim__action; bare: by the action name alone, as a benchmark names them (refused when two enabled shims share one). Scenarios and traces always say shim.action.' },
     enabled_shims: { type: 'array', maxItems: 20, uniqueItems: true, items: SHIM_NAME },
     initial_state: { type: 'object', maxProperties: 20, propertyNames: SHIM_NAME },
     shim_config: { type: 'object', maxProperties: 20, propertyNames: SHIM_NAME, additionalProperties: { oneOf: [{ type: 'object' }, { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,63}$', description: 'the name of a stored shim configuration' }] } },
