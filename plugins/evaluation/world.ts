@@ -39,6 +39,29 @@ export interface TaskWorld extends AgentTools {
 }
 
 /**
+ * The tools a task offers, by canonical name (`shim.action`) for the lookups of every call. With
+ * `tool_names: "bare"` each is offered by its action's name alone (a benchmark's own names), which `canonicalOf`
+ * maps back; the trace and the scenario keep `shim.action` (submission refuses two shims sharing an action name).
+ */
+function offeredTools(shims: Map<string, Shim>, scenario: Scenario, task: ScenarioTask) {
+  const allowed = task.tools?.length ? new Set(task.tools.map(canonicalToolName)) : undefined;
+  const list: AgentTool[] = [];
+  const offered = new Map<string, { shim: string; action: ShimAction }>();
+  const bare = scenario.tool_names === 'bare';
+  const aliases = new Map<string, string>();
+  for (const [name, shim] of shims) {
+    for (const action of shim.actions) {
+      const toolName = `${name}.${action.name}`;
+      if (allowed && !allowed.has(toolName)) continue;
+      list.push({ name: bare ? action.name : toolName, function_name: bare ? action.name : `${name}__${action.name}`, description: `${shim.description} ${action.description}`, parameters: action.parameters });
+      offered.set(toolName, { shim: name, action });
+      if (bare) aliases.set(action.name, toolName);
+    }
+  }
+  return { list, offered, canonicalOf: (name: string) => aliases.get(name) ?? canonicalToolName(name) };
+}
+
+/**
  * Builds a task's world, or `undefined` when the scenario enables no shim. Throws naming the shim when one is
  * not registered or refuses its initial state (submission checks both first, so this means a stale plan), and
  * `ShimBudgetError` when a starting state did not build within the budget.
@@ -62,24 +85,7 @@ export async function createTaskWorld(options: { shims: Registry<Shim>; scenario
     states.set(name, start.state);
     initial[name] = start.view;
   }
-  const allowed = task.tools?.length ? new Set(task.tools.map(canonicalToolName)) : undefined;
-  const list: AgentTool[] = [];
-  // Offered tools by canonical name (`shim.action`), for the lookups of every call.
-  const offered = new Map<string, { shim: string; action: ShimAction }>();
-  // `tool_names: "bare"` offers each tool by its action's name alone (a benchmark's own names); the trace and the
-  // scenario keep `shim.action`. Submission refuses two enabled shims with an action of the same name.
-  const bare = scenario.tool_names === 'bare';
-  const aliases = new Map<string, string>();
-  for (const [name, shim] of shims) {
-    for (const action of shim.actions) {
-      const toolName = `${name}.${action.name}`;
-      if (allowed && !allowed.has(toolName)) continue;
-      list.push({ name: bare ? action.name : toolName, function_name: bare ? action.name : `${name}__${action.name}`, description: `${shim.description} ${action.description}`, parameters: action.parameters });
-      offered.set(toolName, { shim: name, action });
-      if (bare) aliases.set(action.name, toolName);
-    }
-  }
-  const canonicalOf = (name: string) => aliases.get(name) ?? canonicalToolName(name);
+  const { list, offered, canonicalOf } = offeredTools(shims, scenario, task);
   let calls = 0;
   let closed = false;
   const closedOutcome: ToolOutcome = { error: { code: 'closed', message: 'the task is over: its world takes no more calls' } };
