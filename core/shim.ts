@@ -25,6 +25,8 @@ export interface ShimAction {
   result?: JsonSchema;
   /** True for actions that never change the state (reads, searches). */
   readOnly?: boolean;
+  /** Ends the conversation when called successfully (τ-bench's `transfer_to_human_agents`). */
+  terminal?: boolean;
 }
 
 /** Why a call failed, in the shim's own words: agents see it as the tool's error. */
