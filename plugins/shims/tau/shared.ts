@@ -7,7 +7,6 @@
  * call returns a new database sharing every record it did not touch, so a 2.8 MB database costs one shallow copy
  * of the changed table and the records on the path, and the scenario's initial state is never mutated.
  */
-import { canonicalJson } from '../../../core/domain/certificate.ts';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { shimError, type Json, type ShimOutcome } from '../../../core/shim.ts';
 
@@ -72,22 +71,33 @@ export const CALCULATE_ACTION = {
 
 export { calculate, roundMoney } from './calculate.ts';
 
-/** Object members whose value is null are dropped (Pydantic writes unset optional fields as null; τ-bench's JSON omits them). */
-function withoutNulls(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutNulls);
-  if (value === null || typeof value !== 'object') return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, member] of Object.entries(value)) if (member !== null) out[key] = withoutNulls(member);
-  return out;
-}
+// Records a call did not touch are the same objects in every later state, so their canonical text is kept by
+// identity: hashing a database after a call re-serialises only what the call replaced.
+const canonicalText = new WeakMap<object, string>();
 
 /**
  * The canonical form of a τ-bench database the fidelity check hashes: RFC 8785 (JCS) JSON with null object
  * members dropped, so Pydantic's `model_dump()` (which spells absent optional fields as null and integral
  * floats as `100.0`) and our states (which omit them, and have one number type) agree on equal databases.
+ * Keys sort by UTF-16 code units and numbers and strings print as ECMAScript's JSON does, as JCS specifies.
  */
-export function canonicalDb(db: unknown): string {
-  return canonicalJson(withoutNulls(db));
+export function canonicalDb(value: unknown): string {
+  if (value === null || typeof value !== 'object') {
+    const text = JSON.stringify(value);
+    if (text === undefined || (typeof value === 'number' && !Number.isFinite(value))) throw new TypeError('value has no JSON form');
+    return text;
+  }
+  const cached = canonicalText.get(value);
+  if (cached !== undefined) return cached;
+  let text: string;
+  if (Array.isArray(value)) text = `[${value.map(canonicalDb).join(',')}]`;
+  else {
+    const record = value as Record<string, unknown>;
+    const keys = Object.keys(record).filter((key) => record[key] !== null && record[key] !== undefined).sort();
+    text = `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalDb(record[key])}`).join(',')}}`;
+  }
+  canonicalText.set(value, text);
+  return text;
 }
 
 /** SHA-256 (hex) of `canonicalDb(db)`. */

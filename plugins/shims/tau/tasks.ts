@@ -6,8 +6,12 @@
  * operator's data directory each time.
  */
 import type { Scenario, ScenarioTask } from '../../../core/domain/scenario.ts';
-import { readTauJson, readTauText, type TauDataDir } from './data.ts';
+import type { Json, Shim } from '../../../core/shim.ts';
+import { readTauDb, readTauJson, readTauText, type TauDataDir } from './data.ts';
 import type { TauDomain } from './define.ts';
+import { replayGold } from './replay.ts';
+import { tauRetailShim } from './retail.ts';
+import { tauAirlineShim } from './airline.ts';
 
 /** How to build the scenario. */
 export interface TauScenarioOptions {
@@ -43,16 +47,25 @@ export function userInstructions(task: TauTask): string {
   return [...(persona != null ? ['Persona:', indent(persona)] : []), 'Instructions:', indent(text)].join('\n');
 }
 
-/** One τ-bench task as a scenario task of the `shim` world. */
-export function tauTask(task: TauTask, shim: string, opening: string): ScenarioTask {
+/**
+ * One τ-bench task as a scenario task of `shim`'s world (`db` its database). τ-bench's evaluator replays the
+ * gold actions and ignores those its tools refuse (a lookup with a wrong zip code the user corrects later, say);
+ * the harness counts a refused gold action as making the task unjudgeable. A refused action changes nothing, so
+ * leaving those out gives the same expected world (docs/shims.md, "τ-bench domains", says so).
+ */
+export function tauTask(task: TauTask, shim: Shim, db: Json, opening: string): ScenarioTask {
   const criteria = task.evaluation_criteria ?? {};
   const outputs = criteria.communicate_info ?? [];
+  const gold = criteria.actions ?? [];
+  const outcomes = replayGold(shim, db, gold).actions;
+  const accepted = gold.filter((_, index) => outcomes[index] === 'ok');
   return {
     id: `task_${task.id}`,
     input: opening,
     metrics: [{ id: 'state_match' }],
+    provenance: { expected_actions: 'import', user_simulator: 'import' },
     user_simulator: { instructions: userInstructions(task) },
-    expected_actions: (criteria.actions ?? []).map((action) => ({ name: `${shim}.${action.name}`, arguments: action.arguments })),
+    expected_actions: accepted.map((action) => ({ name: `${shim.name}.${action.name}`, arguments: action.arguments })),
     ...(outputs.length > 0 ? { expected_outcome: outputs.map((expected) => ({ target: 'message', mode: 'contains' as const, expected })) } : {}),
   };
 }
@@ -68,7 +81,8 @@ export async function tauScenario(domain: TauDomain, data: TauDataDir, options: 
   const ids = splits[split];
   if (!Array.isArray(ids)) throw new Error(`τ-bench ${domain} has no split "${split}" (it has ${Object.keys(splits).join(', ')})`);
   const byId = new Map(tasks.map((task) => [task.id, task]));
-  const shim = `tau_${domain}`;
+  const db = await readTauDb(data, domain);
+  const shim = (domain === 'retail' ? tauRetailShim() : tauAirlineShim()) as unknown as Shim;
   const opening = options.opening ?? 'Hi! I need some help.';
   const scenario: Scenario = {
     id: `tau-bench-${domain}-${split}`,
@@ -81,11 +95,11 @@ export async function tauScenario(domain: TauDomain, data: TauDataDir, options: 
     agent: options.agent ?? { adapter: 'scripted' },
     topology: [],
     conversation: 'per_task',
-    enabled_shims: [shim],
+    enabled_shims: [shim.name],
     tasks: ids.map((id) => {
       const task = byId.get(id);
       if (!task) throw new Error(`τ-bench ${domain}: split "${split}" names task ${id}, which tasks.json does not hold`);
-      return tauTask(task, shim, opening);
+      return tauTask(task, shim, db, opening);
     }),
   };
   return { scenario, policy };

@@ -1,0 +1,29 @@
+/**
+ * Replays a τ-bench task's gold actions on a domain database, as the harness's world does (parameters checked
+ * against the action's schema, then the shim's pure call), and hashes the final database. Used by the fidelity
+ * check (bench/tau/fidelity.mjs), its fixture test and the task converter; a refused action leaves the
+ * database as it was and the replay goes on, as τ-bench's evaluator does.
+ */
+import { actionOf, checkShimParams, type Json, type Shim } from '../../../core/shim.ts';
+
+/** The final database and each action's outcome (`ok` or `<code>: <message>`). */
+export function replayGold(shim: Shim, db: Json, actions: ReadonlyArray<{ name: string; arguments?: Record<string, unknown> }>): { actions: string[]; state: Json } {
+  let state = db;
+  const outcomes: string[] = [];
+  for (const gold of actions) {
+    const action = actionOf(shim, gold.name);
+    const params = gold.arguments ?? {};
+    const problems = action ? checkShimParams(action, params) : [];
+    if (!action || problems.length > 0) {
+      outcomes.push(`invalid: ${action ? problems.map((problem) => `${problem.path} ${problem.message}`).join('; ') : `no action ${gold.name}`}`);
+      continue;
+    }
+    const outcome = shim.call(gold.name, params, state, { config: {}, now: '2024-05-15T15:00:00Z' }) as Awaited<ReturnType<Shim['call']>>;
+    if ('error' in outcome) outcomes.push(`${outcome.error.code}: ${outcome.error.message}`);
+    else {
+      outcomes.push('ok');
+      state = outcome.state;
+    }
+  }
+  return { actions: outcomes, state };
+}
