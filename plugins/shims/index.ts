@@ -36,7 +36,7 @@ export default {
           name: shim.name,
           description: shim.description,
           ...(shim.initialStateSchema ? { initial_state_schema: shim.initialStateSchema } : {}),
-          actions: shim.actions.map((action) => ({ name: action.name, description: action.description, parameters: action.parameters, read_only: action.readOnly === true, ...(action.result ? { result: action.result } : {}) })),
+          actions: shim.actions.map((action) => ({ name: action.name, description: action.description, parameters: action.parameters, read_only: action.readOnly === true, ...(action.terminal ? { terminal: true } : {}), ...(action.result ? { result: action.result } : {}) })),
         }));
         return c.json({ items });
       },
