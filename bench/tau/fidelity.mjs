@@ -7,11 +7,13 @@
 //
 // Usage:
 //   node bench/tau/fidelity.mjs --src <tau2-bench checkout>/src --data <τ-bench data dir> [--domain retail|airline|all]
-//        [--split base] [--write-fixture]
+//        [--split base] [--write-fixture] [--probes]
 // <data dir> has the layout of the release's data/tau2/domains/ (see plugins/shims/tau/data.ts): retail/db.json,
 // tasks.json, split_tasks.json; airline/ the same, or τ-bench v1's flights.json, reservations.json, users.json
 // instead of db.json. --write-fixture records our per-task hashes in plugins/shims/tau/fidelity.fixture.json
-// (what plugins/shims/tau/fidelity.test.ts checks without Python).
+// (what plugins/shims/tau/fidelity.test.ts checks without Python). --probes runs, instead of the tasks, call
+// sequences of our own built from the database (bench/tau/probes.mjs) that reach every tool, its successes and
+// refusals, and compares each call's result and refusal message too.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
@@ -30,6 +32,7 @@ const DATA = argument('data');
 const SPLIT = argument('split', 'base');
 const DOMAINS = (argument('domain', 'all') === 'all' ? ['retail', 'airline'] : [argument('domain')]);
 const WRITE = process.argv.includes('--write-fixture');
+const PROBES = process.argv.includes('--probes');
 if (!SRC || !DATA) {
   console.error('usage: node bench/tau/fidelity.mjs --src <tau2-bench checkout>/src --data <τ-bench data dir> [--domain retail|airline|all] [--split base] [--write-fixture]');
   process.exit(2);
@@ -39,6 +42,7 @@ ensureBuilt();
 const dist = (path) => import(pathToFileURL(join(repoRoot, 'dist', path)).href);
 const tau = await dist('plugins/shims/tau/index.js');
 const { replayGold } = await dist('plugins/shims/tau/replay.js');
+const { retailProbes, airlineProbes } = await import('./probes.mjs');
 
 const files = { readFile: (path) => readFile(path), stat: async (path) => ({ isFile: (await stat(path)).isFile(), size: 0 }) };
 const data = { dir: resolve(DATA), files };
@@ -52,14 +56,17 @@ try {
     const load = tau.tauDbLoader(data);
     const db = await load(domain);
     const shim = domain === 'retail' ? tau.tauRetailShim(load) : tau.tauAirlineShim(load);
-    const tasks = JSON.parse(readFileSync(join(data.dir, domain, 'tasks.json'), 'utf8'));
-    const ids = JSON.parse(readFileSync(join(data.dir, domain, 'split_tasks.json'), 'utf8'))[SPLIT];
+    const tasksFile = PROBES ? join(work, `${domain}-probes.json`) : join(data.dir, domain, 'tasks.json');
+    const probes = PROBES ? (domain === 'retail' ? retailProbes(db) : airlineProbes(db)) : undefined;
+    if (probes) writeFileSync(tasksFile, JSON.stringify(probes));
+    const tasks = probes ?? JSON.parse(readFileSync(tasksFile, 'utf8'));
+    const ids = probes ? probes.map((entry) => entry.id) : JSON.parse(readFileSync(join(data.dir, domain, 'split_tasks.json'), 'utf8'))[SPLIT];
     const byId = new Map(tasks.map((task) => [task.id, task]));
 
     const started = performance.now();
     const ours = {};
     for (const id of ids) {
-      const replay = replayGold(shim, db, byId.get(id).evaluation_criteria?.actions ?? []);
+      const replay = replayGold(shim, db, byId.get(id).evaluation_criteria?.actions ?? [], { results: PROBES });
       ours[id] = { hash: tau.dbHash(replay.state), actions: replay.actions };
     }
     const oursMs = performance.now() - started;
@@ -69,7 +76,7 @@ try {
     writeFileSync(dbFile, JSON.stringify(db));
     writeFileSync(idsFile, JSON.stringify(ids));
     const pythonStarted = performance.now();
-    const run = spawnSync('python3', [join(repoRoot, 'bench/tau/reference_driver.py'), '--src', resolve(SRC), '--db', dbFile, '--tasks', join(data.dir, domain, 'tasks.json'), '--ids', idsFile, '--domain', domain], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const run = spawnSync('python3', [join(repoRoot, 'bench/tau/reference_driver.py'), '--src', resolve(SRC), '--db', dbFile, '--tasks', tasksFile, '--ids', idsFile, '--domain', domain, ...(PROBES ? ['--results'] : [])], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
     const pythonMs = performance.now() - pythonStarted;
     if (run.status !== 0) throw new Error(`the reference driver failed:\n${run.stderr}`);
     const reference = JSON.parse(run.stdout);
@@ -78,22 +85,30 @@ try {
     const mismatched = [];
     const disagreements = [];
     let refusedBoth = 0;
+    let schemaRefusals = 0;
     for (const id of ids) {
       if (ours[id].hash !== reference.tasks[id].hash) mismatched.push(id);
       ours[id].actions.forEach((outcome, index) => {
         const theirs = reference.tasks[id].actions[index];
-        if ((outcome === 'ok') !== (theirs === 'ok')) disagreements.push(`task ${id} action ${index}: ours ${outcome}, reference ${theirs}`);
-        else if (outcome !== 'ok') refusedBoth++;
+        if (outcome.startsWith('ok') || theirs.startsWith('ok')) {
+          if (outcome !== theirs) disagreements.push(`${id} #${index}: ours ${outcome.slice(0, 300)}, reference ${theirs.slice(0, 300)}`);
+          return;
+        }
+        refusedBoth++;
+        // Our schema refuses malformed arguments before the tool runs (Python raises a TypeError or pydantic's
+        // ValidationError there, in other words); a refusal by the tool itself must say what τ-bench says.
+        if (outcome.startsWith('invalid: /arguments')) schemaRefusals++;
+        else if (PROBES && outcome.slice(outcome.indexOf(': ') + 2) !== theirs.slice('error: '.length)) disagreements.push(`${id} #${index}: ours ${outcome}, reference ${theirs}`);
       });
     }
     const identical = ids.length - mismatched.length;
-    console.log(`${domain} (${SPLIT}, ${ids.length} tasks): initial database ${initial === reference.initial ? 'identical' : 'DIFFERENT'}; final databases identical for ${identical}/${ids.length} tasks (${((100 * identical) / ids.length).toFixed(1)}%); gold actions refused by both: ${refusedBoth}, outcome disagreements: ${disagreements.length}`);
+    console.log(`${domain} (${SPLIT}, ${ids.length} tasks): initial database ${initial === reference.initial ? 'identical' : 'DIFFERENT'}; final databases identical for ${identical}/${ids.length} tasks (${((100 * identical) / ids.length).toFixed(1)}%); ${PROBES ? 'calls' : 'gold actions'} refused by both: ${refusedBoth} (${schemaRefusals} by our parameter schema), ${PROBES ? 'result or message' : 'outcome'} disagreements: ${disagreements.length}${PROBES ? ` over ${Object.values(ours).reduce((sum, entry) => sum + entry.actions.length, 0)} calls` : ''}`);
     console.log(`  replay time: ours ${oursMs.toFixed(0)} ms, reference (Python, incl. start-up and database validation per task) ${pythonMs.toFixed(0)} ms`);
     for (const id of mismatched) console.log(`  task ${id}: ours ${ours[id].hash}, reference ${reference.tasks[id].hash}`);
     for (const line of disagreements) console.log(`  ${line}`);
-    for (const id of ids) for (const outcome of ours[id].actions) if (outcome !== 'ok') console.log(`  task ${id}: gold action refused (both sides): ${outcome}`);
+    if (!PROBES) for (const id of ids) for (const outcome of ours[id].actions) if (outcome !== 'ok') console.log(`  task ${id}: gold action refused (both sides): ${outcome}`);
     if (initial !== reference.initial || mismatched.length > 0 || disagreements.length > 0) failed = true;
-    else if (WRITE) {
+    else if (WRITE && !PROBES) {
       fixture[domain] = { ...(fixture[domain]?.source ? { source: fixture[domain].source } : {}), split: SPLIT, initial_db_sha256: initial, tasks: Object.fromEntries(ids.map((id) => [id, ours[id].hash])) };
     }
   }

@@ -14,7 +14,8 @@ dependencies are not installable here from Debian (only pydantic is needed, and 
   - tau2.domains.<domain>.utils: the database paths (unused: the database is passed in);
   - loguru: a logger whose methods do nothing.
 Nothing of this driver's output is τ-bench's: it prints, per task, the SHA-256 of the canonical JSON (RFC 8785,
-null members dropped) of the final database, and whether each gold action succeeded.
+null members dropped) of the final database, and whether each action succeeded (with --results, the canonical
+JSON of what it returned; else the message of the error it raised).
 """
 import argparse
 import copy
@@ -133,6 +134,14 @@ def canonical(value):
     raise TypeError(f"not JSON: {type(value)}")
 
 
+def jsonable(value):
+    if isinstance(value, BaseModel):
+        return value.model_dump()
+    if isinstance(value, (list, tuple)):
+        return [jsonable(member) for member in value]
+    return value
+
+
 def db_hash(db):
     return hashlib.sha256(canonical(db.model_dump()).encode("utf-8")).hexdigest()
 
@@ -144,6 +153,7 @@ def main():
     parser.add_argument("--tasks", required=True)
     parser.add_argument("--ids", required=True, help="JSON array of the task ids to run")
     parser.add_argument("--domain", required=True, choices=["retail", "airline"])
+    parser.add_argument("--results", action="store_true", help="also print each successful call's result")
     args = parser.parse_args()
 
     install_stand_ins(args.domain)
@@ -165,8 +175,8 @@ def main():
         outcomes = []
         for action in (tasks[task_id].get("evaluation_criteria") or {}).get("actions") or []:
             try:
-                getattr(tools, action["name"])(**action["arguments"])
-                outcomes.append("ok")
+                result = getattr(tools, action["name"])(**action["arguments"])
+                outcomes.append("ok " + canonical(jsonable(result)) if args.results else "ok")
             except Exception as error:  # τ-bench's evaluator logs and goes on
                 outcomes.append(f"error: {error}")
         out["tasks"][task_id] = {"hash": db_hash(tools.db), "actions": outcomes}

@@ -13,7 +13,10 @@ describe('calculate (Python arithmetic, Python float printing)', () => {
 
   it.each([
     ['1 / 0', 'division by zero'], ['1 // 0', 'integer division or modulo by zero'], ['0 ** -1', '0.0 cannot be raised to a negative power'],
-    ['012', 'leading zeros in decimal integer literals are not permitted'], ['(1 + 2', "'(' was never closed"], ['1 +', 'invalid syntax'], ['1 2', 'invalid syntax'],
+    ['012', 'leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers (<string>, line 1)'], ['(1 + 2', "'(' was never closed (<string>, line 1)"],
+    ['1 +', 'invalid syntax (<string>, line 1)'], ['1 2', 'invalid syntax (<string>, line 1)'],
+    [' ', 'invalid syntax (<string>, line 0)'], ['(1))', "unmatched ')' (<string>, line 1)"], ['(1 + (2)', "'(' was never closed (<string>, line 1)"],
+    ['()', "float() argument must be a string or a real number, not 'tuple'"], ['10 ** 400', 'int too large to convert to float'],
     ['1e3', 'Invalid characters in expression'], ['abs(-1)', 'Invalid characters in expression'], ['(-8) ** 0.5', "float() argument must be a string or a real number, not 'complex'"],
   ])('%s is refused: %s', (expression, error) => {
     expect(calculate(expression)).toEqual({ error });

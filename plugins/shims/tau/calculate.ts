@@ -8,8 +8,24 @@ const ALLOWED = /^[0-9+\-*/(). ]*$/;
 
 class ExpressionError extends Error {}
 
+/** A syntax error, worded as Python's `str(SyntaxError)` of an `eval` is (with where it was). */
+class PythonSyntaxError extends ExpressionError {
+  constructor(message: string) {
+    super(`${message} (<string>, line 1)`);
+  }
+}
+
 function parse(text: string): number {
+  if (text.trim() === '') throw new ExpressionError('invalid syntax (<string>, line 0)');
   let at = 0;
+  let depth = 0;
+  // Python's tokenizer reports brackets before grammar: an unclosed '(' at the end, a stray ')' anywhere.
+  const syntax = () => {
+    skip();
+    if (at >= text.length && depth > 0) return new PythonSyntaxError("'(' was never closed");
+    if (text[at] === ')' && depth === 0) return new PythonSyntaxError("unmatched ')'");
+    return new PythonSyntaxError('invalid syntax');
+  };
   const skip = () => { while (text[at] === ' ') at++; };
   const peek = (token: string) => { skip(); return text.startsWith(token, at); };
   const take = (token: string) => { if (!peek(token)) return false; at += token.length; return true; };
@@ -17,16 +33,19 @@ function parse(text: string): number {
   function number(): number {
     skip();
     const match = /^(\d*\.\d*|\d+)/.exec(text.slice(at));
-    if (!match || match[0] === '.') throw new ExpressionError('invalid syntax');
+    if (!match || match[0] === '.') throw syntax();
     // Python refuses integer literals with leading zeros (`012`); `0.12` and `00` are fine.
-    if (!match[0].includes('.') && /^0+[1-9]/.test(match[0])) throw new ExpressionError('leading zeros in decimal integer literals are not permitted');
+    if (!match[0].includes('.') && /^0+[1-9]/.test(match[0])) throw new PythonSyntaxError('leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers');
     at += match[0].length;
     return Number(match[0].endsWith('.') ? match[0].slice(0, -1) : match[0]);
   }
   function atom(): number {
     if (take('(')) {
+      if (take(')')) throw new ExpressionError("float() argument must be a string or a real number, not 'tuple'");
+      depth++;
       const value = sum();
-      if (!take(')')) throw new ExpressionError("'(' was never closed");
+      if (!take(')')) throw syntax();
+      depth--;
       return value;
     }
     return number();
@@ -48,7 +67,7 @@ function parse(text: string): number {
   function product(): number {
     let value = unary();
     for (;;) {
-      if (peek('**')) throw new ExpressionError('invalid syntax');
+      if (peek('**')) throw syntax();
       if (take('//')) {
         const right = unary();
         if (right === 0) throw new ExpressionError('integer division or modulo by zero');
@@ -71,7 +90,8 @@ function parse(text: string): number {
   }
   const value = sum();
   skip();
-  if (at !== text.length) throw new ExpressionError('invalid syntax');
+  if (at !== text.length) throw syntax();
+  if (!Number.isFinite(value)) throw new ExpressionError('int too large to convert to float');
   return value;
 }
 

@@ -5,9 +5,13 @@
  * database as it was and the replay goes on, as τ-bench's evaluator does.
  */
 import { actionOf, checkShimParams, type Json, type Shim } from '../../../core/shim.ts';
+import { canonicalDb } from './shared.ts';
 
-/** The final database and each action's outcome (`ok` or `<code>: <message>`). */
-export function replayGold(shim: Shim, db: Json, actions: ReadonlyArray<{ name: string; arguments?: Record<string, unknown> }>): { actions: string[]; state: Json } {
+/**
+ * The final database and each action's outcome: `ok` (with `results`, `ok <canonical JSON of the result>`),
+ * `<code>: <message>` when the shim refused it, `invalid: /arguments…` when its schema did.
+ */
+export function replayGold(shim: Shim, db: Json, actions: ReadonlyArray<{ name: string; arguments?: Record<string, unknown> }>, options: { results?: boolean } = {}): { actions: string[]; state: Json } {
   let state = db;
   const outcomes: string[] = [];
   for (const gold of actions) {
@@ -21,7 +25,7 @@ export function replayGold(shim: Shim, db: Json, actions: ReadonlyArray<{ name: 
     const outcome = shim.call(gold.name, params, state, { config: {}, now: '2024-05-15T15:00:00Z' }) as Awaited<ReturnType<Shim['call']>>;
     if ('error' in outcome) outcomes.push(`${outcome.error.code}: ${outcome.error.message}`);
     else {
-      outcomes.push('ok');
+      outcomes.push(options.results ? `ok ${canonicalDb(outcome.result)}` : 'ok');
       state = outcome.state;
     }
   }
