@@ -66,8 +66,8 @@ try {
     const started = performance.now();
     const ours = {};
     for (const id of ids) {
-      const replay = replayGold(shim, db, byId.get(id).evaluation_criteria?.actions ?? [], { results: PROBES });
-      ours[id] = { hash: tau.dbHash(replay.state), actions: replay.actions };
+      const replay = await replayGold(shim, db, byId.get(id).evaluation_criteria?.actions ?? [], { results: PROBES });
+      ours[id] = { hash: tau.dbHash(replay.db), actions: replay.actions };
     }
     const oursMs = performance.now() - started;
 

@@ -121,8 +121,10 @@ describe('tau_airline', () => {
 
   it('never changes the database it was given, even the loaded one (frozen)', async () => {
     const frozen = JSON.parse(JSON.stringify(airlineDb()), (_, value) => (value && typeof value === 'object' ? Object.freeze(value) : value));
-    const outcome = await shim.call('book_reservation', BOOK, frozen, { config: {}, now: '' });
+    const state = await shim.initialState(frozen, { config: {}, now: '' });
+    const outcome = await shim.call('book_reservation', BOOK, state, { config: {}, now: '' });
     expect('error' in outcome).toBe(false);
     expect(frozen.reservations.HATHAT).toBeUndefined();
+    expect((await shim.view!(outcome.state) as any).reservations.HATHAT.reservation_id).toBe('HATHAT');
   });
 });

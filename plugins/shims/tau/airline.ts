@@ -6,25 +6,29 @@
  */
 import type { Json } from '../../../core/shim.ts';
 import type { JsonSchema } from '../../../core/validate.ts';
-import { CALCULATE_ACTION, TRANSFER_ACTION, calculate, fail, recordOf, runAction, withRecord, type JsonObject, type Table } from './shared.ts';
+import { CALCULATE_ACTION, TRANSFER_ACTION, calculate, fail, keyOf, runAction, table, withKey, type JsonObject, type Keyed } from './shared.ts';
 import { defineTauShim, type DbLoader } from './define.ts';
 
 type Cabin = 'business' | 'economy' | 'basic_economy';
 interface FlightDate extends JsonObject { status: string }
-interface Flight extends JsonObject { flight_number: string; origin: string; destination: string; scheduled_departure_time_est: string; scheduled_arrival_time_est: string; dates: Table<FlightDate> }
+interface Flight extends JsonObject { flight_number: string; origin: string; destination: string; scheduled_departure_time_est: string; scheduled_arrival_time_est: string; dates: Keyed<FlightDate> }
 interface PaymentMethod extends JsonObject { source: string; id: string }
-interface User extends JsonObject { user_id: string; payment_methods: Table<PaymentMethod>; reservations: string[] }
+interface User extends JsonObject { user_id: string; payment_methods: Keyed<PaymentMethod>; reservations: string[] }
 interface ReservationFlight extends JsonObject { origin: string; destination: string; flight_number: string; date: string; price: number }
 interface Payment extends JsonObject { payment_id: string; amount: number }
 interface Passenger extends JsonObject { first_name: string; last_name: string; dob: string }
 interface Reservation extends JsonObject { reservation_id: string; user_id: string; cabin: Cabin; flights: ReservationFlight[]; passengers: Passenger[]; payment_history: Payment[]; nonfree_baggages: number }
 
-/** τ-bench's airline database. */
+/** τ-bench's airline database, its tables as arrays of records (define.ts). */
 export interface AirlineDb extends JsonObject {
-  flights: Table<Flight>;
-  users: Table<User>;
-  reservations: Table<Reservation>;
+  flights: Flight[];
+  users: User[];
+  reservations: Reservation[];
 }
+
+const FLIGHTS = table<Flight>('flight_number');
+const USERS = table<User>('user_id');
+const RESERVATIONS = table<Reservation>('reservation_id');
 
 type Params = Record<string, unknown>;
 type Outcome = { result: Json; state?: AirlineDb };
@@ -40,16 +44,16 @@ const AIRPORTS: Array<[string, string]> = [
 ];
 
 function user(db: AirlineDb, id: unknown): User {
-  return recordOf(db.users, id) ?? fail('not_found', `User ${String(id)} not found`);
+  return USERS.get(db.users, id) ?? fail('not_found', `User ${String(id)} not found`);
 }
 function reservation(db: AirlineDb, id: unknown): Reservation {
-  return recordOf(db.reservations, id) ?? fail('not_found', `Reservation ${String(id)} not found`);
+  return RESERVATIONS.get(db.reservations, id) ?? fail('not_found', `Reservation ${String(id)} not found`);
 }
 function flight(db: AirlineDb, number: string): Flight {
-  return recordOf(db.flights, number) ?? fail('not_found', `Flight ${number} not found`);
+  return FLIGHTS.get(db.flights, number) ?? fail('not_found', `Flight ${number} not found`);
 }
 function flightDate(db: AirlineDb, number: string, date: string): FlightDate {
-  return recordOf(flight(db, number).dates, date) ?? fail('not_found', `Flight ${number} not found on date ${date}`);
+  return keyOf(flight(db, number).dates, date) ?? fail('not_found', `Flight ${number} not found on date ${date}`);
 }
 
 /** A flight on a date that can be booked for `count` passengers in `cabin`. */
@@ -64,24 +68,24 @@ const passengersOf = (given: unknown) => (given as Passenger[]).map(({ first_nam
 const flightInfos = (given: unknown) => (given as Array<{ flight_number: string; date: string }>).map(({ flight_number, date }) => ({ flight_number, date }));
 
 function withUser(db: AirlineDb, updated: User): AirlineDb {
-  return { ...db, users: withRecord(db.users, updated.user_id, updated) };
+  return { ...db, users: USERS.put(db.users, updated) };
 }
 function withReservation(db: AirlineDb, updated: Reservation): AirlineDb {
-  return { ...db, reservations: withRecord(db.reservations, updated.reservation_id, updated) };
+  return { ...db, reservations: RESERVATIONS.put(db.reservations, updated) };
 }
 function withMethod(owner: User, method: PaymentMethod): User {
-  return { ...owner, payment_methods: withRecord(owner.payment_methods, method.id, method) };
+  return { ...owner, payment_methods: withKey(owner.payment_methods, method.id, method) };
 }
 
 /** The database with `count` fewer seats of `cabin` on each flight date (a flight listed twice loses them twice). */
 function takeSeats(db: AirlineDb, legs: Array<{ flight_number: string; date: string }>, cabin: Cabin, count: number): AirlineDb {
   let flights = db.flights;
   for (const leg of legs) {
-    const current = flights[leg.flight_number];
+    const current = FLIGHTS.get(flights, leg.flight_number)!;
     const instance = current.dates[leg.date];
     const seats = instance.available_seats as Record<string, number>;
     const updated = { ...instance, available_seats: { ...seats, [cabin]: seats[cabin] - count } };
-    flights = withRecord(flights, leg.flight_number, { ...current, dates: withRecord(current.dates, leg.date, updated) });
+    flights = FLIGHTS.put(flights, { ...current, dates: withKey(current.dates, leg.date, updated) });
   }
   return { ...db, flights };
 }
@@ -92,7 +96,7 @@ function bookReservation(db: AirlineDb, params: Params): Outcome {
   const payments = (params.payment_methods as Payment[]).map(({ payment_id, amount }) => ({ payment_id, amount }));
   const cabin = params.cabin as Cabin;
   const owner = user(db, params.user_id);
-  const id = RESERVATION_IDS.find((candidate) => !Object.hasOwn(db.reservations, candidate)) ?? fail('conflict', 'Too many reservations');
+  const id = RESERVATION_IDS.find((candidate) => !RESERVATIONS.get(db.reservations, candidate)) ?? fail('conflict', 'Too many reservations');
   let total = 0;
   const flights: ReservationFlight[] = legs.map((leg) => {
     const scheduled = flight(db, leg.flight_number);
@@ -103,7 +107,7 @@ function bookReservation(db: AirlineDb, params: Params): Outcome {
   if (params.insurance === 'yes') total += 30 * passengers.length;
   total += 50 * (params.nonfree_baggages as number);
   for (const payment of payments) {
-    const method = recordOf(owner.payment_methods, payment.payment_id) ?? fail('not_found', `Payment method ${payment.payment_id} not found`);
+    const method = keyOf(owner.payment_methods, payment.payment_id) ?? fail('not_found', `Payment method ${payment.payment_id} not found`);
     if ((method.source === 'gift_card' || method.source === 'certificate') && (method.amount as number) < payment.amount) fail('insufficient_funds', `Not enough balance in payment method ${payment.payment_id}`);
   }
   const paid = payments.reduce((sum, payment) => sum + payment.amount, 0);
@@ -111,7 +115,7 @@ function bookReservation(db: AirlineDb, params: Params): Outcome {
   let methods = owner.payment_methods;
   for (const payment of payments) {
     const method = methods[payment.payment_id];
-    if (method?.source === 'gift_card') methods = withRecord(methods, method.id, { ...method, amount: (method.amount as number) - payment.amount });
+    if (method?.source === 'gift_card') methods = withKey(methods, method.id, { ...method, amount: (method.amount as number) - payment.amount });
     else if (method?.source === 'certificate') {
       // A certificate is used up whole, whatever it paid.
       const { [payment.payment_id]: _used, ...rest } = methods;
@@ -130,7 +134,7 @@ function bookReservation(db: AirlineDb, params: Params): Outcome {
 
 /** τ-bench's payment for a change: no certificates, gift cards must cover it (and are charged); none when free. */
 function payForChange(owner: User, methodId: string, total: number): { owner: User; payment?: Payment } {
-  const method = recordOf(owner.payment_methods, methodId) ?? fail('not_found', 'Payment method not found');
+  const method = keyOf(owner.payment_methods, methodId) ?? fail('not_found', 'Payment method not found');
   if (method.source === 'certificate') fail('invalid', 'Certificate cannot be used to update reservation');
   if (method.source === 'gift_card' && (method.amount as number) < total) fail('insufficient_funds', 'Gift card balance is not enough');
   const charged = method.source === 'gift_card' ? withMethod(owner, { ...method, amount: (method.amount as number) - total }) : owner;
@@ -173,9 +177,8 @@ function updateReservationFlights(db: AirlineDb, params: Params): Outcome {
 
 function searchDirect(db: AirlineDb, date: string, origin?: string, destination?: string, leaveAfter?: string): JsonObject[] {
   const found: JsonObject[] = [];
-  for (const number in db.flights) {
-    const candidate = db.flights[number];
-    const instance = recordOf(candidate.dates, date);
+  for (const candidate of db.flights) {
+    const instance = keyOf(candidate.dates, date);
     if ((origin !== undefined && candidate.origin !== origin) || (destination !== undefined && candidate.destination !== destination)) continue;
     if (!instance || instance.status !== 'available' || (leaveAfter !== undefined && candidate.scheduled_departure_time_est < leaveAfter)) continue;
     found.push({
@@ -255,7 +258,7 @@ const AIRPORT = (what: string) => ({ type: 'string', description: `The ${what} a
 const DATE = { type: 'string', description: "The date, 'YYYY-MM-DD', such as '2024-05-01'." };
 const CABIN = { enum: ['business', 'economy', 'basic_economy'], description: 'The cabin class.' };
 const PAYMENT_ID = { type: 'string', description: "A payment method of the user's profile, such as 'credit_card_7815826', 'gift_card_7815826' or 'certificate_7815826'." };
-const FLIGHTS = { type: 'array', maxItems: 20, items: { type: 'object', required: ['flight_number', 'date'], properties: { flight_number: { type: 'string', description: "Such as 'HAT001'." }, date: DATE } } };
+const LEGS = { type: 'array', maxItems: 20, items: { type: 'object', required: ['flight_number', 'date'], properties: { flight_number: { type: 'string', description: "Such as 'HAT001'." }, date: DATE } } };
 const PASSENGERS = { type: 'array', maxItems: 20, items: { type: 'object', required: ['first_name', 'last_name', 'dob'], properties: { first_name: { type: 'string' }, last_name: { type: 'string' }, dob: { type: 'string', description: "Date of birth, 'YYYY-MM-DD'." } } } };
 const COUNT = { type: 'integer', minimum: 0, maximum: 1000 };
 
@@ -264,7 +267,7 @@ export function tauAirlineShim(load?: DbLoader) {
   return defineTauShim<AirlineDb>({
     name: 'tau_airline',
     domain: 'airline',
-    tables: ['flights', 'users', 'reservations'],
+    tables: { flights: FLIGHTS, users: USERS, reservations: RESERVATIONS } as never,
     load,
     description: "τ-bench airline: flights, users and reservations, with τ-bench's reservation tools (search flights, book, change flights, cabin, passengers or bags, cancel, send a certificate).",
     actions: [
@@ -272,7 +275,7 @@ export function tauAirlineShim(load?: DbLoader) {
         name: 'book_reservation', description: 'Book a reservation: the flights, passengers and payments (each paid amount from a payment method of the user; the sum must be the total price: fares, 30 per passenger for insurance, 50 per non-free bag).',
         parameters: object(['user_id', 'origin', 'destination', 'flight_type', 'cabin', 'flights', 'passengers', 'payment_methods', 'total_baggages', 'nonfree_baggages', 'insurance'], {
           user_id: USER_ID, origin: AIRPORT('origin'), destination: AIRPORT('destination'), flight_type: { enum: ['one_way', 'round_trip'] }, cabin: CABIN,
-          flights: { ...FLIGHTS, description: 'Each flight of the trip.' }, passengers: { ...PASSENGERS, description: 'Each passenger.' },
+          flights: { ...LEGS, description: 'Each flight of the trip.' }, passengers: { ...PASSENGERS, description: 'Each passenger.' },
           payment_methods: { type: 'array', maxItems: 10, description: 'Each payment.', items: { type: 'object', required: ['payment_id', 'amount'], properties: { payment_id: PAYMENT_ID, amount: { type: 'integer', description: 'Amount in dollars.' } } } },
           total_baggages: { ...COUNT, description: 'The total number of bags.' }, nonfree_baggages: { ...COUNT, description: 'The number of non-free bags.' }, insurance: { enum: ['yes', 'no'] },
         }),
@@ -287,7 +290,7 @@ export function tauAirlineShim(load?: DbLoader) {
       { name: 'send_certificate', description: 'Send a certificate (a voucher of the amount) to a user. Be careful!', parameters: object(['user_id', 'amount'], { user_id: USER_ID, amount: { type: 'number', minimum: 0, description: 'The amount of the certificate.' } }) },
       TRANSFER_ACTION,
       { name: 'update_reservation_baggages', description: 'Change the bags of a reservation; added non-free bags are paid with a payment method of the profile (not a certificate).', parameters: object(['reservation_id', 'total_baggages', 'nonfree_baggages', 'payment_id'], { reservation_id: RESERVATION_ID, total_baggages: { ...COUNT, description: 'The new total number of bags.' }, nonfree_baggages: { ...COUNT, description: 'The new number of non-free bags.' }, payment_id: PAYMENT_ID }) },
-      { name: 'update_reservation_flights', description: 'Change the flights or cabin of a reservation: list every flight of the whole new reservation, changed or not. The fare difference is paid or refunded with a payment method of the profile (not a certificate).', parameters: object(['reservation_id', 'cabin', 'flights', 'payment_id'], { reservation_id: RESERVATION_ID, cabin: CABIN, flights: { ...FLIGHTS, description: 'Every flight of the new reservation.' }, payment_id: PAYMENT_ID }) },
+      { name: 'update_reservation_flights', description: 'Change the flights or cabin of a reservation: list every flight of the whole new reservation, changed or not. The fare difference is paid or refunded with a payment method of the profile (not a certificate).', parameters: object(['reservation_id', 'cabin', 'flights', 'payment_id'], { reservation_id: RESERVATION_ID, cabin: CABIN, flights: { ...LEGS, description: 'Every flight of the new reservation.' }, payment_id: PAYMENT_ID }) },
       { name: 'update_reservation_passengers', description: 'Change the passengers of a reservation (the same number of passengers).', parameters: object(['reservation_id', 'passengers'], { reservation_id: RESERVATION_ID, passengers: { ...PASSENGERS, description: 'Every passenger.' } }) },
       { name: 'get_flight_status', description: 'The status of a flight on a date.', readOnly: true, parameters: object(['flight_number', 'date'], { flight_number: { type: 'string' }, date: DATE }) },
     ],

@@ -34,7 +34,7 @@ for (const domain of ['retail', 'airline'] as const) {
       const byId = new Map(tasks.map((task) => [task.id, task]));
       const found: Record<string, string> = {};
       for (const id of Object.keys(fixture[domain].tasks)) {
-        found[id] = dbHash(replayGold(shim as never, db, byId.get(id)?.evaluation_criteria?.actions ?? []).state);
+        found[id] = dbHash((await replayGold(shim as never, db, byId.get(id)?.evaluation_criteria?.actions ?? [])).db);
       }
       expect(found).toEqual(fixture[domain].tasks);
     }, 120_000);

@@ -8,11 +8,13 @@ import { actionOf, checkShimParams, type Json, type Shim } from '../../../core/s
 import { canonicalDb } from './shared.ts';
 
 /**
- * The final database and each action's outcome: `ok` (with `results`, `ok <canonical JSON of the result>`),
- * `<code>: <message>` when the shim refused it, `invalid: /arguments…` when its schema did.
+ * The final database (τ-bench's keyed form: the shim's view) and each action's outcome: `ok` (with `results`,
+ * `ok <canonical JSON of the result>`), `<code>: <message>` when the shim refused it, `invalid: /arguments…`
+ * when its schema did. `db` is the database as τ-bench publishes it.
  */
-export function replayGold(shim: Shim, db: Json, actions: ReadonlyArray<{ name: string; arguments?: Record<string, unknown> }>, options: { results?: boolean } = {}): { actions: string[]; state: Json } {
-  let state = db;
+export async function replayGold(shim: Shim, db: Json, actions: ReadonlyArray<{ name: string; arguments?: Record<string, unknown> }>, options: { results?: boolean } = {}): Promise<{ actions: string[]; db: Json }> {
+  const context = { config: {}, now: '2024-05-15T15:00:00Z' };
+  let state = await shim.initialState(db, context);
   const outcomes: string[] = [];
   for (const gold of actions) {
     const action = actionOf(shim, gold.name);
@@ -22,12 +24,12 @@ export function replayGold(shim: Shim, db: Json, actions: ReadonlyArray<{ name: 
       outcomes.push(`invalid: ${action ? problems.map((problem) => `${problem.path} ${problem.message}`).join('; ') : `no action ${gold.name}`}`);
       continue;
     }
-    const outcome = shim.call(gold.name, params, state, { config: {}, now: '2024-05-15T15:00:00Z' }) as Awaited<ReturnType<Shim['call']>>;
+    const outcome = await shim.call(gold.name, params, state, context);
     if ('error' in outcome) outcomes.push(`${outcome.error.code}: ${outcome.error.message}`);
     else {
       outcomes.push(options.results ? `ok ${canonicalDb(outcome.result)}` : 'ok');
       state = outcome.state;
     }
   }
-  return { actions: outcomes, state };
+  return { actions: outcomes, db: shim.view ? await shim.view(state) : state };
 }

@@ -123,18 +123,26 @@ describe('tau_retail', () => {
     expect(shim.actions.filter((action) => action.terminal).map((action) => action.name)).toEqual(['transfer_to_human_agents']);
   });
 
-  it('shares every record a call did not touch with the state before it', async () => {
+  it('shares every record a call did not touch with the state before it, and shows τ-bench\'s keyed database', async () => {
     const before = await shim.initialState(retailDb(), { config: {}, now: '' });
     const outcome = await shim.call('cancel_pending_order', { order_id: '#W1', reason: 'ordered by mistake' }, before, { config: {}, now: '' });
-    expect(outcome.state.orders['#W2']).toBe(before.orders['#W2']);
+    const [was, now] = [await shim.view!(before), await shim.view!(outcome.state)] as any[];
+    expect(was).toEqual(retailDb());
+    expect(now.orders['#W2']).toBe(was.orders['#W2']);
     expect(outcome.state.products).toBe(before.products);
-    expect(outcome.state.users.alan_turing_2).toBe(before.users.alan_turing_2);
-    expect(outcome.state.orders['#W1']).not.toBe(before.orders['#W1']);
+    expect(now.users.alan_turing_2).toBe(was.users.alan_turing_2);
+    expect(now.orders['#W1']).not.toBe(was.orders['#W1']);
+    expect(Object.keys(now.orders)).toEqual(Object.keys(was.orders));
+  });
+
+  it('refuses a database whose record ids are not their keys', async () => {
+    const db = retailDb();
+    await expect(shim.initialState({ ...db, orders: { '#W9': db.orders['#W1'] } }, { config: {}, now: '' })).rejects.toThrow('initial_state.tau_retail.orders["#W9"] must be an object whose order_id is "#W9"');
   });
 
   it('without a database in the scenario, uses the loader, and says what is missing when there is none', async () => {
     await expect(shim.initialState(undefined, { config: {}, now: '' })).rejects.toThrow(/no initial_state\.tau_retail and no τ-bench data directory is configured \(AEH_TAU_DATA_DIR\)/);
     const loaded = tauRetailShim(async (domain) => (domain === 'retail' ? retailDb() : {}) as never);
-    expect(Object.keys((await loaded.initialState(undefined, { config: {}, now: '' })).orders)).toHaveLength(8);
+    expect((await loaded.initialState(undefined, { config: {}, now: '' })).orders).toHaveLength(8);
   });
 });

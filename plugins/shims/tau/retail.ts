@@ -7,23 +7,27 @@
  */
 import type { Json } from '../../../core/shim.ts';
 import type { JsonSchema } from '../../../core/validate.ts';
-import { CALCULATE_ACTION, TRANSFER_ACTION, calculate, countsOf, fail, pyJsonStringMap, recordOf, roundMoney, runAction, withRecord, type JsonObject, type Table } from './shared.ts';
+import { CALCULATE_ACTION, TRANSFER_ACTION, calculate, countsOf, fail, keyOf, pyJsonStringMap, roundMoney, runAction, table, withKey, type JsonObject, type Keyed } from './shared.ts';
 import { defineTauShim, type DbLoader } from './define.ts';
 
 interface Variant extends JsonObject { item_id: string; options: JsonObject; available: boolean; price: number }
-interface Product extends JsonObject { name: string; product_id: string; variants: Table<Variant> }
+interface Product extends JsonObject { name: string; product_id: string; variants: Keyed<Variant> }
 interface PaymentMethod extends JsonObject { source: string; id: string }
-interface User extends JsonObject { user_id: string; name: { first_name: string; last_name: string }; address: JsonObject; email: string; payment_methods: Table<PaymentMethod>; orders: string[] }
+interface User extends JsonObject { user_id: string; name: { first_name: string; last_name: string }; address: JsonObject; email: string; payment_methods: Keyed<PaymentMethod>; orders: string[] }
 interface OrderItem extends JsonObject { name: string; product_id: string; item_id: string; price: number; options: JsonObject }
 interface Payment extends JsonObject { transaction_type: 'payment' | 'refund'; amount: number; payment_method_id: string }
 interface Order extends JsonObject { order_id: string; user_id: string; status: string; items: OrderItem[]; payment_history: Payment[] }
 
-/** τ-bench's retail database. */
+/** τ-bench's retail database, its tables as arrays of records (define.ts). */
 export interface RetailDb extends JsonObject {
-  products: Table<Product>;
-  users: Table<User>;
-  orders: Table<Order>;
+  products: Product[];
+  users: User[];
+  orders: Order[];
 }
+
+const PRODUCTS = table<Product>('product_id');
+const USERS = table<User>('user_id');
+const ORDERS = table<Order>('order_id');
 
 type Params = Record<string, unknown>;
 type Outcome = { result: Json; state?: RetailDb };
@@ -40,19 +44,19 @@ const ADDRESS_FIELDS = Object.keys(ADDRESS);
 const object = (required: string[], properties: Record<string, JsonSchema>): JsonSchema => ({ type: 'object', required, properties, additionalProperties: false });
 
 function order(db: RetailDb, id: unknown): Order {
-  return recordOf(db.orders, id) ?? fail('not_found', 'Order not found');
+  return ORDERS.get(db.orders, id) ?? fail('not_found', 'Order not found');
 }
 function user(db: RetailDb, id: unknown): User {
-  return recordOf(db.users, id) ?? fail('not_found', 'User not found');
+  return USERS.get(db.users, id) ?? fail('not_found', 'User not found');
 }
 function product(db: RetailDb, id: unknown): Product {
-  return recordOf(db.products, id) ?? fail('not_found', 'Product not found');
+  return PRODUCTS.get(db.products, id) ?? fail('not_found', 'Product not found');
 }
 function variant(db: RetailDb, productId: string, variantId: string): Variant {
-  return recordOf(product(db, productId).variants, variantId) ?? fail('not_found', 'Variant not found');
+  return keyOf(product(db, productId).variants, variantId) ?? fail('not_found', 'Variant not found');
 }
 function paymentMethod(db: RetailDb, userId: string, methodId: string): PaymentMethod {
-  return recordOf(user(db, userId).payment_methods, methodId) ?? fail('not_found', 'Payment method not found');
+  return keyOf(user(db, userId).payment_methods, methodId) ?? fail('not_found', 'Payment method not found');
 }
 const isGiftCard = (method: PaymentMethod) => method.source === 'gift_card';
 
@@ -61,11 +65,11 @@ function adjustGiftCard(db: RetailDb, userId: string, methodId: string, delta: n
   const owner = user(db, userId);
   const card = owner.payment_methods[methodId];
   const updated = { ...card, balance: roundMoney((card.balance as number) + delta) };
-  return { ...db, users: withRecord(db.users, userId, { ...owner, payment_methods: withRecord(owner.payment_methods, methodId, updated) }) };
+  return { ...db, users: USERS.put(db.users, { ...owner, payment_methods: withKey(owner.payment_methods, methodId, updated) }) };
 }
 
 function withOrder(db: RetailDb, updated: Order): RetailDb {
-  return { ...db, orders: withRecord(db.orders, updated.order_id, updated) };
+  return { ...db, orders: ORDERS.put(db.orders, updated) };
 }
 
 /** Every id of `wanted` is in the order as many times as it is asked for. */
@@ -190,13 +194,13 @@ function addressOf(params: Params): JsonObject {
 }
 
 function findUser(db: RetailDb, matches: (candidate: User) => boolean): Outcome {
-  for (const id in db.users) if (matches(db.users[id])) return { result: id };
+  for (const candidate of db.users) if (matches(candidate)) return { result: candidate.user_id };
   return fail('not_found', 'User not found');
 }
 
 function getItem(db: RetailDb, itemId: unknown): Outcome {
-  for (const id in db.products) {
-    const found = recordOf(db.products[id].variants, itemId);
+  for (const candidate of db.products) {
+    const found = keyOf(candidate.variants, itemId);
     if (found) return { result: found };
   }
   return fail('not_found', 'Item not found');
@@ -218,7 +222,7 @@ const ACTIONS: Record<string, (db: RetailDb, params: Params) => Outcome> = {
   get_user_details: (db, params) => ({ result: user(db, params.user_id) }),
   list_all_product_types: (db) => {
     const names: Record<string, string> = {};
-    for (const id in db.products) names[db.products[id].name] = db.products[id].product_id;
+    for (const candidate of db.products) names[candidate.name] = candidate.product_id;
     return { result: pyJsonStringMap(names) };
   },
   modify_pending_order_address: (db, params) => {
@@ -232,7 +236,7 @@ const ACTIONS: Record<string, (db: RetailDb, params: Params) => Outcome> = {
   modify_user_address: (db, params) => {
     const current = user(db, params.user_id);
     const updated: User = { ...current, address: addressOf(params) };
-    return { result: updated, state: { ...db, users: withRecord(db.users, current.user_id, updated) } };
+    return { result: updated, state: { ...db, users: USERS.put(db.users, updated) } };
   },
   return_delivered_order_items: returnDeliveredOrderItems,
   transfer_to_human_agents: () => ({ result: 'Transfer successful' }),
@@ -250,7 +254,7 @@ export function tauRetailShim(load?: DbLoader) {
   return defineTauShim<RetailDb>({
     name: 'tau_retail',
     domain: 'retail',
-    tables: ['products', 'users', 'orders'],
+    tables: { products: PRODUCTS, users: USERS, orders: ORDERS } as never,
     load,
     description: "τ-bench retail: an online store's users, orders and products, with τ-bench's customer-service tools (look up users and orders, cancel or modify pending orders, return or exchange delivered items).",
     actions: [

@@ -13,17 +13,81 @@ import { shimError, type Json, type ShimOutcome } from '../../../core/shim.ts';
 /** A JSON object. */
 export type JsonObject = { [key: string]: Json };
 
-/** A table of a τ-bench database: records by id. */
-export type Table<T extends Json = JsonObject> = { [id: string]: T };
+/** Records by id, as τ-bench keeps them (small ones stay so in our states too: payment methods, variants, dates). */
+export type Keyed<T extends Json = JsonObject> = { [id: string]: T };
 
-/** A copy of `table` with `id` set to `record` (the other records shared). */
-export function withRecord<T extends Json>(table: Table<T>, id: string, record: T): Table<T> {
-  return { ...table, [id]: record };
+/** A copy of `keyed` with `id` set to `record` (the other records shared). */
+export function withKey<T extends Json>(keyed: Keyed<T>, id: string, record: T): Keyed<T> {
+  return { ...keyed, [id]: record };
 }
 
-/** The record of `table` with `id`, or undefined (own keys only: `__proto__` or `toString` are not records). */
-export function recordOf<T extends Json>(table: Table<T>, id: unknown): T | undefined {
-  return typeof id === 'string' && Object.hasOwn(table, id) ? table[id] : undefined;
+/** The record of `keyed` with `id`, or undefined (own keys only: `__proto__` or `toString` are not records). */
+export function keyOf<T extends Json>(keyed: Keyed<T>, id: unknown): T | undefined {
+  return typeof id === 'string' && Object.hasOwn(keyed, id) ? keyed[id] : undefined;
+}
+
+// Each version of a big table shares its id → position index with the version it came from whenever the call
+// only replaced records (positions unchanged), so a lookup stays one Map access and a write one array copy.
+const indexes = new WeakMap<readonly JsonObject[], Map<string, number>>();
+
+/** A big table of a τ-bench database (orders, users, flights, …) and how its records are identified. */
+export interface Table<T extends JsonObject> {
+  /** The id field of its records (`order_id`), equal to their key in τ-bench's JSON. */
+  idField: string;
+  get(rows: readonly T[], id: unknown): T | undefined;
+  /** A copy of `rows` with `record` in place of the one with its id, or appended; the other records shared. */
+  put(rows: readonly T[], record: T): T[];
+  /** τ-bench's keyed form to ours, refusing a record whose id field is not its key. */
+  fromKeyed(keyed: Keyed<T>, name: string): T[];
+  toKeyed(rows: readonly T[]): Keyed<T>;
+}
+
+/**
+ * A big table held as an array of records in τ-bench's order. Copying an object of 1,000 keys costs hundreds of
+ * microseconds (V8 keeps such objects as hash tables); copying an array of 1,000 references costs about one, so
+ * a call that changes one order stays far inside the shim-call budget. The view shows τ-bench's keyed form.
+ */
+export function table<T extends JsonObject>(idField: string): Table<T> {
+  const indexOf = (rows: readonly T[]) => {
+    let index = indexes.get(rows);
+    if (!index) {
+      index = new Map(rows.map((row, position) => [row[idField] as string, position]));
+      indexes.set(rows, index);
+    }
+    return index;
+  };
+  return {
+    idField,
+    get(rows, id) {
+      const position = typeof id === 'string' ? indexOf(rows).get(id) : undefined;
+      return position === undefined ? undefined : rows[position];
+    },
+    put(rows, record) {
+      const index = indexOf(rows);
+      const id = record[idField] as string;
+      const position = index.get(id);
+      const copy = rows.slice();
+      if (position !== undefined) {
+        copy[position] = record;
+        indexes.set(copy, index);
+      } else {
+        copy.push(record);
+        indexes.set(copy, new Map(index).set(id, copy.length - 1));
+      }
+      return copy;
+    },
+    fromKeyed(keyed, name) {
+      return Object.entries(keyed).map(([id, record]) => {
+        if (record === null || typeof record !== 'object' || record[idField] !== id) throw new Error(`${name}["${id}"] must be an object whose ${idField} is "${id}"`);
+        return record;
+      });
+    },
+    toKeyed(rows) {
+      const keyed: Keyed<T> = {};
+      for (const row of rows) keyed[row[idField] as string] = row;
+      return keyed;
+    },
+  };
 }
 
 /**

@@ -53,11 +53,11 @@ export function userInstructions(task: TauTask): string {
  * the harness counts a refused gold action as making the task unjudgeable. A refused action changes nothing, so
  * leaving those out gives the same expected world (docs/shims.md, "τ-bench domains", says so).
  */
-export function tauTask(task: TauTask, shim: Shim, db: Json, opening: string): ScenarioTask {
+export async function tauTask(task: TauTask, shim: Shim, db: Json, opening: string): Promise<ScenarioTask> {
   const criteria = task.evaluation_criteria ?? {};
   const outputs = criteria.communicate_info ?? [];
   const gold = criteria.actions ?? [];
-  const outcomes = replayGold(shim, db, gold).actions;
+  const outcomes = (await replayGold(shim, db, gold)).actions;
   const accepted = gold.filter((_, index) => outcomes[index] === 'ok');
   return {
     id: `task_${task.id}`,
@@ -96,11 +96,11 @@ export async function tauScenario(domain: TauDomain, data: TauDataDir, options: 
     topology: [],
     conversation: 'per_task',
     enabled_shims: [shim.name],
-    tasks: ids.map((id) => {
+    tasks: await Promise.all(ids.map((id) => {
       const task = byId.get(id);
       if (!task) throw new Error(`τ-bench ${domain}: split "${split}" names task ${id}, which tasks.json does not hold`);
       return tauTask(task, shim, db, opening);
-    }),
+    })),
   };
   return { scenario, policy };
 }
