@@ -5,8 +5,7 @@
  * `2024-05-15T15:00:00`; new reservation and certificate ids are τ-bench's fixed sequences.
  */
 import type { Json } from '../../../core/shim.ts';
-import type { JsonSchema } from '../../../core/validate.ts';
-import { CALCULATE_ACTION, TRANSFER_ACTION, calculate, fail, keyOf, runAction, table, withKey, type JsonObject, type Keyed } from './shared.ts';
+import { CALCULATE_ACTION, TRANSFER_ACTION, calculateAction, objectSchema, fail, keyOf, runAction, table, withKey, type JsonObject, type Keyed } from './shared.ts';
 import { defineTauShim, type DbLoader } from './define.ts';
 
 type Cabin = 'business' | 'economy' | 'basic_economy';
@@ -221,10 +220,7 @@ function sendCertificate(db: AirlineDb, params: Params): Outcome {
 
 const ACTIONS: Record<string, (db: AirlineDb, params: Params) => Outcome> = {
   book_reservation: bookReservation,
-  calculate: (_, params) => {
-    const outcome = calculate(params.expression as string);
-    return 'error' in outcome ? fail('invalid', outcome.error) : { result: outcome.result };
-  },
+  calculate: (_, params) => calculateAction(params),
   cancel_reservation: (db, params) => {
     const current = reservation(db, params.reservation_id);
     // As τ-bench: every payment reversed, seats not released, no check of an earlier cancellation.
@@ -251,7 +247,7 @@ const ACTIONS: Record<string, (db: AirlineDb, params: Params) => Outcome> = {
   get_flight_status: (db, params) => ({ result: flightDate(db, params.flight_number as string, params.date as string).status }),
 };
 
-const object = (required: string[], properties: Record<string, JsonSchema>): JsonSchema => ({ type: 'object', required, properties, additionalProperties: false });
+const object = objectSchema;
 const RESERVATION_ID = { type: 'string', description: "The reservation id, such as 'ZFA04Y'." };
 const USER_ID = { type: 'string', description: "The user id, such as 'sara_doe_496'." };
 const AIRPORT = (what: string) => ({ type: 'string', description: `The ${what} airport's IATA code, such as 'JFK'.` });

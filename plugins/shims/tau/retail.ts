@@ -6,8 +6,7 @@
  * τ-bench data directory (`AEH_TAU_DATA_DIR`).
  */
 import type { Json } from '../../../core/shim.ts';
-import type { JsonSchema } from '../../../core/validate.ts';
-import { CALCULATE_ACTION, TRANSFER_ACTION, calculate, countsOf, fail, keyOf, pyJsonStringMap, roundMoney, runAction, table, withKey, type JsonObject, type Keyed } from './shared.ts';
+import { CALCULATE_ACTION, TRANSFER_ACTION, calculateAction, objectSchema, countsOf, fail, keyOf, pyJsonStringMap, roundMoney, runAction, table, withKey, type JsonObject, type Keyed } from './shared.ts';
 import { defineTauShim, type DbLoader } from './define.ts';
 
 interface Variant extends JsonObject { item_id: string; options: JsonObject; available: boolean; price: number }
@@ -41,7 +40,7 @@ const ADDRESS = {
   city: { type: 'string' }, state: { type: 'string', description: "Such as 'CA'." }, country: { type: 'string', description: "Such as 'USA'." }, zip: { type: 'string', description: "Such as '12345'." },
 };
 const ADDRESS_FIELDS = Object.keys(ADDRESS);
-const object = (required: string[], properties: Record<string, JsonSchema>): JsonSchema => ({ type: 'object', required, properties, additionalProperties: false });
+const object = objectSchema;
 
 function order(db: RetailDb, id: unknown): Order {
   return ORDERS.get(db.orders, id) ?? fail('not_found', 'Order not found');
@@ -80,6 +79,18 @@ function itemsPresent(current: Order, wanted: string[]): string | undefined {
   return undefined;
 }
 
+/** The order of a swap of items (exchange or modification), checked as τ-bench checks it, in its words. */
+function swapRequest(db: RetailDb, params: Params, status: string, say: { status: string; missing: (id: string) => string; count: string }) {
+  const current = order(db, params.order_id);
+  if (current.status !== status) fail('conflict', say.status);
+  const itemIds = params.item_ids as string[];
+  const newItemIds = params.new_item_ids as string[];
+  const missing = itemsPresent(current, itemIds);
+  if (missing !== undefined) fail('not_found', say.missing(missing));
+  if (itemIds.length !== newItemIds.length) fail('invalid', say.count);
+  return { current, itemIds, newItemIds };
+}
+
 /** The price difference of swapping `itemIds` for `newItemIds` (same product each), and the last new variant. */
 function priceDifference(db: RetailDb, current: Order, itemIds: string[], newItemIds: string[], refuseSame: boolean): { diff: number; last?: Variant } {
   let diff = 0;
@@ -112,13 +123,9 @@ function cancelPendingOrder(db: RetailDb, params: Params): Outcome {
 }
 
 function exchangeDeliveredOrderItems(db: RetailDb, params: Params): Outcome {
-  const current = order(db, params.order_id);
-  if (current.status !== 'delivered') fail('conflict', 'Non-delivered order cannot be exchanged');
-  const itemIds = params.item_ids as string[];
-  const newItemIds = params.new_item_ids as string[];
-  const missing = itemsPresent(current, itemIds);
-  if (missing !== undefined) fail('not_found', `Number of ${missing} not found.`);
-  if (itemIds.length !== newItemIds.length) fail('invalid', 'The number of items to be exchanged should match.');
+  const { current, itemIds, newItemIds } = swapRequest(db, params, 'delivered', {
+    status: 'Non-delivered order cannot be exchanged', missing: (id) => `Number of ${id} not found.`, count: 'The number of items to be exchanged should match.',
+  });
   const diff = roundMoney(priceDifference(db, current, itemIds, newItemIds, false).diff);
   const methodId = params.payment_method_id as string;
   const method = paymentMethod(db, current.user_id, methodId);
@@ -131,13 +138,9 @@ function exchangeDeliveredOrderItems(db: RetailDb, params: Params): Outcome {
 }
 
 function modifyPendingOrderItems(db: RetailDb, params: Params): Outcome {
-  const current = order(db, params.order_id);
-  if (current.status !== 'pending') fail('conflict', 'Non-pending order cannot be modified');
-  const itemIds = params.item_ids as string[];
-  const newItemIds = params.new_item_ids as string[];
-  const missing = itemsPresent(current, itemIds);
-  if (missing !== undefined) fail('not_found', `${missing} not found`);
-  if (itemIds.length !== newItemIds.length) fail('invalid', 'The number of items to be exchanged should match');
+  const { current, itemIds, newItemIds } = swapRequest(db, params, 'pending', {
+    status: 'Non-pending order cannot be modified', missing: (id) => `${id} not found`, count: 'The number of items to be exchanged should match',
+  });
   const { diff, last } = priceDifference(db, current, itemIds, newItemIds, true);
   const methodId = params.payment_method_id as string;
   const method = paymentMethod(db, current.user_id, methodId);
@@ -207,10 +210,7 @@ function getItem(db: RetailDb, itemId: unknown): Outcome {
 }
 
 const ACTIONS: Record<string, (db: RetailDb, params: Params) => Outcome> = {
-  calculate: (_, params) => {
-    const outcome = calculate(params.expression as string);
-    return 'error' in outcome ? fail('invalid', outcome.error) : { result: outcome.result };
-  },
+  calculate: (_, params) => calculateAction(params),
   cancel_pending_order: cancelPendingOrder,
   exchange_delivered_order_items: exchangeDeliveredOrderItems,
   find_user_id_by_name_zip: (db, params) => findUser(db, (candidate) => candidate.name.first_name.toLowerCase() === (params.first_name as string).toLowerCase()

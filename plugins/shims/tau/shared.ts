@@ -9,6 +9,8 @@
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { shimError, type Json, type ShimOutcome } from '../../../core/shim.ts';
+import type { JsonSchema } from '../../../core/validate.ts';
+import { calculate } from './calculate.ts';
 
 /** A JSON object. */
 export type JsonObject = { [key: string]: Json };
@@ -134,6 +136,17 @@ export const CALCULATE_ACTION = {
 } as const;
 
 export { calculate, roundMoney } from './calculate.ts';
+
+/** τ-bench's `calculate` tool as an action: the result, or its error message as an `invalid` refusal. */
+export function calculateAction(params: Record<string, unknown>): { result: Json } {
+  const outcome = calculate(params.expression as string);
+  return 'error' in outcome ? fail('invalid', outcome.error) : { result: outcome.result };
+}
+
+/** The parameters schema of an action: an object of `properties`, `required` ones, nothing else. */
+export function objectSchema(required: string[], properties: Record<string, JsonSchema>): JsonSchema {
+  return { type: 'object', required, properties, additionalProperties: false };
+}
 
 // Records a call did not touch are the same objects in every later state, so their canonical text is kept by
 // identity: hashing a database after a call re-serialises only what the call replaced.
