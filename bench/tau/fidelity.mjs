@@ -102,7 +102,7 @@ try {
       });
     }
     const identical = ids.length - mismatched.length;
-    console.log(`${domain} (${SPLIT}, ${ids.length} tasks): initial database ${initial === reference.initial ? 'identical' : 'DIFFERENT'}; final databases identical for ${identical}/${ids.length} tasks (${((100 * identical) / ids.length).toFixed(1)}%); ${PROBES ? 'calls' : 'gold actions'} refused by both: ${refusedBoth} (${schemaRefusals} by our parameter schema), ${PROBES ? 'result or message' : 'outcome'} disagreements: ${disagreements.length}${PROBES ? ` over ${Object.values(ours).reduce((sum, entry) => sum + entry.actions.length, 0)} calls` : ''}`);
+    console.log(`${domain} (${PROBES ? `${ids.length} probes` : `${SPLIT} split, ${ids.length} tasks`}): initial database ${initial === reference.initial ? 'identical' : 'DIFFERENT'}; final databases identical for ${identical}/${ids.length} (${((100 * identical) / ids.length).toFixed(1)}%); ${PROBES ? 'calls' : 'gold actions'} refused by both: ${refusedBoth} (${schemaRefusals} by our parameter schema), ${PROBES ? 'result or message' : 'outcome'} disagreements: ${disagreements.length}${PROBES ? ` over ${Object.values(ours).reduce((sum, entry) => sum + entry.actions.length, 0)} calls` : ''}`);
     console.log(`  replay time: ours ${oursMs.toFixed(0)} ms, reference (Python, incl. start-up and database validation per task) ${pythonMs.toFixed(0)} ms`);
     for (const id of mismatched) console.log(`  task ${id}: ours ${ours[id].hash}, reference ${reference.tasks[id].hash}`);
     for (const line of disagreements) console.log(`  ${line}`);
