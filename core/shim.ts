@@ -25,7 +25,7 @@ export interface ShimAction {
   result?: JsonSchema;
   /** True for actions that never change the state (reads, searches). */
   readOnly?: boolean;
-  /** Ends the conversation when called successfully (a transfer to a human agent): no further user turn follows. */
+  /** Ends the conversation when called successfully (a transfer to a human agent, τ-bench's `transfer_to_human_agents`): no further user turn follows. */
   terminal?: boolean;
 }
 

@@ -16,6 +16,7 @@ import kb from './kb.ts';
 import kv from './kv.ts';
 import httpApi from './http-api.ts';
 import { registerShimConfigRoutes } from './configs.ts';
+import { TAU_SETTINGS, registerTauShims } from './tau/index.ts';
 
 /** Every bundled shim, in the order `GET /api/v1/shims` lists them. */
 export const BUNDLED_SHIMS = [sql, orders, payments, email, calendar, crm, tickets, kb, kv, httpApi] as unknown as readonly Shim[];
@@ -23,8 +24,10 @@ export const BUNDLED_SHIMS = [sql, orders, payments, email, calendar, crm, ticke
 export default {
   name: 'shims',
   version: '1.0.0',
+  settings: TAU_SETTINGS,
   setup(host) {
     for (const shim of BUNDLED_SHIMS) host.shims.register(shim, 'shims');
+    registerTauShims(host);
     host.routes.register({
       method: 'GET', path: '/api/v1/shims', permission: 'shims:manage', summary: 'The world shims scenarios may enable, with their actions\' JSON Schemas', tags: ['shims'],
       responses: { 200: { description: 'Every registered shim' } },
@@ -33,7 +36,7 @@ export default {
           name: shim.name,
           description: shim.description,
           ...(shim.initialStateSchema ? { initial_state_schema: shim.initialStateSchema } : {}),
-          actions: shim.actions.map((action) => ({ name: action.name, description: action.description, parameters: action.parameters, read_only: action.readOnly === true, ...(action.result ? { result: action.result } : {}) })),
+          actions: shim.actions.map((action) => ({ name: action.name, description: action.description, parameters: action.parameters, read_only: action.readOnly === true, ...(action.terminal ? { terminal: true } : {}), ...(action.result ? { result: action.result } : {}) })),
         }));
         return c.json({ items });
       },

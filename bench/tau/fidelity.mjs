@@ -1,0 +1,122 @@
+#!/usr/bin/env node
+// τ-bench fidelity (issue 27 item 2): every task's gold actions replayed through our shims (tau_retail,
+// tau_airline) and through the reference implementation's own Python tools (bench/tau/reference_driver.py, run
+// on a checkout you fetched), the final databases compared by hash (RFC 8785 JSON, null members dropped,
+// SHA-256). Passes when 100% of the tasks end in identical databases and every gold action succeeds or is
+// refused on both sides alike.
+//
+// Usage:
+//   node bench/tau/fidelity.mjs --src <tau2-bench checkout>/src --data <τ-bench data dir> [--domain retail|airline|all]
+//        [--split base] [--write-fixture] [--probes]
+// <data dir> has the layout of the release's data/tau2/domains/ (see plugins/shims/tau/data.ts): retail/db.json,
+// tasks.json, split_tasks.json; airline/ the same, or τ-bench v1's flights.json, reservations.json, users.json
+// instead of db.json. --write-fixture records our per-task hashes in plugins/shims/tau/fidelity.fixture.json
+// (what plugins/shims/tau/fidelity.test.ts checks without Python). --probes runs, instead of the tasks, call
+// sequences of our own built from the database (bench/tau/probes.mjs) that reach every tool, its successes and
+// refusals, and compares each call's result and refusal message too.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import { ensureBuilt, repoRoot } from '../lib.mjs';
+
+function argument(name, fallback) {
+  const index = process.argv.indexOf(`--${name}`);
+  return index > 0 ? process.argv[index + 1] : fallback;
+}
+const SRC = argument('src');
+const DATA = argument('data');
+const SPLIT = argument('split', 'base');
+const DOMAINS = (argument('domain', 'all') === 'all' ? ['retail', 'airline'] : [argument('domain')]);
+const WRITE = process.argv.includes('--write-fixture');
+const PROBES = process.argv.includes('--probes');
+if (!SRC || !DATA) {
+  console.error('usage: node bench/tau/fidelity.mjs --src <tau2-bench checkout>/src --data <τ-bench data dir> [--domain retail|airline|all] [--split base] [--write-fixture]');
+  process.exit(2);
+}
+
+ensureBuilt();
+const dist = (path) => import(pathToFileURL(join(repoRoot, 'dist', path)).href);
+const tau = await dist('plugins/shims/tau/index.js');
+const { replayGold } = await dist('plugins/shims/tau/replay.js');
+const { retailProbes, airlineProbes } = await import('./probes.mjs');
+
+const files = { readFile: (path) => readFile(path), stat: async (path) => ({ isFile: (await stat(path)).isFile(), size: 0 }) };
+const data = { dir: resolve(DATA), files };
+const FIXTURE = join(repoRoot, 'plugins/shims/tau/fidelity.fixture.json');
+const fixture = existsSync(FIXTURE) ? JSON.parse(readFileSync(FIXTURE, 'utf8')) : {};
+const work = mkdtempSync(join(tmpdir(), 'tau-fidelity-'));
+let failed = false;
+
+try {
+  for (const domain of DOMAINS) {
+    const load = tau.tauDbLoader(data);
+    const db = await load(domain);
+    const shim = domain === 'retail' ? tau.tauRetailShim(load) : tau.tauAirlineShim(load);
+    const tasksFile = PROBES ? join(work, `${domain}-probes.json`) : join(data.dir, domain, 'tasks.json');
+    const probes = PROBES ? (domain === 'retail' ? retailProbes(db) : airlineProbes(db)) : undefined;
+    if (probes) writeFileSync(tasksFile, JSON.stringify(probes));
+    const tasks = probes ?? JSON.parse(readFileSync(tasksFile, 'utf8'));
+    const ids = probes ? probes.map((entry) => entry.id) : JSON.parse(readFileSync(join(data.dir, domain, 'split_tasks.json'), 'utf8'))[SPLIT];
+    const byId = new Map(tasks.map((task) => [task.id, task]));
+
+    const started = performance.now();
+    const ours = {};
+    for (const id of ids) {
+      const replay = await replayGold(shim, db, byId.get(id).evaluation_criteria?.actions ?? [], { results: PROBES });
+      ours[id] = { hash: tau.dbHash(replay.db), actions: replay.actions };
+    }
+    const oursMs = performance.now() - started;
+
+    const dbFile = join(work, `${domain}-db.json`);
+    const idsFile = join(work, `${domain}-ids.json`);
+    writeFileSync(dbFile, JSON.stringify(db));
+    writeFileSync(idsFile, JSON.stringify(ids));
+    const pythonStarted = performance.now();
+    const run = spawnSync('python3', [join(repoRoot, 'bench/tau/reference_driver.py'), '--src', resolve(SRC), '--db', dbFile, '--tasks', tasksFile, '--ids', idsFile, '--domain', domain, ...(PROBES ? ['--results'] : [])], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const pythonMs = performance.now() - pythonStarted;
+    if (run.status !== 0) throw new Error(`the reference driver failed:\n${run.stderr}`);
+    const reference = JSON.parse(run.stdout);
+
+    const initial = tau.dbHash(db);
+    const mismatched = [];
+    const disagreements = [];
+    let refusedBoth = 0;
+    let schemaRefusals = 0;
+    for (const id of ids) {
+      if (ours[id].hash !== reference.tasks[id].hash) mismatched.push(id);
+      ours[id].actions.forEach((outcome, index) => {
+        const theirs = reference.tasks[id].actions[index];
+        if (outcome.startsWith('ok') || theirs.startsWith('ok')) {
+          if (outcome !== theirs) disagreements.push(`${id} #${index}: ours ${outcome.slice(0, 300)}, reference ${theirs.slice(0, 300)}`);
+          return;
+        }
+        refusedBoth++;
+        // Our schema refuses malformed arguments before the tool runs (Python raises a TypeError or pydantic's
+        // ValidationError there, in other words); a refusal by the tool itself must say what τ-bench says.
+        if (outcome.startsWith('invalid: /arguments')) schemaRefusals++;
+        else if (PROBES && outcome.slice(outcome.indexOf(': ') + 2) !== theirs.slice('error: '.length)) disagreements.push(`${id} #${index}: ours ${outcome}, reference ${theirs}`);
+      });
+    }
+    const identical = ids.length - mismatched.length;
+    console.log(`${domain} (${PROBES ? `${ids.length} probes` : `${SPLIT} split, ${ids.length} tasks`}): initial database ${initial === reference.initial ? 'identical' : 'DIFFERENT'}; final databases identical for ${identical}/${ids.length} (${((100 * identical) / ids.length).toFixed(1)}%); ${PROBES ? 'calls' : 'gold actions'} refused by both: ${refusedBoth} (${schemaRefusals} by our parameter schema), ${PROBES ? 'result or message' : 'outcome'} disagreements: ${disagreements.length}${PROBES ? ` over ${Object.values(ours).reduce((sum, entry) => sum + entry.actions.length, 0)} calls` : ''}`);
+    console.log(`  replay time: ours ${oursMs.toFixed(0)} ms, reference (Python, incl. start-up and database validation per task) ${pythonMs.toFixed(0)} ms`);
+    for (const id of mismatched) console.log(`  task ${id}: ours ${ours[id].hash}, reference ${reference.tasks[id].hash}`);
+    for (const line of disagreements) console.log(`  ${line}`);
+    if (!PROBES) for (const id of ids) for (const outcome of ours[id].actions) if (outcome !== 'ok') console.log(`  task ${id}: gold action refused (both sides): ${outcome}`);
+    if (initial !== reference.initial || mismatched.length > 0 || disagreements.length > 0) failed = true;
+    else if (WRITE && !PROBES) {
+      fixture[domain] = { ...(fixture[domain]?.source ? { source: fixture[domain].source } : {}), split: SPLIT, initial_db_sha256: initial, tasks: Object.fromEntries(ids.map((id) => [id, ours[id].hash])) };
+    }
+  }
+  if (WRITE && !failed) {
+    writeFileSync(FIXTURE, `${JSON.stringify(fixture, null, 1)}\n`);
+    console.log(`wrote ${FIXTURE}`);
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,70 @@
+/**
+ * The frame both τ-bench shims share: the database as τ-bench publishes it, given inline as
+ * `initial_state.<shim>` or, when a scenario gives none, loaded once from the operator's τ-bench data directory
+ * (`AEH_TAU_DATA_DIR`, read by the shims plugin through the runtime's file access). The state holds its big
+ * tables as arrays of records (`table` in shared.ts: a write copies references, not a 1,000-key object); the view,
+ * which assertions, the expected-world comparison and `world.json` see, is τ-bench's keyed database again.
+ */
+import { defineShim, type Json, type Shim, type ShimAction, type ShimOutcome } from '../../../core/shim.ts';
+import type { JsonObject, Keyed, Table } from './shared.ts';
+
+/** The τ-bench domains bundled as shims. */
+export type TauDomain = 'retail' | 'airline';
+
+/** Gives a domain's database from the configured data directory (or throws saying why it cannot). */
+export type DbLoader = (domain: TauDomain) => Promise<JsonObject>;
+
+interface TauShimDefinition<S extends JsonObject> {
+  name: string;
+  domain: TauDomain;
+  description: string;
+  /** The database's tables, by name, each with its id field. */
+  tables: Record<string, Table<JsonObject>>;
+  actions: ShimAction[];
+  load?: DbLoader;
+  run(action: string, params: Record<string, unknown>, db: S): ShimOutcome<S>;
+}
+
+/** A τ-bench domain shim: its database inline or from the data directory, its tools run by `run`. */
+export function defineTauShim<S extends JsonObject>(definition: TauShimDefinition<S>): Shim<S> {
+  const { name, domain, tables, load } = definition;
+  const names = Object.keys(tables);
+  // Both directions once per object: a run's tasks share one initial state, and a loaded database is frozen.
+  const states = new WeakMap<object, S>();
+  const views = new WeakMap<object, Json>();
+  const toState = (db: JsonObject): S => {
+    let state = states.get(db);
+    if (!state) {
+      state = Object.fromEntries(names.map((table) => [table, tables[table].fromKeyed(db[table] as Keyed, `initial_state.${name}.${table}`)])) as S;
+      states.set(db, state);
+      views.set(state, db);
+    }
+    return state;
+  };
+  return defineShim<S>({
+    name,
+    description: definition.description,
+    actions: definition.actions,
+    initialStateSchema: {
+      type: 'object',
+      description: `τ-bench's ${domain} database (its db.json); absent: the one in the τ-bench data directory (AEH_TAU_DATA_DIR).`,
+      required: names,
+      properties: Object.fromEntries(names.map((table) => [table, { type: 'object', additionalProperties: { type: 'object' } }])),
+      additionalProperties: false,
+    },
+    async initialState(seed) {
+      if (seed !== undefined) return toState(seed as JsonObject);
+      if (!load) throw new Error(`${name}: the scenario gives no initial_state.${name} and no τ-bench data directory is configured (AEH_TAU_DATA_DIR)`);
+      return toState(await load(domain));
+    },
+    call: (action, params, state) => definition.run(action, params, state),
+    view(state) {
+      let view = views.get(state);
+      if (!view) {
+        view = Object.fromEntries(names.map((table) => [table, tables[table].toKeyed(state[table] as JsonObject[])]));
+        views.set(state, view);
+      }
+      return view;
+    },
+  });
+}

@@ -1,0 +1,120 @@
+/**
+ * Issue 27 item 2, through the service: the τ-bench shims are listed by `GET /api/v1/shims`, find their
+ * database in the operator's data directory (`AEH_TAU_DATA_DIR`), and a scenario built from τ-bench tasks by
+ * `tauScenario` (here from tasks and a database of our own in τ-bench's format) is judged by its gold actions.
+ */
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { testApp } from './helpers.ts';
+import { evaluate } from './evaluation-fixtures.ts';
+import { readTauDb, tauScenario } from '../plugins/shims/tau/index.ts';
+import { airlineDb, retailDb } from '../plugins/shims/tau/fixtures/synthetic.ts';
+
+const TASKS = [
+  {
+    id: '0',
+    user_scenario: { persona: null, instructions: { domain: 'retail', reason_for_call: 'You want to cancel order #W1.\nYou ordered it by mistake.', known_info: 'You are Ada Lovelace in zip code 10001.', unknown_info: null, task_instructions: 'Be brief.' } },
+    initial_state: null,
+    evaluation_criteria: {
+      actions: [
+        // A lookup the user corrects later: τ-bench's tools refuse it and its evaluator goes on.
+        { action_id: '0_0', name: 'find_user_id_by_name_zip', arguments: { first_name: 'Ada', last_name: 'Lovelace', zip: '99999' } },
+        { action_id: '0_1', name: 'find_user_id_by_name_zip', arguments: { first_name: 'Ada', last_name: 'Lovelace', zip: '10001' } },
+        { action_id: '0_2', name: 'cancel_pending_order', arguments: { order_id: '#W1', reason: 'ordered by mistake' } },
+      ],
+      communicate_info: ['75.5'],
+    },
+  },
+  { id: '1', user_scenario: { persona: 'Curt.', instructions: 'Ask for the status of #W2.' }, evaluation_criteria: { actions: [{ name: 'get_order_details', arguments: { order_id: '#W2' } }], communicate_info: [] } },
+  { id: '2', user_scenario: { instructions: 'Not in the base split.' }, evaluation_criteria: null },
+];
+
+/** A τ-bench data directory of our own: the retail domain as the release lays it out, the airline as v1 does. */
+function dataDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'tau-data-'));
+  mkdirSync(join(dir, 'retail'));
+  mkdirSync(join(dir, 'airline'));
+  writeFileSync(join(dir, 'retail', 'db.json'), JSON.stringify(retailDb()));
+  writeFileSync(join(dir, 'retail', 'tasks.json'), JSON.stringify(TASKS));
+  writeFileSync(join(dir, 'retail', 'split_tasks.json'), JSON.stringify({ base: ['0', '1'], test: ['1'] }));
+  writeFileSync(join(dir, 'retail', 'policy.md'), '# Retail agent policy\n\nBe helpful.\n');
+  const { flights, users, reservations } = airlineDb();
+  const v1Users = Object.fromEntries(Object.entries(users).map(([id, { user_id: _id, ...user }]) => [id, user]));
+  writeFileSync(join(dir, 'airline', 'flights.json'), JSON.stringify(flights));
+  writeFileSync(join(dir, 'airline', 'reservations.json'), JSON.stringify(reservations));
+  writeFileSync(join(dir, 'airline', 'users.json'), JSON.stringify(v1Users));
+  return dir;
+}
+
+const files = { readFile: (path: string) => readFile(path), stat: async (path: string) => ({ isFile: (await stat(path)).isFile(), size: 0 }) };
+
+describe('τ-bench tasks as a scenario (tauScenario)', () => {
+  it('turns each task of the split into a task: the user scenario as τ-bench renders it, the gold actions, the required outputs', async () => {
+    const { scenario, policy } = await tauScenario('retail', { dir: dataDir(), files });
+    expect(policy).toContain('Retail agent policy');
+    expect(scenario).toMatchObject({ id: 'tau-bench-retail-base', enabled_shims: ['tau_retail'], conversation: 'per_task' });
+    expect(scenario.initial_state).toBeUndefined();
+    expect(scenario.tasks.map((task) => task.id)).toEqual(['task_0', 'task_1']);
+    const [first, second] = scenario.tasks;
+    expect(first.user_simulator?.instructions).toBe('Instructions:\n\tDomain: retail\n\tReason for call:\n\t\tYou want to cancel order #W1.\n\t\tYou ordered it by mistake.\n\tKnown info:\n\t\tYou are Ada Lovelace in zip code 10001.\n\tTask instructions:\n\t\tBe brief.');
+    // The refused lookup changes nothing, so leaving it out gives the same expected world (and a judgeable task).
+    expect(first.expected_actions).toEqual([
+      { name: 'tau_retail.find_user_id_by_name_zip', arguments: { first_name: 'Ada', last_name: 'Lovelace', zip: '10001' } },
+      { name: 'tau_retail.cancel_pending_order', arguments: { order_id: '#W1', reason: 'ordered by mistake' } },
+    ]);
+    expect(first.expected_outcome).toEqual([{ target: 'message', mode: 'contains', expected: '75.5' }]);
+    expect(second.user_simulator?.instructions).toBe('Persona:\n\tCurt.\nInstructions:\n\tAsk for the status of #W2.');
+    expect(second.expected_outcome).toBeUndefined();
+  });
+
+  it('takes another split, and names the splits there are when asked for one that is not', async () => {
+    const dir = dataDir();
+    expect((await tauScenario('retail', { dir, files }, { split: 'test' })).scenario.tasks.map((task) => task.id)).toEqual(['task_1']);
+    await expect(tauScenario('retail', { dir, files }, { split: 'dev' })).rejects.toThrow('τ-bench retail has no split "dev" (it has base, test)');
+  });
+
+  it("reads τ-bench v1's three airline files as one database, each user with its id", async () => {
+    const db = await readTauDb({ dir: dataDir(), files }, 'airline');
+    expect(db).toEqual(airlineDb());
+  });
+});
+
+describe('τ-bench shims through the service', () => {
+  it('lists both, transfer_to_human_agents marked terminal', async () => {
+    const t = await testApp();
+    const { body } = await t.json('GET', '/api/v1/shims');
+    const tau = (body as any).items.filter((shim: any) => shim.name.startsWith('tau_'));
+    expect(tau.map((shim: any) => shim.name)).toEqual(['tau_retail', 'tau_airline']);
+    expect(tau[0].actions.find((action: any) => action.name === 'transfer_to_human_agents')).toMatchObject({ terminal: true });
+    expect(tau[1].actions.filter((action: any) => action.terminal).map((action: any) => action.name)).toEqual(['transfer_to_human_agents']);
+  });
+
+  it('judges a converted τ-bench task by its gold actions, the database read from AEH_TAU_DATA_DIR', async () => {
+    const dir = dataDir();
+    const t = await testApp({ env: { AEH_TAU_DATA_DIR: dir } });
+    const { scenario } = await tauScenario('retail', { dir, files });
+    // One turn with a scripted agent: no simulated user (that needs a language model).
+    const task = { ...scenario.tasks[0], user_simulator: undefined, input: 'Cancel #W1, I ordered it by mistake. I am Ada Lovelace, 10001.' };
+    const agent = (calls: unknown[]) => ({ adapter: 'scripted', replies: { '*': { output: 'Cancelled; 75.5 is back on your gift card.', tool_calls: calls } } });
+    const cancel = (reason: string) => [{ name: 'tau_retail.cancel_pending_order', arguments: { order_id: '#W1', reason } }];
+
+    const good = await evaluate(t, { scenario: { ...scenario, agent: agent(cancel('ordered by mistake')), tasks: [task] } });
+    expect(good.trace.find((event: any) => event.type === 'metric_result' && event.data.metric === 'state_match').data.score).toBe(1);
+
+    const wrong = await evaluate(t, { scenario: { ...scenario, agent: agent(cancel('no longer needed')), tasks: [task] } });
+    const failure = wrong.run.failures.find((entry: any) => entry.metric === 'state_match');
+    expect(failure.evidence.differences).toContainEqual({ path: '/tau_retail/orders/#W1/cancel_reason', expected: 'ordered by mistake', actual: 'no longer needed' });
+  });
+
+  it('without a data directory, a scenario that gives no database is refused at submission, saying what to configure', async () => {
+    const t = await testApp();
+    const { scenario } = await tauScenario('retail', { dir: dataDir(), files });
+    const task = { ...scenario.tasks[1], user_simulator: undefined };
+    const answer = await t.json('POST', '/api/evaluate', { body: { scenario: { ...scenario, agent: { adapter: 'scripted', replies: { '*': { output: 'Delivered.' } } }, tasks: [task] } } });
+    expect(answer.status).toBe(400);
+    expect((answer.body as any).errors).toEqual([{ path: '/initial_state/tau_retail', message: expect.stringContaining('no initial_state.tau_retail and no τ-bench data directory is configured (AEH_TAU_DATA_DIR)') }]);
+  });
+});
