@@ -4,7 +4,7 @@
  */
 import type { Io } from './io.ts';
 import { EXIT, line } from './io.ts';
-import { BASELINE_USAGE, COMPARE_USAGE, EVALUATE_USAGE, REPORT_USAGE } from './usage.ts';
+import { BASELINE_USAGE, COMPARE_USAGE, EVALUATE_USAGE, REPORT_USAGE, BENCH_USAGE } from './usage.ts';
 
 type Command = (argv: string[], io: Io) => Promise<number>;
 
@@ -20,6 +20,7 @@ const COMMANDS: Record<string, { summary: string; usage: string; load: () => Pro
   mutate: { summary: 'produce perturbed variants of a scenario', usage: 'aeh mutate <path|scenario-id> --type TYPE[,TYPE…] [--seed N] [--count N] [--json] [--url URL] [--key KEY]', load: async () => (await import('./commands/mutate.ts')).mutateCommand },
   'spec-to-eval': { summary: 'turn a Markdown PRD into scenario stubs; exit 1 on pitfalls', usage: 'aeh spec-to-eval <prd.md> [--persist] [--json] [--url URL] [--key KEY]', load: async () => (await import('./commands/spec-to-eval.ts')).specToEvalCommand },
   doctor: { summary: 'check the environment; exit 1 when a check fails', usage: 'aeh doctor [--json] [--url URL] [--key KEY]', load: async () => (await import('./commands/doctor.ts')).doctorCommand },
+  bench: { summary: 'run τ-bench as written against an agent (a certified suite); prints pass^1…pass^k', usage: BENCH_USAGE, load: async () => (await import('./commands/bench.ts')).benchCommand },
   suite: { summary: 'evaluate scenarios × agents as a suite, with progress and a per-agent summary; exit 0 all passed, 1 not, 3 error', usage: 'aeh suite run|show|list … (see docs/cli.md)', load: async () => (await import('./commands/suite.ts')).suiteCommand },
   import: { summary: 'turn a CSV or JSONL dataset into a scenario; exit 1 when rows have problems', usage: 'aeh import <data.csv|data.jsonl> [-o scenario.json] [--id ID] [--title T] [--agent @spec.json]', load: async () => (await import('./commands/import.ts')).importCommand },
   scenarios: { summary: 'search the scenario catalog', usage: 'aeh scenarios [words…] [--industry X] [--use-case X] [--tag X] [--dimension X] [--limit N] [--offset N] [--json] [--url URL] [--key KEY]', load: async () => (await import('./commands/scenarios.ts')).scenariosCommand },

@@ -11,3 +11,6 @@ export const REPORT_USAGE = 'aeh report <run_id|suite_id> [-o|--output report.ht
 
 /** `aeh baseline`. */
 export const BASELINE_USAGE = 'aeh baseline pin <run_id> | show <scenario-id> [--agent KEY] | unpin <scenario-id> [--agent KEY]  [--json] [--url URL] [--key KEY]';
+
+/** `aeh bench`. */
+export const BENCH_USAGE = 'aeh bench tau --domain retail|airline --agent NAME|JSON|FILE [--trials 4] [--split base] [--tasks N] [--data DIR] [--report FILE] [--json] [--url URL] [--key KEY]';

@@ -4,50 +4,12 @@
  * `tauScenario` (here from tasks and a database of our own in τ-bench's format) is judged by its gold actions.
  */
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { testApp } from './helpers.ts';
 import { evaluate } from './evaluation-fixtures.ts';
 import { readTauDb, tauScenario } from '../plugins/shims/tau/index.ts';
-import { airlineDb, retailDb } from '../plugins/shims/tau/fixtures/synthetic.ts';
-
-const TASKS = [
-  {
-    id: '0',
-    user_scenario: { persona: null, instructions: { domain: 'retail', reason_for_call: 'You want to cancel order #W1.\nYou ordered it by mistake.', known_info: 'You are Ada Lovelace in zip code 10001.', unknown_info: null, task_instructions: 'Be brief.' } },
-    initial_state: null,
-    evaluation_criteria: {
-      actions: [
-        // A lookup the user corrects later: τ-bench's tools refuse it and its evaluator goes on.
-        { action_id: '0_0', name: 'find_user_id_by_name_zip', arguments: { first_name: 'Ada', last_name: 'Lovelace', zip: '99999' } },
-        { action_id: '0_1', name: 'find_user_id_by_name_zip', arguments: { first_name: 'Ada', last_name: 'Lovelace', zip: '10001' } },
-        { action_id: '0_2', name: 'cancel_pending_order', arguments: { order_id: '#W1', reason: 'ordered by mistake' } },
-      ],
-      communicate_info: ['75.5'],
-    },
-  },
-  { id: '1', user_scenario: { persona: 'Curt.', instructions: 'Ask for the status of #W2.' }, evaluation_criteria: { actions: [{ name: 'get_order_details', arguments: { order_id: '#W2' } }], communicate_info: [] } },
-  { id: '2', user_scenario: { instructions: 'Not in the base split.' }, evaluation_criteria: null },
-];
-
-/** A τ-bench data directory of our own: the retail domain as the release lays it out, the airline as v1 does. */
-function dataDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'tau-data-'));
-  mkdirSync(join(dir, 'retail'));
-  mkdirSync(join(dir, 'airline'));
-  writeFileSync(join(dir, 'retail', 'db.json'), JSON.stringify(retailDb()));
-  writeFileSync(join(dir, 'retail', 'tasks.json'), JSON.stringify(TASKS));
-  writeFileSync(join(dir, 'retail', 'split_tasks.json'), JSON.stringify({ base: ['0', '1'], test: ['1'] }));
-  writeFileSync(join(dir, 'retail', 'policy.md'), '# Retail agent policy\n\nBe helpful.\n');
-  const { flights, users, reservations } = airlineDb();
-  const v1Users = Object.fromEntries(Object.entries(users).map(([id, { user_id: _id, ...user }]) => [id, user]));
-  writeFileSync(join(dir, 'airline', 'flights.json'), JSON.stringify(flights));
-  writeFileSync(join(dir, 'airline', 'reservations.json'), JSON.stringify(reservations));
-  writeFileSync(join(dir, 'airline', 'users.json'), JSON.stringify(v1Users));
-  return dir;
-}
+import { airlineDb } from '../plugins/shims/tau/fixtures/synthetic.ts';
+import { dataDir } from './tau-fixtures.ts';
 
 const files = { readFile: (path: string) => readFile(path), stat: async (path: string) => ({ isFile: (await stat(path)).isFile(), size: 0 }) };
 

@@ -32,6 +32,15 @@ export async function readTauJson(data: TauDataDir, domain: TauDomain, file: str
 }
 
 /** A text file of a domain's folder (`policy.md`). */
+/**
+ * τ-bench's user-simulation guidelines (`<dir>/../user_simulator/simulation_guidelines.md` in a release's
+ * layout), or `undefined` when the data directory has none.
+ */
+export async function readTauGuidelines(data: TauDataDir): Promise<string | undefined> {
+  const path = `${data.dir}/../user_simulator/simulation_guidelines.md`;
+  return (await exists(data, path)) ? new TextDecoder().decode(await data.files.readFile(path)) : undefined;
+}
+
 export async function readTauText(data: TauDataDir, domain: TauDomain, file: string): Promise<string> {
   return new TextDecoder().decode(await data.files.readFile(`${data.dir}/${domain}/${file}`));
 }

@@ -7,7 +7,7 @@
  */
 import type { Scenario, ScenarioTask } from '../../../core/domain/scenario.ts';
 import type { Json, Shim } from '../../../core/shim.ts';
-import { readTauDb, readTauJson, readTauText, type TauDataDir } from './data.ts';
+import { readTauDb, readTauGuidelines, readTauJson, readTauText, type TauDataDir } from './data.ts';
 import type { TauDomain } from './define.ts';
 import { replayGold } from './replay.ts';
 import { tauRetailShim } from './retail.ts';
@@ -53,7 +53,7 @@ export function userInstructions(task: TauTask): string {
  * the harness counts a refused gold action as making the task unjudgeable. A refused action changes nothing, so
  * leaving those out gives the same expected world (docs/shims.md, "τ-bench domains", says so).
  */
-export async function tauTask(task: TauTask, shim: Shim, db: Json, opening: string): Promise<ScenarioTask> {
+export async function tauTask(task: TauTask, shim: Shim, db: Json, opening: string, guidelines?: string): Promise<ScenarioTask> {
   const criteria = task.evaluation_criteria ?? {};
   const outputs = criteria.communicate_info ?? [];
   const gold = criteria.actions ?? [];
@@ -64,20 +64,21 @@ export async function tauTask(task: TauTask, shim: Shim, db: Json, opening: stri
     input: opening,
     metrics: [{ id: 'state_match' }],
     provenance: { expected_actions: 'import', user_simulator: 'import' },
-    user_simulator: { instructions: userInstructions(task) },
+    user_simulator: { instructions: userInstructions(task), ...(guidelines ? { guidelines } : {}) },
     expected_actions: accepted.map((action) => ({ name: `${shim.name}.${action.name}`, arguments: action.arguments })),
     ...(outputs.length > 0 ? { expected_outcome: outputs.map((expected) => ({ target: 'message', mode: 'contains' as const, expected })) } : {}),
   };
 }
 
 /**
- * The scenario of a domain's split, and the domain policy (for the agent's system message). Reads
- * `tasks.json`, `split_tasks.json` and `policy.md` of `<dir>/<domain>/`; the world's database comes from the
+ * The scenario of a domain's split, run as written: the domain policy as the scenario's `instructions` (the
+ * agent's system message), τ-bench's tool names (`tool_names: "bare"`), and its user-simulation guidelines when
+ * the data directory has them. Reads `tasks.json`, `split_tasks.json` and `policy.md` of `<dir>/<domain>/`; the world's database comes from the
  * same directory when the run starts (the scenario carries no `initial_state`).
  */
 export async function tauScenario(domain: TauDomain, data: TauDataDir, options: TauScenarioOptions = {}): Promise<{ scenario: Scenario; policy: string }> {
   const split = options.split ?? 'base';
-  const [tasks, splits, policy] = await Promise.all([readTauJson(data, domain, 'tasks.json'), readTauJson(data, domain, 'split_tasks.json'), readTauText(data, domain, 'policy.md')]) as [TauTask[], Record<string, string[]>, string];
+  const [tasks, splits, policy, guidelines] = await Promise.all([readTauJson(data, domain, 'tasks.json'), readTauJson(data, domain, 'split_tasks.json'), readTauText(data, domain, 'policy.md'), readTauGuidelines(data)]) as [TauTask[], Record<string, string[]>, string, string | undefined];
   const ids = splits[split];
   if (!Array.isArray(ids)) throw new Error(`τ-bench ${domain} has no split "${split}" (it has ${Object.keys(splits).join(', ')})`);
   const byId = new Map(tasks.map((task) => [task.id, task]));
@@ -95,11 +96,14 @@ export async function tauScenario(domain: TauDomain, data: TauDataDir, options: 
     agent: options.agent ?? { adapter: 'scripted' },
     topology: [],
     conversation: 'per_task',
+    // Run as written: the domain policy is what the agent is told, and the tools go by τ-bench's own names.
+    instructions: policy,
+    tool_names: 'bare',
     enabled_shims: [shim.name],
     tasks: await Promise.all(ids.map((id) => {
       const task = byId.get(id);
       if (!task) throw new Error(`τ-bench ${domain}: split "${split}" names task ${id}, which tasks.json does not hold`);
-      return tauTask(task, shim, db, opening);
+      return tauTask(task, shim, db, opening, guidelines);
     })),
   };
   return { scenario, policy };

@@ -1,0 +1,61 @@
+/**
+ * Issue 27 item 4: `aeh bench tau` runs τ-bench as written against an agent, as a certified suite, and prints
+ * the benchmark's table. In process, with a τ-bench data directory of our own (test/tau-fixtures.ts), the simulated
+ * user on a local language model (msw) and an agent over http (msw) that plays each task's gold actions.
+ */
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { setupServer } from 'msw/node';
+import { http, HttpResponse } from 'msw';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from './cli-io.ts';
+import { dataDir } from './tau-fixtures.ts';
+
+const prompts: any[] = [];
+const server = setupServer(
+  // The simulated user: its goal is met once the agent answered.
+  http.post('http://llm.test/v1/chat/completions', async ({ request }) => {
+    prompts.push(await request.json());
+    return HttpResponse.json({ choices: [{ message: { role: 'assistant', content: '###STOP###' } }] });
+  }),
+  // The agent: task_0's gold actions under τ-bench's own tool names, then the required figure; task_1 only talks.
+  http.post('http://agent.test/agent', async ({ request }) => {
+    const body = await request.json() as any;
+    if (body.task_id === 'task_0' && !body.round) {
+      return HttpResponse.json({ tool_calls: [
+        { id: 'a', name: 'find_user_id_by_name_zip', arguments: { first_name: 'Ada', last_name: 'Lovelace', zip: '10001' } },
+        { id: 'b', name: 'cancel_pending_order', arguments: { order_id: '#W1', reason: 'ordered by mistake' } },
+      ] });
+    }
+    return HttpResponse.json({ output: body.task_id === 'task_0' ? 'Cancelled; 75.5 goes back to your gift card.' : 'Your order #W2 is on its way.', ...(body.instructions ? {} : { output: 'no policy was sent' }) });
+  }),
+);
+beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }));
+afterAll(() => server.close());
+
+describe('cli: aeh bench tau', () => {
+  it('runs the split as a certified suite, with the policy, τ-bench\'s tool names and its trials, and prints pass^1…pass^k', async () => {
+    const data = dataDir();
+    const cwd = mkdtempSync(join(tmpdir(), 'aeh-bench-'));
+    const env = { AEH_TAU_DATA_DIR: data, AEH_LLM_BASE_URL: 'http://llm.test/v1', AEH_LLM_MODEL: 'user-sim', AEH_ALLOW_HOSTS: 'llm.test,agent.test' };
+    const result = await runCli(['bench', 'tau', '--domain', 'retail', '--agent', '{"adapter":"http","url":"http://agent.test/agent"}', '--trials', '2', '--report', 'tau.html', '--poll-ms', '20'], { cwd, env });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^τ-bench retail \(base split, 2 tasks\): pass · run run_\S+ · suite suite_\S+/);
+    expect(result.stdout).toContain('  1   1.000\n  2   1.000');
+    expect(result.stdout).toContain('  task_0       2/2 pass');
+    expect(result.stdout).toMatch(/certificate: issued/);
+    expect(readFileSync(join(cwd, 'tau.html'), 'utf8')).toMatch(/^<!doctype html>/);
+    // The simulated user read its instructions as τ-bench lays them out.
+    expect(prompts[0].messages[0].content).toContain('Instructions:\n\tDomain: retail');
+  }, 60_000);
+
+  it('says what is missing: the data directory, the domain, the agent', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'aeh-bench-'));
+    const none = await runCli(['bench', 'tau', '--domain', 'retail', '--agent', 'support-bot'], { cwd, env: { AEH_TAU_DATA_DIR: undefined } });
+    expect(none.code).toBe(3);
+    expect(none.stderr).toContain("τ-bench's data directory is needed: --data DIR or AEH_TAU_DATA_DIR");
+    expect((await runCli(['bench', 'tau', '--domain', 'telecom', '--agent', 'x'], { cwd })).stderr).toContain('--domain must be retail or airline');
+    expect((await runCli(['bench', 'tau', '--domain', 'retail', '--data', dataDir()], { cwd })).stderr).toContain('--agent is required');
+  });
+});
