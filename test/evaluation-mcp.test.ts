@@ -37,7 +37,7 @@ function refundScenario(overrides: Record<string, unknown> = {}) {
   };
 }
 
-interface Seen { task: string; url: string; token: string; tools: any[] }
+interface Seen { task: string; url: string; token: string; tools: any[]; instructions?: string }
 
 /** An agent that knows nothing of the harness but MCP: it connects, lists the tools, refunds, and answers. */
 function mcpClientAgent(app: () => AehApp, seen: Seen[]): Plugin {
@@ -53,7 +53,7 @@ function mcpClientAgent(app: () => AehApp, seen: Seen[]): Plugin {
       });
       await client.connect(transport);
       const { tools } = await client.listTools();
-      seen.push({ task: task.id, url: mcp.url, token: mcp.token, tools });
+      seen.push({ task: task.id, url: mcp.url, token: mcp.token, tools, instructions: client.getInstructions() });
       const charge = await client.callTool({ name: 'payments__get_charge', arguments: { charge_id: 'ch_1' } });
       const refund = await client.callTool({ name: 'payments__refund', arguments: { charge_id: (charge.structuredContent as any).id, idempotency_key: `r-${task.id}` } });
       const again = await client.callTool({ name: 'payments__refund', arguments: { charge_id: 'ch_1' } });
@@ -71,8 +71,10 @@ describe('evaluation: an MCP client agent works in the world (issue 15 item 3)',
     let app: AehApp | undefined;
     const t = await testApp({ plugins: [mcpClientAgent(() => app!, seen)] });
     app = t.app;
-    const { run, trace } = await evaluate(t, { scenario: refundScenario() });
+    const { run, trace } = await evaluate(t, { scenario: refundScenario({ instructions: 'Refund a charge only once.' }) });
     expect(run.status).toBe('succeeded');
+    // The scenario's instructions are the MCP server's instructions.
+    expect(seen[0].instructions).toBe('Refund a charge only once.');
     expect(seen).toHaveLength(1);
     expect(seen[0].url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:8787/mcp/runs/${run.run_id}/worlds/[A-Za-z0-9_-]{22}$`));
     expect(seen[0].token).toMatch(/^aeh_mcp_[A-Za-z0-9_-]{43}$/);

@@ -42,7 +42,8 @@ function toolsOf(world: TaskWorld): Tool[] {
 function worldServer(world: TaskWorld): Server {
   const server = new Server(
     { name: 'aeh-world', version: HARNESS_VERSION },
-    { capabilities: { tools: {} }, jsonSchemaValidator: NO_SCHEMA_VALIDATION, instructions: 'The simulated world of an evaluation task: every tool call and every change it makes is recorded and judged.' },
+    // The scenario's instructions (a domain policy) reach an MCP agent as the server's instructions.
+    { capabilities: { tools: {} }, jsonSchemaValidator: NO_SCHEMA_VALIDATION, instructions: world.instructions ?? 'The simulated world of an evaluation task: every tool call and every change it makes is recorded and judged.' },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolsOf(world) }));
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {

@@ -36,6 +36,8 @@ export interface TaskWorld extends AgentTools {
   views(): Promise<Record<string, Json>>;
   /** Ends the task's calls: an adapter still running after its deadline can no longer change or record anything. */
   close(): void;
+  /** What the scenario tells the agent (its `instructions`): the MCP server's instructions too. */
+  readonly instructions?: string;
 }
 
 /**
@@ -121,6 +123,7 @@ export async function createTaskWorld(options: { shims: Registry<Shim>; scenario
     list,
     call: (name, args) => oneAtATime(() => apply(name, args)),
     initial,
+    ...(scenario.instructions ? { instructions: scenario.instructions } : {}),
     close: () => { closed = true; },
     has: (name) => offered.has(canonicalOf(name)),
     async views() {
