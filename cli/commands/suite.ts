@@ -6,12 +6,12 @@
 import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { SUITE_USAGE } from '../usage.ts';
 import { EXIT, line, printProblem, type Io } from '../io.ts';
 import { openClient, type ApiClient } from '../client.ts';
 import { createProgress } from '../progress.ts';
 import { usageLine } from '../../core/domain/usage-text.ts';
 
-export const SUITE_USAGE = 'aeh suite run (--scenarios ID[,ID…] | --query "industry=finance&tag=pii") [--agent NAME|@spec.json]… [--name N] [--cache] [--no-wait] [--json] [--url URL] [--key KEY]\n       aeh suite show <suite_id> [--json]\n       aeh suite list [--limit N] [--json]';
 
 const ENDED = new Set(['succeeded', 'failed', 'cancelled', 'refused']);
 
