@@ -20,6 +20,7 @@ const MORE = [
 export default defineConfig({
   test: {
     globalSetup: ['test/global-setup.ts'],
+    setupFiles: ['test/close-test-apps.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Processes, not threads: tests start servers and workers, and a crash stays in its own process.
@@ -28,7 +29,8 @@ export default defineConfig({
     maxWorkers: 2,
     // One module graph per worker instead of one per file: importing the bundled plugins per file was a third
     // of the suite's time. Safe because every test builds its own app (test/helpers.ts) and restores what it
-    // changes (fake timers, msw servers); a test that leaks state into the next file is a bug to fix.
+    // changes (fake timers, msw servers), and the apps a file built are closed after it (test/close-test-apps.ts);
+    // a test that leaks state into the next file is a bug to fix.
     isolate: false,
     reporters: ['default'],
     projects: [
