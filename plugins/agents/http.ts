@@ -102,7 +102,8 @@ export const httpAdapter: AgentAdapter = {
       const asksForTools = tools && body && typeof body === 'object' && typeof body.output !== 'string' && Array.isArray(body.tool_calls) && body.tool_calls.length > 0;
       if (!asksForTools) {
         const reported = sumUsage(usage);
-        const reply = { ...replyFromBody(body, 'the agent'), ...(reported ? { usage: reported } : {}) };
+        // One request per round: usage.requests of the run counts them (a call is one answer, however many rounds).
+        const reply = { ...replyFromBody(body, 'the agent'), ...(reported ? { usage: reported } : {}), ...(round > 0 ? { requests: round + 1 } : {}) };
         // Calls the harness ran are in the trace already (the world recorded them); the reply lists them too.
         return results.length ? { ...reply, tool_calls: [...results.map(({ id: _id, ...call }) => call), ...(reply.tool_calls ?? [])] } : reply;
       }

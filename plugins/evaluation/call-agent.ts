@@ -5,7 +5,7 @@
  */
 import type { AgentAdapter, AgentCallContext, AgentReply } from '../../core/agent-adapter.ts';
 import { isProblem } from '../../core/problems.ts';
-import { modelOf, usageOf } from '../../core/domain/usage.ts';
+import { modelOf, requestsOf, usageOf } from '../../core/domain/usage.ts';
 
 /** Default per-call timeout. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -82,12 +82,13 @@ function replyResult(reply: AgentReply | undefined, latency: number): CallResult
     return { failure: { code: 'agent_error', failure_code: 'INFRA.AGENT_ERROR', message: 'the adapter returned no string output' }, latency_ms: latency };
   }
   const latencyMs = typeof reply.latency_ms === 'number' ? reply.latency_ms : latency;
-  if (reply.usage === undefined && reply.model === undefined) return { reply, latency_ms: latencyMs };
+  if (reply.usage === undefined && reply.model === undefined && reply.requests === undefined) return { reply, latency_ms: latencyMs };
   // Any adapter's report passes the same checks as the built-in ones': a malformed one is dropped, never trusted.
-  const { usage: reported, model: named, ...rest } = reply;
+  const { usage: reported, model: named, requests: sent, ...rest } = reply;
   const usage = usageOf(reported);
   const model = modelOf(named);
-  return { reply: { ...rest, ...(usage ? { usage } : {}), ...(model ? { model } : {}) }, latency_ms: latencyMs };
+  const requests = requestsOf(sent);
+  return { reply: { ...rest, ...(usage ? { usage } : {}), ...(model ? { model } : {}), ...(requests ? { requests } : {}) }, latency_ms: latencyMs };
 }
 
 /**
