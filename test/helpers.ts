@@ -11,6 +11,7 @@ import type { Plugin } from '../core/plugin.ts';
 import { silentLogger, type RuntimeCapabilities } from '../core/capabilities.ts';
 import { nodeCapabilities } from '../runtime/node/capabilities.ts';
 import { nodePlugins } from '../runtime/node/plugins.ts';
+import { afterEachFile } from './file-cleanup.ts';
 
 export const TEST_KEY = 'a'.repeat(64);
 
@@ -33,7 +34,7 @@ export interface TestApp {
   json<T = any>(method: string, path: string, options?: { body?: unknown; headers?: Record<string, string>; key?: string | null }): Promise<{ status: number; body: T; headers: Headers }>;
 }
 
-/** The apps this test file built, closed after it (test/close-test-apps.ts). */
+/** The apps this test file built, closed after it. */
 const built = new Set<AehApp>();
 
 /**
@@ -41,11 +42,12 @@ const built = new Set<AehApp>();
  * closes. Test files share a worker process (vitest.config.ts, `isolate: false`), so work a file left running
  * would otherwise go on during the next one, and call the agent servers it mocks.
  */
-export async function closeTestApps(): Promise<void> {
+async function closeTestApps(): Promise<void> {
   const apps = [...built];
   built.clear();
   await Promise.all(apps.map((app) => app.close().catch(() => undefined)));
 }
+afterEachFile(closeTestApps);
 
 export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
   const root = mkdtempSync(join(tmpdir(), 'aeh-test-'));
