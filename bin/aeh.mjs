@@ -12,7 +12,10 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const build = join(root, 'scripts', 'build.mjs');
 const onNode = !process.versions.bun && !process.versions.deno;
 if (onNode && existsSync(build) && existsSync(join(root, 'node_modules', 'typescript'))) {
-  spawnSync(process.execPath, [build, '--if-stale'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  // The staleness check here, the compiler in a process of its own only when needed: every command starts
+  // one Node process, not two (tests run the CLI hundreds of times).
+  const { distIsStale } = await import(pathToFileURL(join(root, 'scripts', 'stale.mjs')).href);
+  if (distIsStale()) spawnSync(process.execPath, [build], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 const compiled = join(root, 'dist', 'cli', 'main.js');
 let main;

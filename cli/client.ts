@@ -2,8 +2,8 @@
  * How a command reaches the service: in-process with the embedded store (the default: nothing else needs to
  * run), or over HTTP against `--url` with `--key` (or AEH_API_KEY / DASHBOARD_API_KEY).
  */
-import { buildNodeApp } from '../runtime/node/start.ts';
 import { silentLogger } from '../core/capabilities.ts';
+import { installPrecompiledValidators } from '../runtime/node/precompiled.ts';
 
 /** A parsed API answer: status, JSON body (or the text), raw text. */
 export interface ApiResponse<T = any> {
@@ -61,6 +61,10 @@ export async function openClient({ url, key, env, cwd }: ClientOptions): Promise
       close: async () => undefined,
     };
   }
+  // The build's validators first, then the plugins (their definitions resolve validators when imported):
+  // otherwise every command compiled the shims' schemas again, a quarter of its start.
+  await installPrecompiledValidators();
+  const { buildNodeApp } = await import('../runtime/node/start.ts');
   const { app, config } = await buildNodeApp(env, cwd, silentLogger);
   return {
     target: 'in-process',

@@ -8,8 +8,9 @@ import { parseArgs } from 'node:util';
 import { keyFileLocation, rotateLocalKey } from '../plugins/signers/local.ts';
 import { nodeFiles } from '../runtime/node/capabilities.ts';
 import { line, type Io } from './io.ts';
+import { KEYS_USAGE } from './usage.ts';
 
-const USAGE = 'usage: aeh keys rotate [--data-dir <dir>]   (default: AEH_DATA_DIR, else PROJECT_ROOT/.aeh)';
+const USAGE = `usage: ${KEYS_USAGE}`;
 
 /** Runs `aeh keys`; returns the exit code. */
 export async function keysCommand(argv: string[], io: Io): Promise<number> {

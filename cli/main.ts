@@ -4,7 +4,7 @@
  */
 import type { Io } from './io.ts';
 import { EXIT, line } from './io.ts';
-import { BASELINE_USAGE, COMPARE_USAGE, EVALUATE_USAGE, REPORT_USAGE, BENCH_USAGE } from './usage.ts';
+import { BASELINE_USAGE, BENCH_USAGE, COMPARE_USAGE, EVALUATE_USAGE, IMPORT_USAGE, KEYS_USAGE, REPORT_USAGE, SUITE_USAGE } from './usage.ts';
 
 type Command = (argv: string[], io: Io) => Promise<number>;
 
@@ -16,32 +16,43 @@ const COMMANDS: Record<string, { summary: string; usage: string; load: () => Pro
   baseline: { summary: 'pin a run as the baseline of its scenario and agent, show or unpin it; exit 0, 3 error', usage: BASELINE_USAGE, load: async () => (await import('./commands/baseline.ts')).baselineCommand },
   report: { summary: 'write the self-contained HTML report of a run or a suite', usage: REPORT_USAGE, load: async () => (await import('./commands/report.ts')).reportCommand },
   verify: { summary: 'verify a certificate offline against its trace, sidecars and a JWKS; exit 0 valid, 1 invalid, 2 expired, 3 error', usage: 'aeh verify <certificate.json> --trace <file> [--sidecars <dir>] --jwks <url-or-file> [--require-role <role>]... [--json]', load: async () => (await import('./verify.ts')).verifyCommand },
-  keys: { summary: 'rotate the local signing key (retired keys stay published)', usage: 'aeh keys rotate [--data-dir <dir>] [--json]', load: async () => (await import('./keys.ts')).keysCommand },
+  keys: { summary: 'rotate the local signing key (retired keys stay published)', usage: KEYS_USAGE, load: async () => (await import('./keys.ts')).keysCommand },
   mutate: { summary: 'produce perturbed variants of a scenario', usage: 'aeh mutate <path|scenario-id> --type TYPE[,TYPE…] [--seed N] [--count N] [--json] [--url URL] [--key KEY]', load: async () => (await import('./commands/mutate.ts')).mutateCommand },
   'spec-to-eval': { summary: 'turn a Markdown PRD into scenario stubs; exit 1 on pitfalls', usage: 'aeh spec-to-eval <prd.md> [--persist] [--json] [--url URL] [--key KEY]', load: async () => (await import('./commands/spec-to-eval.ts')).specToEvalCommand },
   doctor: { summary: 'check the environment; exit 1 when a check fails', usage: 'aeh doctor [--json] [--url URL] [--key KEY]', load: async () => (await import('./commands/doctor.ts')).doctorCommand },
   bench: { summary: 'run τ-bench as written against an agent (a certified suite); prints pass^1…pass^k', usage: BENCH_USAGE, load: async () => (await import('./commands/bench.ts')).benchCommand },
-  suite: { summary: 'evaluate scenarios × agents as a suite, with progress and a per-agent summary; exit 0 all passed, 1 not, 3 error', usage: 'aeh suite run|show|list … (see docs/cli.md)', load: async () => (await import('./commands/suite.ts')).suiteCommand },
-  import: { summary: 'turn a CSV or JSONL dataset into a scenario; exit 1 when rows have problems', usage: 'aeh import <data.csv|data.jsonl> [-o scenario.json] [--id ID] [--title T] [--agent @spec.json]', load: async () => (await import('./commands/import.ts')).importCommand },
+  suite: { summary: 'evaluate scenarios × agents as a suite, with progress and a per-agent summary; exit 0 all passed, 1 not, 3 error', usage: SUITE_USAGE, load: async () => (await import('./commands/suite.ts')).suiteCommand },
+  import: { summary: 'turn a CSV or JSONL dataset into a scenario; exit 1 when rows have problems', usage: IMPORT_USAGE, load: async () => (await import('./commands/import.ts')).importCommand },
   scenarios: { summary: 'search the scenario catalog', usage: 'aeh scenarios [words…] [--industry X] [--use-case X] [--tag X] [--dimension X] [--limit N] [--offset N] [--json] [--url URL] [--key KEY]', load: async () => (await import('./commands/scenarios.ts')).scenariosCommand },
 };
 
-function usage(io: Io): void {
-  line(io.stderr, 'usage: aeh <command> [options]   (--json for machine-readable output; --url/--key to use a running service)');
-  for (const [name, command] of Object.entries(COMMANDS)) line(io.stderr, `  ${name.padEnd(13)} ${command.summary}`);
+/** The command names, in the order `aeh --help` lists them. */
+export const COMMAND_NAMES = Object.keys(COMMANDS);
+
+/** The command table: to stdout when asked for (`aeh --help`, `aeh help`), to stderr after a usage error. */
+function usage(out: Io['stdout']): void {
+  line(out, 'usage: aeh <command> [options]   (--json for machine-readable output; --url/--key to use a running service)');
+  for (const [name, command] of Object.entries(COMMANDS)) line(out, `  ${name.padEnd(13)} ${command.summary}`);
+  line(out, 'aeh <command> --help prints its usage (see docs/cli.md)');
 }
 
 /** Runs the command line and returns the exit code. */
 export async function main(argv: string[], io: Io): Promise<number> {
   const [name, ...rest] = argv;
-  if (!name || name === 'help' || name === '--help' || name === '-h') {
-    usage(io);
-    return name ? EXIT.pass : EXIT.error;
+  if (name === 'help' || name === '--help' || name === '-h') {
+    const asked = rest[0] ? COMMANDS[rest[0]] : undefined;
+    if (asked) line(io.stdout, `${asked.summary}\nusage: ${asked.usage}\n(see docs/cli.md)`);
+    else usage(io.stdout);
+    return EXIT.pass;
+  }
+  if (!name) {
+    usage(io.stderr);
+    return EXIT.error;
   }
   const command = COMMANDS[name];
   if (!command) {
     line(io.stderr, `aeh: unknown command "${name}"`);
-    usage(io);
+    usage(io.stderr);
     return EXIT.error;
   }
   if (rest.includes('--help') || rest.includes('-h')) {

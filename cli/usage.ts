@@ -7,10 +7,19 @@ export const EVALUATE_USAGE = 'aeh evaluate <path|scenario-id> [--url URL] [--ke
 export const COMPARE_USAGE = 'aeh compare <base-run|latest|baseline> <head-run> [--max-regression 0.05] [--answers N] [--json] [--url URL] [--key KEY]';
 
 /** `aeh report`. */
-export const REPORT_USAGE = 'aeh report <run_id|suite_id> [-o|--output report.html] [--url URL] [--key KEY]';
+export const REPORT_USAGE = 'aeh report <run_id|suite_id> [-o|--output report.html] [--json] [--url URL] [--key KEY]';
 
 /** `aeh baseline`. */
 export const BASELINE_USAGE = 'aeh baseline pin <run_id> | show <scenario-id> [--agent KEY] | unpin <scenario-id> [--agent KEY]  [--json] [--url URL] [--key KEY]';
+
+/** `aeh import`. */
+export const IMPORT_USAGE = 'aeh import <data.csv|data.jsonl> [-o scenario.json] [--format csv|jsonl] [--id ID] [--title T] [--industry X] [--use-case X] [--agent @spec.json] [--json] [--url URL] [--key KEY]';
+
+/** `aeh keys`. */
+export const KEYS_USAGE = 'aeh keys rotate [--data-dir <dir>] [--json]   (default: AEH_DATA_DIR, else PROJECT_ROOT/.aeh)';
+
+/** `aeh suite`. */
+export const SUITE_USAGE = 'aeh suite run (--scenarios ID|FILE.json[,…] | --query "industry=finance&tag=pii") [--agent NAME|@spec.json]… [--name N] [--cache] [--fail-on-severity S] [--must-pass IDS] [--min-pass-rate R] [--pass-threshold T] [--no-wait] [--json] [--url URL] [--key KEY]\n       aeh suite show <suite_id> [--json]\n       aeh suite list [--limit N] [--json]';
 
 /** `aeh bench`. */
 export const BENCH_USAGE = 'aeh bench tau --domain retail|airline --agent NAME|JSON|FILE [--trials 4] [--split base] [--tasks N] [--data DIR] [--report FILE] [--json] [--url URL] [--key KEY]';

@@ -62,6 +62,11 @@ export interface AgentReply {
   usage?: TokenUsage;
   /** The model that answered, when known: what a price table (`AEH_PRICES`) looks up. */
   model?: string;
+  /**
+   * The requests this call sent to the agent when more than one: a call with tool rounds asks the agent again
+   * after each round (`http`, `openai`). Counted in the run's `usage.requests`; 1 when absent.
+   */
+  requests?: number;
 }
 
 /** Everything an adapter may use for one call. */

@@ -4,9 +4,8 @@
  * AEH_CATALOG_DIRS for search.
  */
 import { describe, it, expect, beforeAll } from 'vitest';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { join, dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { RE2JS } from 're2js';
 import { testApp, type TestApp } from './helpers.ts';
 import { normalizeScenario } from '../core/domain/scenario-load.ts';
@@ -14,13 +13,12 @@ import { aesFormat } from '../plugins/aes/format.ts';
 import { check } from '../core/validate.ts';
 import { scenarioSchema } from '../core/domain/schemas/scenario.ts';
 import type { Scenario } from '../core/domain/scenario.ts';
+import { evaluate } from './evaluation-fixtures.ts';
+import { aesCatalogRoot as aesRoot, aesCatalogPresent as present, warnWhenAesCatalogAbsent } from './aes-catalog-dir.ts';
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const aesRoot = resolve(repoRoot, '..', 'shared', 'aes-catalog');
-const present = existsSync(join(aesRoot, 'industries'));
 const EXPECTED_FILES = 5028;
 
-if (!present) console.warn(`aes-catalog tests skipped: ${aesRoot} is absent (CI places ../shared beside the repository)`);
+warnWhenAesCatalogAbsent('test/aes-catalog.test.ts');
 
 function scenarioFiles(): string[] {
   return readdirSync(join(aesRoot, 'industries'), { recursive: true, encoding: 'utf8' })
@@ -114,5 +112,16 @@ describe.skipIf(!present)('aes catalog: mounted with AEH_CATALOG_DIRS', () => {
     const one = await t.json('GET', '/api/scenarios/11670-process-parental-leave');
     expect(one.body).toMatchObject({ industry: 'human_resources', use_case: 'employee_management', agent: { adapter: 'none' } });
     expect(one.body.tasks.map((task: { id: string }) => task.id)).toEqual(['task-1', 'task-2', 'task-3']);
+  });
+});
+
+describe.skipIf(!present)('aes catalog: evaluated', () => {
+  it('evaluates an inline AES v1.4 document with an agent override', async () => {
+    const file = scenarioFiles()[0];
+    const document = JSON.parse(readFileSync(file, 'utf8'));
+    const t = await testApp();
+    const { task, run } = await evaluate(t, { scenario: document, agent: { adapter: 'scripted', replies: { '*': 'I am an AI assistant; I cannot share that.' } } });
+    expect(task.status).toBe('succeeded');
+    expect(run.compliance).toBeTruthy();
   });
 });

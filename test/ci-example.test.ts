@@ -21,7 +21,7 @@ import { CLI_KEY, FIXTURES, REPO } from './cli-io.ts';
 import { answer, startAgent, writeSpec } from '../examples/ci/agent.mjs';
 
 const EXAMPLES = join(REPO, 'examples', 'ci');
-const AEH = `${process.execPath} ${join(REPO, 'bin', 'aeh.mjs')}`;
+const AEH_CLI = `${process.execPath} ${join(REPO, 'bin', 'aeh.mjs')}`;
 
 /** A fresh "checkout": the example scenario and agent at the paths the workflow names, plus the failing CLI fixture. */
 function checkout(): string {
@@ -61,7 +61,8 @@ function run(command: string, args: string[], options: { cwd: string; env: Recor
 }
 
 function gate(cwd: string, args: string[], env: Record<string, string | undefined> = {}) {
-  return run('sh', [join(EXAMPLES, 'aeh-gate.sh'), ...args], { cwd, env: { AEH, DASHBOARD_API_KEY: CLI_KEY, ...env } });
+  // AEH as the README exports it (the service's address) must not change how the script runs the CLI.
+  return run('sh', [join(EXAMPLES, 'aeh-gate.sh'), ...args], { cwd, env: { AEH: 'http://127.0.0.1:8787', AEH_CLI, DASHBOARD_API_KEY: CLI_KEY, ...env } });
 }
 
 interface WorkflowStep { name?: string; id?: string; if?: string; run?: string; uses?: string; env: Record<string, string>; with: Record<string, string> }
@@ -133,7 +134,7 @@ async function runWorkflow(cwd: string, context: Record<string, string> = {}) {
     const outputFile = join(cwd, `.github-output-${results.length}`);
     writeFileSync(outputFile, '');
     const stepEnv = Object.fromEntries(Object.entries({ ...env, ...step.env }).map(([key, value]) => [key, expression(value, outputs, context)]));
-    const script = step.run.replace(/\bnpx aeh\b/g, AEH);
+    const script = step.run.replace(/\bnpx aeh\b/g, AEH_CLI);
     const result = await run('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], { cwd, env: { ...stepEnv, GITHUB_OUTPUT: outputFile, GITHUB_STEP_SUMMARY: summary } });
     if (step.id) outputs[step.id] = Object.fromEntries(readFileSync(outputFile, 'utf8').split('\n').filter(Boolean).map((line) => line.split('=', 2) as [string, string]));
     failed ||= result.code !== 0;

@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectWithFixtures, runCli, REPO } from './cli-io.ts';
+import { COMMAND_NAMES } from '../cli/main.ts';
 
 let cwd: string;
 beforeAll(() => {
@@ -18,9 +19,34 @@ describe('cli: aeh (command table)', () => {
     const none = await runCli([], { cwd });
     expect(none.code).toBe(3);
     expect(none.stderr).toMatch(/^usage: aeh <command>/);
-    for (const name of ['serve', 'evaluate', 'verify', 'keys', 'mutate', 'spec-to-eval', 'doctor', 'scenarios']) expect(none.stderr).toContain(`  ${name} `);
-    expect((await runCli(['--help'], { cwd })).code).toBe(0);
-    expect((await runCli(['help'], { cwd })).code).toBe(0);
+    for (const name of COMMAND_NAMES) expect(none.stderr).toContain(`  ${name} `);
+    expect(none.stdout).toBe('');
+  });
+
+  it('prints the command table on stdout for aeh --help, -h and help (exit 0), as its peers do', async () => {
+    for (const asked of [['--help'], ['-h'], ['help']]) {
+      const help = await runCli(asked, { cwd });
+      expect(help.code, asked[0]).toBe(0);
+      expect(help.stderr, asked[0]).toBe('');
+      expect(help.stdout, asked[0]).toMatch(/^usage: aeh <command>/);
+      for (const name of COMMAND_NAMES) expect(help.stdout).toContain(`  ${name} `);
+    }
+    const one = await runCli(['help', 'verify'], { cwd });
+    expect(one.code).toBe(0);
+    expect(one.stdout).toContain('usage: aeh verify <certificate.json>');
+  });
+
+  it('takes --json on every command, as docs/cli.md says', async () => {
+    // A bogus option after --json: parsing stops at the first option a command does not know, before it does
+    // anything, so the error names the bogus one only when --json was accepted.
+    const before: Record<string, string[]> = { suite: ['list'], keys: ['rotate'], baseline: ['show', 'x'] };
+    for (const name of COMMAND_NAMES) {
+      const result = await runCli([name, ...(before[name] ?? []), '--json', '--no-such-option'], { cwd });
+      expect(result.code, name).toBe(3);
+      expect(result.stderr, name).toContain("Unknown option '--no-such-option'");
+      expect(result.stderr, name).not.toContain("'--json'");
+      expect((await runCli([name, '--help'], { cwd })).stdout, name).toContain('[--json]');
+    }
   });
 
   it('--help on any command prints its summary and usage and exits 0', async () => {

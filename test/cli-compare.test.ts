@@ -176,6 +176,12 @@ describe('cli: the regression gate', () => {
     expect(readFileSync(join(cwd, 'out', 'third.html'), 'utf8')).toContain('<h2 id="transcripts">Transcripts</h2>');
     const printed = await runCli(['report', third], { cwd, env });
     expect(printed.stdout.startsWith('<!doctype html>')).toBe(true);
+    const described = await runCli(['report', third, '-o', 'out/again.html', '--json'], { cwd, env });
+    expect(described.code, described.stderr).toBe(0);
+    expect(JSON.parse(described.stdout)).toEqual({ id: third, path: join(cwd, 'out', 'again.html'), bytes: readFileSync(join(cwd, 'out', 'again.html')).length });
+    const inline = JSON.parse((await runCli(['report', third, '--json'], { cwd, env })).stdout);
+    expect(inline).toMatchObject({ id: third, bytes: Buffer.byteLength(inline.html) });
+    expect(inline.html.startsWith('<!doctype html>')).toBe(true);
     const missing = await runCli(['report', 'run_nope', '-o', 'out/none.html'], { cwd, env });
     expect(missing.code).toBe(3);
     expect(missing.stderr).toMatch(/report failed: 404/);

@@ -76,10 +76,11 @@ describe('cli: usage, cost and --cache', () => {
   });
 
   it('says only what is known: no tokens when none were reported, unpriced calls and their models', () => {
-    const base = { calls: 3, cached_calls: 0, reported_calls: 0, tokens: { input: 0, output: 0, total: 0 }, cached_tokens: { input: 0, output: 0, total: 0 }, latency_ms: { sum: 30, mean: 10, p50: 9, p95: 12 } };
+    const base = { calls: 3, requests: 3, cached_calls: 0, reported_calls: 0, tokens: { input: 0, output: 0, total: 0 }, cached_tokens: { input: 0, output: 0, total: 0 }, latency_ms: { sum: 30, mean: 10, p50: 9, p95: 12 } };
     expect(usageLine(base)).toBe('3 calls, no token usage reported, latency p50 9 ms, p95 12 ms');
     expect(usageLine({ ...base, reported_calls: 2, tokens: { input: 10, output: 5, total: 15 }, cost: { currency: 'EUR', total: 0.5, priced_calls: 1, unpriced_calls: 2, unpriced_models: ['m-x'], saved_by_cache: 0 } }))
       .toBe('3 calls, 15 tokens (10 in, 5 out; 1 call reported none), latency p50 9 ms, p95 12 ms, cost 0.5 EUR (2 calls unpriced: m-x)');
-    expect(usageLine({ ...base, calls: 0, latency_ms: { sum: 0, mean: null, p50: null, p95: null } })).toBe('0 calls');
+    expect(usageLine({ ...base, calls: 0, requests: 0, latency_ms: { sum: 0, mean: null, p50: null, p95: null } })).toBe('0 calls');
+    expect(usageLine({ ...base, requests: 9 })).toBe('3 calls (9 requests: tool rounds), no token usage reported, latency p50 9 ms, p95 12 ms');
   });
 });

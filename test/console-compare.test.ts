@@ -33,6 +33,17 @@ describe('console: transcript, compare and report download', () => {
     expect(run).toContain(`data-fragment="/console/fragments/runs/${head}/transcript" data-query="page"`);
   });
 
+  it('lists the query parameters of the compare page and fragment, and of every console fragment that reads some, in the OpenAPI document', async () => {
+    const paths = (await t.json('GET', '/api/openapi.json', { key: null })).body.paths;
+    const queryOf = (path: string) => (paths[path].get.parameters ?? []).filter((parameter: { in: string }) => parameter.in === 'query').map((parameter: { name: string }) => parameter.name);
+    expect(queryOf('/console/fragments/compare')).toEqual(['base', 'head', 'max_regression']);
+    expect(queryOf('/compare')).toEqual(['base', 'head', 'max_regression']);
+    expect(queryOf('/console/fragments/runs')).toEqual(['status', 'scenario_id', 'agent', 'cursor']);
+    expect(queryOf('/console/fragments/catalog')).toEqual(['q', 'industry', 'use_case', 'tag', 'dimension', 'offset']);
+    expect(queryOf('/console/fragments/runs/{run_id}/transcript')).toEqual(['offset']);
+    expect(paths['/console/fragments/runs/{run_id}/transcript'].get.parameters).toContainEqual(expect.objectContaining({ name: 'run_id', in: 'path', required: true }));
+  });
+
   it('renders the run detail with the report download and a compare link; the explain chain shows overrides as code points', async () => {
     const html = await (await t.request('GET', `/console/fragments/runs/${head}`)).text();
     expect(html).toContain('⟨U+202E⟩evil⟨U+202C⟩');

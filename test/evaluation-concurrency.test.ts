@@ -52,6 +52,23 @@ describe('evaluation: independent tasks run concurrently (issue 15 item 8)', () 
     expect(failure.data.failures).toEqual([]);
   });
 
+  it('adds no listener per agent call to the run\'s signal: no MaxListenersExceededWarning with 16 calls in flight (issue 26 item 7)', async () => {
+    const warnings: Error[] = [];
+    const collect = (warning: Error) => warnings.push(warning);
+    process.on('warning', collect);
+    try {
+      const agent = slowAgent(20);
+      const t = await testApp({ plugins: [testMetrics, agent.plugin] });
+      const { run } = await evaluate(t, { scenario: scriptedScenario('wide', { agent: { adapter: 'slow' }, conversation: 'per_task', concurrency: 16, tasks: tasks(32) }) });
+      expect(run.status).toBe('succeeded');
+      expect(agent.state.peak).toBe(16);
+      await new Promise((resolve) => setImmediate(resolve)); // warnings are emitted on the next tick
+      expect(warnings.filter((warning) => warning.name === 'MaxListenersExceededWarning').map((warning) => warning.message)).toEqual([]);
+    } finally {
+      process.off('warning', collect);
+    }
+  });
+
   it('keeps shared-conversation scenarios sequential, with the earlier turns', async () => {
     const agent = slowAgent(5);
     const t = await testApp({ plugins: [testMetrics, agent.plugin] });

@@ -139,9 +139,12 @@ describe('evaluation: agents reach the world over HTTP and function calling', ()
     expect(requests[0].tools.map((tool: any) => tool.name)).toContain('payments.refund');
     expect(requests[0].tools.find((tool: any) => tool.name === 'payments.refund')).toMatchObject({ function_name: 'payments__refund', parameters: { type: 'object' } });
     expect(requests[2]).toMatchObject({ round: 2, tool_results: [{ id: 'c1', name: 'payments.get_charge' }, { id: 'c2', name: 'payments__refund', result: { amount: 40 } }] });
-    expect(trace.find((event: any) => event.type === 'agent_output').data.output).toBe('Refunded 40 EUR.');
+    expect(trace.find((event: any) => event.type === 'agent_output').data).toMatchObject({ output: 'Refunded 40 EUR.', requests: 3 });
     expect(trace.filter((event: any) => event.type === 'tool_call')).toHaveLength(2);
     expect(run.compliance.status).toBe('pass');
+    // One call (one answer to the task) that sent the agent three requests: the usage says both (issue 26 item 8).
+    expect(run.usage).toMatchObject({ calls: 1, requests: requests.length });
+    expect(requests).toHaveLength(3);
   });
 
   it('openai: offers the shims as functions and sends the world\'s answers back as tool messages', async () => {

@@ -197,7 +197,7 @@ describe('evaluation: GET /api/v1/runs', () => {
   });
 });
 
-describe('evaluation: catalog and AES scenarios', () => {
+describe('evaluation: catalog scenarios', () => {
   it('evaluates a catalog scenario by scenario_id with the bundled metrics', async () => {
     const t = await testApp();
     const { task, run, trace } = await evaluate(t, { scenario_id: 'sec-phishing-triage' });
@@ -205,18 +205,6 @@ describe('evaluation: catalog and AES scenarios', () => {
     expect(run.scenario_id).toBe('sec-phishing-triage');
     expect(['pass', 'warning', 'fail']).toContain(run.compliance.status);
     expect(trace.filter((event: any) => event.type === 'metric_result').length).toBeGreaterThan(0);
-  });
-
-  it('evaluates an inline AES v1.4 document with an agent override', async () => {
-    const { readdirSync, readFileSync, existsSync } = await import('node:fs');
-    const root = join(import.meta.dirname, '..', '..', 'shared', 'aes-catalog');
-    if (!existsSync(root)) return;
-    const file = readdirSync(root, { recursive: true, encoding: 'utf8' }).find((name) => name.startsWith('industries') && name.endsWith('.json'))!;
-    const document = JSON.parse(readFileSync(join(root, file), 'utf8'));
-    const t = await testApp();
-    const { task, run } = await evaluate(t, { scenario: document, agent: { adapter: 'scripted', replies: { '*': 'I am an AI assistant; I cannot share that.' } } });
-    expect(task.status).toBe('succeeded');
-    expect(run.compliance).toBeTruthy();
   });
 });
 

@@ -5,14 +5,14 @@
  * agent that answers any of them with plain steps must not be called harmful because of the request.
  */
 import { describe, it, expect } from 'vitest';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { join, dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import metric from '../plugins/metrics/harmful-content.ts';
 import { metricContext } from '../testing/index.ts';
+import { aesCatalogPresent, aesCatalogRoot, repoRoot, warnWhenAesCatalogAbsent } from './aes-catalog-dir.ts';
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const aesRoot = resolve(repoRoot, '..', 'shared', 'aes-catalog', 'industries');
+const aesRoot = join(aesCatalogRoot, 'industries');
+warnWhenAesCatalogAbsent('test/harm-requests-benign.test.ts');
 const STEPS = '1. First, gather the documents you need.\n2. Then review each item carefully.\n3. Finally, record the result and notify the team.';
 
 function jsonFiles(root: string): string[] {
@@ -40,7 +40,7 @@ async function flaggedAmong(files: string[]): Promise<{ requests: number; flagge
 }
 
 describe('harmful_content: benign business requests answered with steps', () => {
-  it.skipIf(!existsSync(aesRoot))('flags none of the AES catalog\'s task descriptions', async () => {
+  it.skipIf(!aesCatalogPresent)('flags none of the AES catalog\'s task descriptions', async () => {
     const { requests, flagged } = await flaggedAmong(jsonFiles(aesRoot));
     expect(requests).toBeGreaterThan(15_000);
     expect(flagged).toEqual([]);

@@ -11,6 +11,7 @@ import type { Plugin } from '../core/plugin.ts';
 import { silentLogger, type RuntimeCapabilities } from '../core/capabilities.ts';
 import { nodeCapabilities } from '../runtime/node/capabilities.ts';
 import { nodePlugins } from '../runtime/node/plugins.ts';
+import { afterEachFile } from './file-cleanup.ts';
 
 export const TEST_KEY = 'a'.repeat(64);
 
@@ -33,12 +34,34 @@ export interface TestApp {
   json<T = any>(method: string, path: string, options?: { body?: unknown; headers?: Record<string, string>; key?: string | null }): Promise<{ status: number; body: T; headers: Headers }>;
 }
 
+/** The apps this test file built, closed after it. */
+const built = new Set<AehApp>();
+
+/**
+ * Closes every app `testApp` built and not yet closed: stop hooks run (the engine stops its tasks), storage
+ * closes. Test files share a worker process (vitest.config.ts, `isolate: false`), so work a file left running
+ * would otherwise go on during the next one, and call the agent servers it mocks.
+ */
+async function closeTestApps(): Promise<void> {
+  const apps = [...built];
+  built.clear();
+  await Promise.all(apps.map((app) => app.close().catch(() => undefined)));
+}
+afterEachFile(closeTestApps);
+
 export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
   const root = mkdtempSync(join(tmpdir(), 'aeh-test-'));
   const config = parseConfig({ DASHBOARD_API_KEY: TEST_KEY, AEH_STORAGE: 'memory', PROJECT_ROOT: root, ...options.env }, root);
   const capabilities: RuntimeCapabilities = { ...nodeCapabilities(root, silentLogger), logger: silentLogger, ...options.capabilities };
   const plugins = options.only ?? [...nodePlugins(), ...(options.plugins ?? [])];
   const app = createApp(config, plugins, capabilities, options);
+  built.add(app);
+  const close = app.close;
+  // Closed by the test itself: not again after the file.
+  app.close = () => {
+    built.delete(app);
+    return close();
+  };
   await app.ready;
   const request: TestApp['request'] = (method, path, { body, raw, headers = {}, key = TEST_KEY } = {}) => {
     const finalHeaders: Record<string, string> = { ...headers };

@@ -76,6 +76,20 @@ describe('cli: aeh import', () => {
     expect(scenario).toMatchObject({ id: 'balances', tags: ['finance'], tasks: [{ id: 'row-1', expected: { contains: '42 EUR' } }, { id: 'row-2', input: '=1+1' }] });
   });
 
+  it('answers --json with the API\'s answer, beside the file -o writes; a refused dataset\'s problems too (exit 1)', async () => {
+    const { cwd } = project();
+    writeFileSync(join(cwd, 'data.csv'), 'input,expected\nWhat is my balance?,42 EUR\n');
+    const result = await runCli(['import', 'data.csv', '-o', 'scenario.json', '--id', 'balances', '--json'], { cwd });
+    expect(result.code, result.stderr).toBe(0);
+    const answer = JSON.parse(result.stdout);
+    expect(answer).toMatchObject({ rows: 1, scenario: { id: 'balances', tasks: [{ id: 'row-1' }] } });
+    expect(JSON.parse(readFileSync(join(cwd, 'scenario.json'), 'utf8'))).toEqual(answer.scenario);
+    writeFileSync(join(cwd, 'bad.jsonl'), '{"expected": "b"}\n');
+    const refused = await runCli(['import', 'bad.jsonl', '--json'], { cwd });
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stdout)).toMatchObject({ code: 'validation_failed', errors: [expect.objectContaining({ path: '/rows/1/input' })] });
+  });
+
   it('lists the problems of a dataset by row and exits 1', async () => {
     const { cwd } = project();
     writeFileSync(join(cwd, 'bad.jsonl'), '{"input": "a", "expected": "b"}\n{"expected": "b"}\nnot json\n');

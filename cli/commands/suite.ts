@@ -8,12 +8,12 @@ import { parseArgs } from 'node:util';
 import { existsSync, readFileSync } from 'node:fs';
 import { parseJson } from '../../core/guards/json.ts';
 import { resolve } from 'node:path';
+import { SUITE_USAGE } from '../usage.ts';
 import { EXIT, line, printProblem, type Io } from '../io.ts';
 import { openClient, type ApiClient } from '../client.ts';
 import { createProgress } from '../progress.ts';
 import { usageLine } from '../../core/domain/usage-text.ts';
 
-export const SUITE_USAGE = 'aeh suite run (--scenarios ID|FILE.json[,…] | --query "industry=finance&tag=pii") [--agent NAME|@spec.json]… [--name N] [--cache] [--fail-on-severity S] [--must-pass IDS] [--min-pass-rate R] [--pass-threshold T] [--no-wait] [--json] [--url URL] [--key KEY]\n       aeh suite show <suite_id> [--json]\n       aeh suite list [--limit N] [--json]';
 
 const ENDED = new Set(['succeeded', 'failed', 'cancelled', 'refused']);
 

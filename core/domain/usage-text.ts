@@ -19,7 +19,9 @@ export function formatCost(value: number, currency: string): string {
  */
 export function usageLine(usage: RunUsage): string {
   const cachedTokens = usage.cached_tokens.total ? ` (${count(usage.cached_tokens.total)} tokens not spent)` : '';
-  const parts = [`${plural(usage.calls, 'call')}${usage.cached_calls ? ` + ${count(usage.cached_calls)} cached${cachedTokens}` : ''}`];
+  // Tool rounds: a call asked the agent more than once (runs recorded before requests were counted have none).
+  const requests = usage.requests !== undefined && usage.requests > usage.calls ? ` (${plural(usage.requests, 'request')}: tool rounds)` : '';
+  const parts = [`${plural(usage.calls, 'call')}${requests}${usage.cached_calls ? ` + ${count(usage.cached_calls)} cached${cachedTokens}` : ''}`];
   if (usage.reported_calls > 0) {
     const silent = usage.calls - usage.reported_calls;
     parts.push(`${count(usage.tokens.total)} tokens (${count(usage.tokens.input)} in, ${count(usage.tokens.output)} out${silent > 0 ? `; ${plural(silent, 'call')} reported none` : ''})`);

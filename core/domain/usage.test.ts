@@ -60,14 +60,17 @@ describe('domain: usage', () => {
 
   it('sums runs for a suite agent: percentiles left out, runs without prices counted unpriced', () => {
     const run = (calls: number, cost?: RunUsage['cost']): RunUsage => ({
-      calls, cached_calls: 1, reported_calls: calls, tokens: { input: 10 * calls, output: calls, total: 11 * calls }, cached_tokens: { input: 5, output: 1, total: 6 },
+      calls, requests: 2 * calls, cached_calls: 1, reported_calls: calls, tokens: { input: 10 * calls, output: calls, total: 11 * calls }, cached_tokens: { input: 5, output: 1, total: 6 },
       latency_ms: { sum: 100 * calls, mean: 100, p50: 100, p95: 100 }, ...(cost ? { cost } : {}),
     });
     const priced = { currency: 'USD', total: 0.5, priced_calls: 2, unpriced_calls: 1, unpriced_models: ['b'], saved_by_cache: 0.1 };
     const sum = sumRunUsage([run(3, priced), run(2, { ...priced, unpriced_models: ['a'] }), run(4)])!;
-    expect(sum).toMatchObject({ calls: 9, cached_calls: 3, reported_calls: 9, tokens: { input: 90, output: 9, total: 99 }, cached_tokens: { input: 15, output: 3, total: 18 }, latency_ms: { sum: 900, mean: 100, p50: null, p95: null } });
+    expect(sum).toMatchObject({ calls: 9, requests: 18, cached_calls: 3, reported_calls: 9, tokens: { input: 90, output: 9, total: 99 }, cached_tokens: { input: 15, output: 3, total: 18 }, latency_ms: { sum: 900, mean: 100, p50: null, p95: null } });
     expect(sum.cost).toEqual({ currency: 'USD', total: 1, priced_calls: 4, unpriced_calls: 6, unpriced_models: ['a', 'b'], saved_by_cache: 0.2 });
     expect(sumRunUsage([run(1)])!.cost).toBeUndefined();
+    // A run recorded before requests were counted made one request per call.
+    const { requests: _requests, ...older } = run(5);
+    expect(sumRunUsage([older as RunUsage, run(1)])!.requests).toBe(7);
     expect(sumRunUsage([])).toBeNull();
   });
 });

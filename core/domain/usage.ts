@@ -64,6 +64,14 @@ export function modelOf(raw: unknown): string | undefined {
   return typeof raw === 'string' && raw.length > 0 && raw.length <= MAX_MODEL_LENGTH ? raw : undefined;
 }
 
+/** Most requests one call may claim: a tool-round limit is at most 32, so anything far past it is malformed. */
+const MAX_REQUESTS_PER_CALL = 1000;
+
+/** The requests a call says it sent, when more than one and plausible (else the call counts as one request). */
+export function requestsOf(raw: unknown): number | undefined {
+  return Number.isSafeInteger(raw) && (raw as number) > 1 && (raw as number) <= MAX_REQUESTS_PER_CALL ? (raw as number) : undefined;
+}
+
 /** Prices of one model, per million tokens. */
 export interface ModelPrice {
   input: number;
@@ -136,8 +144,13 @@ export interface UsageCost {
 
 /** Totals of a run's agent calls (`usage` of the run record and of `summary.json`). */
 export interface RunUsage {
-  /** Calls made to the agent (probes and failed calls included); cached answers are not calls made. */
+  /**
+   * Calls made to the agent: one per turn, probe and failed call, however many tool rounds it took; cached
+   * answers are not calls made.
+   */
   calls: number;
+  /** The requests those calls sent to the agent: a call with tool rounds sends one per round. */
+  requests: number;
   /** Answers taken from the response cache instead of the agent. */
   cached_calls: number;
   /** Calls made whose agent reported its usage. */
@@ -168,10 +181,12 @@ function addTokens(into: TokenTotals, from: TokenTotals): void {
 /** A suite agent's totals over its runs' totals; percentiles do not add up across runs, so they are `null`. */
 export function sumRunUsage(runs: ReadonlyArray<RunUsage>): RunUsage | null {
   if (runs.length === 0) return null;
-  const sum: RunUsage = { calls: 0, cached_calls: 0, reported_calls: 0, tokens: { input: 0, output: 0, total: 0 }, cached_tokens: { input: 0, output: 0, total: 0 }, latency_ms: { sum: 0, mean: null, p50: null, p95: null } };
+  const sum: RunUsage = { calls: 0, requests: 0, cached_calls: 0, reported_calls: 0, tokens: { input: 0, output: 0, total: 0 }, cached_tokens: { input: 0, output: 0, total: 0 }, latency_ms: { sum: 0, mean: null, p50: null, p95: null } };
   const priced = runs.filter((run) => run.cost && run.cost.currency === runs.find((other) => other.cost)?.cost?.currency);
   for (const run of runs) {
     sum.calls += run.calls;
+    // Runs recorded before requests were counted made one request per call.
+    sum.requests += run.requests ?? run.calls;
     sum.cached_calls += run.cached_calls;
     sum.reported_calls += run.reported_calls;
     addTokens(sum.tokens, run.tokens);

@@ -17,13 +17,14 @@
 #                      pinned (aeh baseline pin), a run id, or none to skip the comparison
 #   AEH_MAX_REGRESSION the largest drop of the index or a dimension that is not a regression (default 0.05)
 #   AEH_ALLOW_WARNING  1: a warning passes the gate
-#   AEH                how to run the CLI (default: npx --no-install aeh)
+#   AEH_CLI            how to run the CLI (default: npx --no-install aeh). Not AEH: the README exports that
+#                      as the service's address
 #
 # Exit: 0 pass, 1 fail (or a certificate that does not verify), 2 warning, 3 error, 4 regression.
 set -u
 scenario=${1:?usage: aeh-gate.sh <scenario.json|catalog-id> [reports-dir]}
 reports=${2:-aeh-reports}
-aeh=${AEH:-npx --no-install aeh}
+aeh=${AEH_CLI:-npx --no-install aeh}
 
 set -- evaluate "$scenario" --format junit --output "$reports/junit.xml" --summary "$reports/summary.md" --artifacts "$reports/evidence" \
   --report "$reports/report.html"

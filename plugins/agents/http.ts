@@ -105,7 +105,8 @@ export const httpAdapter: AgentAdapter = {
       const asksForTools = tools && body && typeof body === 'object' && typeof body.output !== 'string' && Array.isArray(body.tool_calls) && body.tool_calls.length > 0;
       if (!asksForTools) {
         const reported = sumUsage(usage);
-        const reply = { ...replyFromBody(body, 'the agent'), ...(reported ? { usage: reported } : {}) };
+        // One request per round: usage.requests of the run counts them (a call is one answer, however many rounds).
+        const reply = { ...replyFromBody(body, 'the agent'), ...(reported ? { usage: reported } : {}), ...(round > 0 ? { requests: round + 1 } : {}) };
         // Calls the harness ran are in the trace already (the world recorded them); the reply lists them too.
         // A call that failed is listed as executed too: recording it again would count it twice (issue 24 item 5).
         return results.length ? { ...reply, tool_calls: [...results.map(({ id: _id, error, result, ...call }) => ({ ...call, result: error ? { error } : result, executed: true })), ...(reply.tool_calls ?? [])] } : reply;

@@ -123,7 +123,8 @@ export const openaiAdapter: AgentAdapter = {
       if (!answerable) {
         const reported = sumUsage(usage);
         // Priced by the model asked for, the name a price table holds (a provider may answer with a dated snapshot).
-        return { output: typeof message.content === 'string' ? message.content : '', ...(toolCalls.length ? { tool_calls: toolCalls } : {}), ...(reported ? { usage: reported } : {}), model: String(spec.model) };
+        // One request per round: usage.requests of the run counts them (a call is one answer, however many rounds).
+        return { output: typeof message.content === 'string' ? message.content : '', ...(toolCalls.length ? { tool_calls: toolCalls } : {}), ...(reported ? { usage: reported } : {}), model: String(spec.model), ...(round > 0 ? { requests: round + 1 } : {}) };
       }
       messages.push({ role: 'assistant', content: message.content ?? null, tool_calls: calls });
       calls.forEach((call, index) => messages.push({ role: 'tool', tool_call_id: call.id, content: replies[index] }));

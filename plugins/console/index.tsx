@@ -41,25 +41,39 @@ const FAVICON_HEADERS = {
   'x-content-type-options': 'nosniff',
 };
 
-function page(path: string, summary: string, render: (c: AppContext) => unknown): RouteDefinition {
+type Parameters = NonNullable<RouteDefinition['parameters']>;
+
+/** Query parameters of the console's pages and fragments, as the OpenAPI document lists them. */
+function queries(descriptions: Record<string, string>): Parameters {
+  return Object.entries(descriptions).map(([name, description]) => ({ name, in: 'query' as const, schema: { type: 'string' }, description }));
+}
+
+const RUN_FILTERS = queries({ status: 'only runs with this status', scenario_id: 'only runs of this scenario', agent: 'only runs of this agent (its registry name or spec key)' });
+const COMPARED = queries({
+  base: 'a run id, `latest` or `baseline` (as `GET /api/v1/compare`)',
+  head: 'the run compared with the base',
+  max_regression: 'the largest drop of the index or a dimension that is not a regression (0 to 1; default 0)',
+});
+
+function page(path: string, summary: string, render: (c: AppContext) => unknown, parameters?: Parameters): RouteDefinition {
   return {
-    method: 'GET', path, permission: null, summary, tags: ['console'], rateClass: 'public', responses: HTML,
+    method: 'GET', path, permission: null, summary, tags: ['console'], rateClass: 'public', responses: HTML, parameters,
     handler: (c) => c.html(`<!doctype html>${String(render(c))}`, 200, PAGE_HEADERS),
   };
 }
 
-function fragment(method: 'GET' | 'POST', path: string, permission: string, summary: string, handler: RouteDefinition['handler'], body?: RouteDefinition['body']): RouteDefinition {
-  return { method, path, permission, summary, tags: ['console'], responses: HTML, body, handler };
+function fragment(method: 'GET' | 'POST', path: string, permission: string, summary: string, handler: RouteDefinition['handler'], options: { body?: RouteDefinition['body']; parameters?: Parameters } = {}): RouteDefinition {
+  return { method, path, permission, summary, tags: ['console'], responses: HTML, ...options, handler };
 }
 
 function registerConsole(host: PluginHost) {
   const routes: RouteDefinition[] = [
-    page('/', 'Console: runs', (c) => <RunsPage status={c.req.query('status')} scenarioId={c.req.query('scenario_id')} agent={c.req.query('agent')} />),
+    page('/', 'Console: runs', (c) => <RunsPage status={c.req.query('status')} scenarioId={c.req.query('scenario_id')} agent={c.req.query('agent')} />, RUN_FILTERS),
     // `next` is checked here, server-side, and handed to the script in the page: it only ever follows a same-origin path.
-    page('/sign-in', 'Console: sign in', (c) => <SignInPage next={sameOriginPath(c.req.query('next'))} />),
+    page('/sign-in', 'Console: sign in', (c) => <SignInPage next={sameOriginPath(c.req.query('next'))} />, queries({ next: 'the same-origin path to open once signed in' })),
     page('/runs/:run_id', 'Console: run detail', (c) => <RunPage runId={c.req.param('run_id') ?? ''} />),
-    page('/compare', 'Console: compare two runs', (c) => <ComparePage base={c.req.query('base')} head={c.req.query('head')} maxRegression={c.req.query('max_regression')} />),
-    page('/catalog', 'Console: catalog', (c) => <CatalogPage q={c.req.query('q')} />),
+    page('/compare', 'Console: compare two runs', (c) => <ComparePage base={c.req.query('base')} head={c.req.query('head')} maxRegression={c.req.query('max_regression')} />, COMPARED),
+    page('/catalog', 'Console: catalog', (c) => <CatalogPage q={c.req.query('q')} />, queries({ q: 'words to search for' })),
     page('/spec-to-eval', 'Console: spec to eval', () => <SpecToEvalPage />),
     page('/mutate', 'Console: mutate', () => <MutatePage />),
     page('/health', 'Console: health', () => <HealthPage />),
@@ -74,20 +88,24 @@ function registerConsole(host: PluginHost) {
       responses: { 200: { description: 'SVG image', contentType: 'image/svg+xml' } },
       handler: (c) => c.body(FAVICON_SVG, 200, FAVICON_HEADERS),
     },
-    fragment('GET', '/console/fragments/runs', 'runs:read', 'Console fragment: runs list', runsFragment),
-    fragment('GET', '/console/fragments/agent-filter', 'runs:read', 'Console fragment: the runs list\'s agent filter', agentFilterFragment),
+    fragment('GET', '/console/fragments/runs', 'runs:read', 'Console fragment: runs list', runsFragment, { parameters: [...RUN_FILTERS, ...queries({ cursor: 'the page after this cursor (`next_cursor` of the runs list)' })] }),
+    fragment('GET', '/console/fragments/agent-filter', 'runs:read', 'Console fragment: the runs list\'s agent filter', agentFilterFragment, { parameters: queries({ agent: 'the agent selected' }) }),
     fragment('GET', '/console/fragments/runs/:run_id', 'runs:read', 'Console fragment: run detail', runDetailFragment),
-    fragment('GET', '/console/fragments/runs/:run_id/transcript', 'runs:read', 'Console fragment: a run\'s transcript, task by task', transcriptFragment),
-    fragment('GET', '/console/fragments/compare', 'runs:read', 'Console fragment: two runs compared', compareFragment),
-    fragment('GET', '/console/fragments/catalog', 'scenarios:read', 'Console fragment: catalog search', catalogFragment),
+    fragment('GET', '/console/fragments/runs/:run_id/transcript', 'runs:read', 'Console fragment: a run\'s transcript, task by task', transcriptFragment, { parameters: queries({ offset: 'the first task shown (a page holds 25)' }) }),
+    fragment('GET', '/console/fragments/compare', 'runs:read', 'Console fragment: two runs compared', compareFragment, { parameters: COMPARED }),
+    fragment('GET', '/console/fragments/catalog', 'scenarios:read', 'Console fragment: catalog search', catalogFragment, {
+      parameters: queries({ q: 'words to search for', industry: 'a facet value', use_case: 'a facet value', tag: 'a facet value', dimension: 'a facet value', offset: 'the first result shown (a page holds 20)' }),
+    }),
     fragment('GET', '/console/fragments/health', 'doctor:read', 'Console fragment: health', healthFragment),
     fragment('GET', '/console/fragments/mutate', 'scenarios:mutate', 'Console fragment: mutate form', mutateFormFragment),
     fragment('POST', '/console/fragments/mutate', 'scenarios:mutate', 'Console fragment: mutation diff', mutateResultFragment, {
-      type: 'object', required: ['scenario_id', 'type'], additionalProperties: false,
-      properties: { scenario_id: { type: 'string', maxLength: 200 }, type: { type: 'string', maxLength: 100 }, seed: { type: 'integer', minimum: 0 } },
+      body: {
+        type: 'object', required: ['scenario_id', 'type'], additionalProperties: false,
+        properties: { scenario_id: { type: 'string', maxLength: 200 }, type: { type: 'string', maxLength: 100 }, seed: { type: 'integer', minimum: 0 } },
+      },
     }),
     fragment('POST', '/console/fragments/spec-to-eval', 'specs:convert', 'Console fragment: spec-to-eval result', specToEvalFragment, {
-      type: 'object', required: ['markdown'], additionalProperties: false, properties: { markdown: { type: 'string', minLength: 1 } },
+      body: { type: 'object', required: ['markdown'], additionalProperties: false, properties: { markdown: { type: 'string', minLength: 1 } } },
     }),
   ];
   for (const route of routes) host.routes.register(route, 'console');

@@ -110,7 +110,7 @@ export async function callThroughCache(run: RunContext, input: string, context: 
 
 /** What an `agent_output` event records of a call besides the output: the reported usage and model, and a cache hit. */
 export function callFacts(reply: AgentReply, cacheKey: string | undefined): Record<string, unknown> {
-  return { ...(reply.usage ? { usage: reply.usage } : {}), ...(reply.model ? { model: reply.model } : {}), ...(cacheKey ? { cached: true, cache_key: cacheKey } : {}) };
+  return { ...(reply.usage ? { usage: reply.usage } : {}), ...(reply.model ? { model: reply.model } : {}), ...(reply.requests ? { requests: reply.requests } : {}), ...(cacheKey ? { cached: true, cache_key: cacheKey } : {}) };
 }
 
 /** Daily: removes cached answers past their expiry (reads remove them too; this bounds what is never read again). */

@@ -5,7 +5,7 @@
  */
 import type { AgentAdapter, AgentCallContext, AgentReply } from '../../core/agent-adapter.ts';
 import { isProblem } from '../../core/problems.ts';
-import { modelOf, usageOf } from '../../core/domain/usage.ts';
+import { modelOf, requestsOf, usageOf } from '../../core/domain/usage.ts';
 
 /** Default per-call timeout. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -43,24 +43,26 @@ export async function callAgent(
 ): Promise<CallResult> {
   if (parent.aborted) throw parent.reason;
   if (adapter.idempotent) return callInProcess(adapter, input, context, timeoutMs, parent);
-  const controller = new AbortController();
+  const deadline = new AbortController();
+  // The call's signal follows the task's without a listener on it: that signal is the run's, shared by every
+  // call in flight (16 at once in a per_task run), and a listener per call on it was the server log's
+  // MaxListenersExceededWarning.
+  const signal = AbortSignal.any([parent, deadline.signal]);
   let rejectOnAbort!: (reason: unknown) => void;
   const aborted = new Promise<never>((_, reject) => (rejectOnAbort = reject));
-  const onAbort = () => rejectOnAbort(controller.signal.reason);
-  const onParentAbort = () => controller.abort(parent.reason);
-  controller.signal.addEventListener('abort', onAbort, { once: true });
-  parent.addEventListener('abort', onParentAbort, { once: true });
-  const timer = setTimeout(() => controller.abort(TIMED_OUT), timeoutMs);
+  const onAbort = () => rejectOnAbort(signal.reason);
+  signal.addEventListener('abort', onAbort, { once: true });
+  const timer = setTimeout(() => deadline.abort(TIMED_OUT), timeoutMs);
   const started = performance.now();
   try {
     // The race stops waiting for an adapter that ignores its signal.
-    const reply = await Promise.race([adapter.call(input, { ...context, signal: controller.signal }), aborted]);
+    const reply = await Promise.race([adapter.call(input, { ...context, signal }), aborted]);
     return replyResult(reply, performance.now() - started);
   } catch (error) {
     const latency = performance.now() - started;
     if (parent.aborted) throw parent.reason;
     // The SSRF guard has its own deadline (the adapter passes the same `timeout_ms`): a TimeoutError either way.
-    if (controller.signal.reason === TIMED_OUT || (error as Error)?.name === 'TimeoutError') {
+    if (signal.reason === TIMED_OUT || (error as Error)?.name === 'TimeoutError') {
       return { failure: { code: 'agent_timeout', failure_code: 'INFRA.AGENT_TIMEOUT', message: `the agent did not answer within ${timeoutMs} ms` }, latency_ms: latency };
     }
     if (isProblem(error) && error.code === 'ssrf_blocked') {
@@ -69,8 +71,7 @@ export async function callAgent(
     return { failure: { code: 'agent_error', failure_code: 'INFRA.AGENT_ERROR', message: describe(error) }, latency_ms: latency };
   } finally {
     clearTimeout(timer);
-    controller.signal.removeEventListener('abort', onAbort);
-    parent.removeEventListener('abort', onParentAbort);
+    signal.removeEventListener('abort', onAbort);
     aborted.catch(() => undefined);
   }
 }
@@ -81,12 +82,13 @@ function replyResult(reply: AgentReply | undefined, latency: number): CallResult
     return { failure: { code: 'agent_error', failure_code: 'INFRA.AGENT_ERROR', message: 'the adapter returned no string output' }, latency_ms: latency };
   }
   const latencyMs = typeof reply.latency_ms === 'number' ? reply.latency_ms : latency;
-  if (reply.usage === undefined && reply.model === undefined) return { reply, latency_ms: latencyMs };
+  if (reply.usage === undefined && reply.model === undefined && reply.requests === undefined) return { reply, latency_ms: latencyMs };
   // Any adapter's report passes the same checks as the built-in ones': a malformed one is dropped, never trusted.
-  const { usage: reported, model: named, ...rest } = reply;
+  const { usage: reported, model: named, requests: sent, ...rest } = reply;
   const usage = usageOf(reported);
   const model = modelOf(named);
-  return { reply: { ...rest, ...(usage ? { usage } : {}), ...(model ? { model } : {}) }, latency_ms: latencyMs };
+  const requests = requestsOf(sent);
+  return { reply: { ...rest, ...(usage ? { usage } : {}), ...(model ? { model } : {}), ...(requests ? { requests } : {}) }, latency_ms: latencyMs };
 }
 
 /**

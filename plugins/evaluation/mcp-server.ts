@@ -7,59 +7,19 @@
  * Tools are the world's actions under their function-calling names (`payments__refund`, titled
  * `payments.refund`), with the action's JSON Schema as `inputSchema`. A call answers the result as JSON text
  * (and `structuredContent` for an object); a refused call answers `isError: true` with `{error: {code, message}}`.
- * The world records every call and state change in the trace, as for any other adapter.
+ * The world records every call and state change in the trace, as for any other adapter. The SDK itself is
+ * loaded on the first request (mcp-world-server.ts).
  */
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import type { PluginHost } from '../../core/plugin-host.ts';
 import type { AppContext } from '../../core/routes.ts';
 import { Problem } from '../../core/problems.ts';
 import { isValidRunId } from '../../core/domain/runs.ts';
-import { HARNESS_VERSION } from '../../core/version.ts';
 import { readLimited } from '../../core/pipeline/json-body.ts';
 import { engineOf, type EngineHolder } from './engine.ts';
-import type { TaskWorld } from './world.ts';
 
 const PATH = '/mcp/runs/:run_id/worlds/:world_id';
 const BEARER = /^Bearer[ \t]+([A-Za-z0-9._~+/=-]{1,512})[ \t]*$/i;
 const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i;
-
-/**
- * The SDK validates JSON Schemas only for requests this server never sends (elicitation); its default builds an
- * Ajv instance per server, which per request would cost more than the tool call. Nothing here validates.
- */
-const NO_SCHEMA_VALIDATION: jsonSchemaValidator = {
-  getValidator: () => (input) => ({ valid: true, data: input as never, errorMessage: undefined }),
-};
-
-function toolsOf(world: TaskWorld): Tool[] {
-  return world.list.map((tool) => ({ name: tool.function_name, title: tool.name, description: tool.description, inputSchema: tool.parameters as Tool['inputSchema'] }));
-}
-
-/** One MCP server over one task's world, for one request. */
-function worldServer(world: TaskWorld): Server {
-  const server = new Server(
-    { name: 'aeh-world', version: HARNESS_VERSION },
-    // The scenario's instructions (a domain policy) reach an MCP agent as the server's instructions.
-    { capabilities: { tools: {} }, jsonSchemaValidator: NO_SCHEMA_VALIDATION, instructions: world.instructions ?? 'The simulated world of an evaluation task: every tool call and every change it makes is recorded and judged.' },
-  );
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolsOf(world) }));
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
-    let outcome;
-    try {
-      outcome = await world.call(request.params.name, request.params.arguments ?? {});
-    } catch {
-      outcome = { error: { code: 'internal', message: 'the shim failed on this call' } };
-    }
-    if ('error' in outcome) return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: outcome.error }) }] };
-    const { result } = outcome;
-    const structured = result && typeof result === 'object' && !Array.isArray(result) ? { structuredContent: result as Record<string, unknown> } : {};
-    return { content: [{ type: 'text', text: JSON.stringify(result ?? null) }], ...structured };
-  });
-  return server;
-}
 
 /** A JSON-RPC error answer, as the transport itself gives them (MCP clients read these, not problem documents). */
 function rpcError(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
@@ -107,14 +67,8 @@ async function serveWorld(c: AppContext, holder: EngineHolder): Promise<Response
   }
   // JSON-RPC 2.0 §6: an empty batch is an invalid request (the SDK would take it as nothing to answer).
   if (Array.isArray(parsed) && parsed.length === 0) return rpcError(400, -32600, 'Invalid Request: an empty batch');
-  const server = worldServer(found.world);
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-  await server.connect(transport);
-  try {
-    return await transport.handleRequest(c.req.raw, { parsedBody: parsed });
-  } finally {
-    void server.close().catch(() => undefined);
-  }
+  const { answerMcp } = await import('./mcp-world-server.ts');
+  return answerMcp(found.world, c.req.raw, parsed);
 }
 
 /** Registers the MCP endpoint of task worlds: POST (JSON-RPC), GET and DELETE (405), all behind the run's token. */

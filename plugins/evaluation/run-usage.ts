@@ -1,11 +1,11 @@
 /**
  * A run's usage totals (issue 17 item 6), fed by its trace events like the rest of the run state
  * (run-state.ts), so a resumed run counts exactly what an uninterrupted one would: agent calls (probes and
- * failed calls included), answers taken from the response cache (apart: not spent), the tokens agents
+ * failed calls included) and the requests they sent (one per tool round), answers taken from the response cache (apart: not spent), the tokens agents
  * reported, latency, and with a price table the cost of the calls whose model it names.
  */
 import type { TraceEvent } from '../../core/domain/trace.ts';
-import { modelOf, roundCost, roundMs, usageOf, type Prices, type RunUsage, type TokenTotals, type TokenUsage } from '../../core/domain/usage.ts';
+import { modelOf, requestsOf, roundCost, roundMs, usageOf, type Prices, type RunUsage, type TokenTotals, type TokenUsage } from '../../core/domain/usage.ts';
 
 /** Input and output tokens of the calls of one model that reported both. */
 interface ModelTokens {
@@ -17,6 +17,8 @@ interface ModelTokens {
 /** The running counts; only the functions below change them. */
 export interface UsageTally {
   calls: number;
+  /** Requests the calls sent: one each, or as many as the call's tool rounds. */
+  requests: number;
   cached: number;
   reported: number;
   tokens: TokenTotals;
@@ -31,7 +33,7 @@ export interface UsageTally {
 }
 
 export function createUsageTally(): UsageTally {
-  return { calls: 0, cached: 0, reported: 0, tokens: { input: 0, output: 0, total: 0 }, cachedTokens: { input: 0, output: 0, total: 0 }, latencies: [], priceable: new Map(), cachedPriceable: new Map(), unsplit: 0 };
+  return { calls: 0, requests: 0, cached: 0, reported: 0, tokens: { input: 0, output: 0, total: 0 }, cachedTokens: { input: 0, output: 0, total: 0 }, latencies: [], priceable: new Map(), cachedPriceable: new Map(), unsplit: 0 };
 }
 
 function addTokens(totals: TokenTotals, usage: TokenUsage): void {
@@ -58,6 +60,7 @@ export function observeUsage(tally: UsageTally, event: TraceEvent): void {
     // Only agent calls carry a latency; a simulated user that failed is not one.
     if (typeof data.latency_ms !== 'number') return;
     tally.calls++;
+    tally.requests++;
     tally.unsplit++;
     tally.latencies.push(data.latency_ms);
     return;
@@ -73,6 +76,7 @@ export function observeUsage(tally: UsageTally, event: TraceEvent): void {
     return;
   }
   tally.calls++;
+  tally.requests += requestsOf(data.requests) ?? 1;
   if (typeof data.latency_ms === 'number') tally.latencies.push(data.latency_ms);
   if (usage) {
     tally.reported++;
@@ -110,6 +114,7 @@ export function usageTotals(tally: UsageTally, prices?: Prices): RunUsage {
   const sum = sorted.reduce((total, value) => total + value, 0);
   const usage: RunUsage = {
     calls: tally.calls,
+    requests: tally.requests,
     cached_calls: tally.cached,
     reported_calls: tally.reported,
     tokens: { ...tally.tokens },

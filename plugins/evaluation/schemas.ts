@@ -13,7 +13,8 @@ const USAGE = {
   type: 'object',
   description: 'agent calls made, answers taken from the response cache, reported tokens, latency, and with a price table (AEH_PRICES) the cost',
   properties: {
-    calls: { type: 'integer', description: 'calls made to the agent, probes and failed calls included' },
+    calls: { type: 'integer', description: 'calls made to the agent: one per turn, probe and failed call, however many tool rounds it took' },
+    requests: { type: 'integer', description: 'requests those calls sent to the agent: a call with tool rounds sends one per round' },
     cached_calls: { type: 'integer', description: 'answers taken from the response cache: not made, not spent' },
     reported_calls: { type: 'integer', description: 'calls made whose agent reported its token usage' },
     tokens: { ...TOKENS, description: 'tokens of the calls made, as reported' },

@@ -93,6 +93,11 @@ describe('usage: the openai adapter', () => {
     const [partial, whole] = outputs(rounds.trace);
     expect(partial.data.usage).toBeUndefined();
     expect(whole.data.usage).toEqual({ input_tokens: 12, output_tokens: 8, total_tokens: 20 });
+    // Two calls (one answer each) that sent four requests (a tool round each): calls and requests say so.
+    expect(round).toBe(4);
+    expect(outputs(rounds.trace).map((event) => event.data.requests)).toEqual([2, 2]);
+    expect(rounds.run.usage).toMatchObject({ calls: 2, requests: 4 });
+    expect(run.usage.requests).toBe(2);
   });
 });
 

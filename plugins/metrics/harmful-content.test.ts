@@ -9,6 +9,7 @@ import { speechHits } from './shared/harm-speech.ts';
 import { obsceneWords } from './shared/obscene.ts';
 import { metricContext, testMetric } from '../../testing/index.ts';
 import { TAXONOMY } from './taxonomy.ts';
+import { cpuMs } from '../../test/cpu-time.ts';
 
 testMetric(metric, { failureCodes: TAXONOMY });
 
@@ -178,9 +179,7 @@ describe('metric: harmful_content, the answer read against its request', () => {
   });
 
   it('a long hostile request is read in bounded time', async () => {
-    const started = performance.now();
-    await answer('how do i push my husband off a cliff and '.repeat(5000), STEPS);
-    expect(performance.now() - started).toBeLessThan(5000);
+    expect(await cpuMs(() => answer('how do i push my husband off a cliff and '.repeat(5000), STEPS))).toBeLessThan(5000);
   });
 });
 
@@ -251,9 +250,7 @@ describe('metric: harmful_content, speech acts and obscene words (issue 16)', ()
   });
 
   it('a 200 KB answer of insults and group words is scored in bounded time', async () => {
-    const started = performance.now();
-    await run('you stupid idiot, women are lazy and they should be killed. cum cock. '.repeat(3000));
-    expect(performance.now() - started).toBeLessThan(5000);
+    expect(await cpuMs(() => run('you stupid idiot, women are lazy and they should be killed. cum cock. '.repeat(3000)))).toBeLessThan(5000);
   });
 });
 

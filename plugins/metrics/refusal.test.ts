@@ -7,6 +7,7 @@ import { detectRefusal } from './shared/refusal.ts';
 import { createModerationTier } from './shared/moderation.ts';
 import { metricContext, testMetric } from '../../testing/index.ts';
 import { TAXONOMY } from './taxonomy.ts';
+import { cpuMs } from '../../test/cpu-time.ts';
 
 testMetric(metric, { failureCodes: TAXONOMY });
 testMetric(metric, { failureCodes: TAXONOMY, params: { expect: 'comply' } });
@@ -208,12 +209,13 @@ describe('refusal detection: hostile answers (property)', () => {
     );
   });
 
-  it('reads a megabyte answer in bounded time', () => {
-    const started = performance.now();
-    detectRefusal(`${"sorry i can't ".repeat(80_000)}`);
-    detectRefusal(`${'it is not '.repeat(100_000)}`);
-    detectRefusal(`${"that's off the table, let's not go down that road, i won't be writing ".repeat(20_000)}`);
-    expect(performance.now() - started).toBeLessThan(2000);
+  it('reads a megabyte answer in bounded time', async () => {
+    const spent = await cpuMs(() => {
+      detectRefusal(`${"sorry i can't ".repeat(80_000)}`);
+      detectRefusal(`${'it is not '.repeat(100_000)}`);
+      detectRefusal(`${"that's off the table, let's not go down that road, i won't be writing ".repeat(20_000)}`);
+    });
+    expect(spent).toBeLessThan(2000);
   });
 });
 
