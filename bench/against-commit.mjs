@@ -42,7 +42,7 @@ try {
   for (const root of [tree, repoRoot]) run(process.execPath, [join(root, 'scripts', 'build.mjs'), '--if-stale'], root);
   const figureOf = (output) => {
     const pattern = new RegExp(`([\\d,.]+) ${unit.replace(/[/]/g, '\\/')}`);
-    const lines = output.split('\n').filter((line) => line.includes(unit) && !line.includes('baseline'));
+    const lines = output.split('\n').filter((line) => line.includes(unit) && !line.startsWith('baseline'));
     const found = lines.map((line) => pattern.exec(line)?.[1]).find(Boolean);
     if (!found) throw new Error(`no "${unit}" figure in the output:\n${output}`);
     return Number(found.replace(/,/g, ''));

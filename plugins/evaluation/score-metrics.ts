@@ -140,20 +140,25 @@ async function offloadBatch(offload: Offload, batch: MetricBatch, budgetMs: numb
   }
 }
 
-const warmedInline = new WeakMap<Metric, Promise<void>>();
+const warmingInline = new WeakMap<Metric, Promise<void>>();
+const warmedInline = new WeakSet<Metric>();
 
-/** Runs a metric's `warm` once in this process, outside any budget. */
+/** Runs a metric's `warm` once in this process, outside any budget; `undefined` once it is warm (no await then). */
 function warmInline(metric: Metric): Promise<void> | undefined {
-  if (!metric.warm) return undefined;
-  let warming = warmedInline.get(metric);
-  if (!warming) warmedInline.set(metric, (warming = Promise.resolve(metric.warm())));
+  if (!metric.warm || warmedInline.has(metric)) return undefined;
+  let warming = warmingInline.get(metric);
+  if (!warming) {
+    warming = Promise.resolve(metric.warm()).then(() => { warmedInline.add(metric); });
+    warmingInline.set(metric, warming);
+  }
   return warming;
 }
 
-async function scoreInline(metric: Metric, ref: MetricRef, context: TaskMetricContext, limits: MetricLimits): Promise<MetricResult> {
-  const params = ref.params ?? {};
+function scoreInline(metric: Metric, ref: MetricRef, context: TaskMetricContext, limits: MetricLimits): MetricResult | Promise<MetricResult> {
   // Loading data and compiling patterns is setup: the budget is for the metric's work on this answer.
-  await warmInline(metric);
+  const warming = warmInline(metric);
+  if (warming) return warming.then(() => scoreInline(metric, ref, context, limits));
+  const params = ref.params ?? {};
   if (metric.module) {
     // Worker-safe work run inline (no offload here): synchronous in practice, and nothing on this thread could
     // stop it; a promise still gets the budget.
@@ -177,22 +182,36 @@ function jobsOf(metrics: Array<Metric | undefined>, answers: Answer[]): Job[] {
 }
 
 /** A job's result, or the INFRA result of a job that could not be scored (never thrown, but for an abort). */
-async function scoreJob(job: Job, scored: Promise<Scored> | undefined, metric: Metric | undefined, ref: MetricRef, context: TaskMetricContext, limits: MetricLimits): Promise<Pick<MetricResultData, 'score' | 'failures' | 'note'>> {
+type JobResult = Pick<MetricResultData, 'score' | 'failures' | 'note'>;
+
+/** A job's INFRA result: the harness could not score it (never thrown, but for an abort). */
+function jobFailure(error: unknown, ref: MetricRef, context: TaskMetricContext, outputEvent: number): JobResult {
+  if (context.signal?.aborted) throw context.signal.reason;
+  const timedOut = error instanceof OffloadBudgetError;
+  const message = (timedOut
+    ? `metric ${ref.id} ran past its time limit of ${error.budgetMs} ms`
+    : `metric ${ref.id} failed: ${(error as Error)?.message ?? String(error)}`).slice(0, 500);
+  return { score: null, failures: [{ code: timedOut ? 'INFRA.METRIC_TIMEOUT' : 'INFRA.METRIC_ERROR', severity: 'medium', message, event_index: outputEvent }], note: message };
+}
+
+/**
+ * A job's result. A synchronous metric scored inline answers without a promise (no microtask per metric and
+ * unit: this is the engine's hot path); everything else settles through one.
+ */
+function scoreJob(job: Job, scored: Promise<Scored> | undefined, metric: Metric | undefined, ref: MetricRef, context: TaskMetricContext, limits: MetricLimits): JobResult | Promise<JobResult> {
   const view = job.answer ? answerView(context, job.answer) : context;
-  try {
-    if (!metric) throw new Error(`metric "${ref.id}" is not loaded`);
-    const outcome: Scored = scored ? await scored : { inline: true };
+  const settle = (outcome: Scored): JobResult | Promise<JobResult> => {
     if ('timeout' in outcome) throw new OffloadBudgetError(outcome.timeout);
     if ('error' in outcome) throw new Error(outcome.error);
-    const result = 'result' in outcome ? outcome.result : await scoreInline(metric, ref, view, limits);
-    return normalizeResult(result, view.outputEvent);
+    const result = 'result' in outcome ? outcome.result : scoreInline(metric!, ref, view, limits);
+    return result instanceof Promise ? result.then((done) => normalizeResult(done, view.outputEvent)) : normalizeResult(result, view.outputEvent);
+  };
+  try {
+    if (!metric) throw new Error(`metric "${ref.id}" is not loaded`);
+    const settled = scored ? scored.then(settle) : settle({ inline: true });
+    return settled instanceof Promise ? settled.catch((error) => jobFailure(error, ref, context, view.outputEvent)) : settled;
   } catch (error) {
-    if (context.signal?.aborted) throw context.signal.reason;
-    const timedOut = error instanceof OffloadBudgetError;
-    const message = (timedOut
-      ? `metric ${ref.id} ran past its time limit of ${error.budgetMs} ms`
-      : `metric ${ref.id} failed: ${(error as Error)?.message ?? String(error)}`).slice(0, 500);
-    return { score: null, failures: [{ code: timedOut ? 'INFRA.METRIC_TIMEOUT' : 'INFRA.METRIC_ERROR', severity: 'medium', message, event_index: view.outputEvent }], note: message };
+    return jobFailure(error, ref, context, view.outputEvent);
   }
 }
 
@@ -205,7 +224,8 @@ export async function* scoreTaskMetrics(services: Pick<Services, 'metrics' | 'ca
   const offload = services.capabilities.offload;
   const metrics = refs.map((ref) => services.metrics.get(ref.id));
   const small = smallEnough(context, limits.inlineMaxChars);
-  const answers = answersOf(context.events, context.outputEvent);
+  // Only a conversation's answers need finding, and only for a metric that judges each.
+  const answers = metrics.some((metric) => metric?.scope === 'answer') ? answersOf(context.events, context.outputEvent) : [];
   const jobs = jobsOf(metrics, answers);
   const offloaded = offload
     ? jobs.flatMap((job, index) => {
@@ -232,7 +252,8 @@ export async function* scoreTaskMetrics(services: Pick<Services, 'metrics' | 'ca
     const results = [];
     for (const { job, index } of own) {
       const position = offloaded.indexOf(index);
-      results.push({ answer: job.answer, result: await scoreJob(job, position >= 0 ? batch!.then((outcomes) => outcomes[position]) : undefined, metric, ref, context, limits) });
+      const result = scoreJob(job, position >= 0 ? batch!.then((outcomes) => outcomes[position]) : undefined, metric, ref, context, limits);
+      results.push({ answer: job.answer, result: result instanceof Promise ? await result : result });
     }
     yield { ...base, ...(results.length === 1 && !results[0].answer ? results[0].result : foldAnswers(results)) };
   }
