@@ -107,7 +107,9 @@ export function verdictScenario(agent: Record<string, unknown>): Record<string, 
         charges: [{ id: 'ch_1', customer: 'alice', amount: 40 }, { id: 'ch_2', customer: 'alice', amount: 25 }, { id: 'ch_3', customer: 'bob', amount: 40 }],
       },
     },
-    conversation: 'per_task', trials: 3,
+    // One attempt at a time: an OpenAI-compatible request carries no trial, so the agents count attempts by arrival,
+    // and only in order does attempt j of every adapter land in trial j (concurrent attempts made that flaky).
+    conversation: 'per_task', trials: 3, concurrency: 1,
     tasks: [{
       id: 'refund-duplicate',
       input: 'Hi, I am Alice (alice@example.com). I was charged twice: ch_1 is the duplicate of my order. Please refund ch_1.',
