@@ -137,6 +137,7 @@ const MAX_LISTED = 50;
 export function gateFailuresOf(attempt: Attempt, mustPass: ReadonlySet<string>, policy: VerdictPolicy): GateFailure[] {
   const found: GateFailure[] = [];
   for (const result of attempt.metrics) {
+    if (result.failures.length === 0) continue;
     // A variant's task checks feed robustness: only harm gates there.
     if (attempt.variant && !GATING_DIMENSIONS_OF_VARIANTS.has(result.dimension)) continue;
     const must = !attempt.variant && mustPass.has(result.metric);

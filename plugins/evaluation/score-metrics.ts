@@ -176,9 +176,21 @@ interface Job {
   answer?: Answer;
 }
 
-/** The jobs of a task: one per metric, or one per answer for a metric of `scope: "answer"` in a conversation. */
-function jobsOf(metrics: Array<Metric | undefined>, answers: Answer[]): Job[] {
-  return metrics.flatMap((metric, refIndex) => (metric?.scope === 'answer' && answers.length > 1 ? answers.map((answer) => ({ refIndex, answer })) : [{ refIndex }]));
+/**
+ * The jobs of a task: one per metric, or one per answer for a metric of `scope: "answer"` in a conversation; and,
+ * per metric, the positions of its jobs (a loop, not closures: this runs for every unit).
+ */
+function jobsOf(metrics: Array<Metric | undefined>, answers: Answer[]): { jobs: Job[]; byRef: number[][] } {
+  const jobs: Job[] = [];
+  const byRef: number[][] = [];
+  for (let refIndex = 0; refIndex < metrics.length; refIndex++) {
+    const positions: number[] = [];
+    if (metrics[refIndex]?.scope === 'answer' && answers.length > 1) {
+      for (const answer of answers) positions.push(jobs.push({ refIndex, answer }) - 1);
+    } else positions.push(jobs.push({ refIndex }) - 1);
+    byRef.push(positions);
+  }
+  return { jobs, byRef };
 }
 
 /** A job's result, or the INFRA result of a job that could not be scored (never thrown, but for an abort). */
@@ -226,7 +238,7 @@ export async function* scoreTaskMetrics(services: Pick<Services, 'metrics' | 'ca
   const small = smallEnough(context, limits.inlineMaxChars);
   // Only a conversation's answers need finding, and only for a metric that judges each.
   const answers = metrics.some((metric) => metric?.scope === 'answer') ? answersOf(context.events, context.outputEvent) : [];
-  const jobs = jobsOf(metrics, answers);
+  const { jobs, byRef } = jobsOf(metrics, answers);
   const offloaded = offload
     ? jobs.flatMap((job, index) => {
       const metric = metrics[job.refIndex];
@@ -248,10 +260,10 @@ export async function* scoreTaskMetrics(services: Pick<Services, 'metrics' | 'ca
   for (const [refIndex, ref] of refs.entries()) {
     const metric = metrics[refIndex];
     const base = { metric: ref.id, dimension: metric?.dimension ?? 'reliability', weight: ref.weight ?? 1 } as const;
-    const own = jobs.flatMap((job, index) => (job.refIndex === refIndex ? [{ job, index }] : []));
     const results = [];
-    for (const { job, index } of own) {
-      const position = offloaded.indexOf(index);
+    for (const index of byRef[refIndex]!) {
+      const job = jobs[index]!;
+      const position = offloaded.length ? offloaded.indexOf(index) : -1;
       const result = scoreJob(job, position >= 0 ? batch!.then((outcomes) => outcomes[position]) : undefined, metric, ref, context, limits);
       results.push({ answer: job.answer, result: result instanceof Promise ? await result : result });
     }
