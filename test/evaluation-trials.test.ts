@@ -44,7 +44,9 @@ describe('evaluation: repeated trials (issue 15 item 7)', () => {
     // The index is high, but a task that failed one trial of four fails the run (pass^k = 1 by default).
     expect(run.compliance).toMatchObject({ status: 'fail', decided_by: { gate: 'pass_rate' }, policy: { min_pass_rate: 1 } });
     expect(run.compliance.decided_by.reason).toContain('task t1 passed 3 of 4 trials');
-    expect(run.verdict.tasks).toEqual([
+    // The record lists the tasks that did not pass every attempt; scores.json lists them all.
+    expect(run.verdict).toMatchObject({ counts: { pass: 1, fail: 1, error: 0 }, tasks: [{ task_id: 't1', attempts: 4, passed: 3, undecided: 0, status: 'fail' }] });
+    expect((await t.json('GET', `/api/v1/runs/${run.run_id}/evidence/scores.json`)).body.verdict.tasks).toEqual([
       { task_id: 't1', attempts: 4, passed: 3, undecided: 0, status: 'fail' },
       { task_id: 't2', attempts: 4, passed: 4, undecided: 0, status: 'pass' },
     ]);

@@ -18,6 +18,7 @@ import { agentOption } from './agent-option.ts';
 import { tauScenario, type TauDomain } from '../../plugins/shims/tau/index.ts';
 import { trialsLine } from '../../core/domain/verdict-text.ts';
 import type { RunRecord } from '../../core/domain/runs.ts';
+import type { TaskVerdict } from '../../core/domain/verdict.ts';
 
 
 const DOMAINS = ['retail', 'airline'];
@@ -70,14 +71,14 @@ async function follow(client: ApiClient, suiteId: string, io: Io, quiet: boolean
 }
 
 /** The benchmark's table: pass^1…pass^k, then each task's attempts. */
-function printTable(io: Io, title: string, run: RunRecord, suite: any): void {
+function printTable(io: Io, title: string, run: RunRecord, suite: any, tasks: TaskVerdict[]): void {
   line(io.stdout, `${title}: ${run.compliance?.status ?? run.status} · run ${run.run_id} · suite ${suite.suite_id}`);
   if (run.trials) {
     line(io.stdout, '  k   pass^k');
     run.trials.pass_hat.forEach((value, index) => line(io.stdout, `  ${String(index + 1).padEnd(3)} ${value === null ? '—' : value.toFixed(3)}`));
     line(io.stdout, `  ${trialsLine(run.trials)}`);
   }
-  for (const task of run.verdict?.tasks ?? []) line(io.stdout, `  ${task.task_id.padEnd(12)} ${task.passed}/${task.attempts} ${task.status}`);
+  for (const task of tasks) line(io.stdout, `  ${task.task_id.padEnd(12)} ${task.passed}/${task.attempts} ${task.status}`);
   line(io.stdout, `  certificate: ${suite.certificate?.status}${suite.certificate?.verify_url ? ` (${suite.certificate.verify_url})` : ''}`);
 }
 
@@ -101,14 +102,17 @@ export async function benchCommand(argv: string[], io: Io): Promise<number> {
     const entry = suite.runs[0];
     if (!entry?.run_id) return line(io.stderr, `aeh bench: the run was refused: ${entry?.error?.detail ?? 'no run'}`), EXIT.error;
     const run = (await client.request<RunRecord>('GET', `/api/v1/runs/${entry.run_id}`)).body;
+    // Every task's attempts are in scores.json (runs:export); the run record lists only those that did not pass every one.
+    const scores = await client.request<{ verdict?: { tasks?: TaskVerdict[] } }>('GET', `/api/v1/runs/${entry.run_id}/evidence/scores.json`);
+    const tasks = (scores.status === 200 ? scores.body.verdict?.tasks : undefined) ?? run.verdict?.tasks ?? [];
     if (args.values.report) {
       const report = await client.request('GET', `/api/v1/suites/${suite.suite_id}/report`);
       if (report.status !== 200) return printProblem(io, 'bench --report', report), EXIT.error;
       writeFileSync(resolve(io.cwd, args.values.report), report.text);
       line(io.stderr, `wrote ${args.values.report}`);
     }
-    if (args.values.json) line(io.stdout, JSON.stringify({ suite_id: suite.suite_id, run_id: run.run_id, compliance: run.compliance, trials: run.trials, tasks: run.verdict?.tasks, certificate: suite.certificate }, null, 2));
-    else printTable(io, scenario.title, run, suite);
+    if (args.values.json) line(io.stdout, JSON.stringify({ suite_id: suite.suite_id, run_id: run.run_id, compliance: run.compliance, trials: run.trials, tasks, certificate: suite.certificate }, null, 2));
+    else printTable(io, scenario.title, run, suite, tasks);
     return run.status === 'succeeded' ? EXIT.pass : EXIT.error;
   } finally {
     await client.close();

@@ -51,8 +51,11 @@ export interface RunRecord {
   compliance: { status: ComplianceStatus; score: number; policy_ref: string; reason?: string; policy?: VerdictPolicy; decided_by?: { gate: VerdictGate; reason: string } } | null;
   /** Which tier judged the results of each two-tier metric (`refusal`, `harmful_content`): the words or the classifier. */
   tiers?: Record<string, { deterministic: number; model: number }>;
-  /** How each original task fared over its attempts, and the failures that failed attempts. */
-  verdict?: { tasks: TaskVerdict[]; gate_failures: GateFailure[] };
+  /**
+   * The tasks by verdict status (`counts`), the tasks that did not pass every attempt (at most 100; `more_tasks`
+   * says how many more; `scores.json` lists every task), and the failures that failed attempts.
+   */
+  verdict?: { counts?: { pass: number; fail: number; error: number }; tasks: TaskVerdict[]; more_tasks?: number; gate_failures: GateFailure[] };
   failures: RunFailure[];
   /** The agent evaluated: its registry name when given by name, its adapter and the hash of its configuration. */
   agent?: RunAgent;

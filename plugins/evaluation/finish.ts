@@ -12,6 +12,7 @@ import { releaseTask } from './owners.ts';
 import { worldSidecar } from './world.ts';
 import { shimExecutionOf } from './shim-execution.ts';
 import { complianceReason, judgeRun } from './verdict.ts';
+import type { Verdict } from '../../core/domain/verdict.ts';
 import { agentConfigHash, type RunAgent } from '../../core/domain/agent-target.ts';
 
 /** The run record every stage of a run writes (`GET /api/v1/runs/:run_id`). */
@@ -36,6 +37,21 @@ export function baseRunRecord(task: TaskRecord, scenario: { id: string; title: s
     robustness: null,
     tasks: { total, done: 0 },
   };
+}
+
+/** The most tasks a run record lists in `verdict.tasks`; `scores.json` lists them all. */
+const RECORD_TASKS = 100;
+
+/**
+ * The verdict as the run record keeps it: the count of tasks by status and the tasks that did not pass every
+ * attempt (at most RECORD_TASKS), so a run of thousands of clean tasks keeps a small record; `scores.json` has
+ * every task.
+ */
+function verdictInRecord(verdict: Verdict): NonNullable<RunRecord['verdict']> {
+  const counts = { pass: 0, fail: 0, error: 0 };
+  for (const task of verdict.tasks) counts[task.status]++;
+  const notClean = verdict.tasks.filter((task) => task.status !== 'pass' || task.passed < task.attempts);
+  return { counts, tasks: notClean.slice(0, RECORD_TASKS), ...(notClean.length > RECORD_TASKS ? { more_tasks: notClean.length - RECORD_TASKS } : {}), gate_failures: verdict.gate_failures };
 }
 
 /** Writes results and sidecars, lets certification run, then sets the final status. */
@@ -68,7 +84,7 @@ export async function finishRun(run: RunContext): Promise<void> {
     failures,
     robustness,
     tasks: { total: run.total, done },
-    verdict: { tasks: verdict.tasks, gate_failures: verdict.gate_failures },
+    verdict: verdictInRecord(verdict),
     ...(trials ? { trials } : {}),
     ...(tiers ? { tiers } : {}),
     usage,

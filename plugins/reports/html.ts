@@ -95,7 +95,7 @@ function taskOutcome(attempts: readonly TranscriptUnit[], verdict: { status: str
  */
 export function tasksSection(data: ReportData, place: SectionPlace = RUN_PLACE): string {
   const byTask = attemptsByTask(data.transcript.units);
-  const verdicts = new Map((data.run.verdict?.tasks ?? []).map((task) => [task.task_id, task]));
+  const verdicts = new Map((data.scores?.verdict?.tasks ?? data.run.verdict?.tasks ?? []).map((task) => [task.task_id, task]));
   const counts: Record<string, number> = { pass: 0, fail: 0, error: 0, unmeasured: 0 };
   const latency = new Map((data.scores?.per_task ?? []).filter((entry) => !entry.variant && (entry.trial ?? 0) === 0).map((entry) => [entry.task_id, entry]));
   const withTrials = [...byTask.values()].some((attempts) => attempts.length > 1);

@@ -25,6 +25,8 @@ export interface ScoresSidecar {
   per_task?: Array<{ task_id: string; variant?: string; trial?: number; scores?: Record<string, number | null>; passed?: boolean; latency_ms?: number }>;
   floor_applied?: boolean;
   trials?: TrialsSummary;
+  /** Every original task's verdict over its attempts (the run record lists only those that did not pass every one). */
+  verdict?: { tasks?: Array<{ task_id: string; attempts: number; passed: number; status: string }> };
 }
 
 export interface ReportData {
