@@ -198,7 +198,7 @@ export function decideVerdict(input: VerdictInput): Verdict {
   const open = tasks.filter((task) => task.status === 'error');
   if (open.length) {
     const notes = open.flatMap((task) => byTask.get(task.task_id)!.unmeasured);
-    return { status: 'error', gate: 'unmeasured_check', reason: clip(`a must-pass check could not be measured: ${notes.slice(0, 4).join('; ')}${notes.length > 4 ? `; ${notes.length - 4} more` : ''}`), ...base };
+    return { status: 'error', gate: 'unmeasured_check', reason: clipReason(`a must-pass check could not be measured: ${notes.slice(0, 4).join('; ')}${notes.length > 4 ? `; ${notes.length - 4} more` : ''}`), ...base };
   }
   if (input.measured === 0) return { status: 'error', gate: 'nothing_measured', reason: input.nothingMeasuredReason ?? 'nothing was measured', ...base };
   const status: ComplianceStatus = input.index >= policy.pass_threshold ? 'pass' : input.index >= WARNING_THRESHOLD ? 'warning' : 'fail';
@@ -219,11 +219,14 @@ function failReason(failedTasks: TaskVerdict[], deciding: GateFailure[], policy:
   if (failedTasks.length > 4) parts.push(`${failedTasks.length - 4} more tasks`);
   const variants = deciding.filter((failure) => failure.variant);
   if (variants.length) parts.push(`${plural(variants.length, 'failure')} of gating severity in mutated variants (first: ${variants[0].metric} ${variants[0].code} in ${where(variants[0])})`);
-  return clip(failedTasks.length ? `${plural(failedTasks.length, 'task')} failed: ${parts.join('; ')}` : parts.join('; '));
+  return clipReason(failedTasks.length ? `${plural(failedTasks.length, 'task')} failed: ${parts.join('; ')}` : parts.join('; '));
 }
 
+/** The longest reason a record keeps. */
 const MAX_REASON = 600;
-function clip(text: string): string {
+
+/** A reason clipped to what a record keeps (the verdict's and a run error's alike). */
+export function clipReason(text: string): string {
   return text.length > MAX_REASON ? `${text.slice(0, MAX_REASON - 1)}…` : text;
 }
 

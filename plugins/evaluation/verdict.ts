@@ -5,20 +5,14 @@
  */
 import type { RunFailure } from '../../core/domain/runs.ts';
 import type { ScoreSummary } from '../../core/domain/scoring.ts';
-import { decideVerdict, trialsSummary, type TrialsSummary, type Verdict } from '../../core/domain/verdict.ts';
+import { clipReason, decideVerdict, trialsSummary, type TrialsSummary, type Verdict } from '../../core/domain/verdict.ts';
 import { resolvePolicy, type VerdictPolicy } from '../../core/domain/verdict-policy.ts';
 import type { RunPlan } from './plan.ts';
 import { trialsOf } from './plan.ts';
 import type { RunError, RunState, UnmeasuredNote } from './run-state.ts';
 
-/** The longest reason a record keeps. */
-const MAX_REASON = 600;
 /** How many distinct metric notes a reason names. */
 const MAX_NOTES = 4;
-
-function clip(text: string): string {
-  return text.length > MAX_REASON ? `${text.slice(0, MAX_REASON - 1)}…` : text;
-}
 
 /** "nothing was measured: task_success on 3 results: a rubric needs …; refusal on 1 result: …". */
 export function nothingMeasuredReason(notes: UnmeasuredNote[], failures: readonly RunFailure[]): string {
@@ -30,12 +24,12 @@ export function nothingMeasuredReason(notes: UnmeasuredNote[], failures: readonl
     parts.push(`no metric produced a score (${codes.join(', ')})`);
   }
   if (parts.length === 0) parts.push('no metric produced a result');
-  return clip(`nothing was measured: ${parts.join('; ')}`);
+  return clipReason(`nothing was measured: ${parts.join('; ')}`);
 }
 
 /** The `reason` of a compliance `error`, from the error that caused it. */
 export function complianceReason(error: RunError): string {
-  return error.code === 'nothing_measured' || error.code === 'unmeasured_check' ? error.message : clip(`the run could not complete: ${error.message}`);
+  return error.code === 'nothing_measured' || error.code === 'unmeasured_check' ? error.message : clipReason(`the run could not complete: ${error.message}`);
 }
 
 /** The compliance block of a run record and certificate: status, index, the policy applied and the deciding gate. */
