@@ -16,6 +16,9 @@ const LOCK_WAIT_MS = 3 * LOCK_SLOT_MS;
 /** Drivers whose `setIfAbsent` is atomic only within this process, where the queue is the whole lock. */
 const PROCESS_LOCAL = new Set(['memory', 'fs']);
 
+/** Whether `store` is used by this process alone (`memory`, `fs`), so that what this process wrote is all there is. */
+export const storeIsProcessLocal = (store: Store): boolean => PROCESS_LOCAL.has(store.driver);
+
 const queues = new WeakMap<Store, KeyedSerialiser>();
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -45,7 +48,7 @@ export function withPrincipalLock<T>(store: Store, key: string, now: () => numbe
   let queue = queues.get(store);
   if (!queue) queues.set(store, (queue = createKeyedSerialiser()));
   return queue(key, async () => {
-    if (PROCESS_LOCAL.has(store.driver)) return work();
+    if (storeIsProcessLocal(store)) return work();
     const release = await storeLock(store, key, now);
     try {
       return await work();

@@ -245,7 +245,6 @@ async function persist(engine: Engine, { body, checked, variants, ids, submitter
     ...(recordLast ? [] : [writeTask()]),
     // An append creates the marker without the fsync of an atomic write; its content does not matter.
     services.store.append(keys.activeTask(taskId), encoder.encode(createdAt)),
-    ...(place ? [place.stored(planBytes.length)] : []),
   ]);
   if (recordLast) await writeTask();
   await engine.runIndex.add(runId);
