@@ -5,6 +5,7 @@
  */
 import type { HandoffError } from './handoff.ts';
 import { keys, OPTIONAL_SIDECARS, SIDECARS, type RunRecord, type RunStatus, type TaskRecord } from '../../core/domain/runs.ts';
+import type { Store } from '../../core/storage.ts';
 import { scoreDimensions } from '../../core/domain/scoring.ts';
 import type { Engine } from './engine.ts';
 import type { RunContext } from './run-context.ts';
@@ -52,6 +53,15 @@ function verdictInRecord(verdict: Verdict): NonNullable<RunRecord['verdict']> {
   for (const task of verdict.tasks) counts[task.status]++;
   const notClean = verdict.tasks.filter((task) => task.status !== 'pass' || task.passed < task.attempts);
   return { counts, tasks: notClean.slice(0, RECORD_TASKS), ...(notClean.length > RECORD_TASKS ? { more_tasks: notClean.length - RECORD_TASKS } : {}), gate_failures: verdict.gate_failures };
+}
+
+/**
+ * Writes the final run record, then the task's: a client that saw the task end (waiting on its status) must
+ * find the run ended too. Written side by side, the task's could land first.
+ */
+async function finalRecords(store: Store, task: TaskRecord, record: RunRecord): Promise<void> {
+  await store.setJson(keys.run(task.run_id), record);
+  await store.setJson(keys.task(task.task_id), task);
 }
 
 /** Writes results and sidecars, lets certification run, then sets the final status. */
@@ -132,7 +142,7 @@ export async function finishRun(run: RunContext): Promise<void> {
   record.status = status;
   Object.assign(task, { status, started_at: task.started_at ?? startedAt, finished_at: finishedAt, ...(runError ? { error: runError } : {}) });
   delete task.handoff;
-  await Promise.all([store.setJson(keys.run(task.run_id), record), store.setJson(keys.task(task.task_id), task)]);
+  await finalRecords(store, task, record);
   await releaseTask(store, task.task_id, task);
 }
 
@@ -151,7 +161,7 @@ export async function endWithoutResults(engine: Engine, task: TaskRecord, status
   };
   Object.assign(task, { status, finished_at: finishedAt, ...(error ? { error } : {}) });
   delete task.handoff;
-  await Promise.all([store.setJson(keys.run(task.run_id), record), store.setJson(keys.task(task.task_id), task)]);
+  await finalRecords(store, task, record);
   await Promise.all([releaseTask(store, task.task_id, task), store.remove(keys.cancelRequest(task.task_id))]);
 }
 
