@@ -3,7 +3,7 @@
  * what an earlier process stored must still count after a restart, a stale marker swept at start must not keep
  * counting, and a task released twice counts its bytes once.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -46,9 +46,12 @@ describe('the quota ledger on a store only this process uses', () => {
     const secret = await operator(first, 'swept');
     const done = await t_submitScripted(first, secret, 'quick');
     await waitForTask(first, done);
+    // The run's bytes are counted just after its task's record says it ended.
+    const counters = join(env.AEH_DATA_DIR, 'usage', 'stored-bytes');
+    for (let i = 0; i < 200 && !existsSync(counters); i++) await new Promise((resolve) => setTimeout(resolve, 10));
     await first.app.close();
     // The principal's only counter and marker folder (named by ownerKey of its id).
-    const [owner] = readdirSync(join(env.AEH_DATA_DIR, 'usage', 'stored-bytes'));
+    const [owner] = readdirSync(counters);
     const counter = join(env.AEH_DATA_DIR, 'usage', 'stored-bytes', owner!);
     const storedOnce = Number(readFileSync(counter, 'utf8'));
     expect(storedOnce).toBeGreaterThan(1000);
@@ -61,8 +64,12 @@ describe('the quota ledger on a store only this process uses', () => {
     expect(readdirSync(owned)).toEqual([]);
     const next = await t_submitScripted(second, secret, 'after-restart');
     await waitForTask(second, next);
-    // Counted once per run, added to what the first process stored.
-    const storedTwice = Number(readFileSync(counter, 'utf8'));
+    // Counted once per run, added to what the first process stored (just after the task's record says it ended).
+    let storedTwice = storedOnce;
+    for (let i = 0; i < 200 && storedTwice === storedOnce; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      storedTwice = Number(readFileSync(counter, 'utf8'));
+    }
     expect(storedTwice).toBeGreaterThan(storedOnce);
     expect(storedTwice).toBeLessThan(storedOnce * 2.5);
     await second.app.close();
@@ -73,6 +80,7 @@ describe('the quota ledger on a store only this process uses', () => {
     const first = await testApp({ plugins: [testMetrics], env });
     const secret = await operator(first, 'bytes');
     await waitForTask(first, await t_submitScripted(first, secret, 'big'));
+    for (let i = 0; i < 200 && !existsSync(join(env.AEH_DATA_DIR, 'usage', 'stored-bytes')); i++) await new Promise((resolve) => setTimeout(resolve, 10));
     await first.app.close();
     const second = await testApp({ plugins: [testMetrics], env });
     const refused = await t_submitScripted(second, secret, 'next').catch((error: Error) => error.message);
