@@ -22,7 +22,7 @@ const dist = (path) => import(pathToFileURL(join(repoRoot, 'dist', path)).href);
 const { buildNodeApp } = await dist('runtime/node/start.js');
 const { silentLogger } = await dist('core/capabilities.js');
 const { keys } = await dist('core/domain/runs.js');
-const { createRunIndexer } = await dist('plugins/evaluation/run-index.js');
+const { createRunIndexer } = await dist('plugins/evaluation/listing/run-index.js');
 
 const root = freshRoot('aeh-bench-console-');
 const { app } = await buildNodeApp({ PROJECT_ROOT: root, DASHBOARD_API_KEY: BENCH_KEY }, root, silentLogger);

@@ -2,7 +2,7 @@
 // World shim call overhead (issue 15 "Speed"): what an in-memory shim call adds to a tool round trip, goal
 // <= 50 µs median, and the SQL shim's query time, reported.
 // Measured on the compiled service (dist/): `world.call(name, args)` of a task world exactly as the engine
-// builds it (plugins/evaluation/world.ts): the tool looked up, the arguments validated against the action's
+// builds it (plugins/evaluation/worlds/world.ts): the tool looked up, the arguments validated against the action's
 // JSON Schema, the shim's pure `call`, the RFC 6902 diff of a changed state, and the trace events recorded
 // through a real trace writer (buffered, as the engine's are between flushes).
 // Baseline, measured in the same run: the same result object returned by a plain async function (the round
@@ -19,7 +19,7 @@ const GOAL_US = 50;
 
 ensureBuilt();
 const dist = (path) => import(pathToFileURL(join(repoRoot, 'dist', path)).href);
-const { createTaskWorld } = await dist('plugins/evaluation/world.js');
+const { createTaskWorld } = await dist('plugins/evaluation/worlds/world.js');
 const { createRegistry } = await dist('core/registry.js');
 const { createTraceWriter, runningSha3 } = await dist('core/domain/trace.js');
 const { BUNDLED_SHIMS } = await dist('plugins/shims/index.js');
@@ -46,7 +46,7 @@ async function world(shim, initial) {
   return createTaskWorld({ shims, scenario: built, task: built.tasks[0], now: '2026-11-24T00:00:00.000Z', record });
 }
 
-/** A task takes at most this many tool calls (plugins/evaluation/world.ts): a fresh world every batch. */
+/** A task takes at most this many tool calls (plugins/evaluation/worlds/world.ts): a fresh world every batch. */
 const PER_WORLD = 150;
 
 /**

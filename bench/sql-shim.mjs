@@ -21,7 +21,7 @@ const dist = (path) => import(pathToFileURL(join(repoRoot, 'dist', path)).href);
 const { default: sql } = await dist('plugins/shims/sql/index.js');
 const { openWorldDatabase } = await dist('plugins/shims/sql/database.js');
 const { compile } = await dist('plugins/shims/sql/program.js');
-const { createTaskWorld } = await dist('plugins/evaluation/world.js');
+const { createTaskWorld } = await dist('plugins/evaluation/worlds/world.js');
 const { createRegistry } = await dist('core/registry.js');
 const { createWorkerPool } = await dist('runtime/node/offload.js');
 

@@ -6,7 +6,7 @@ import { describe, it, expect, beforeAll } from 'vitest';
 import { testApp, type TestApp } from './helpers.ts';
 import { keys, type RunRecord } from '../core/domain/runs.ts';
 import type { Services } from '../core/services.ts';
-import { createRunIndexer } from '../plugins/evaluation/run-index.ts';
+import { createRunIndexer } from '../plugins/evaluation/listing/run-index.ts';
 
 /** Stores finished runs the way the engine leaves them (run.json + the run index), oldest first. */
 async function seedRuns(services: Services, runs: Array<Pick<RunRecord, 'scenario_id' | 'status'>>, prefix = 'run_seed_'): Promise<string[]> {

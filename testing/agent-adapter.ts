@@ -1,6 +1,6 @@
 /**
  * The agent adapter conformance suite: every adapter, bundled or from a plugin, runs it. It pins what the engine
- * relies on (core/agent-adapter.ts, plugins/evaluation/call-agent.ts): a valid definition whose options schema
+ * relies on (core/agent-adapter.ts, plugins/evaluation/units/call-agent.ts): a valid definition whose options schema
  * accepts the spec; a string `output` for ordinary and hostile inputs (empty, 1 MB, unicode, control
  * characters); `AgentError` for an agent that answers badly (error status, not JSON, another shape, a body
  * without end), never a secret in an error; every request through `context.fetch`, so the SSRF guard refuses

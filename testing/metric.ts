@@ -151,7 +151,7 @@ export function testMetric(metric: Metric, options: TestMetricOptions = {}): voi
       expect(Object.isFrozen(metric)).toBe(true);
     });
 
-    // A worker loads the metric by this URL (plugins/evaluation/metric-worker.ts): it must lead back to it.
+    // A worker loads the metric by this URL (plugins/evaluation/scoring/metric-worker.ts): it must lead back to it.
     it.runIf(metric.module !== undefined)('is the default export of its module, as a worker loads it', async () => {
       const exported = (await import(metric.module!)) as { default?: Metric };
       expect(exported.default?.id).toBe(metric.id);

@@ -2,18 +2,18 @@
  * The engine of one service instance: its queue, the tasks it is running (to cancel them) and the handoff key.
  * Everything else about a run is in storage, so an instance can stop at any moment and another one carries on.
  */
-import { metricLimits, type MetricLimits } from './score-metrics.ts';
+import { metricLimits, type MetricLimits } from './scoring/score-metrics.ts';
 import type { Services } from '../../core/services.ts';
 import { selectQueueFactory, type TaskQueue, type TaskQueueFactory } from '../../core/tasks.ts';
-import { createMemoryQueue } from './memory-queue.ts';
-import { handoffKey, HANDOFF_TTL_SECONDS, type HandoffState } from './handoff.ts';
-import type { RunPlan } from './plan.ts';
+import { createMemoryQueue } from './running/memory-queue.ts';
+import { handoffKey, HANDOFF_TTL_SECONDS, type HandoffState } from './running/handoff.ts';
+import type { RunPlan } from './submission/plan.ts';
 import { sha3Factory, type Sha3Factory } from '../../core/domain/hash.ts';
 import { keys, readTask, type TaskRecord } from '../../core/domain/runs.ts';
 import { Problem } from '../../core/problems.ts';
-import { createRunIndexer, type RunIndexer } from './run-index.ts';
-import { sweepOwnerMarkers } from './owners.ts';
-import { createMcpWorlds, mcpBaseUrl, type McpWorlds } from './mcp-worlds.ts';
+import { createRunIndexer, type RunIndexer } from './listing/run-index.ts';
+import { sweepOwnerMarkers } from './submission/owners.ts';
+import { createMcpWorlds, mcpBaseUrl, type McpWorlds } from './worlds/mcp-worlds.ts';
 import { cacheTtlOf, readPrices } from './cost-settings.ts';
 import type { Prices } from '../../core/domain/usage.ts';
 

@@ -7,11 +7,11 @@ import { asText, textSettings } from '../../core/plugin-settings.ts';
 import type { Plugin } from '../../core/plugin.ts';
 import { resumeLeftTasks, startEngine, stopEngine, type EngineHolder } from './engine.ts';
 import { registerEvaluationRoutes } from './routes.ts';
-import { registerMcpRoutes } from './mcp-server.ts';
-import { runTask } from './runner.ts';
+import { registerMcpRoutes } from './worlds/mcp-server.ts';
+import { runTask } from './running/runner.ts';
 import { RUN, TASK } from './schemas.ts';
 import { COST_SETTINGS } from './cost-settings.ts';
-import { cacheSweep } from './agent-cache.ts';
+import { cacheSweep } from './units/agent-cache.ts';
 
 export default {
   name: 'evaluation',

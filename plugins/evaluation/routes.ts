@@ -7,11 +7,11 @@ import type { RouteDefinition } from '../../core/routes.ts';
 import { Problem, notFound } from '../../core/problems.ts';
 import { isValidRunId, keys, readRun, readTask } from '../../core/domain/runs.ts';
 import { engineOf, type EngineHolder } from './engine.ts';
-import { submitEvaluation, type EvaluateBody } from './submit.ts';
-import { submitOnce } from './idempotency.ts';
-import { cancelTask } from './cancel.ts';
-import { decodeCursor, listRunIds } from './run-index.ts';
-import { filteredRunPage, runFilterOf, RUN_STATUSES, summaryOf } from './run-filter.ts';
+import { submitEvaluation, type EvaluateBody } from './submission/submit.ts';
+import { submitOnce } from './submission/idempotency.ts';
+import { cancelTask } from './running/cancel.ts';
+import { decodeCursor, listRunIds } from './listing/run-index.ts';
+import { filteredRunPage, runFilterOf, RUN_STATUSES, summaryOf } from './listing/run-filter.ts';
 import { runOr404, taskView } from './views.ts';
 import { EVALUATE_BODY, ACCEPTED, RUN, RUN_LIST, TASK } from './schemas.ts';
 

@@ -8,7 +8,7 @@
  */
 import type { Plugin } from '../../core/plugin.ts';
 import { type TaskQueue, type TaskQueueFactory } from '../../core/tasks.ts';
-import { createMemoryQueue } from '../../plugins/evaluation/memory-queue.ts';
+import { createMemoryQueue } from '../../plugins/evaluation/running/memory-queue.ts';
 
 /** How often a waiting event looks at the queue: in its own context, so no promise crosses events. */
 const POLL_MS = 20;

@@ -1,0 +1,181 @@
+/**
+ * How a run ends (integration.md item 1). Completed or failed: the sidecars and `run.json` with the results,
+ * then `await hooks.emit('run.finished')` (certification signs here), and only then the final status, so a
+ * client that sees the final status finds the certificate. Cancelled: no sidecars, no certificate.
+ */
+import type { HandoffError } from './handoff.ts';
+import { keys, OPTIONAL_SIDECARS, SIDECARS, type RunRecord, type RunStatus, type TaskRecord } from '../../../core/domain/runs.ts';
+import type { Store } from '../../../core/storage.ts';
+import { scoreDimensions } from '../../../core/domain/scoring.ts';
+import type { Engine } from '../engine.ts';
+import type { RunContext } from './run-context.ts';
+import { releaseTask } from '../submission/owners.ts';
+import { worldSidecar } from '../worlds/world.ts';
+import { shimExecutionOf } from '../worlds/shim-execution.ts';
+import { complianceReason, judgeRun } from '../scoring/verdict.ts';
+import type { Verdict } from '../../../core/domain/verdict.ts';
+import { agentConfigHash, type RunAgent } from '../../../core/domain/agent-target.ts';
+
+/** The run record every stage of a run writes (`GET /api/v1/runs/:run_id`). */
+export function baseRunRecord(task: TaskRecord, scenario: { id: string; title: string }, total: number, agent?: RunAgent): RunRecord {
+  return {
+    run_id: task.run_id,
+    task_id: task.task_id,
+    scenario_id: scenario.id,
+    scenario_title: scenario.title,
+    ...(agent ? { agent } : {}),
+    status: 'queued',
+    created_at: task.created_at,
+    started_at: null,
+    finished_at: null,
+    dimensions: null,
+    index: null,
+    compliance: null,
+    failures: [],
+    trace_file: 'trace.jsonl',
+    certificate_url: `/v1/certificates/${task.run_id}`,
+    verify_url: `/api/v1/verify/${task.run_id}`,
+    robustness: null,
+    tasks: { total, done: 0 },
+  };
+}
+
+/** The most tasks a run record lists in `verdict.tasks`; `scores.json` lists them all. */
+const RECORD_TASKS = 100;
+
+/**
+ * The verdict as the run record keeps it: the count of tasks by status and the tasks that did not pass every
+ * attempt (at most RECORD_TASKS), so a run of thousands of clean tasks keeps a small record; `scores.json` has
+ * every task.
+ */
+function verdictInRecord(verdict: Verdict): NonNullable<RunRecord['verdict']> {
+  const counts = { pass: 0, fail: 0, error: 0 };
+  for (const task of verdict.tasks) counts[task.status]++;
+  const notClean = verdict.tasks.filter((task) => task.status !== 'pass' || task.passed < task.attempts);
+  return { counts, tasks: notClean.slice(0, RECORD_TASKS), ...(notClean.length > RECORD_TASKS ? { more_tasks: notClean.length - RECORD_TASKS } : {}), gate_failures: verdict.gate_failures };
+}
+
+/**
+ * Writes the final run record, then the task's: a client that saw the task end (waiting on its status) must
+ * find the run ended too. Written side by side, the task's could land first.
+ */
+async function finalRecords(store: Store, task: TaskRecord, record: RunRecord): Promise<void> {
+  await store.setJson(keys.run(task.run_id), record);
+  await store.setJson(keys.task(task.task_id), task);
+}
+
+/** Writes results and sidecars, lets certification run, then sets the final status. */
+export async function finishRun(run: RunContext): Promise<void> {
+  const { engine, task, plan, state } = run;
+  const { store, hooks } = engine.services;
+  const runError = state.error();
+  const status: RunStatus = runError ? 'failed' : 'succeeded';
+  const scored = scoreDimensions(state.dimensions(), { completed: !runError });
+  const failures = state.failures();
+  // The index is the spec's; the gates of the plan's verdict policy decide the status (core/domain/verdict.ts).
+  const { compliance, verdict, trials, error } = judgeRun(plan, state, scored);
+  const tiers = state.tiers();
+  // Plans stored before runs recorded their agent: the spec as run, unnamed.
+  const agent = plan.agent ?? { adapter: plan.scenario.agent.adapter, config_hash: agentConfigHash(plan.scenario.agent, engine.sha3) };
+  const startedAt = state.startedAt() ?? task.started_at;
+  const finishedAt = state.finishedAt() ?? new Date(engine.services.now()).toISOString();
+  const robustness = state.robustness(plan.variants.length);
+  // Priced with the table configured now: prices are configuration, the tokens are the trace's.
+  const usage = state.usage(engine.prices);
+  const done = task.progress.done;
+  const record: RunRecord = {
+    ...baseRunRecord(task, plan.scenario, run.total, agent),
+    status: 'running',
+    started_at: startedAt,
+    finished_at: finishedAt,
+    dimensions: scored.dimensions,
+    index: scored.index,
+    compliance,
+    failures,
+    robustness,
+    tasks: { total: run.total, done },
+    verdict: verdictInRecord(verdict),
+    ...(trials ? { trials } : {}),
+    ...(tiers ? { tiers } : {}),
+    usage,
+    ...(error ? { error } : {}),
+  };
+  const scores = {
+    run_id: task.run_id,
+    dimensions: scored.dimensions,
+    index: scored.index,
+    compliance,
+    floor_applied: scored.floor_applied,
+    measured: scored.measured,
+    per_metric: state.perMetric(),
+    per_task: state.perTask().map(({ task_id, variant, trial, scores: taskScores, passed, latency_ms }) => ({ task_id, ...(variant ? { variant } : {}), ...(trial !== undefined ? { trial } : {}), scores: taskScores, passed, latency_ms })),
+    robustness,
+    verdict: { tasks: verdict.tasks, gate_failures: verdict.gate_failures },
+    ...(trials ? { trials } : {}),
+  };
+  const summary = {
+    run_id: task.run_id,
+    task_id: task.task_id,
+    scenario_id: plan.scenario.id,
+    agent,
+    status,
+    compliance,
+    started_at: startedAt,
+    finished_at: finishedAt,
+    tasks: { total: run.total, done, failures: failures.length },
+    agent_signatures: state.signatures(),
+    robustness,
+    // The certificate says from here how many answers came from the response cache.
+    usage,
+    ...(error ? { error } : {}),
+  };
+  // Runs with a world keep its initial and final states beside the trace, in the evidence ledger.
+  const world = plan.scenario.enabled_shims?.length ? await worldSidecar(engine.services.shims, plan.scenario, task.created_at, state.worldUnits(), task.progress.done, shimExecutionOf(run)) : undefined;
+  await Promise.all([
+    ...(world ? [store.setJson(keys.sidecar(task.run_id, OPTIONAL_SIDECARS.world), world)] : []),
+    store.setJson(keys.sidecar(task.run_id, SIDECARS.scores), scores),
+    store.setJson(keys.sidecar(task.run_id, SIDECARS.failures), failures),
+    store.setJson(keys.sidecar(task.run_id, SIDECARS.summary), summary),
+    store.setJson(keys.run(task.run_id), record),
+  ]);
+  await hooks.emit('run.finished', { run_id: task.run_id });
+  record.status = status;
+  Object.assign(task, { status, started_at: task.started_at ?? startedAt, finished_at: finishedAt, ...(runError ? { error: runError } : {}) });
+  delete task.handoff;
+  await finalRecords(store, task, record);
+  await releaseTask(store, task.task_id, task);
+}
+
+/** Ends a task that produced no results (cancelled, refused, abandoned): run and task records, markers. */
+export async function endWithoutResults(engine: Engine, task: TaskRecord, status: RunStatus, error?: { code: string; message: string }): Promise<void> {
+  const { store } = engine.services;
+  const finishedAt = new Date(engine.services.now()).toISOString();
+  const stored = await store.getJson<RunRecord>(keys.run(task.run_id));
+  const record: RunRecord = {
+    ...(stored ?? baseRunRecord(task, { id: 'unknown', title: 'unknown' }, task.progress.total)),
+    status,
+    started_at: stored?.started_at ?? task.started_at,
+    finished_at: finishedAt,
+    tasks: { total: task.progress.total, done: task.progress.done },
+    ...(error ? { error, compliance: { status: 'error' as const, score: 0, policy_ref: stored?.compliance?.policy_ref ?? 'unknown', reason: complianceReason(error) } } : {}),
+  };
+  Object.assign(task, { status, finished_at: finishedAt, ...(error ? { error } : {}) });
+  delete task.handoff;
+  await finalRecords(store, task, record);
+  await Promise.all([releaseTask(store, task.task_id, task), store.remove(keys.cancelRequest(task.task_id))]);
+}
+
+/** Ends a cancelled task: the trace gets its `run_end`, the run and task become `cancelled`. */
+export async function cancelRun(engine: Engine, task: TaskRecord, run?: RunContext): Promise<void> {
+  if (run && run.writer.cursor().seq + run.writer.buffered() > 0) {
+    run.writer.emit('run_end', { data: { status: 'cancelled', units: run.total, done: task.progress.done } });
+    await run.writer.flush();
+  }
+  await endWithoutResults(engine, task, 'cancelled');
+}
+
+/** Ends a task whose handoff token or stored state failed verification: it is never trusted, never certified. */
+export async function abandonRun(engine: Engine, task: TaskRecord, error: HandoffError): Promise<void> {
+  engine.services.logger.warn('refused a handoff token; the run is marked failed', { task_id: task.task_id, run_id: task.run_id, reason: error.reason });
+  await endWithoutResults(engine, task, 'failed', { code: 'handoff_invalid', message: error.message });
+}

@@ -1,0 +1,97 @@
+/**
+ * The quota ledger mirrors each principal's part in memory on a store only this process uses (owner-ledger.ts):
+ * what an earlier process stored must still count after a restart, a stale marker swept at start must not keep
+ * counting, and a task released twice counts its bytes once.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { testApp, type TestApp } from '../../../test/helpers.ts';
+import { scriptedScenario, testMetrics, waitForTask } from '../../../test/evaluation-fixtures.ts';
+import { stalledAgent } from '../../../test/agent-fixtures.ts';
+
+const stalled = (id: string) => scriptedScenario(id, { agent: { adapter: 'stalled' }, tasks: [{ id: 't1', input: 'balance?', metrics: [{ id: 'probe_contains' }] }] });
+
+function fsEnv(extra: Record<string, string> = {}) {
+  const root = mkdtempSync(join(tmpdir(), 'aeh-ledger-'));
+  return { AEH_STORAGE: 'fs', PROJECT_ROOT: root, AEH_DATA_DIR: join(root, '.aeh'), AEH_CONCURRENCY: '1', ...extra };
+}
+
+async function operator(t: TestApp, name: string): Promise<string> {
+  return (await t.json('POST', '/api/v1/keys', { body: { name, roles: ['operator'] } })).body.secret;
+}
+
+const submit = (t: TestApp, key: string, id: string) => t.json('POST', '/api/evaluate', { key, body: { scenario: stalled(id) } });
+
+describe('the quota ledger on a store only this process uses', () => {
+  it('counts the tasks an earlier process left queued, after a restart', async () => {
+    const env = fsEnv({ AEH_MAX_QUEUED_PER_PRINCIPAL: '2' });
+    const first = await testApp({ plugins: [testMetrics, stalledAgent], env });
+    const secret = await operator(first, 'restarted');
+    expect((await submit(first, secret, 'a')).status).toBe(202);
+    expect((await submit(first, secret, 'b')).status).toBe(202);
+    await first.app.close();
+    // The two tasks resume in the next process and still hold their places.
+    const second = await testApp({ plugins: [testMetrics, stalledAgent], env });
+    const refused = await submit(second, secret, 'c');
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ code: 'quota_exceeded', outstanding: 2 });
+    await second.app.close();
+  });
+
+  it('forgets a marker swept at start (its task is gone), and counts stored bytes across restarts', async () => {
+    const env = fsEnv({ AEH_MAX_QUEUED_PER_PRINCIPAL: '1', AEH_MAX_STORED_BYTES_PER_PRINCIPAL: '1000000' });
+    const first = await testApp({ plugins: [testMetrics], env });
+    const secret = await operator(first, 'swept');
+    const done = await t_submitScripted(first, secret, 'quick');
+    await waitForTask(first, done);
+    // The run's bytes are counted just after its task's record says it ended.
+    const counters = join(env.AEH_DATA_DIR, 'usage', 'stored-bytes');
+    for (let i = 0; i < 200 && !existsSync(counters); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    await first.app.close();
+    // The principal's only counter and marker folder (named by ownerKey of its id).
+    const [owner] = readdirSync(counters);
+    const counter = join(env.AEH_DATA_DIR, 'usage', 'stored-bytes', owner!);
+    const storedOnce = Number(readFileSync(counter, 'utf8'));
+    expect(storedOnce).toBeGreaterThan(1000);
+    // A marker whose task record is gone (a crash between two removals) would hold the only place for ever.
+    const owned = join(env.AEH_DATA_DIR, 'tasks-owned', owner!);
+    mkdirSync(owned, { recursive: true });
+    writeFileSync(join(owned, 'task_gone.1'), '1');
+    const second = await testApp({ plugins: [testMetrics], env });
+    for (let i = 0; i < 200 && readdirSync(owned).length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(readdirSync(owned)).toEqual([]);
+    const next = await t_submitScripted(second, secret, 'after-restart');
+    await waitForTask(second, next);
+    // Counted once per run, added to what the first process stored (just after the task's record says it ended).
+    let storedTwice = storedOnce;
+    for (let i = 0; i < 200 && storedTwice === storedOnce; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      storedTwice = Number(readFileSync(counter, 'utf8'));
+    }
+    expect(storedTwice).toBeGreaterThan(storedOnce);
+    expect(storedTwice).toBeLessThan(storedOnce * 2.5);
+    await second.app.close();
+  });
+
+  it('refuses on the bytes an earlier process stored', async () => {
+    const env = fsEnv({ AEH_MAX_STORED_BYTES_PER_PRINCIPAL: '1000' });
+    const first = await testApp({ plugins: [testMetrics], env });
+    const secret = await operator(first, 'bytes');
+    await waitForTask(first, await t_submitScripted(first, secret, 'big'));
+    for (let i = 0; i < 200 && !existsSync(join(env.AEH_DATA_DIR, 'usage', 'stored-bytes')); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    await first.app.close();
+    const second = await testApp({ plugins: [testMetrics], env });
+    const refused = await t_submitScripted(second, secret, 'next').catch((error: Error) => error.message);
+    expect(refused).toMatch(/429.*AEH_MAX_STORED_BYTES_PER_PRINCIPAL/s);
+    await second.app.close();
+  });
+});
+
+/** Submits a scripted scenario that finishes at once; its task id. */
+async function t_submitScripted(t: TestApp, key: string, id: string): Promise<string> {
+  const answer = await t.json('POST', '/api/evaluate', { key, body: { scenario: scriptedScenario(id) } });
+  if (answer.status !== 202) throw new Error(`${answer.status} ${JSON.stringify(answer.body)}`);
+  return answer.body.task_id;
+}

@@ -1,0 +1,167 @@
+/**
+ * What each principal holds, as the quotas read it (owners.ts): its queued or running tasks with their units,
+ * and the bytes its finished runs stored. The store is the record: a marker per outstanding task
+ * (`tasks-owned/<owner>/<task_id>.<units>`) and a byte counter per principal (`usage/stored-bytes/<owner>`).
+ *
+ * On a store that only this process uses (`memory`, `fs`: their `setIfAbsent` is atomic only here, see
+ * principal-lock.ts) the ledger keeps a mirror of each principal's part, read from the store once, and
+ * afterwards only writes: a submission no longer lists its owner's markers (a listing grows with the backlog:
+ * 64 queued tasks cost 5% of the service's CPU in bench/evaluate-throughput.mjs) and a finished run no longer
+ * writes a "counted" claim beside its bytes. A store shared by instances (Redis) is read every time.
+ */
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex } from '@noble/hashes/utils.js';
+import type { Store } from '../../../core/storage.ts';
+import { storeIsProcessLocal } from './principal-lock.ts';
+
+const encoder = new TextEncoder();
+/** How many finished tasks a mirror remembers as counted (a second release of one comes within moments). */
+const COUNTED_REMEMBERED = 10_000;
+/** How long the claim of a counted task is kept where the store expires keys (shared stores only). */
+const COUNTED_TTL_S = 7 * 24 * 3600;
+
+/** A storage-safe name for a principal id (ids hold `|` and `:`, which keys refuse). */
+export function ownerKey(owner: string): string {
+  return bytesToHex(sha256(encoder.encode(owner))).slice(0, 32);
+}
+
+const ownedPrefix = (owner: string) => `tasks-owned/${ownerKey(owner)}`;
+/** A task's marker: versions before units were counted wrote `<task_id>` alone. */
+const ownedKey = (owner: string, taskId: string, units?: number) => `${ownedPrefix(owner)}/${taskId}${units === undefined ? '' : `.${units}`}`;
+/** Bytes stored for a principal's runs (a counter). */
+const storedKey = (owner: string) => `usage/stored-bytes/${ownerKey(owner)}`;
+/** Claimed once a run's bytes were counted, so a second release of the task does not count them again. */
+const countedKey = (taskId: string) => `usage/counted/${taskId}`;
+
+/** A marker's task id and units (`undefined` for a marker written before units were counted). */
+function parseMarker(key: string): { taskId: string; units: number | undefined } {
+  const [taskId = '', units] = key.slice(key.lastIndexOf('/') + 1).split('.');
+  return { taskId, units: units === undefined ? undefined : Number(units) || 0 };
+}
+
+/** A principal's part of the ledger. */
+export interface OwnerLedger {
+  /** Its queued or running tasks and their units. */
+  outstanding(owner: string): Promise<{ tasks: number; units: number }>;
+  /** The bytes its finished runs stored. */
+  storedBytes(owner: string): Promise<number>;
+  /** Records task `taskId` of `units` units as outstanding. */
+  hold(owner: string, taskId: string, units: number): Promise<void>;
+  /** Records task `taskId` (of `units` units when it was held) as no longer outstanding. */
+  drop(owner: string, taskId: string, units?: number): Promise<void>;
+  /** Removes the markers of tasks not in `activeTaskIds` (a crash between two removals); run at start-up. */
+  sweep(activeTaskIds: ReadonlySet<string>): Promise<void>;
+  /** Adds a finished task's bytes (asked for only the first time) to its owner's, once per task. */
+  countOnce(owner: string, taskId: string, bytes: () => Promise<number>): Promise<void>;
+}
+
+/** Reads and writes the store every time (a store shared by instances). */
+function storeLedger(store: Store): OwnerLedger {
+  return {
+    async outstanding(owner) {
+      const markers = await store.keys(ownedPrefix(owner));
+      return { tasks: markers.length, units: markers.reduce((sum, key) => sum + (parseMarker(key).units ?? 0), 0) };
+    },
+    async storedBytes(owner) {
+      return Number(await store.getJson<number>(storedKey(owner))) || 0;
+    },
+    // An append creates the marker without the fsync of an atomic write; its content does not matter.
+    hold: (owner, taskId, units) => store.append(ownedKey(owner, taskId, units), encoder.encode('1')),
+    async drop(owner, taskId, units) {
+      await Promise.all([store.remove(ownedKey(owner, taskId)), ...(units === undefined ? [] : [store.remove(ownedKey(owner, taskId, units))])]);
+    },
+    sweep: async (active) => void (await sweepMarkers(store, active)),
+    async countOnce(owner, taskId, bytes) {
+      if (!(await store.setIfAbsent(countedKey(taskId), '1', COUNTED_TTL_S))) return;
+      const counted = await bytes();
+      if (counted > 0) await store.increment(storedKey(owner), counted);
+    },
+  };
+}
+
+/** Removes the markers of tasks not in `active`; answers the removed ones' owner keys and task ids. */
+async function sweepMarkers(store: Store, active: ReadonlySet<string>): Promise<Array<{ owner: string; taskId: string }>> {
+  const stale = (await store.keys('tasks-owned')).filter((key) => !active.has(parseMarker(key).taskId));
+  await Promise.all(stale.map((key) => store.remove(key)));
+  return stale.map((key) => ({ owner: key.split('/')[1]!, taskId: parseMarker(key).taskId }));
+}
+
+/** One principal's part, mirrored: task id to units (`undefined`: an old marker without units), and bytes. */
+interface Mirrored {
+  tasks: Map<string, number | undefined>;
+  bytes: number;
+}
+
+/** Mirrors each principal's part in memory, read from the store at its first use (a store only this process uses). */
+function mirroredLedger(store: Store): OwnerLedger {
+  const owners = new Map<string, Promise<Mirrored>>();
+  const counted = new Set<string>();
+  // Keyed by ownerKey, as markers are, so that sweep can find a mirror from a marker.
+  function mirrorOf(owner: string): Promise<Mirrored> {
+    const key = ownerKey(owner);
+    let mirror = owners.get(key);
+    if (!mirror) {
+      mirror = Promise.all([store.keys(ownedPrefix(owner)), store.getJson<number>(storedKey(owner))]).then(([markers, bytes]) => ({
+        tasks: new Map(markers.map((key) => { const { taskId, units } = parseMarker(key); return [taskId, units] as const; })),
+        bytes: Number(bytes) || 0,
+      }));
+      // A failed read is not remembered: the next use reads again.
+      mirror.catch(() => owners.delete(key));
+      owners.set(key, mirror);
+    }
+    return mirror;
+  }
+  return {
+    async outstanding(owner) {
+      const { tasks } = await mirrorOf(owner);
+      let units = 0;
+      for (const held of tasks.values()) units += held ?? 0;
+      return { tasks: tasks.size, units };
+    },
+    async storedBytes(owner) {
+      return (await mirrorOf(owner)).bytes;
+    },
+    async hold(owner, taskId, units) {
+      const { tasks } = await mirrorOf(owner);
+      tasks.set(taskId, units);
+      try {
+        await store.append(ownedKey(owner, taskId, units), encoder.encode('1'));
+      } catch (error) {
+        tasks.delete(taskId);
+        throw error;
+      }
+    },
+    async drop(owner, taskId) {
+      const { tasks } = await mirrorOf(owner);
+      if (!tasks.has(taskId)) return;
+      const units = tasks.get(taskId);
+      tasks.delete(taskId);
+      await store.remove(ownedKey(owner, taskId, units));
+    },
+    async sweep(active) {
+      // A mirror read before a marker was removed may hold it: forget it there too.
+      for (const { owner, taskId } of await sweepMarkers(store, active)) (await owners.get(owner)?.catch(() => undefined))?.tasks.delete(taskId);
+    },
+    async countOnce(owner, taskId, bytes) {
+      // Markers are removed before a task's bytes are counted (owners.ts), so a task released again after a
+      // restart was not counted before it: remembering the counted ones in this process is enough.
+      if (counted.has(taskId)) return;
+      counted.add(taskId);
+      if (counted.size > COUNTED_REMEMBERED) counted.delete(counted.values().next().value!);
+      const mirror = await mirrorOf(owner);
+      const added = await bytes();
+      if (added <= 0) return;
+      mirror.bytes += added;
+      await store.increment(storedKey(owner), added);
+    },
+  };
+}
+
+const ledgers = new WeakMap<Store, OwnerLedger>();
+
+/** The ledger of `store`, one per store in this process. */
+export function ledgerOf(store: Store): OwnerLedger {
+  let ledger = ledgers.get(store);
+  if (!ledger) ledgers.set(store, (ledger = storeIsProcessLocal(store) ? mirroredLedger(store) : storeLedger(store)));
+  return ledger;
+}

@@ -1,0 +1,256 @@
+/**
+ * `POST /api/evaluate`: resolve the scenario (`path` through the jail, inline `scenario`, or catalog
+ * `scenario_id` — exactly one), apply the agent override, refuse what cannot run (unknown adapter or metric,
+ * bad options, unknown mutator) with 4xx before anything is queued, build the variants, then persist the
+ * plan, the run, the task with its first handoff token, and queue it.
+ */
+import { Problem, type FieldError } from '../../../core/problems.ts';
+import { normalizeScenario } from '../../../core/domain/scenario-load.ts';
+import { loadScenarioFile } from '../../../core/scenario-file.ts';
+import { agentCheckContext, variablesUsed } from '../../../core/guards/agent-environment.ts';
+import { check } from '../../../core/validate.ts';
+import { mutateScenario, normalizeTypes, DEFAULT_SEED } from '../../../core/domain/mutation.ts';
+import { sha3Hex } from '../../../core/domain/hash.ts';
+import { signHandoff, type HandoffState } from '../running/handoff.ts';
+import { keys, SIDECARS, type TaskRecord } from '../../../core/domain/runs.ts';
+import type { AgentSpec, Scenario } from '../../../core/domain/scenario.ts';
+import { FRESH_LIMIT, type Engine } from '../engine.ts';
+import { positionAt, unitCount, type PlannedVariant, type RunPlan } from './plan.ts';
+import { baseRunRecord } from '../running/finish.ts';
+import { checkQueueQuota, reserveTask, type Reservation } from './owners.ts';
+import { worldRefusals } from '../worlds/world.ts';
+import { principalGroup } from '../../../core/capabilities.ts';
+import type { ShimExecution } from '../../../core/domain/shim-run.ts';
+import { resolveShimConfigs, type NamedShimConfig } from '../../../core/domain/shim-configs.ts';
+import { chooseAgent, type AgentChoice } from './agent-choice.ts';
+import type { Reserved, RunIds } from './idempotency.ts';
+import { resolvePolicy, type VerdictPolicyInput } from '../../../core/domain/verdict-policy.ts';
+import { withImpliedMetrics } from '../../../core/domain/implied-metrics.ts';
+import type { Principal } from '../../../core/auth-manager.ts';
+import { storedCreator } from '../../../core/delegation.ts';
+
+export interface EvaluateBody {
+  path?: string;
+  scenario?: Record<string, unknown>;
+  scenario_id?: string;
+  seed?: number;
+  mutations?: Array<{ type: string | string[]; count?: number; seed?: number; options?: Record<string, unknown> }>;
+  /** A registry name or an inline spec; overrides the scenario's agent. */
+  agent?: string | AgentSpec;
+  /** Answer from the response cache where an identical call was answered before, and keep new answers there. */
+  cache?: boolean;
+  /** Fields of the verdict policy that override the scenario's for this run. */
+  verdict?: VerdictPolicyInput;
+}
+
+/** The most units (tasks × (variants + trials)) one run may have. */
+export const MAX_UNITS = 100_000;
+const EMPTY_SHA3 = 'a7ffc6f8bf1ed76651c14756a061d662f580ff4de43b49fa82d80a4b80f8434a';
+const encoder = new TextEncoder();
+
+async function resolveScenario(engine: Engine, body: EvaluateBody): Promise<Scenario> {
+  const given = (['path', 'scenario', 'scenario_id'] as const).filter((field) => body[field] !== undefined);
+  if (given.length !== 1) {
+    const message = given.length === 0 ? 'one of path, scenario or scenario_id is required' : `give exactly one of path, scenario or scenario_id, not ${given.join(' and ')}`;
+    throw new Problem('validation_failed', { detail: message, errors: [{ path: given.length ? `/${given[1]}` : '/', message }] });
+  }
+  if (body.path !== undefined) return loadScenarioFile(engine.services, body.path);
+  if (body.scenario !== undefined) return normalizeScenario(body.scenario, { formats: engine.services.scenarioFormats.list() });
+  const found = await engine.services.use('catalog').get(body.scenario_id!);
+  if (!found) throw new Problem('not_found', { detail: `no catalog scenario has id "${body.scenario_id}"` });
+  return found;
+}
+
+/**
+ * Every reason the scenario cannot run here: unknown adapter, adapter options, an agent timeout above
+ * `AEH_MAX_AGENT_TIMEOUT_MS`, unknown metrics, metric params.
+ */
+function refusals(engine: Engine, scenario: Scenario): FieldError[] {
+  const { agents, metrics, config } = engine.services;
+  const errors: FieldError[] = [];
+  const adapter = agents.get(scenario.agent.adapter);
+  if (!adapter) errors.push({ path: '/agent/adapter', message: `unknown agent adapter "${scenario.agent.adapter}"; known: ${agents.names().join(', ')}` });
+  else if (adapter.options) errors.push(...check(adapter.options, scenario.agent, '/agent'));
+  if (!engine.services.find('llm')) {
+    scenario.tasks.forEach((task, index) => {
+      if (task.user_simulator) errors.push({ path: `/tasks/${index}/user_simulator`, message: 'a simulated user needs the language-model provider: set AEH_LLM_BASE_URL and AEH_LLM_MODEL, or script the turns instead' });
+    });
+  }
+  const timeoutMs = scenario.agent.timeout_ms;
+  if (typeof timeoutMs === 'number' && timeoutMs > config.quotas.maxAgentTimeoutMs) {
+    errors.push({ path: '/agent/timeout_ms', message: `must be at most ${config.quotas.maxAgentTimeoutMs} ms on this service (AEH_MAX_AGENT_TIMEOUT_MS)` });
+  }
+  scenario.tasks.forEach((task, taskIndex) => {
+    task.metrics.forEach((ref, refIndex) => {
+      const metric = metrics.get(ref.id);
+      const path = `/tasks/${taskIndex}/metrics/${refIndex}`;
+      if (!metric) errors.push({ path: `${path}/id`, message: `unknown metric "${ref.id}"; known: ${metrics.names().join(', ') || 'none'}` });
+      else if (metric.params) errors.push(...check(metric.params, ref.params ?? {}, `${path}/params`));
+    });
+  });
+  return errors;
+}
+
+async function buildVariants(engine: Engine, scenario: Scenario, body: EvaluateBody): Promise<PlannedVariant[]> {
+  const variants: PlannedVariant[] = [];
+  const seen = new Set<string>();
+  for (const [index, mutation] of (body.mutations ?? []).entries()) {
+    const made = await mutateScenario(scenario, normalizeTypes(mutation.type), {
+      seed: mutation.seed ?? body.seed ?? DEFAULT_SEED,
+      count: mutation.count ?? 1,
+      mutators: engine.services.mutators,
+      llm: engine.services.find('llm'),
+      options: mutation.options,
+    }).catch((error) => {
+      // The mutation module names `/type`; here it is `/mutations/<i>/type`.
+      if (error instanceof Problem && error.errors) throw new Problem(error.code, { detail: error.detail, errors: error.errors.map((e) => ({ ...e, path: `/mutations/${index}${e.path}` })), extra: error.extra });
+      throw error;
+    });
+    for (const variant of made) {
+      const id = seen.has(variant.variant_id) ? `${variant.variant_id}/${index}` : variant.variant_id;
+      seen.add(id);
+      variants.push({ variant_id: id, types: variant.types, seed: variant.seed, changes: variant.changes, scenario: { ...variant.scenario, agent: scenario.agent } });
+    }
+  }
+  return variants;
+}
+
+function newId(prefix: string, now: number): string {
+  // Time first so ids sort roughly by creation; 80 random bits make them unguessable.
+  const random = crypto.getRandomValues(new Uint8Array(10));
+  let suffix = '';
+  for (const byte of random) suffix += byte.toString(36).padStart(2, '0');
+  return `${prefix}_${now.toString(36)}${suffix}`;
+}
+
+/** Where submission builds a scenario's world to check it: as a run would, in the pool under the shim budget. */
+function submissionExecution(services: Engine['services'], owner: string | undefined): ShimExecution {
+  return { offload: services.capabilities.offload, budgetMs: services.config.shimBudgetMs, group: principalGroup(owner, 'submission') };
+}
+
+/** What submission checked: the scenario as it will run, the agent chosen, the variables the agent may send. */
+interface Checked {
+  scenario: Scenario;
+  chosen: AgentChoice;
+  agentEnvs: string[];
+}
+
+/** Resolves the scenario, its agent and its named shim configurations, and refuses what cannot run (400). */
+async function checkedScenario(engine: Engine, body: EvaluateBody, owner: string | undefined): Promise<Checked> {
+  const { services } = engine;
+  const chosen = await chooseAgent(services, await resolveScenario(engine, body), body.agent, engine.sha3);
+  // Declared checks run their metrics whether or not `metrics` lists them; the plan shows what is judged.
+  // Named shim configurations are spelled out into the plan, so the stored plan is self-contained.
+  const resolved = await resolveShimConfigs(withImpliedMetrics(chosen.scenario), (key) => services.store.getJson<NamedShimConfig>(key), services.config.enabledShims);
+  const scenario = resolved.scenario;
+  const errors = [...refusals(engine, scenario), ...resolved.errors, ...await worldRefusals(services.shims, scenario, services.config.enabledShims, new Date(services.now()).toISOString(), resolved.trusted, submissionExecution(services, owner))];
+  if (errors.length) throw new Problem('validation_failed', { detail: `the scenario cannot run: ${errors.slice(0, 3).map((e) => `${e.path} ${e.message}`).join('; ')}`, errors });
+  // A bare AEH_AGENT_KEY_ENVS variable is for registry agents only; the check notes which variables the agent uses.
+  const checkContext = agentCheckContext(services, { registered: chosen.agent.name !== undefined });
+  // A pinned key set is fetched when the run starts; an address no connection may reach is refused now.
+  const jwksUrl = (scenario.agent.signature_key as { jwks_url?: unknown } | undefined)?.jwks_url;
+  if (jwksUrl !== undefined) checkContext.checkUrl(jwksUrl, '/agent/signature_key/jwks_url');
+  await services.agents.get(scenario.agent.adapter)!.check?.(scenario.agent, checkContext);
+  return { scenario, chosen, agentEnvs: variablesUsed(checkContext) };
+}
+
+/**
+ * Refuses a run of more than MAX_UNITS units (issue 25 item 12: every unit counts, `trials` included), naming
+ * `/trials` when the trials alone pass it, else `/mutations`.
+ */
+function checkUnits(scenario: Scenario, variants: number): number {
+  const trials = scenario.trials ?? 1;
+  const units = scenario.tasks.length * (variants + trials);
+  if (units <= MAX_UNITS) return units;
+  const path = scenario.tasks.length * trials > MAX_UNITS ? '/trials' : '/mutations';
+  throw new Problem('validation_failed', {
+    detail: `the run would have ${units} units (tasks × (variants + trials)); the limit is ${MAX_UNITS}`,
+    errors: [{ path, message: path === '/trials' ? 'too many tasks × trials' : 'too many variants for this scenario' }],
+  });
+}
+
+/**
+ * Validates, persists and queues an evaluation; returns its ids.
+ * @param submitter the submitting principal: its place in the queue quota is reserved atomically, it is
+ *   dispatched fairly, and asked again when the run starts or resumes (a revoked submitter's run does not start)
+ * @param reserve for an idempotent submission (idempotency.ts): called once everything is validated, with fresh
+ *   ids; answers the ids to store under, or an earlier submission's to answer instead. The task record is then
+ *   written last, so that it proves the submission complete.
+ */
+export async function submitEvaluation(engine: Engine, body: EvaluateBody, submitter?: Principal, reserve?: (fresh: RunIds) => Promise<Reserved>): Promise<RunIds & { agent_envs?: string[] }> {
+  const { services } = engine;
+  const { store, config } = services;
+  const owner = submitter?.id;
+  if (body.cache === true && engine.cacheTtlSeconds === 0) {
+    throw new Problem('validation_failed', { detail: 'the response cache is turned off on this service (AEH_AGENT_CACHE_TTL_SECONDS=0)', errors: [{ path: '/cache', message: 'the response cache is off (AEH_AGENT_CACHE_TTL_SECONDS=0)' }] });
+  }
+  const checked = await checkedScenario(engine, body, owner);
+  // Refused before any variant is built: a hostile `count` must not make the mutators do the work first.
+  checkUnits(checked.scenario, (body.mutations ?? []).reduce((sum, mutation) => sum + (mutation.count ?? 1), 0));
+  if (owner !== undefined) await checkQueueQuota(store, owner, config.quotas.queuedRunsPerPrincipal);
+  const variants = await buildVariants(engine, checked.scenario, body);
+  const units = checkUnits(checked.scenario, variants.length);
+  const now = services.now();
+  const fresh = { run_id: newId('run', now), task_id: newId('task', now) };
+  const place = owner === undefined ? undefined : await reserveTask(store, owner, fresh.task_id, units, config.quotas, services.now);
+  try {
+    const reserved = reserve ? await reserve(fresh) : undefined;
+    if (reserved?.replay) {
+      await place?.release();
+      return reserved.ids;
+    }
+    const ids = reserved?.ids ?? fresh;
+    if (place && ids.task_id !== fresh.task_id) await place.moveTo(ids.task_id);
+    return await persist(engine, { body, checked, variants, ids, submitter, place, recordLast: reserved !== undefined, now });
+  } catch (error) {
+    await place?.release().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** What `persist` stores. */
+interface Submission {
+  body: EvaluateBody;
+  checked: Checked;
+  variants: PlannedVariant[];
+  ids: RunIds;
+  submitter?: Principal;
+  place?: Reservation;
+  /** Write the task record after everything else (an idempotent submission: the record proves it complete). */
+  recordLast: boolean;
+  now: number;
+}
+
+/** Stores the plan, the run, the task with its first handoff token and the markers, then queues the task. */
+async function persist(engine: Engine, { body, checked, variants, ids, submitter, place, recordLast, now }: Submission): Promise<RunIds & { agent_envs?: string[] }> {
+  const { services } = engine;
+  const { scenario, chosen, agentEnvs } = checked;
+  const { run_id: runId, task_id: taskId } = ids;
+  const verdict = resolvePolicy(scenario.verdict, body.verdict);
+  const plan: RunPlan = { run_id: runId, task_id: taskId, seed: body.seed ?? null, scenario, variants, agent: chosen.agent, ...(body.cache === true ? { cache: true } : {}), verdict };
+  const total = unitCount(plan);
+  const planBytes = encoder.encode(JSON.stringify(plan));
+  const scenarioDigest = sha3Hex(planBytes, engine.sha3);
+  const createdAt = new Date(now).toISOString();
+  const task: TaskRecord = { task_id: taskId, run_id: runId, status: 'queued', progress: { done: 0, total }, created_at: createdAt, started_at: null, finished_at: null, ...(submitter === undefined ? {} : { submitted_by: submitter.id, submitter: storedCreator(submitter) }), ...(agentEnvs.length ? { agent_envs: agentEnvs } : {}) };
+  const state: HandoffState = {
+    run_id: runId, task_id: taskId, next: 0, total, step: 0, phase: 'running', position: positionAt(plan, 0),
+    trace: { seq: 0, bytes: 0, digest: EMPTY_SHA3 }, scenario_digest: scenarioDigest,
+  };
+  task.handoff = await signHandoff(state, engine.handoffKey, { now, ttlSeconds: engine.handoffTtlSeconds });
+  const writeTask = () => services.store.setJson(keys.task(taskId), task);
+  await Promise.all([
+    services.store.setBytes(keys.sidecar(runId, SIDECARS.scenario), planBytes),
+    services.store.setJson(keys.run(runId), baseRunRecord(task, scenario, total, chosen.agent)),
+    ...(recordLast ? [] : [writeTask()]),
+    // An append creates the marker without the fsync of an atomic write; its content does not matter.
+    services.store.append(keys.activeTask(taskId), encoder.encode(createdAt)),
+  ]);
+  if (recordLast) await writeTask();
+  await engine.runIndex.add(runId);
+  // With a shared queue another instance may start (and checkpoint) the task first; the state in memory would then be stale.
+  if (!engine.queue.shared && engine.fresh.size < FRESH_LIMIT) engine.fresh.set(taskId, { task, plan, state });
+  await engine.queue.enqueue(taskId, { owner: submitter?.id, rank: (place?.ahead ?? 0) + 1 });
+  services.telemetry.increment('evaluations.accepted');
+  return { task_id: taskId, run_id: runId, ...(agentEnvs.length ? { agent_envs: agentEnvs } : {}) };
+}

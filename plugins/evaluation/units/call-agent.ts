@@ -1,0 +1,116 @@
+/**
+ * One call to the agent under evaluation, bounded by the per-call timeout (`agent.timeout_ms`, default 30 s)
+ * and by the task's own signal (cancellation, shutdown). Failures become the engine's failure codes
+ * (integration.md item 2): `INFRA.AGENT_TIMEOUT`, `INFRA.SSRF_BLOCKED`, `INFRA.AGENT_ERROR`.
+ */
+import type { AgentAdapter, AgentCallContext, AgentReply } from '../../../core/agent-adapter.ts';
+import { isProblem } from '../../../core/problems.ts';
+import { modelOf, requestsOf, usageOf } from '../../../core/domain/usage.ts';
+
+/** Default per-call timeout. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** Why an agent call failed, as the trace's `error` event records it. */
+export interface CallFailure {
+  code: 'agent_timeout' | 'ssrf_blocked' | 'agent_error';
+  failure_code: 'INFRA.AGENT_TIMEOUT' | 'INFRA.SSRF_BLOCKED' | 'INFRA.AGENT_ERROR';
+  message: string;
+}
+
+export type CallResult = { reply: AgentReply; latency_ms: number } | { failure: CallFailure; latency_ms: number };
+
+// The abort reason of a timed-out call: a plain object, because an Error would capture a stack on every call.
+const TIMED_OUT = Object.freeze({ name: 'TimeoutError', message: 'the per-call timeout elapsed' });
+
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return 'the agent call failed';
+  if (error.name === 'AgentError') return error.message;
+  // fetch failures hide the useful part (ECONNREFUSED, ENOTFOUND) in `cause`.
+  const cause = (error as Error & { cause?: { code?: unknown } }).cause;
+  const code = cause && typeof cause === 'object' && typeof cause.code === 'string' ? ` (${cause.code})` : '';
+  return `the agent call failed: ${error.message.slice(0, 300)}${code}`;
+}
+
+/**
+ * Calls the adapter. Resolves with the reply or a classified failure; rejects only when `parent` aborted
+ * (cancellation or shutdown), with the parent's reason.
+ */
+export async function callAgent(
+  adapter: AgentAdapter,
+  input: string,
+  context: Omit<AgentCallContext, 'signal'>,
+  { timeoutMs, parent }: { timeoutMs: number; parent: AbortSignal },
+): Promise<CallResult> {
+  if (parent.aborted) throw parent.reason;
+  if (adapter.idempotent) return callInProcess(adapter, input, context, timeoutMs, parent);
+  const deadline = new AbortController();
+  // The call's signal follows the task's without a listener on it: that signal is the run's, shared by every
+  // call in flight (16 at once in a per_task run), and a listener per call on it was the server log's
+  // MaxListenersExceededWarning.
+  const signal = AbortSignal.any([parent, deadline.signal]);
+  let rejectOnAbort!: (reason: unknown) => void;
+  const aborted = new Promise<never>((_, reject) => (rejectOnAbort = reject));
+  const onAbort = () => rejectOnAbort(signal.reason);
+  signal.addEventListener('abort', onAbort, { once: true });
+  const timer = setTimeout(() => deadline.abort(TIMED_OUT), timeoutMs);
+  const started = performance.now();
+  try {
+    // The race stops waiting for an adapter that ignores its signal.
+    const reply = await Promise.race([adapter.call(input, { ...context, signal }), aborted]);
+    return replyResult(reply, performance.now() - started);
+  } catch (error) {
+    const latency = performance.now() - started;
+    if (parent.aborted) throw parent.reason;
+    // The SSRF guard has its own deadline (the adapter passes the same `timeout_ms`): a TimeoutError either way.
+    if (signal.reason === TIMED_OUT || (error as Error)?.name === 'TimeoutError') {
+      return { failure: { code: 'agent_timeout', failure_code: 'INFRA.AGENT_TIMEOUT', message: `the agent did not answer within ${timeoutMs} ms` }, latency_ms: latency };
+    }
+    if (isProblem(error) && error.code === 'ssrf_blocked') {
+      return { failure: { code: 'ssrf_blocked', failure_code: 'INFRA.SSRF_BLOCKED', message: `the agent address was refused: ${error.detail}` }, latency_ms: latency };
+    }
+    return { failure: { code: 'agent_error', failure_code: 'INFRA.AGENT_ERROR', message: describe(error) }, latency_ms: latency };
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener('abort', onAbort);
+    aborted.catch(() => undefined);
+  }
+}
+
+/** A reply as a call result: its own latency when the agent reported one, else the measured one. */
+function replyResult(reply: AgentReply | undefined, latency: number): CallResult {
+  if (!reply || typeof reply.output !== 'string') {
+    return { failure: { code: 'agent_error', failure_code: 'INFRA.AGENT_ERROR', message: 'the adapter returned no string output' }, latency_ms: latency };
+  }
+  const latencyMs = typeof reply.latency_ms === 'number' ? reply.latency_ms : latency;
+  if (reply.usage === undefined && reply.model === undefined && reply.requests === undefined) return { reply, latency_ms: latencyMs };
+  // Any adapter's report passes the same checks as the built-in ones': a malformed one is dropped, never trusted.
+  const { usage: reported, model: named, requests: sent, ...rest } = reply;
+  const usage = usageOf(reported);
+  const model = modelOf(named);
+  const requests = requestsOf(sent);
+  return { reply: { ...rest, ...(usage ? { usage } : {}), ...(model ? { model } : {}), ...(requests ? { requests } : {}) }, latency_ms: latencyMs };
+}
+
+/**
+ * The same for in-process idempotent adapters, without a controller per call (measurable at thousands of calls
+ * a second): the adapter gets the task's own signal, and the timeout stops the engine waiting; an adapter that
+ * runs on after it has no side effect to undo.
+ */
+async function callInProcess(adapter: AgentAdapter, input: string, context: Omit<AgentCallContext, 'signal'>, timeoutMs: number, parent: AbortSignal): Promise<CallResult> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const started = performance.now();
+  try {
+    const reply = await Promise.race([
+      adapter.call(input, { ...context, signal: parent }),
+      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(TIMED_OUT), timeoutMs))),
+    ]);
+    return replyResult(reply, performance.now() - started);
+  } catch (error) {
+    const latency = performance.now() - started;
+    if (parent.aborted) throw parent.reason;
+    if (error === TIMED_OUT) return { failure: { code: 'agent_timeout', failure_code: 'INFRA.AGENT_TIMEOUT', message: `the agent did not answer within ${timeoutMs} ms` }, latency_ms: latency };
+    return { failure: { code: 'agent_error', failure_code: 'INFRA.AGENT_ERROR', message: describe(error) }, latency_ms: latency };
+  } finally {
+    clearTimeout(timer);
+  }
+}

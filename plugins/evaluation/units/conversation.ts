@@ -1,0 +1,146 @@
+/**
+ * Multi-turn tasks (issue 15 item 6). After the task's `input`, the conversation goes on with the task's scripted
+ * `turns` (each may carry checks that must hold once the agent answered it), or with a simulated user: the
+ * configured language model follows `user_simulator.instructions` until it says its goal is met, the agent
+ * ends the conversation (`end_conversation`) or hands it off (a terminal action such as a transfer to a human),
+ * or `max_turns` user turns were taken. Simulated turns are marked
+ * `simulated: true` in the trace; every turn is numbered; a `conversation_end` event says how it ended.
+ */
+import type { AgentReply, AgentTurn } from '../../../core/agent-adapter.ts';
+import { checkAssertion } from '../../../core/domain/assertions.ts';
+import { toolCallsOf } from '../../../core/domain/tool-calls.ts';
+import type { LlmClient } from '../../../core/llm.ts';
+import type { OutcomeAssertion, ScenarioTask } from '../../../core/domain/scenario.ts';
+import type { TraceEvent, TraceEventType } from '../../../core/domain/trace.ts';
+
+/** The agent's answer to one turn. */
+export interface Asked {
+  reply: AgentReply;
+  outputEvent: number;
+  latencyMs: number;
+}
+
+/** What the simulated user answers when its goal is met (tau-bench's convention). */
+export const STOP = '###STOP###';
+/** τ-bench's other ends: the user was transferred to a human, or the task is outside what the agent may do. */
+const END_TOKENS = [STOP, '###TRANSFER###', '###OUT-OF-SCOPE###'];
+const DEFAULT_MAX_TURNS = 8;
+
+export interface ConverseOptions {
+  task: ScenarioTask;
+  /** The conversation before this task. */
+  base: readonly AgentTurn[];
+  first: Asked;
+  /** Records the user turn and asks the agent; `null` when the call failed (already recorded). */
+  ask(input: string, history: readonly AgentTurn[], marks: Record<string, unknown>): Promise<Asked | null>;
+  record(type: TraceEventType, data: Record<string, unknown>): number;
+  /** The unit's events so far (for the tool calls a check looks at). */
+  events: readonly TraceEvent[];
+  /** Each shim's state now, as its view shows it. */
+  views(): Promise<Record<string, unknown>>;
+  /** True once the agent called a terminal action (a transfer to a human): the conversation ends there. */
+  handedOff?(): boolean;
+  llm?: LlmClient;
+  signal?: AbortSignal;
+}
+
+function clipped(value: unknown): unknown {
+  const text = JSON.stringify(value ?? null);
+  return text.length > 500 ? `${text.slice(0, 500)}…` : value;
+}
+
+async function checkTurn(options: ConverseOptions, turn: number, asked: Asked, assertions: OutcomeAssertion[] | undefined): Promise<void> {
+  if (!assertions?.length) return;
+  // The same view of the calls state_match checks at the end of the task.
+  const tool_calls = toolCallsOf(options.events).map(({ event_index: _index, ...call }) => call);
+  const subject = { message: asked.reply.output, tool_calls, shims: await options.views() };
+  for (const assertion of assertions) {
+    const outcome = checkAssertion(assertion, subject);
+    options.record('turn_check', { turn, assertion: assertion as unknown as Record<string, unknown>, passed: outcome.passed, detail: outcome.detail, actual: clipped(outcome.actual), output_event: asked.outputEvent });
+  }
+}
+
+/**
+ * The simulated user's next message, or `null` when it says the goal is met. From the simulator's side the
+ * roles are swapped: the agent's answers are what it reads (`user`), its own earlier messages are `assistant`.
+ */
+export async function simulateUser(llm: LlmClient, simulator: { instructions: string; guidelines?: string }, conversation: readonly AgentTurn[], signal?: AbortSignal): Promise<string | null> {
+  // With a benchmark's own guidelines (τ-bench's simulation guidelines), its prompt layout: the guidelines, then the
+  // instructions as <scenario>; else ours.
+  const system = simulator.guidelines
+    ? `${simulator.guidelines}\n\n<scenario>\n${simulator.instructions}\n</scenario>`
+    : [
+      'You play a user talking to an AI agent, to test that agent. Stay in character; never reveal that you are simulated.',
+      'Your instructions (your goal, what you know and how you behave):',
+      simulator.instructions,
+      `Write only your next message to the agent. When your goal is met, or the conversation cannot go on, answer exactly ${STOP}.`,
+    ].join('\n');
+  const messages = [
+    { role: 'system' as const, content: system },
+    ...conversation.filter((turn) => turn.role !== 'tool').map((turn) => ({ role: turn.role === 'assistant' ? 'user' as const : 'assistant' as const, content: turn.content })),
+  ];
+  const answer = (await llm.complete({ messages, temperature: 0, signal })).trim();
+  return answer === '' || END_TOKENS.some((token) => answer.includes(token)) ? null : answer;
+}
+
+/** Continues a task's conversation after its first answer; returns the last answer, or `null` when a call failed. */
+export async function converse(options: ConverseOptions): Promise<Asked | null> {
+  const { task, first } = options;
+  const conversation: AgentTurn[] = [...options.base, { role: 'user', content: task.input }, { role: 'assistant', content: first.reply.output }];
+  let last = first;
+  let turns = 1;
+  let endedBy = 'script';
+  const take = async (input: string, marks: Record<string, unknown>): Promise<Asked | null> => {
+    const asked = await options.ask(input, conversation.slice(), { turn: turns + 1, ...marks });
+    if (!asked) return null;
+    turns++;
+    conversation.push({ role: 'user', content: input }, { role: 'assistant', content: asked.reply.output });
+    return asked;
+  };
+  if (task.turns?.length) {
+    for (const turn of task.turns) {
+      if (options.handedOff?.()) {
+        endedBy = 'transfer';
+        break;
+      }
+      if (last.reply.end_conversation) {
+        endedBy = 'agent';
+        break;
+      }
+      const asked = await take(turn.input, {});
+      if (!asked) return null;
+      await checkTurn(options, turns, asked, turn.expected_outcome);
+      last = asked;
+    }
+  } else if (task.user_simulator) {
+    const limit = task.user_simulator.max_turns ?? DEFAULT_MAX_TURNS;
+    endedBy = 'turn_limit';
+    for (let taken = 0; taken < limit; taken++) {
+      if (options.handedOff?.()) {
+        endedBy = 'transfer';
+        break;
+      }
+      if (last.reply.end_conversation) {
+        endedBy = 'agent';
+        break;
+      }
+      let next: string | null;
+      try {
+        next = await simulateUser(options.llm!, task.user_simulator, conversation, options.signal);
+      } catch (error) {
+        options.record('error', { code: 'user_simulator_failed', failure_code: 'INFRA.USER_SIMULATOR_ERROR', message: `the simulated user could not answer: ${String((error as Error)?.message ?? error).slice(0, 300)}` });
+        return null;
+      }
+      if (next === null) {
+        endedBy = 'simulator';
+        break;
+      }
+      const asked = await take(next, { simulated: true });
+      if (!asked) return null;
+      last = asked;
+    }
+    if (endedBy === 'turn_limit' && last.reply.end_conversation) endedBy = 'agent';
+  }
+  options.record('conversation_end', { turns, ended_by: endedBy });
+  return last;
+}

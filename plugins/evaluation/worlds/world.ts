@@ -1,0 +1,136 @@
+/**
+ * A task's world: one state per shim the scenario enables, built from its `initial_state` when the task starts
+ * (every task, every trial and every variant starts from the same world, so tasks stay independent), offered
+ * to the agent as tools and changed only through the shims' `call`. Every call is a `tool_call` trace event and
+ * every change a `state_change` event carrying the RFC 6902 diff, not the whole state; the initial and final
+ * states (as each shim's `view` shows them) go to the run's `world.json` sidecar and to the metrics.
+ *
+ * Calls are applied one at a time, in the order they arrive (a per-world queue): an MCP client may send five
+ * calls at once, and each must see the state the one before it left, as the trace records them. Otherwise
+ * five inserts of one key would all succeed against the same starting state, and the trace, world.json and
+ * the metrics would each tell a different story.
+ */
+import { stateDiff } from './state-diff.ts';
+import type { Json, Shim, ShimCallContext } from '../../../core/shim.ts';
+import { checkShimParams, type ShimAction } from '../../../core/shim.ts';
+import { callShim, type ShimExecution } from '../../../core/domain/shim-run.ts';
+import { createLimiter } from '../../../core/keyed-queue.ts';
+import { canonicalToolName } from '../../../core/domain/tool-names.ts';
+import type { Registry } from '../../../core/registry.ts';
+import type { Scenario, ScenarioTask } from '../../../core/domain/scenario.ts';
+import type { AgentTool, AgentTools, ToolOutcome } from '../../../core/agent-adapter.ts';
+import { configOf, DEFAULT_SHIM_EXECUTION, startOf, viewOf } from './world-start.ts';
+
+export { worldRefusals } from '../submission/world-refusals.ts';
+export { worldSidecar } from './world-sidecar.ts';
+
+/** Tool calls one task may make at most, whatever the agent asks: a loop must end. */
+export const MAX_TOOL_CALLS = 200;
+/** What a task's world records: the trace writer of the unit. */
+export type WorldRecorder = (type: 'tool_call' | 'state_change', data: Record<string, unknown>) => number;
+
+export interface TaskWorld extends AgentTools {
+  /** Each shim's state as its view shows it when the task started. */
+  readonly initial: Record<string, Json>;
+  /** Each shim's state as its view shows it now. */
+  views(): Promise<Record<string, Json>>;
+  /** Ends the task's calls: an adapter still running after its deadline can no longer change or record anything. */
+  close(): void;
+  /** What the scenario tells the agent (its `instructions`): the MCP server's instructions too. */
+  readonly instructions?: string;
+}
+
+/**
+ * The tools a task offers, by canonical name (`shim.action`) for the lookups of every call. With
+ * `tool_names: "bare"` each is offered by its action's name alone (a benchmark's own names), which `canonicalOf`
+ * maps back; the trace and the scenario keep `shim.action` (submission refuses two shims sharing an action name).
+ */
+function offeredTools(shims: Map<string, Shim>, scenario: Scenario, task: ScenarioTask) {
+  const allowed = task.tools?.length ? new Set(task.tools.map(canonicalToolName)) : undefined;
+  const list: AgentTool[] = [];
+  const offered = new Map<string, { shim: string; action: ShimAction }>();
+  const bare = scenario.tool_names === 'bare';
+  const aliases = new Map<string, string>();
+  for (const [name, shim] of shims) {
+    for (const action of shim.actions) {
+      const toolName = `${name}.${action.name}`;
+      if (allowed && !allowed.has(toolName)) continue;
+      list.push({ name: bare ? action.name : toolName, function_name: bare ? action.name : `${name}__${action.name}`, description: `${shim.description} ${action.description}`, parameters: action.parameters });
+      offered.set(toolName, { shim: name, action });
+      if (bare) aliases.set(action.name, toolName);
+    }
+  }
+  return { list, offered, canonicalOf: (name: string) => aliases.get(name) ?? canonicalToolName(name) };
+}
+
+/**
+ * Builds a task's world, or `undefined` when the scenario enables no shim. Throws naming the shim when one is
+ * not registered or refuses its initial state (submission checks both first, so this means a stale plan), and
+ * `ShimBudgetError` when a starting state did not build within the budget.
+ */
+export async function createTaskWorld(options: { shims: Registry<Shim>; scenario: Scenario; task: ScenarioTask; now: string; record: WorldRecorder; execution?: ShimExecution }): Promise<TaskWorld | undefined> {
+  const { shims: registry, scenario, task, now, record } = options;
+  const execution = options.execution ?? DEFAULT_SHIM_EXECUTION;
+  const names = scenario.enabled_shims ?? [];
+  if (names.length === 0) return undefined;
+  const shims = new Map<string, Shim>();
+  const states = new Map<string, Json>();
+  const contexts = new Map<string, ShimCallContext>();
+  const initial: Record<string, Json> = {};
+  for (const name of names) {
+    const shim = registry.get(name);
+    if (!shim) throw new Error(`shim "${name}" is not loaded`);
+    const context: ShimCallContext = { config: configOf(scenario, name), now };
+    shims.set(name, shim);
+    contexts.set(name, context);
+    const start = await startOf(scenario, name, shim, context, execution);
+    states.set(name, start.state);
+    initial[name] = start.view;
+  }
+  const { list, offered, canonicalOf } = offeredTools(shims, scenario, task);
+  let calls = 0;
+  let closed = false;
+  const closedOutcome: ToolOutcome = { error: { code: 'closed', message: 'the task is over: its world takes no more calls' } };
+  const oneAtATime = createLimiter(1);
+
+  /** Applies one call to the world as it now stands, and records it. */
+  async function apply(name: string, args: unknown): Promise<ToolOutcome> {
+    if (closed) return closedOutcome;
+    const canonical = canonicalOf(name);
+    const argumentsRecord = (args && typeof args === 'object' && !Array.isArray(args) ? args : {}) as Record<string, unknown>;
+    const fail = (code: string, message: string): ToolOutcome => {
+      record('tool_call', { name: canonical, arguments: args ?? null, error: { code, message } });
+      return { error: { code, message } };
+    };
+    if (++calls > MAX_TOOL_CALLS) return fail('rate_limited', `more than ${MAX_TOOL_CALLS} tool calls in one task`);
+    const tool = offered.get(canonical);
+    if (!tool) return fail('not_found', `no tool "${name}" here; tools: ${list.map((item) => item.name).join(', ')}`);
+    const invalid = checkShimParams(tool.action, argumentsRecord);
+    if (invalid.length) return fail('invalid', `arguments do not match the tool's schema: ${invalid.slice(0, 3).map((error) => `${error.path} ${error.message}`).join('; ')}`);
+    const before = states.get(tool.shim)!;
+    const outcome = await callShim(shims.get(tool.shim)!, tool.action.name, argumentsRecord, before, contexts.get(tool.shim)!, execution);
+    if (closed) return closedOutcome;
+    const seq = record('tool_call', { name: canonical, arguments: argumentsRecord as Json, ...('error' in outcome ? { error: outcome.error } : { result: outcome.result }) });
+    if (outcome.state !== before) {
+      const patch = stateDiff(before, outcome.state);
+      if (patch.length) record('state_change', { shim: tool.shim, patch: patch as unknown as Json, tool_call_event: seq });
+      states.set(tool.shim, outcome.state);
+    }
+    return 'error' in outcome ? { error: outcome.error } : { result: outcome.result };
+  }
+
+  return {
+    list,
+    call: (name, args) => oneAtATime(() => apply(name, args)),
+    initial,
+    ...(scenario.instructions ? { instructions: scenario.instructions } : {}),
+    close: () => { closed = true; },
+    has: (name) => offered.has(canonicalOf(name)),
+    async views() {
+      const views: Record<string, Json> = {};
+      for (const [name, shim] of shims) views[name] = await viewOf(shim, states.get(name)!);
+      return views;
+    },
+  };
+}
+
