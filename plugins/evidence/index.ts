@@ -12,6 +12,7 @@ import { isSafeBasename } from '../../core/domain/certificate.ts';
 import { isValidRunId, keys } from '../../core/domain/runs.ts';
 import { notFound } from '../../core/problems.ts';
 import { readEvidence } from '../../core/domain/packed-evidence.ts';
+import { assertNotDeleted } from '../../core/domain/tombstone.ts';
 
 const PARAMETERS = [
   { name: 'run_id', in: 'path' as const, required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,128}$' } },
@@ -41,6 +42,7 @@ function registerEvidenceRoute(host: PluginHost): void {
       const file = c.req.param('file') ?? '';
       if (!isValidRunId(runId)) throw notFound(`run "${runId.slice(0, 64)}"`);
       const store = c.var.services.store;
+      await assertNotDeleted(store, runId);
       const certificate = await store.getJson<Partial<Certificate>>(keys.certificate(runId));
       if (!certificate) throw notFound(`a certificate for run "${runId}"`);
       // The ledger is evidence, not a path list: a hostile or damaged entry must not reach outside the run.
