@@ -6,7 +6,6 @@
 import { parseArgs } from 'node:util';
 import { EXIT, line, printProblem, type Io } from '../io.ts';
 import { openClient } from '../client.ts';
-import { GC_USAGE } from '../usage.ts';
 
 
 /** An option as the API takes it: a whole number as a number, anything else as given (the API says what is wrong). */
@@ -14,13 +13,8 @@ const asNumber = (value: string | undefined) => (value === undefined ? undefined
 
 /** Runs `aeh gc`; returns the exit code. */
 export async function gcCommand(argv: string[], io: Io): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({ args: argv, options: { 'max-age-days': { type: 'string' }, 'keep-runs': { type: 'string' }, 'dry-run': { type: 'boolean', default: false }, json: { type: 'boolean', default: false }, url: { type: 'string' }, key: { type: 'string' } } }));
-  } catch (error) {
-    line(io.stderr, `${(error as Error).message}\nusage: ${GC_USAGE}`);
-    return EXIT.error;
-  }
+  // A usage error throws: `main` prints it with this command's usage (GC_USAGE).
+  const { values } = parseArgs({ args: argv, options: { 'max-age-days': { type: 'string' }, 'keep-runs': { type: 'string' }, 'dry-run': { type: 'boolean', default: false }, json: { type: 'boolean', default: false }, url: { type: 'string' }, key: { type: 'string' } } });
   const body = {
     ...(values['dry-run'] ? { dry_run: true } : {}),
     ...(values['max-age-days'] !== undefined ? { max_age_days: asNumber(values['max-age-days']) } : {}),
