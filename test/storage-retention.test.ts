@@ -99,6 +99,30 @@ describe('retention: POST /api/v1/gc', () => {
     expect(listed).toEqual([runs[2].run_id]);
   });
 
+  it('a collection cut short by a storage fault leaves the other runs intact; the next one finishes the marked run', async () => {
+    const t = await testApp();
+    const runs = [];
+    for (let n = 0; n < 2; n++) runs.push((await evaluate(t, { scenario: scenario() })).run);
+    const store = await storeOf(t);
+    // Fault injection on this app's store instance: the first removal of a trace fails, as a full disk would.
+    const remove = store.remove.bind(store);
+    let failed = false;
+    (store as { remove: typeof store.remove }).remove = async (key) => {
+      if (!failed && key.endsWith('/trace.jsonl')) {
+        failed = true;
+        throw new Error('EIO: simulated fault');
+      }
+      return remove(key);
+    };
+    expect((await t.json('POST', '/api/v1/gc', { body: { keep_runs: 1 } })).status).toBe(500);
+    expect((await t.json('GET', `/api/v1/verify/${runs[0].run_id}`, { key: null })).status).toBe(410);
+    expect((await t.json('GET', `/api/v1/verify/${runs[1].run_id}`, { key: null })).body.status).toBe('valid');
+    const again = await t.json('POST', '/api/v1/gc', { body: { keep_runs: 1 } });
+    expect(again.body.runs.deleted_ids).toEqual([runs[0].run_id]);
+    expect((await store.keys(`runs/${runs[0].run_id}`)).map((key) => key.split('/').pop()).sort()).toEqual(['certificate.anchor.json', 'certificate.json', 'deleted.json']);
+    expect((await t.json('GET', `/api/v1/verify/${runs[1].run_id}`, { key: null })).body.status).toBe('valid');
+  });
+
   it('deletes blobs once no run refers to them', async () => {
     const t = await testApp();
     const { run } = await evaluate(t, { scenario: scenario() });
