@@ -175,7 +175,7 @@ describe('retention: POST /api/v1/gc', () => {
     }
   });
 
-  it('refuses bad rules with problem+json naming the field, and callers without runs:delete', async () => {
+  it('refuses bad rules with problem+json naming the field, and callers without storage:gc', async () => {
     const t = await testApp();
     for (const [body, path] of [[{ keep_runs: 0 }, '/keep_runs'], [{ keep_runs: -1 }, '/keep_runs'], [{ keep_runs: 1.5 }, '/keep_runs'], [{ max_age_days: 'ten' }, '/max_age_days'], [{ max_age_days: 1e9 }, '/max_age_days'], [{ dry_run: 'yes' }, '/dry_run'], [{ keep: 3 }, '']] as const) {
       const answer = await t.json('POST', '/api/v1/gc', { body });

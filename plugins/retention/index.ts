@@ -1,7 +1,7 @@
 /**
  * Retention (issue 27 item 5): keeps a long-lived instance bounded. `AEH_RETENTION_MAX_AGE_DAYS` deletes runs
  * finished longer ago; `AEH_RETENTION_KEEP_RUNS` keeps only the newest runs of each scenario and agent. Both
- * apply at the daily `retention.gc` job and at `POST /api/v1/gc` (`aeh gc`; permission `runs:delete`, held only
+ * apply at the daily `retention.gc` job and at `POST /api/v1/gc` (`aeh gc`; permission `storage:gc`, held only
  * by SUPERVISOR or a key granted it), which may also give its own rules and `dry_run`. A deleted run keeps its
  * certificate and a tombstone (core/domain/tombstone.ts); blobs no run refers to are deleted (gc.ts).
  */
@@ -59,7 +59,7 @@ export default {
     host.routes.register({
       method: 'POST',
       path: '/api/v1/gc',
-      permission: 'runs:delete',
+      permission: 'storage:gc',
       summary: "Delete old runs' evidence under the retention rules and the blobs no run refers to",
       tags: ['evaluation'],
       audit: 'gc',
