@@ -10,6 +10,10 @@ import type { AddressInfo } from 'node:net';
 import { testApp, type TestApp } from './helpers.ts';
 import { evaluate, waitForTask } from './evaluation-fixtures.ts';
 import { sha3Hex } from '../core/domain/hash.ts';
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startLocalAgent } from './evaluation-local-agent.ts';
 
 const PAYMENTS = { currency: 'EUR', balances: { alice: 100 }, charges: [{ id: 'ch_1', customer: 'alice', amount: 40 }] };
 const LONG = 'Alice was charged 40 EUR twice by mistake for ch_1. '.repeat(30);
@@ -54,6 +58,26 @@ describe('storage: scenario and world stored once, rebuilt exactly', () => {
     expect(plan).toMatchObject({ run_id: second.run_id, scenario: { id: 'storage-refund', tasks: [{ input: `${LONG} Refund ch_1.` }] } });
     // The report reads the plan through the packed record too.
     expect((await t.request('GET', `/api/v1/runs/${second.run_id}/report`)).status).toBe(200);
+  });
+
+  it('a new instance resumes a stopped run from its packed plan, checked against the handoff token', async () => {
+    const agent = await startLocalAgent({ delayMs: 100 });
+    try {
+      const dataDir = mkdtempSync(join(tmpdir(), 'aeh-packed-'));
+      const env = { AEH_STORAGE: 'fs', AEH_DATA_DIR: dataDir, AEH_ALLOW_HOSTS: '127.0.0.1' };
+      const tasks = Array.from({ length: 4 }, (_, n) => ({ id: `t${n}`, input: `${LONG} question ${n}`, metrics: [{ id: 'latency_budget', params: { max_ms: 60000 } }] }));
+      const long = { ...scenario(), enabled_shims: undefined, initial_state: undefined, tasks, agent: { adapter: 'http', url: `${agent.url}/agent` } };
+      const first = await testApp({ env });
+      const accepted = (await first.json('POST', '/api/evaluate', { body: { scenario: long } })).body;
+      for (let i = 0; i < 400 && (await first.json('GET', accepted.status_url)).body.progress.done < 1; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      await first.app.close();
+      expect(readdirSync(join(dataDir, 'runs', accepted.run_id))).toContain('scenario.json.packed');
+      const second = await testApp({ env });
+      expect(await waitForTask(second, accepted.task_id)).toMatchObject({ status: 'succeeded', progress: { done: 4, total: 4 } });
+      expect((await second.json('GET', `/api/v1/verify/${accepted.run_id}`, { key: null })).body.status).toBe('valid');
+    } finally {
+      await agent.close();
+    }
   });
 
   it('a changed blob fails verify of every run that uses it, naming the file', async () => {

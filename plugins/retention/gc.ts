@@ -12,7 +12,7 @@ import type { Store } from '../../core/storage.ts';
 import { blobsOf, packedKey, type PackedEvidence } from '../../core/domain/packed-evidence.ts';
 import { blobKeys, collectBlob, listBlobs, releaseBlobs } from '../../core/domain/blobs.ts';
 import { isValidRunId, keys, type RunRecord } from '../../core/domain/runs.ts';
-import { keptAfterDelete, tombstoneKey, type Tombstone } from '../../core/domain/tombstone.ts';
+import { KEPT_AFTER_DELETE, keptAfterDelete, tombstoneKey, type Tombstone } from '../../core/domain/tombstone.ts';
 import { selectRuns, type RetentionRules, type Selected } from './policy.ts';
 
 /** A reference younger than this whose run has no record yet belongs to a submission in progress. */
@@ -68,7 +68,7 @@ export async function collectGarbage(store: Store, rules: RetentionRules, option
   const dirs = await runDirectories(store);
   const records = (await Promise.all([...dirs].filter(([, files]) => files.has('run.json')).map(([runId]) => store.getJson<RunRecord>(keys.run(runId)).catch(() => null)))).filter((run): run is RunRecord => run !== null);
   // Runs marked deleted by a collection that was cut short are finished first.
-  const unfinished = [...dirs].filter(([, files]) => files.has('deleted.json') && [...files].some((file) => !keptAfterDelete('x', `runs/x/${file}`)));
+  const unfinished = [...dirs].filter(([, files]) => files.has('deleted.json') && [...files].some((file) => !KEPT_AFTER_DELETE.has(file)));
   const unfinishedIds = new Set(unfinished.map(([runId]) => runId));
   const selected: Selected[] = selectRuns(records.filter((run) => !unfinishedIds.has(run.run_id)), rules, now);
   const deletedIds = [...unfinishedIds, ...selected.map((entry) => entry.run.run_id)];
