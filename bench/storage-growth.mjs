@@ -8,13 +8,12 @@
 // τ-bench data: AEH_TAU_DATA_DIR (or --data), laid out as tau2-bench's data/tau2/domains/; without it, the
 // synthetic databases of plugins/shims/tau/fixtures (the tests' data; the figure then says so).
 // Usage: node bench/storage-growth.mjs [--base f0f3e8b] [--units 30] [--runs 100] [--data DIR] [--side head|base]
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { argument, BENCH_KEY, fmt, freePort, freshRoot, numberArgument, repoRoot, serviceEnv, spawnProcess, waitForOk } from './lib.mjs';
+import { argument, BENCH_KEY, fmt, freePort, freshRoot, numberArgument, repoRoot, runOrThrow, serviceEnv, spawnProcess, waitForOk, withBaseTree } from './lib.mjs';
 
 const UNITS = numberArgument('units', 30);
 const RUNS = numberArgument('runs', 100);
@@ -99,7 +98,7 @@ async function measure(root, dir) {
     throw new Error(`${error.message}\n${service.output().slice(-2000)}`);
   } finally {
     await service.stop();
-    if (!process.env.KEEP) rmSync(project, { recursive: true, force: true }); else console.error(project);
+    rmSync(project, { recursive: true, force: true });
   }
 }
 
@@ -110,28 +109,16 @@ if (SIDE) {
   const { dir, synthetic } = await tauData();
   console.log(JSON.stringify({ ...(await measure(argument('root', repoRoot), dir)), synthetic }));
 } else {
-  const run = (command, args, cwd) => {
-    const result = spawnSync(command, args, { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: process.env });
-    if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} (in ${cwd}) failed: ${result.stderr || result.stdout}`);
-    return result.stdout;
-  };
-  const tree = mkdtempSync(join(tmpdir(), 'aeh-base-'));
-  run('git', ['worktree', 'add', '--detach', tree, BASE], repoRoot);
-  try {
-    if (!existsSync(join(tree, 'node_modules'))) symlinkSync(join(repoRoot, 'node_modules'), join(tree, 'node_modules'));
-    for (const root of [tree, repoRoot]) run(process.execPath, [join(root, 'scripts', 'build.mjs'), '--if-stale'], root);
+  await withBaseTree(BASE, async (tree) => {
     // The head's script measures both trees, so the two sides run the very same driver.
     const sides = {};
     for (const [side, root] of [['base', tree], ['head', repoRoot]]) {
       const args = [join(repoRoot, 'bench', 'storage-growth.mjs'), '--side', side, '--root', root, '--units', String(UNITS), '--runs', String(RUNS)];
-      sides[side] = JSON.parse(run(process.execPath, args, root).trim().split('\n').at(-1));
+      sides[side] = JSON.parse(runOrThrow(process.execPath, args, root).trim().split('\n').at(-1));
       console.log(`${side} (${side === 'base' ? BASE : 'this tree'}): one ${UNITS}-unit run ${mb(sides[side].one)}; ${RUNS} runs ${mb(sides[side].many)}`);
     }
     const data = sides.head.synthetic ? ' (synthetic τ-bench fixtures: AEH_TAU_DATA_DIR not set)' : '';
     console.log(`one ${UNITS}-unit τ-bench retail run${data}: head/base ${(sides.head.one / sides.base.one).toFixed(3)} (goal ≤ 0.10)`);
     console.log(`.aeh/ growth over ${RUNS} runs: base ${mb(sides.base.many)}, head ${mb(sides.head.many)}; head/base ${(sides.head.many / sides.base.many).toFixed(3)}`);
-  } finally {
-    run('git', ['worktree', 'remove', '--force', tree], repoRoot);
-    rmSync(tree, { recursive: true, force: true });
-  }
+  });
 }
