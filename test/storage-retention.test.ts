@@ -199,6 +199,27 @@ describe('retention: POST /api/v1/gc', () => {
     }
   });
 
+  it('a new run of the same scenario submitted while gc deletes its only other run still verifies', async () => {
+    const t = await testApp();
+    const store = await storeOf(t);
+    for (let round = 0; round < 3; round++) {
+      const { run: old } = await evaluate(t, { scenario: scenario() });
+      const record = (await store.getJson<any>(`runs/${old.run_id}/run.json`))!;
+      await store.setJson(`runs/${old.run_id}/run.json`, { ...record, finished_at: '2020-01-01T00:00:00.000Z' });
+      const [collected, accepted] = await Promise.all([
+        t.json('POST', '/api/v1/gc', { body: { max_age_days: 1 } }),
+        t.json('POST', '/api/evaluate', { body: { scenario: scenario() } }),
+      ]);
+      expect(collected.status).toBe(200);
+      expect(collected.body.runs.deleted_ids).toContain(old.run_id);
+      expect((await waitForTask(t, accepted.body.task_id)).status).toBe('succeeded');
+      expect((await t.json('GET', `/api/v1/verify/${accepted.body.run_id}`, { key: null })).body.status).toBe('valid');
+      // Make the next round's new run the only one left to race with.
+      const fresh = (await store.getJson<any>(`runs/${accepted.body.run_id}/run.json`))!;
+      await store.setJson(`runs/${accepted.body.run_id}/run.json`, { ...fresh, finished_at: '2020-01-01T00:00:00.000Z' });
+    }
+  });
+
   it('refuses bad rules with problem+json naming the field, and callers without storage:gc', async () => {
     const t = await testApp();
     for (const [body, path] of [[{ keep_runs: 0 }, '/keep_runs'], [{ keep_runs: -1 }, '/keep_runs'], [{ keep_runs: 1.5 }, '/keep_runs'], [{ max_age_days: 'ten' }, '/max_age_days'], [{ max_age_days: 1e9 }, '/max_age_days'], [{ dry_run: 'yes' }, '/dry_run'], [{ keep: 3 }, '']] as const) {
