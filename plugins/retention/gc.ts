@@ -47,10 +47,13 @@ async function sizeOf(store: Store, keysToSize: string[]): Promise<number> {
   return sizes.reduce<number>((sum, size) => sum + (size ?? 0), 0);
 }
 
+/** The storage keys of a run's files that deletion removes (all but the certificate, its anchor, the tombstone). */
+const removableKeys = (runId: string, files: Set<string>) => [...files].map((file) => keys.sidecar(runId, file)).filter((key) => !keptAfterDelete(runId, key));
+
 /** Deletes a run's evidence (tombstone first), keeping its certificate; returns the bytes freed. */
 async function deleteRun(store: Store, runId: string, files: Set<string>, tombstone: Tombstone | null, taskId: string | undefined): Promise<number> {
   if (tombstone) await store.setJson(tombstoneKey(runId), tombstone);
-  const removable = [...files].map((file) => keys.sidecar(runId, file)).filter((key) => !keptAfterDelete(runId, key));
+  const removable = removableKeys(runId, files);
   const packed = await Promise.all([...files].filter((file) => file.endsWith('.packed')).map((file) => store.getJson<PackedEvidence>(packedKey(runId, file.slice(0, -'.packed'.length))).catch(() => null)));
   const taskKeys = taskId && isValidRunId(taskId) ? [keys.task(taskId)] : [];
   const freed = await sizeOf(store, [...removable, ...taskKeys]);
@@ -76,12 +79,12 @@ export async function collectGarbage(store: Store, rules: RetentionRules, option
   const deletedAt = new Date(now).toISOString();
   for (const [runId, files] of unfinished) {
     const task = records.find((run) => run.run_id === runId)?.task_id;
-    bytesFreed += dryRun ? await sizeOf(store, [...files].map((file) => keys.sidecar(runId, file)).filter((key) => !keptAfterDelete(runId, key))) : await deleteRun(store, runId, files, null, task);
+    bytesFreed += dryRun ? await sizeOf(store, removableKeys(runId, files)) : await deleteRun(store, runId, files, null, task);
   }
   for (const { run, agent, rule } of selected) {
     const files = dirs.get(run.run_id)!;
     if (dryRun) {
-      bytesFreed += await sizeOf(store, [...files].map((file) => keys.sidecar(run.run_id, file)).filter((key) => !keptAfterDelete(run.run_id, key)));
+      bytesFreed += await sizeOf(store, removableKeys(run.run_id, files));
       continue;
     }
     const tombstone: Tombstone = { run_id: run.run_id, deleted_at: deletedAt, reason: 'retention', rule, scenario_id: run.scenario_id, agent, finished_at: run.finished_at, certificate_url: run.certificate_url };
