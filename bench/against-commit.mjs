@@ -5,11 +5,8 @@
 // for --rounds rounds, in alternating order. Prints each round's figure and the median ratio head/base.
 // Usage: node bench/against-commit.mjs --base <commit> [--rounds 3] [--script bench/evaluate-throughput.mjs]
 //        [--metric 'tasks/s'] -- [arguments of the script]
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { repoRoot } from './lib.mjs';
+import { repoRoot, runOrThrow, withBaseTree } from './lib.mjs';
 
 const argv = process.argv.slice(2);
 const split = argv.indexOf('--');
@@ -29,17 +26,7 @@ if (!base) {
   process.exit(2);
 }
 
-const run = (command, args, cwd) => {
-  const result = spawnSync(command, args, { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} (in ${cwd}) failed: ${result.stderr || result.stdout}`);
-  return result.stdout;
-};
-
-const tree = mkdtempSync(join(tmpdir(), 'aeh-base-'));
-run('git', ['worktree', 'add', '--detach', tree, base], repoRoot);
-try {
-  if (!existsSync(join(tree, 'node_modules'))) symlinkSync(join(repoRoot, 'node_modules'), join(tree, 'node_modules'));
-  for (const root of [tree, repoRoot]) run(process.execPath, [join(root, 'scripts', 'build.mjs'), '--if-stale'], root);
+await withBaseTree(base, async (tree) => {
   const figureOf = (output) => {
     const pattern = new RegExp(`([\\d,.]+) ${unit.replace(/[/]/g, '\\/')}`);
     const lines = output.split('\n').filter((line) => line.includes(unit) && !line.startsWith('baseline'));
@@ -53,7 +40,7 @@ try {
     const order = round % 2 === 0 ? ['base', 'head'] : ['head', 'base'];
     for (const side of order) {
       const root = side === 'base' ? tree : repoRoot;
-      const figure = figureOf(run(process.execPath, [join(root, script), ...passed], root));
+      const figure = figureOf(runOrThrow(process.execPath, [join(root, script), ...passed], root));
       figures[side].push(figure);
       console.log(`round ${round + 1} ${side}: ${figure} ${unit}`);
     }
@@ -61,7 +48,4 @@ try {
   const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
   const ratio = median(figures.head) / median(figures.base);
   console.log(`median: base ${median(figures.base)} ${unit}, head ${median(figures.head)} ${unit}; head/base ${ratio.toFixed(3)} (${((1 - ratio) * 100).toFixed(1)}% slower)`);
-} finally {
-  run('git', ['worktree', 'remove', '--force', tree], repoRoot);
-  rmSync(tree, { recursive: true, force: true });
-}
+});

@@ -3,7 +3,7 @@
 // same run, on the same machine, so the numbers compare like with like.
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -141,3 +141,27 @@ export function argument(name, fallback) {
 
 /** `argument` as a number. */
 export const numberArgument = (name, fallback) => Number(argument(name, fallback));
+
+/** Runs a command to completion; its stdout, or an error with its output when it fails. */
+export function runOrThrow(command, args, cwd) {
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} (in ${cwd}) failed: ${result.stderr || result.stdout}`);
+  return result.stdout;
+}
+
+/**
+ * Checks `base` out in a temporary worktree beside this one (sharing node_modules), builds both trees, runs
+ * `body(tree)` and removes the worktree: how a bench measures its baseline commit in the same run.
+ */
+export async function withBaseTree(base, body) {
+  const tree = mkdtempSync(join(tmpdir(), 'aeh-base-'));
+  runOrThrow('git', ['worktree', 'add', '--detach', tree, base], repoRoot);
+  try {
+    if (!existsSync(join(tree, 'node_modules'))) symlinkSync(join(repoRoot, 'node_modules'), join(tree, 'node_modules'));
+    for (const root of [tree, repoRoot]) runOrThrow(process.execPath, [join(root, 'scripts', 'build.mjs'), '--if-stale'], root);
+    return await body(tree);
+  } finally {
+    runOrThrow('git', ['worktree', 'remove', '--force', tree], repoRoot);
+    rmSync(tree, { recursive: true, force: true });
+  }
+}

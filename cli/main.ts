@@ -4,7 +4,7 @@
  */
 import type { Io } from './io.ts';
 import { EXIT, line } from './io.ts';
-import { BASELINE_USAGE, BENCH_USAGE, COMPARE_USAGE, EVALUATE_USAGE, IMPORT_USAGE, KEYS_USAGE, REPORT_USAGE, SUITE_USAGE } from './usage.ts';
+import { BASELINE_USAGE, BENCH_USAGE, COMPARE_USAGE, EVALUATE_USAGE, GC_USAGE, IMPORT_USAGE, KEYS_USAGE, REPORT_USAGE, SUITE_USAGE } from './usage.ts';
 
 type Command = (argv: string[], io: Io) => Promise<number>;
 
@@ -15,7 +15,7 @@ const COMMANDS: Record<string, { summary: string; usage: string; load: () => Pro
   compare: { summary: 'compare two finished runs (or a run with its latest or pinned baseline); exit 0, 4 regression, 3 error', usage: COMPARE_USAGE, load: async () => (await import('./commands/compare.ts')).compareCommand },
   baseline: { summary: 'pin a run as the baseline of its scenario and agent, show or unpin it; exit 0, 3 error', usage: BASELINE_USAGE, load: async () => (await import('./commands/baseline.ts')).baselineCommand },
   report: { summary: 'write the self-contained HTML report of a run or a suite', usage: REPORT_USAGE, load: async () => (await import('./commands/report.ts')).reportCommand },
-  verify: { summary: 'verify a certificate offline against its trace, sidecars and a JWKS; exit 0 valid, 1 invalid, 2 expired, 3 error', usage: 'aeh verify <certificate.json> --trace <file> [--sidecars <dir>] --jwks <url-or-file> [--require-role <role>]... [--json]', load: async () => (await import('./verify.ts')).verifyCommand },
+  verify: { summary: 'verify a certificate offline against its trace, sidecars and a JWKS (or alone: --certificate-only); exit 0 valid, 1 invalid, 2 expired, 3 error', usage: 'aeh verify <certificate.json> (--trace <file> [--sidecars <dir>] | --certificate-only) --jwks <url-or-file> [--require-role <role>]... [--json]', load: async () => (await import('./verify.ts')).verifyCommand },
   keys: { summary: 'rotate the local signing key (retired keys stay published)', usage: KEYS_USAGE, load: async () => (await import('./keys.ts')).keysCommand },
   mutate: { summary: 'produce perturbed variants of a scenario', usage: 'aeh mutate <path|scenario-id> --type TYPE[,TYPE…] [--seed N] [--count N] [--json] [--url URL] [--key KEY]', load: async () => (await import('./commands/mutate.ts')).mutateCommand },
   'spec-to-eval': { summary: 'turn a Markdown PRD into scenario stubs; exit 1 on pitfalls', usage: 'aeh spec-to-eval <prd.md> [--persist] [--json] [--url URL] [--key KEY]', load: async () => (await import('./commands/spec-to-eval.ts')).specToEvalCommand },
@@ -23,6 +23,7 @@ const COMMANDS: Record<string, { summary: string; usage: string; load: () => Pro
   bench: { summary: 'run τ-bench as written against an agent (a certified suite); prints pass^1…pass^k', usage: BENCH_USAGE, load: async () => (await import('./commands/bench.ts')).benchCommand },
   suite: { summary: 'evaluate scenarios × agents as a suite, with progress and a per-agent summary; exit 0 all passed, 1 not, 3 error', usage: SUITE_USAGE, load: async () => (await import('./commands/suite.ts')).suiteCommand },
   import: { summary: 'turn a CSV or JSONL dataset into a scenario; exit 1 when rows have problems', usage: IMPORT_USAGE, load: async () => (await import('./commands/import.ts')).importCommand },
+  gc: { summary: "delete old runs' evidence under the retention rules and unreferenced blobs (certificates stay); exit 0, 3 error", usage: GC_USAGE, load: async () => (await import('./commands/gc.ts')).gcCommand },
   scenarios: { summary: 'search the scenario catalog', usage: 'aeh scenarios [words…] [--industry X] [--use-case X] [--tag X] [--dimension X] [--limit N] [--offset N] [--json] [--url URL] [--key KEY]', load: async () => (await import('./commands/scenarios.ts')).scenariosCommand },
 };
 

@@ -23,3 +23,6 @@ export const SUITE_USAGE = 'aeh suite run (--scenarios ID|FILE.json[,…] | --qu
 
 /** `aeh bench`. */
 export const BENCH_USAGE = 'aeh bench tau --domain retail|airline --agent NAME|JSON|FILE [--trials 4] [--split base] [--tasks N] [--data DIR] [--report FILE] [--json] [--url URL] [--key KEY]';
+
+/** `aeh gc` (docs/cli.md). */
+export const GC_USAGE = 'aeh gc [--max-age-days N] [--keep-runs N] [--dry-run] [--json] [--url URL] [--key KEY]';

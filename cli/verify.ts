@@ -2,7 +2,9 @@
  * `aeh verify <certificate.json> --trace <file> [--sidecars <dir>] --jwks <url-or-file>`: offline verification
  * for CI/CD gates. Needs no running service: it re-hashes the trace and every sidecar in the evidence ledger,
  * validates the schema, verifies every provenance signature in order against the given key set only, and
- * checks expiry (docs/certificates.md). Exit 0 valid, 1 invalid, 2 expired, 3 usage or I/O error.
+ * checks expiry (docs/certificates.md). With `--certificate-only` instead of `--trace`, the certificate alone (a run
+ * whose evidence retention deleted): schema, signatures and expiry, nothing re-hashed.
+ * Exit 0 valid, 1 invalid, 2 expired, 3 usage or I/O error.
  */
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
@@ -19,7 +21,7 @@ import { parseJson } from '../core/guards/json.ts';
 /** Exit codes of `aeh verify`. */
 export const VERIFY_EXIT = { valid: 0, invalid: 1, expired: 2, error: 3 } as const;
 
-const USAGE = 'usage: aeh verify <certificate.json> --trace <file> [--sidecars <dir>] --jwks <url-or-file> [--require-role <role>]... [--refuse-cached] [--json]';
+const USAGE = 'usage: aeh verify <certificate.json> (--trace <file> [--sidecars <dir>] | --certificate-only) --jwks <url-or-file> [--require-role <role>]... [--refuse-cached] [--json]';
 
 async function openFile(path: string): Promise<ReadableStream<Uint8Array> | null> {
   try {
@@ -77,6 +79,7 @@ export async function verifyCommand(argv: string[], io: Io): Promise<number> {
       options: {
         trace: { type: 'string' },
         sidecars: { type: 'string' },
+        'certificate-only': { type: 'boolean', default: false },
         jwks: { type: 'string' },
         'require-role': { type: 'string', multiple: true },
         'refuse-cached': { type: 'boolean', default: false },
@@ -94,7 +97,8 @@ export async function verifyCommand(argv: string[], io: Io): Promise<number> {
     line(io.stdout, USAGE);
     return VERIFY_EXIT.valid;
   }
-  if (positionals.length !== 1 || !values.trace || !values.jwks) {
+  const certificateOnly = values['certificate-only']!;
+  if (positionals.length !== 1 || !values.jwks || (certificateOnly ? values.trace !== undefined || values.sidecars !== undefined : !values.trace)) {
     line(io.stderr, USAGE);
     return VERIFY_EXIT.error;
   }
@@ -104,7 +108,7 @@ export async function verifyCommand(argv: string[], io: Io): Promise<number> {
     return VERIFY_EXIT.error;
   }
   const certificatePath = resolve(io.cwd, positionals[0]!);
-  const tracePath = resolve(io.cwd, values.trace);
+  const tracePath = resolve(io.cwd, values.trace ?? '.');
   const sidecarDir = resolve(io.cwd, values.sidecars ?? dirname(tracePath));
   let certificate: unknown;
   let keys: JWK[];
@@ -126,7 +130,7 @@ export async function verifyCommand(argv: string[], io: Io): Promise<number> {
     now,
     factory: nodeSha3,
     requireRoles: values['require-role'],
-    source: {
+    source: certificateOnly ? null : {
       // The trace is the file given, whatever its name; the certificate's trace_file names it for the service.
       trace: () => openFile(tracePath),
       sidecar: (name) => (isSafeBasename(name) ? openFile(join(sidecarDir, name)) : Promise.resolve(null)),

@@ -16,6 +16,7 @@ export const PROBLEM_CATALOGUE = {
   not_found: { status: 404, title: 'Not found' },
   method_not_allowed: { status: 405, title: 'Method not allowed' },
   conflict: { status: 409, title: 'Conflict' },
+  run_deleted: { status: 410, title: 'Run deleted by retention' },
   payload_too_large: { status: 413, title: 'Payload too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   spec_parse_failed: { status: 422, title: 'Specification could not be parsed' },

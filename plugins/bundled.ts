@@ -37,7 +37,8 @@ import evaluation from './evaluation/index.ts';
 import specToEval from './spec-to-eval/index.ts';
 import suites from './suites/index.ts';
 import datasets from './datasets/index.ts';
+import retention from './retention/index.ts';
 
 export function portablePlugins(): Plugin[] {
-  return [storageMemory, authStaticKey, authApiKeys, authOidc, pbac, audit, system, llm, aes, catalog, doctor, explain, consolePlugin, mutators, schedules, signerLocal, signerAwsKms, signerGcpKms, signerAzureKeyVault, certification, evidence, compare, reports, agentScripted, agentHttp, agentOpenai, agentReplay, agentRegistry, metrics, shims, evaluation, specToEval, suites, datasets];
+  return [storageMemory, authStaticKey, authApiKeys, authOidc, pbac, audit, system, llm, aes, catalog, doctor, explain, consolePlugin, mutators, schedules, signerLocal, signerAwsKms, signerGcpKms, signerAzureKeyVault, certification, evidence, compare, reports, agentScripted, agentHttp, agentOpenai, agentReplay, agentRegistry, metrics, shims, evaluation, specToEval, suites, datasets, retention];
 }

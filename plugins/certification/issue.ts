@@ -10,6 +10,7 @@ import { sha3Factory, toHex, type HexDigest } from '../../core/domain/hash.ts';
 import { appendProvenance, signatureDigest } from '../../core/domain/provenance.ts';
 import { keys, OPTIONAL_SIDECARS, readRun, SIDECARS, TRACE_FILE, type RunRecord } from '../../core/domain/runs.ts';
 import { selectSigner } from '../../core/signer.ts';
+import { readEvidence } from '../../core/domain/packed-evidence.ts';
 import type { Services } from '../../core/services.ts';
 import { HARNESS_VERSION, PRODUCT_NAME } from '../../core/version.ts';
 
@@ -44,6 +45,12 @@ function cacheOf(summary: RunSummary | null): Certificate['cache'] {
   const calls = summary?.usage?.calls;
   if (typeof cached !== 'number' || !Number.isSafeInteger(cached) || cached <= 0) return undefined;
   return { cached_calls: cached, agent_calls: cached + (typeof calls === 'number' && Number.isSafeInteger(calls) && calls > 0 ? calls : 0) };
+}
+
+/** An evidence file's digest: of the bytes as judged, rebuilt from its packed form when stored packed. */
+async function hashEvidence(services: Services, runId: string, file: string): Promise<HexDigest | null> {
+  const bytes = await readEvidence(services.store, runId, file);
+  return bytes === null ? null : toHex(sha3Factory(services.capabilities)().update(bytes).digest());
 }
 
 async function hashKey(services: Services, key: string): Promise<HexDigest | null> {
@@ -91,12 +98,12 @@ export async function issueCertificate(services: Services, runId: string, identi
   }
   const ledger: Record<string, HexDigest> = {};
   for (const file of Object.values(SIDECARS)) {
-    const digest = await hashKey(services, keys.sidecar(runId, file));
+    const digest = await hashEvidence(services, runId, file);
     if (digest === null) services.logger.warn(`certification: sidecar ${file} is missing; it is left out of the evidence ledger`, { run_id: runId });
     else ledger[file] = digest;
   }
   for (const file of Object.values(OPTIONAL_SIDECARS)) {
-    const digest = await hashKey(services, keys.sidecar(runId, file));
+    const digest = await hashEvidence(services, runId, file);
     if (digest !== null) ledger[file] = digest;
   }
   const summary = await services.store.getJson<RunSummary>(keys.sidecar(runId, SIDECARS.summary)).catch(() => null);

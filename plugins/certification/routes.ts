@@ -14,6 +14,7 @@ import { publishedKeySet } from './keyset.ts';
 import { verifyStoredRun, type VerifyCache } from './verify-run.ts';
 import { createKeyedSerialiser, type KeyedSerialiser } from '../../core/keyed-queue.ts';
 import { respond, respondJson } from '../../core/respond.ts';
+import { assertNotDeleted } from '../../core/domain/tombstone.ts';
 
 const RUN_ID_PARAMETER = { name: 'run_id', in: 'path' as const, required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,128}$' } };
 
@@ -61,6 +62,8 @@ function verifyRoute(cache: VerifyCache): RouteDefinition {
     async handler(c) {
       const runId = runIdOf(c);
       const services = c.var.services;
+      // A run whose evidence retention deleted keeps its certificate: say so, with how it still verifies offline.
+      await assertNotDeleted(services.store, runId);
       const verified = await verifyStoredRun(services, runId, cache);
       if (!verified) throw notFound(`a certificate for run "${runId}"`);
       services.telemetry.increment(`certificates.verified.${verified.result.status}`);

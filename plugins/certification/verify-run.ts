@@ -16,6 +16,7 @@ import { keys } from '../../core/domain/runs.ts';
 import type { Services } from '../../core/services.ts';
 import { verifyCertificate, verifyDocument, type ArtefactBytes, type DocumentVerification, type VerificationCheck, type VerificationResult } from '../../core/domain/verify-certificate.ts';
 import { anchorKey, type ChainAnchor } from './issue.ts';
+import { evidenceFingerprint, readEvidence } from '../../core/domain/packed-evidence.ts';
 import { publishedKeySet } from './keyset.ts';
 
 /** `AEH_VERIFY_REHASH`: `changed` re-hashes what the store cannot prove unchanged; `always` re-hashes everything. */
@@ -63,16 +64,20 @@ async function checkAnchor(services: Services, runId: string, certificate: Certi
  * An artefact's digest for `verifyCertificate`: reused when the store proves the bytes unchanged since this
  * process hashed them, else hashed now (the trace fed to the hash through the store's own buffers).
  */
-async function artefact(services: Services, cache: VerifyCache, key: string, large: boolean, rehash: RehashMode): Promise<ArtefactBytes> {
+async function artefact(services: Services, cache: VerifyCache, runId: string, file: string, large: boolean, rehash: RehashMode): Promise<ArtefactBytes> {
+  const { store } = services;
+  const key = keys.sidecar(runId, file);
   // Taken before the read: a change during the read moves the fingerprint, so the next request re-hashes.
-  const fingerprint = rehash === 'changed' ? await services.store.fingerprint(key) : null;
+  // Sidecars may be stored packed (core/domain/packed-evidence.ts): their proof covers the record and its blobs.
+  const fingerprint = rehash !== 'changed' ? null : large ? await store.fingerprint(key) : await evidenceFingerprint(store, runId, file);
   const known = fingerprint === null ? undefined : cache.digests.get(key);
   if (known && known.fingerprint === fingerprint) return { sha3_256: known.hex, reused: true };
   const hash = sha3Factory(services.capabilities)();
   if (large) {
-    if ((await services.store.hashInto(key, hash)) === null) return null;
+    if ((await store.hashInto(key, hash)) === null) return null;
   } else {
-    const bytes = await services.store.getBytes(key);
+    // The bytes as judged, rebuilt when packed: a blob changed or gone changes or fails the hash.
+    const bytes = await readEvidence(store, runId, file);
     if (bytes === null) return null;
     hash.update(bytes);
   }
@@ -104,7 +109,7 @@ export async function verifyStoredRun(services: Services, runId: string, cache: 
     remember(cache.documents, runId, memo);
   }
   const rehash = options.fresh ? 'always' : cache.rehash;
-  const read = (file: string, large: boolean) => (isSafeBasename(file) ? artefact(services, cache, keys.sidecar(runId, file), large, rehash) : Promise.resolve(null));
+  const read = (file: string, large: boolean) => (isSafeBasename(file) ? artefact(services, cache, runId, file, large, rehash) : Promise.resolve(null));
   const result = await verifyCertificate(certificate, {
     keys: published,
     document: memo.document,

@@ -9,6 +9,7 @@ import type { Store } from '../../core/storage.ts';
 import { Problem, notFound } from '../../core/problems.ts';
 import { agentKeyOf, type AgentKey } from './agent-key.ts';
 import { loadSnapshot, scenarioOfPlan } from './snapshot.ts';
+import { readEvidenceJson } from '../../core/domain/packed-evidence.ts';
 
 /** A pinned baseline (`GET /api/v1/baselines/:scenario_id` items). */
 export interface Baseline {
@@ -35,7 +36,7 @@ const keyOf = (scenarioId: string, agentKey: string) => `${folder(scenarioId)}/$
 
 /** The agent key of a stored run, from its record and plan (no trace read). */
 export async function agentOfRun(store: Store, runId: string): Promise<AgentKey | undefined> {
-  const [run, plan] = await Promise.all([readRun(store, runId), store.getJson<unknown>(keys.sidecar(runId, SIDECARS.scenario))]);
+  const [run, plan] = await Promise.all([readRun(store, runId), readEvidenceJson<unknown>(store, runId, SIDECARS.scenario)]);
   return run ? agentKeyOf(run, scenarioOfPlan(plan)?.agent) : undefined;
 }
 

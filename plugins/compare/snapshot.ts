@@ -9,6 +9,7 @@ import type { Store } from '../../core/storage.ts';
 import { readTraceEvents } from '../../core/domain/trace-lines.ts';
 import { Problem, notFound } from '../../core/problems.ts';
 import { agentKeyOf, type AgentKey } from './agent-key.ts';
+import { readEvidenceJson } from '../../core/domain/packed-evidence.ts';
 
 /**
  * A task's outcome: `pass` (scored, no failure), `fail`, `unmeasured` (no metric could decide), `error` (the
@@ -71,7 +72,7 @@ export async function loadSnapshot(store: Store, runId: string): Promise<RunSnap
   if (!run) throw notFound(`run ${runId.slice(0, 128)}`);
   if (!FINISHED.has(run.status)) throw new Problem('conflict', { detail: `run ${runId} is ${run.status}: only finished runs (succeeded or failed) can be compared` });
   const [plan, scores, storedFailures] = await Promise.all([
-    store.getJson<unknown>(keys.sidecar(runId, SIDECARS.scenario)),
+    readEvidenceJson<unknown>(store, runId, SIDECARS.scenario),
     store.getJson<{ per_task?: unknown }>(keys.sidecar(runId, SIDECARS.scores)),
     store.getJson<RunFailure[]>(keys.sidecar(runId, SIDECARS.failures)),
   ]);

@@ -18,6 +18,7 @@ import { keys, readRun } from '../../core/domain/runs.ts';
 import { decodeUtf8, type DatasetFormat } from './parse.ts';
 import { importRows, type ImportedRows, type ImportJob } from './import-job.ts';
 import { transcriptBytes, transcriptLines } from './transcripts.ts';
+import { readEvidenceJson } from '../../core/domain/packed-evidence.ts';
 
 const PLUGIN = 'datasets';
 const ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -152,7 +153,7 @@ export default {
         if (!run) throw notFound(`run ${runId.slice(0, 64)}`);
         const bytes = await services.store.getBytes(keys.sidecar(runId, run.trace_file || 'trace.jsonl'));
         const redactor = c.req.query('redact') === 'true' ? services.find('redactor') : undefined;
-        const scenario = redactor ? ((await services.store.getJson<{ scenario?: Scenario }>(keys.sidecar(runId, 'scenario.json')))?.scenario) : undefined;
+        const scenario = redactor ? ((await readEvidenceJson<{ scenario?: Scenario }>(services.store, runId, 'scenario.json'))?.scenario) : undefined;
         const lines = transcriptLines(bytes ? new TextDecoder().decode(bytes) : '', redactor ? { redactor, scope: { scenario } } : undefined);
         return new Response(transcriptBytes(lines) as Uint8Array<ArrayBuffer>, {
           status: 200,

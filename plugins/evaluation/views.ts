@@ -7,6 +7,7 @@ import type { RunUsage } from '../../core/domain/usage.ts';
 import type { Store } from '../../core/storage.ts';
 import { notFound } from '../../core/problems.ts';
 import { FINAL_STATUSES } from './engine.ts';
+import { assertNotDeleted } from '../../core/domain/tombstone.ts';
 
 /**
  * `GET /api/v1/tasks/:task_id`: the task record minus its handoff token (internal state, not a credential to
@@ -28,7 +29,11 @@ export async function liveRun(store: Store, run: RunRecord): Promise<RunRecord> 
 /** Reads a run for the API or throws 404. */
 export async function runOr404(store: Store, runId: string): Promise<RunRecord> {
   const run = await readRun(store, runId);
-  if (!run) throw notFound(`run ${runId}`);
+  if (!run) {
+    // Deleted by retention: say so (410 with when and why), not a bare 404.
+    await assertNotDeleted(store, runId);
+    throw notFound(`run ${runId}`);
+  }
   return liveRun(store, run);
 }
 

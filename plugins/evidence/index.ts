@@ -11,6 +11,8 @@ import type { Certificate } from '../../core/domain/certificate.ts';
 import { isSafeBasename } from '../../core/domain/certificate.ts';
 import { isValidRunId, keys } from '../../core/domain/runs.ts';
 import { notFound } from '../../core/problems.ts';
+import { readEvidence } from '../../core/domain/packed-evidence.ts';
+import { assertNotDeleted } from '../../core/domain/tombstone.ts';
 
 const PARAMETERS = [
   { name: 'run_id', in: 'path' as const, required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,128}$' } },
@@ -40,13 +42,15 @@ function registerEvidenceRoute(host: PluginHost): void {
       const file = c.req.param('file') ?? '';
       if (!isValidRunId(runId)) throw notFound(`run "${runId.slice(0, 64)}"`);
       const store = c.var.services.store;
+      await assertNotDeleted(store, runId);
       const certificate = await store.getJson<Partial<Certificate>>(keys.certificate(runId));
       if (!certificate) throw notFound(`a certificate for run "${runId}"`);
       // The ledger is evidence, not a path list: a hostile or damaged entry must not reach outside the run.
       if (!isSafeBasename(file) || !PLAIN_NAME.test(file) || !inLedger(certificate, file)) throw notFound(`evidence file "${file.slice(0, 64)}" of run "${runId}"`);
-      const stream = await store.stream(keys.sidecar(runId, file));
-      if (!stream) throw notFound(`evidence file "${file}" of run "${runId}"`);
-      return new Response(stream, {
+      // Stored whole or packed (core/domain/packed-evidence.ts): the bytes as judged either way.
+      const bytes = await readEvidence(store, runId, file);
+      if (!bytes) throw notFound(`evidence file "${file}" of run "${runId}"`);
+      return new Response(bytes as Uint8Array<ArrayBuffer>, {
         status: 200,
         headers: {
           'content-type': file.endsWith('.json') ? 'application/json' : 'application/octet-stream',

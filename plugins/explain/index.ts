@@ -16,6 +16,7 @@ import { readTraceEvents } from './trace-reader.ts';
 import { dimensionOf, rankFailures } from './primary-trigger.ts';
 import { causalChain, MAX_SUMMARY, summarise, type ChainLink } from './causal-chain.ts';
 import { recommendationFor } from './recommendations.ts';
+import { readEvidenceJson } from '../../core/domain/packed-evidence.ts';
 
 /**
  * The scenario in the run's `scenario.json`: the engine stores its run plan there (`{run_id, scenario,
@@ -55,7 +56,7 @@ export async function explainRun(services: Services, runId: string) {
     return { ...base, primary_trigger: null, causal_chain: [] as ChainLink[], recommendations: [] as Array<{ code: string; action: string }> };
   }
   const primary = ranked[0];
-  const scenario = scenarioOf(await services.store.getJson<Scenario | { scenario?: Scenario }>(keys.sidecar(runId, SIDECARS.scenario)));
+  const scenario = scenarioOf(await readEvidenceJson<Scenario | { scenario?: Scenario }>(services.store, runId, SIDECARS.scenario));
   // Every text this answer repeats from the run is redacted against the whole scenario's canaries.
   const redactor = services.use('redactor');
   const scope = { scenario };

@@ -17,6 +17,7 @@ import { renderReport, REPORT_CSP } from './html.ts';
 import { buildTranscript } from './transcript.ts';
 import { publicBaseUrl, runLinks } from './links.ts';
 import { loadSuiteReport, renderSuiteReport } from './suite-report.ts';
+import { readEvidenceJson } from '../../core/domain/packed-evidence.ts';
 
 const PLUGIN = 'reports';
 const RUN_ID_PARAM = { name: 'run_id', in: 'path' as const, required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,128}$' } };
@@ -43,7 +44,7 @@ async function transcriptHandler(c: AppContext) {
   const offset = intParam(c, 'offset', 0, 1_000_000);
   const limit = intParam(c, 'limit', 50, 1000);
   const taskId = c.req.query('task_id');
-  const plan = await services.store.getJson<{ scenario?: unknown }>(keys.sidecar(runId, SIDECARS.scenario));
+  const plan = await readEvidenceJson<{ scenario?: unknown }>(services.store, runId, SIDECARS.scenario);
   const scenario = plan && typeof plan === 'object' && 'scenario' in plan ? (plan.scenario as never) : undefined;
   const transcript = buildTranscript(await readTraceEvents(services.store, runId), { redactor: services.use('redactor'), scenario });
   const units = taskId ? transcript.units.filter((unit) => unit.task_id === taskId) : transcript.units;

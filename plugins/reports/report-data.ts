@@ -11,6 +11,7 @@ import { notFound } from '../../core/problems.ts';
 import { HARNESS_VERSION } from '../../core/version.ts';
 import { buildTranscript, type Transcript } from './transcript.ts';
 import type { TrialsSummary } from '../../core/domain/verdict.ts';
+import { readEvidenceJson } from '../../core/domain/packed-evidence.ts';
 
 export interface Verification {
   status: string;
@@ -71,7 +72,7 @@ export async function loadReportData(services: Services, runId: string, publicUr
   const run = await readRun(store, runId);
   if (!run) throw notFound(`run ${runId.slice(0, 128)}`);
   const [plan, scores, storedFailures, certificate, events] = await Promise.all([
-    store.getJson<unknown>(keys.sidecar(runId, SIDECARS.scenario)),
+    readEvidenceJson<unknown>(store, runId, SIDECARS.scenario),
     store.getJson<ScoresSidecar>(keys.sidecar(runId, SIDECARS.scores)),
     store.getJson<RunFailure[]>(keys.sidecar(runId, SIDECARS.failures)),
     store.getJson<Certificate>(keys.certificate(runId)),

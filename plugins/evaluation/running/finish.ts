@@ -11,6 +11,7 @@ import type { Engine } from '../engine.ts';
 import type { RunContext } from './run-context.ts';
 import { releaseTask } from '../submission/owners.ts';
 import { worldSidecar } from '../worlds/world.ts';
+import { storeWorld } from './pack-evidence.ts';
 import { shimExecutionOf } from '../worlds/shim-execution.ts';
 import { complianceReason, judgeRun } from '../scoring/verdict.ts';
 import type { Verdict } from '../../../core/domain/verdict.ts';
@@ -132,7 +133,7 @@ export async function finishRun(run: RunContext): Promise<void> {
   // Runs with a world keep its initial and final states beside the trace, in the evidence ledger.
   const world = plan.scenario.enabled_shims?.length ? await worldSidecar(engine.services.shims, plan.scenario, task.created_at, state.worldUnits(), task.progress.done, shimExecutionOf(run)) : undefined;
   await Promise.all([
-    ...(world ? [store.setJson(keys.sidecar(task.run_id, OPTIONAL_SIDECARS.world), world)] : []),
+    ...(world ? [storeWorld(store, task.run_id, OPTIONAL_SIDECARS.world, world, engine.sha3)] : []),
     store.setJson(keys.sidecar(task.run_id, SIDECARS.scores), scores),
     store.setJson(keys.sidecar(task.run_id, SIDECARS.failures), failures),
     store.setJson(keys.sidecar(task.run_id, SIDECARS.summary), summary),

@@ -17,6 +17,7 @@ import { runConcurrency, runUnitsConcurrently } from './concurrent-units.ts';
 import { finishRun, abandonRun, cancelRun, endWithoutResults } from './finish.ts';
 import { releaseTask } from '../submission/owners.ts';
 import { actingPrincipal } from '../../../core/delegation.ts';
+import { readEvidence } from '../../../core/domain/packed-evidence.ts';
 
 /** Checkpoint batching for idempotent in-process adapters (scripted, replay): redoing them costs nothing. */
 const BATCH_UNITS = 64;
@@ -60,7 +61,7 @@ async function verifiedTrace(engine: Engine, state: HandoffState): Promise<Uint8
 async function verifiedStart(engine: Engine, task: TaskRecord): Promise<{ state: HandoffState; plan: RunPlan }> {
   const { services } = engine;
   const state = await verifyHandoff(task.handoff ?? '', engine.handoffKey, { now: services.now(), runId: task.run_id, taskId: task.task_id });
-  const planBytes = await services.store.getBytes(keys.sidecar(task.run_id, SIDECARS.scenario));
+  const planBytes = await readEvidence(services.store, task.run_id, SIDECARS.scenario);
   if (!planBytes) throw new HandoffError('digest', 'the run plan (scenario.json) is missing');
   assertDigest('run plan (scenario.json)', state.scenario_digest, sha3Hex(planBytes, engine.sha3));
   return { state, plan: JSON.parse(new TextDecoder().decode(planBytes)) as RunPlan };

@@ -28,6 +28,7 @@ import { resolvePolicy, type VerdictPolicyInput } from '../../../core/domain/ver
 import { withImpliedMetrics } from '../../../core/domain/implied-metrics.ts';
 import type { Principal } from '../../../core/auth-manager.ts';
 import { storedCreator } from '../../../core/delegation.ts';
+import { storePlan } from '../running/pack-evidence.ts';
 
 export interface EvaluateBody {
   path?: string;
@@ -229,7 +230,8 @@ async function persist(engine: Engine, { body, checked, variants, ids, submitter
   const verdict = resolvePolicy(scenario.verdict, body.verdict);
   const plan: RunPlan = { run_id: runId, task_id: taskId, seed: body.seed ?? null, scenario, variants, agent: chosen.agent, ...(body.cache === true ? { cache: true } : {}), verdict };
   const total = unitCount(plan);
-  const planBytes = encoder.encode(JSON.stringify(plan));
+  const planText = JSON.stringify(plan);
+  const planBytes = encoder.encode(planText);
   const scenarioDigest = sha3Hex(planBytes, engine.sha3);
   const createdAt = new Date(now).toISOString();
   const task: TaskRecord = { task_id: taskId, run_id: runId, status: 'queued', progress: { done: 0, total }, created_at: createdAt, started_at: null, finished_at: null, ...(submitter === undefined ? {} : { submitted_by: submitter.id, submitter: storedCreator(submitter) }), ...(agentEnvs.length ? { agent_envs: agentEnvs } : {}) };
@@ -240,7 +242,8 @@ async function persist(engine: Engine, { body, checked, variants, ids, submitter
   task.handoff = await signHandoff(state, engine.handoffKey, { now, ttlSeconds: engine.handoffTtlSeconds });
   const writeTask = () => services.store.setJson(keys.task(taskId), task);
   await Promise.all([
-    services.store.setBytes(keys.sidecar(runId, SIDECARS.scenario), planBytes),
+    // The scenario is stored once, shared by every run of it (pack-evidence.ts); the plan's bytes rebuild exactly.
+    storePlan(services.store, runId, SIDECARS.scenario, planText, JSON.stringify(scenario), engine.sha3),
     services.store.setJson(keys.run(runId), baseRunRecord(task, scenario, total, chosen.agent)),
     ...(recordLast ? [] : [writeTask()]),
     // An append creates the marker without the fsync of an atomic write; its content does not matter.

@@ -3,7 +3,7 @@
  * changed the world, the final state, rebuilt from the initial state and the unit's recorded diffs; the other
  * units that ran left it as it started (`unchanged`, their count).
  */
-import { applyStateDiff, type PatchOperation } from './state-diff.ts';
+import { applyStateDiff, type PatchOperation } from '../../../core/domain/state-diff.ts';
 import type { Json, Shim } from '../../../core/shim.ts';
 import type { ShimExecution } from '../../../core/domain/shim-run.ts';
 import type { Registry } from '../../../core/registry.ts';

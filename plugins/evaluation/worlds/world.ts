@@ -10,7 +10,7 @@
  * five inserts of one key would all succeed against the same starting state, and the trace, world.json and
  * the metrics would each tell a different story.
  */
-import { stateDiff } from './state-diff.ts';
+import { stateDiff } from '../../../core/domain/state-diff.ts';
 import type { Json, Shim, ShimCallContext } from '../../../core/shim.ts';
 import { checkShimParams, type ShimAction } from '../../../core/shim.ts';
 import { callShim, type ShimExecution } from '../../../core/domain/shim-run.ts';

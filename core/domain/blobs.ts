@@ -1,0 +1,81 @@
+/**
+ * Content-addressed blobs shared by runs (issue 27 item 5): a scenario or an initial world is stored once, under
+ * the SHA3-256 of its bytes (`blobs/<sha3>.json`), however many runs use it. Each run that uses a blob records a
+ * reference (`blob-refs/<sha3>/<run_id>`, holding the time it was made) before it relies on the blob, so the
+ * garbage collector (`collectBlob`) deletes only blobs no run refers to, and never one a run started meanwhile
+ * refers to: it deletes, then looks again, and puts the bytes back if a reference appeared (see `collectBlob`).
+ */
+import type { Store } from '../storage.ts';
+import { isHexDigest, sha3Hex, type HexDigest, type Sha3Factory } from './hash.ts';
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** Storage keys of blobs and their references. */
+export const blobKeys = {
+  blob: (digest: HexDigest) => `blobs/${digest}.json`,
+  refs: (digest: HexDigest) => `blob-refs/${digest}`,
+  ref: (digest: HexDigest, runId: string) => `blob-refs/${digest}/${runId}`,
+};
+
+/**
+ * Stores `bytes` as a blob referenced by `runId` and returns its address. The reference is written first: from
+ * then on a collector that deletes the blob puts it back (or this call writes it, seeing it absent).
+ */
+export async function putBlob(store: Store, bytes: Uint8Array, runId: string, factory: Sha3Factory): Promise<HexDigest> {
+  const digest = sha3Hex(bytes, factory);
+  await store.setBytes(blobKeys.ref(digest, runId), encoder.encode(new Date().toISOString()));
+  if (!(await store.has(blobKeys.blob(digest)))) await store.setBytes(blobKeys.blob(digest), bytes);
+  return digest;
+}
+
+/** A blob's bytes, or `null` when it is not stored (or the address is not one). */
+export async function getBlob(store: Store, digest: string): Promise<Uint8Array | null> {
+  if (!isHexDigest(digest)) return null;
+  return store.getBytes(blobKeys.blob(digest));
+}
+
+/** Drops the references a run holds (its evidence is gone); the blobs go at the next collection if unreferenced. */
+export async function releaseBlobs(store: Store, runId: string, digests: Iterable<HexDigest>): Promise<void> {
+  await Promise.all([...new Set(digests)].map((digest) => store.remove(blobKeys.ref(digest, runId))));
+}
+
+/** The stored blob addresses. */
+export async function listBlobs(store: Store): Promise<HexDigest[]> {
+  const found = await store.keys('blobs');
+  return found.map((key) => key.slice(key.lastIndexOf('/') + 1).replace(/\.json$/, '')).filter(isHexDigest);
+}
+
+/** The runs referring to a blob, with when each reference was made (ms; NaN when unreadable). */
+export async function blobReferences(store: Store, digest: HexDigest): Promise<Array<{ runId: string; madeAt: number }>> {
+  const found = await store.keys(blobKeys.refs(digest));
+  return Promise.all(found.map(async (key) => {
+    const runId = key.slice(key.lastIndexOf('/') + 1);
+    const bytes = await store.getBytes(key).catch(() => null);
+    return { runId, madeAt: bytes ? Date.parse(decoder.decode(bytes)) : Number.NaN };
+  }));
+}
+
+/** What a collector decides about a reference: the run still uses the blob, or the reference is stale. */
+export type ReferenceCheck = (reference: { runId: string; madeAt: number }) => Promise<boolean>;
+
+/**
+ * Deletes a blob no live run refers to. References whose run is gone (`live` says false: a crash between
+ * deleting a run and dropping its references) are dropped first. The bytes are read before the delete and the
+ * references listed again after it: a run that took a reference meanwhile had either found the blob (and it is
+ * put back now) or will find it absent and write it itself. `dryRun` decides without deleting anything.
+ */
+export async function collectBlob(store: Store, digest: HexDigest, live: ReferenceCheck, dryRun = false): Promise<'kept' | 'deleted'> {
+  const references = await blobReferences(store, digest);
+  const liveness = await Promise.all(references.map(live));
+  if (liveness.some(Boolean)) return 'kept';
+  if (dryRun) return 'deleted';
+  await Promise.all(references.map(({ runId }) => store.remove(blobKeys.ref(digest, runId))));
+  const bytes = await store.getBytes(blobKeys.blob(digest));
+  await store.remove(blobKeys.blob(digest));
+  if (bytes && (await store.keys(blobKeys.refs(digest))).length > 0) {
+    await store.setBytes(blobKeys.blob(digest), bytes);
+    return 'kept';
+  }
+  return 'deleted';
+}

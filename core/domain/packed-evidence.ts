@@ -1,0 +1,113 @@
+/**
+ * Evidence files stored packed (issue 27 item 5): a run's `scenario.json` and `world.json` are kept as a small
+ * `<file>.packed` record pointing at content-addressed blobs (core/domain/blobs.ts) instead of a full copy per
+ * run, and rebuilt on read to exactly the bytes that were judged and hashed into the certificate's evidence
+ * ledger. The signed artefact is the rebuilt file, not the packed record: certificates, the evidence route,
+ * offline verifiers and `verify` see the same bytes as before, and a packed record that would not rebuild them
+ * exactly is never written (the writer checks, and stores the file whole instead).
+ *  - `splice`: the file is its parts concatenated, each a literal string or a blob (the run plan: the scenario
+ *    is a blob shared by every run of it, the run's ids and options are literals around it).
+ *  - `world`: `{initial, units: [{…identity, final}], unchanged}` with each shim's initial state a blob and each
+ *    unit's final state the RFC 6902 diff from it (`applyStateShared`), serialised by `JSON.stringify`.
+ */
+import type { Store } from '../storage.ts';
+import { blobKeys, getBlob } from './blobs.ts';
+import { keys } from './runs.ts';
+import { applyStateShared, type PatchOperation } from './state-diff.ts';
+
+const decoder = new TextDecoder();
+const encoder = new TextEncoder();
+
+/** Version tag of packed records. */
+export const PACKED_FORMAT = 'aeh-packed/1';
+
+/** A file stored as literal parts and blobs. */
+export interface PackedSplice {
+  format: typeof PACKED_FORMAT;
+  kind: 'splice';
+  parts: Array<string | { blob: string }>;
+}
+
+/** A `world.json` stored as initial-state blobs and per-unit diffs. */
+export interface PackedWorld {
+  format: typeof PACKED_FORMAT;
+  kind: 'world';
+  initial: Record<string, string>;
+  units: Array<{ identity: Record<string, unknown>; diff: Record<string, PatchOperation[]> }>;
+  unchanged: number;
+}
+
+export type PackedEvidence = PackedSplice | PackedWorld;
+
+/** The storage key of a packed evidence file. */
+export const packedKey = (runId: string, file: string) => keys.sidecar(runId, `${file}.packed`);
+
+/** The blobs a packed record refers to. */
+export function blobsOf(packed: PackedEvidence): string[] {
+  if (packed.kind === 'world') return Object.values(packed.initial);
+  return packed.parts.flatMap((part) => (typeof part === 'string' ? [] : [part.blob]));
+}
+
+async function blobText(store: Store, digest: string): Promise<string | null> {
+  const bytes = await getBlob(store, digest);
+  return bytes === null ? null : decoder.decode(bytes);
+}
+
+/** The file's text rebuilt from its packed record, or `null` when a blob it needs is gone. */
+export async function unpack(store: Store, packed: PackedEvidence): Promise<string | null> {
+  if (packed?.format !== PACKED_FORMAT) return null;
+  if (packed.kind === 'splice') {
+    const texts = await Promise.all(packed.parts.map((part) => (typeof part === 'string' ? part : blobText(store, part.blob))));
+    return texts.some((text) => text === null) ? null : texts.join('');
+  }
+  const initial: Record<string, unknown> = {};
+  for (const [shim, digest] of Object.entries(packed.initial)) {
+    const text = await blobText(store, digest);
+    if (text === null) return null;
+    // Defined, not assigned: a shim named `__proto__` stays a key.
+    Object.defineProperty(initial, shim, { value: JSON.parse(text), enumerable: true, writable: true, configurable: true });
+  }
+  const units = packed.units.map(({ identity, diff }) => {
+    const final: Record<string, unknown> = {};
+    for (const shim of Object.keys(initial)) Object.defineProperty(final, shim, { value: applyStateShared(initial[shim], diff[shim] ?? []), enumerable: true, writable: true, configurable: true });
+    return { ...identity, final };
+  });
+  return JSON.stringify({ initial, units, unchanged: packed.unchanged });
+}
+
+/** A run's evidence file (a ledger name: `scenario.json`, `world.json`, …) exactly as judged; `null` when absent. */
+export async function readEvidence(store: Store, runId: string, file: string): Promise<Uint8Array | null> {
+  const whole = await store.getBytes(keys.sidecar(runId, file));
+  if (whole !== null) return whole;
+  const packed = await store.getJson<PackedEvidence>(packedKey(runId, file)).catch(() => null);
+  if (!packed) return null;
+  const text = await unpack(store, packed);
+  return text === null ? null : encoder.encode(text);
+}
+
+/** `readEvidence`, parsed; `null` when absent or not JSON. */
+export async function readEvidenceJson<T>(store: Store, runId: string, file: string): Promise<T | null> {
+  const bytes = await readEvidence(store, runId, file);
+  if (bytes === null) return null;
+  try {
+    return JSON.parse(decoder.decode(bytes)) as T;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The store's change proof of an evidence file (`Store.fingerprint`): of the whole file, or of the packed
+ * record and every blob it names; `null` when any part has none (the caller then re-hashes).
+ */
+export async function evidenceFingerprint(store: Store, runId: string, file: string): Promise<string | null> {
+  const whole = await store.fingerprint(keys.sidecar(runId, file));
+  if (whole !== null) return whole;
+  const key = packedKey(runId, file);
+  const own = await store.fingerprint(key);
+  if (own === null) return null;
+  const packed = await store.getJson<PackedEvidence>(key).catch(() => null);
+  if (!packed) return null;
+  const parts = await Promise.all(blobsOf(packed).map((digest) => store.fingerprint(blobKeys.blob(digest))));
+  return parts.some((part) => part === null) ? null : ['packed', own, ...parts].join('|');
+}
