@@ -7,6 +7,11 @@
 export interface HookEvents {
   /** A run's trace and sidecars are final; certification signs it here. */
   'run.finished': { run_id: string };
+  /**
+   * A finished run's evidence was deleted (retention), its certificate kept: `bytes_freed` no longer count
+   * against `submitted_by`'s stored bytes.
+   */
+  'run.deleted': { run_id: string; submitted_by?: string; bytes_freed: number };
   /** An authenticated mutation or a refused request, for the audit log. */
   'audit': AuditEntry;
 }

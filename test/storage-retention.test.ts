@@ -239,6 +239,27 @@ describe('retention: POST /api/v1/gc', () => {
     await expect(testApp({ env: { AEH_RETENTION_MAX_AGE_DAYS: 'soon' } })).rejects.toThrow(/AEH_RETENTION_MAX_AGE_DAYS/);
   });
 
+  it('gives a principal refused for its stored bytes its quota back once gc deleted its runs', async () => {
+    const t = await testApp({ env: { AEH_MAX_STORED_BYTES_PER_PRINCIPAL: '20000' } });
+    const key = (await t.json('POST', '/api/v1/keys', { body: { name: 'filler', roles: ['operator'] } })).body.secret;
+    let refused: { status: number; body: any } | undefined;
+    for (let n = 0; n < 30 && !refused; n++) {
+      const answer = await t.json('POST', '/api/evaluate', { key, body: { scenario: scenario() } });
+      if (answer.status !== 202) refused = answer;
+      else {
+        await waitForTask(t, answer.body.task_id);
+        // The run's bytes are counted just after its task's record says it ended.
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    }
+    expect(refused).toMatchObject({ status: 429, body: { code: 'quota_exceeded' } });
+    const done = await t.json('POST', '/api/v1/gc', { body: { keep_runs: 1 } });
+    expect(done.body.runs.deleted).toBeGreaterThan(0);
+    expect(done.body.bytes_freed).toBeGreaterThan(0);
+    const again = await t.json('POST', '/api/evaluate', { key, body: { scenario: scenario() } });
+    expect(again.status, JSON.stringify(again.body)).toBe(202);
+  });
+
   it('applies the configured rules when the request gives none', async () => {
     const t = await testApp({ env: { AEH_RETENTION_KEEP_RUNS: '1' } });
     for (let n = 0; n < 2; n++) await evaluate(t, { scenario: scenario() });

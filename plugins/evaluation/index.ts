@@ -3,6 +3,7 @@
  * stateless runner that continues any run from its handoff token. On start it resumes the tasks storage says
  * are unfinished; on stop it leaves running tasks where their last checkpoint left them.
  */
+import { creditDeleted } from './submission/owners.ts';
 import { asText, textSettings } from '../../core/plugin-settings.ts';
 import type { Plugin } from '../../core/plugin.ts';
 import { resumeLeftTasks, startEngine, stopEngine, type EngineHolder } from './engine.ts';
@@ -51,6 +52,10 @@ export default {
     // Tasks left by a stopped instance resume once every plugin started: a run may end at once and need them.
     host.onReady(async () => {
       if (holder.current) await resumeLeftTasks(holder.current);
+    });
+    // Evidence deleted by retention no longer counts against its submitter's stored-bytes quota.
+    host.on('run.deleted', async ({ submitted_by, bytes_freed }, services) => {
+      if (submitted_by) await creditDeleted(services.store, submitted_by, bytes_freed);
     });
     host.onStop(async () => {
       const engine = holder.current;

@@ -11,7 +11,7 @@
 import type { Store } from '../../core/storage.ts';
 import { blobsOf, packedKey, type PackedEvidence } from '../../core/domain/packed-evidence.ts';
 import { blobKeys, collectBlob, listBlobs, releaseBlobs } from '../../core/domain/blobs.ts';
-import { isValidRunId, keys, type RunRecord } from '../../core/domain/runs.ts';
+import { isValidRunId, keys, type RunRecord, type TaskRecord } from '../../core/domain/runs.ts';
 import { KEPT_AFTER_DELETE, keptAfterDelete, tombstoneKey, type Tombstone } from '../../core/domain/tombstone.ts';
 import { selectRuns, type RetentionRules, type Selected } from './policy.ts';
 
@@ -51,8 +51,10 @@ async function sizeOf(store: Store, keysToSize: string[]): Promise<number> {
 const removableKeys = (runId: string, files: Set<string>) => [...files].map((file) => keys.sidecar(runId, file)).filter((key) => !keptAfterDelete(runId, key));
 
 /** Deletes a run's evidence (tombstone first), keeping its certificate; returns the bytes freed. */
-async function deleteRun(store: Store, runId: string, files: Set<string>, tombstone: Tombstone | null, taskId: string | undefined): Promise<number> {
+async function deleteRun(store: Store, runId: string, files: Set<string>, tombstone: Tombstone | null, taskId: string | undefined, onDeleted?: (deleted: DeletedRun) => Promise<void>): Promise<number> {
   if (tombstone) await store.setJson(tombstoneKey(runId), tombstone);
+  // Read before the task record goes: whose stored bytes this frees.
+  const submittedBy = taskId && isValidRunId(taskId) ? (await store.getJson<TaskRecord>(keys.task(taskId)).catch(() => null))?.submitted_by : undefined;
   const removable = removableKeys(runId, files);
   const packed = await Promise.all([...files].filter((file) => file.endsWith('.packed')).map((file) => store.getJson<PackedEvidence>(packedKey(runId, file.slice(0, -'.packed'.length))).catch(() => null)));
   const taskKeys = taskId && isValidRunId(taskId) ? [keys.task(taskId)] : [];
@@ -62,12 +64,20 @@ async function deleteRun(store: Store, runId: string, files: Set<string>, tombst
   await Promise.all([...removable.filter((key) => key !== record), ...taskKeys].map((key) => store.remove(key)));
   await store.remove(record);
   await releaseBlobs(store, runId, packed.flatMap((entry) => (entry ? blobsOf(entry) : [])));
+  await onDeleted?.({ run_id: runId, ...(submittedBy ? { submitted_by: submittedBy } : {}), bytes_freed: freed });
   return freed;
 }
 
+/** What `collectGarbage` reports of each run it deleted (the `run.deleted` hook's payload). */
+export interface DeletedRun {
+  run_id: string;
+  submitted_by?: string;
+  bytes_freed: number;
+}
+
 /** Collects runs and blobs under `rules` at `now`; `dryRun` reports without deleting. */
-export async function collectGarbage(store: Store, rules: RetentionRules, options: { now: number; dryRun: boolean }): Promise<GcReport> {
-  const { now, dryRun } = options;
+export async function collectGarbage(store: Store, rules: RetentionRules, options: { now: number; dryRun: boolean; onDeleted?: (deleted: DeletedRun) => Promise<void> }): Promise<GcReport> {
+  const { now, dryRun, onDeleted } = options;
   const dirs = await runDirectories(store);
   const records = (await Promise.all([...dirs].filter(([, files]) => files.has('run.json')).map(([runId]) => store.getJson<RunRecord>(keys.run(runId)).catch(() => null)))).filter((run): run is RunRecord => run !== null);
   // Runs marked deleted by a collection that was cut short are finished first.
@@ -79,7 +89,7 @@ export async function collectGarbage(store: Store, rules: RetentionRules, option
   const deletedAt = new Date(now).toISOString();
   for (const [runId, files] of unfinished) {
     const task = records.find((run) => run.run_id === runId)?.task_id;
-    bytesFreed += dryRun ? await sizeOf(store, removableKeys(runId, files)) : await deleteRun(store, runId, files, null, task);
+    bytesFreed += dryRun ? await sizeOf(store, removableKeys(runId, files)) : await deleteRun(store, runId, files, null, task, onDeleted);
   }
   for (const { run, agent, rule } of selected) {
     const files = dirs.get(run.run_id)!;
@@ -88,7 +98,7 @@ export async function collectGarbage(store: Store, rules: RetentionRules, option
       continue;
     }
     const tombstone: Tombstone = { run_id: run.run_id, deleted_at: deletedAt, reason: 'retention', rule, scenario_id: run.scenario_id, agent, finished_at: run.finished_at, certificate_url: run.certificate_url };
-    bytesFreed += await deleteRun(store, run.run_id, files, tombstone, run.task_id);
+    bytesFreed += await deleteRun(store, run.run_id, files, tombstone, run.task_id, onDeleted);
   }
   const blobs = await collectBlobs(store, new Set(dryRun ? deletedIds : []), dryRun);
   return {

@@ -46,7 +46,7 @@ export default {
   settings: SETTINGS,
   setup(host) {
     const configured = configuredRules(host.settings);
-    const collect = (services: Services, rules: RetentionRules, dryRun: boolean) => collectGarbage(services.store, rules, { now: services.now(), dryRun });
+    const collect = (services: Services, rules: RetentionRules, dryRun: boolean) => collectGarbage(services.store, rules, { now: services.now(), dryRun, onDeleted: (deleted) => services.hooks.emit('run.deleted', deleted) });
     host.jobs.register({
       name: 'retention.gc',
       cron: '41 3 * * *',

@@ -49,6 +49,8 @@ export interface OwnerLedger {
   hold(owner: string, taskId: string, units: number): Promise<void>;
   /** Records task `taskId` (of `units` units when it was held) as no longer outstanding. */
   drop(owner: string, taskId: string, units?: number): Promise<void>;
+  /** Takes `bytes` off a principal's stored bytes (its runs' evidence was deleted), never below zero. */
+  uncount(owner: string, bytes: number): Promise<void>;
   /** Removes the markers of tasks not in `activeTaskIds` (a crash between two removals); run at start-up. */
   sweep(activeTaskIds: ReadonlySet<string>): Promise<void>;
   /** Adds a finished task's bytes (asked for only the first time) to its owner's, once per task. */
@@ -71,12 +73,22 @@ function storeLedger(store: Store): OwnerLedger {
       await Promise.all([store.remove(ownedKey(owner, taskId)), ...(units === undefined ? [] : [store.remove(ownedKey(owner, taskId, units))])]);
     },
     sweep: async (active) => void (await sweepMarkers(store, active)),
+    uncount: (owner, bytes) => takeOff(store, owner, bytes).then(() => undefined),
     async countOnce(owner, taskId, bytes) {
       if (!(await store.setIfAbsent(countedKey(taskId), '1', COUNTED_TTL_S))) return;
       const counted = await bytes();
       if (counted > 0) await store.increment(storedKey(owner), counted);
     },
   };
+}
+
+/** Takes `bytes` off an owner's counter, setting it to zero where that would pass below; the count left. */
+async function takeOff(store: Store, owner: string, bytes: number): Promise<number> {
+  if (bytes <= 0) return Number(await store.getJson<number>(storedKey(owner))) || 0;
+  const left = await store.increment(storedKey(owner), -bytes);
+  if (left >= 0) return left;
+  await store.setJson(storedKey(owner), 0);
+  return 0;
 }
 
 /** Removes the markers of tasks not in `active`; answers the removed ones' owner keys and task ids. */
@@ -141,6 +153,11 @@ function mirroredLedger(store: Store): OwnerLedger {
     async sweep(active) {
       // A mirror read before a marker was removed may hold it: forget it there too.
       for (const { owner, taskId } of await sweepMarkers(store, active)) (await owners.get(owner)?.catch(() => undefined))?.tasks.delete(taskId);
+    },
+    async uncount(owner, bytes) {
+      const mirror = await mirrorOf(owner);
+      mirror.bytes = Math.max(0, mirror.bytes - bytes);
+      await takeOff(store, owner, bytes);
     },
     async countOnce(owner, taskId, bytes) {
       // Markers are removed before a task's bytes are counted (owners.ts), so a task released again after a

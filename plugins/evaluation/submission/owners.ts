@@ -5,6 +5,7 @@
  * principal (principal-lock.ts), so parallel submissions cannot overshoot.
  */
 import { keys, OPTIONAL_SIDECARS, SIDECARS, type TaskRecord } from '../../../core/domain/runs.ts';
+import { packedKey } from '../../../core/domain/packed-evidence.ts';
 import type { Config } from '../../../core/config.ts';
 import type { Store } from '../../../core/storage.ts';
 import { Problem } from '../../../core/problems.ts';
@@ -73,10 +74,15 @@ export async function reserveTask(store: Store, owner: string, taskId: string, u
   };
 }
 
-/** What a run stored: its plan, trace, sidecars, records and certificate. */
+/**
+ * What a run stored: its plan, trace, sidecars, records and certificate. A plan or world stored packed counts its
+ * packed record; the blobs it shares with other runs count for no one.
+ */
 async function storedBytesOf(store: Store, task: TaskRecord): Promise<number> {
+  const packable = [SIDECARS.scenario, OPTIONAL_SIDECARS.world];
   const files = [keys.trace(task.run_id), keys.run(task.run_id), keys.certificate(task.run_id), keys.task(task.task_id),
-    ...[SIDECARS.scenario, SIDECARS.scores, SIDECARS.failures, SIDECARS.summary, OPTIONAL_SIDECARS.world].map((file) => keys.sidecar(task.run_id, file))];
+    ...[...packable, SIDECARS.scores, SIDECARS.failures, SIDECARS.summary].map((file) => keys.sidecar(task.run_id, file)),
+    ...packable.map((file) => packedKey(task.run_id, file))];
   const sizes = await Promise.all(files.map((key) => store.size(key)));
   return sizes.reduce<number>((sum, size) => sum + (size ?? 0), 0);
 }
@@ -92,6 +98,11 @@ export async function releaseTask(store: Store, taskId: string, task?: TaskRecor
     ...(task?.submitted_by ? [ledger.drop(task.submitted_by, taskId, task.progress.total)] : []),
   ]);
   if (task?.submitted_by) await ledger.countOnce(task.submitted_by, taskId, () => storedBytesOf(store, task));
+}
+
+/** Takes a deleted run's evidence off its owner's stored bytes (the `run.deleted` hook). */
+export function creditDeleted(store: Store, owner: string, bytes: number): Promise<void> {
+  return ledgerOf(store).uncount(owner, bytes);
 }
 
 /** Owner markers whose task is no longer active (a crash between the two removals); run at start-up. */
