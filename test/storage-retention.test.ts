@@ -260,6 +260,26 @@ describe('retention: POST /api/v1/gc', () => {
     expect(again.status, JSON.stringify(again.body)).toBe(202);
   });
 
+  it('a suite whose run retention deleted lists it as deleted, not queued, and stays finished', async () => {
+    const t = await testApp();
+    const accepted = await t.json('POST', '/api/v1/suites', { body: { scenarios: [{ scenario: scenario() }] } });
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(202);
+    let suite: any;
+    for (let i = 0; i < 400 && suite?.certificate?.status !== 'issued'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      suite = (await t.json('GET', `/api/v1/suites/${accepted.body.suite_id}`)).body;
+    }
+    expect(suite.certificate.status).toBe('issued');
+    await evaluate(t, { scenario: scenario() });
+    expect((await t.json('POST', '/api/v1/gc', { body: { keep_runs: 1 } })).body.runs.deleted).toBe(1);
+    const after = (await t.json('GET', `/api/v1/suites/${accepted.body.suite_id}`)).body;
+    expect(after).toMatchObject({ status: 'finished', certificate: { status: 'issued' }, runs: [{ status: 'deleted' }] });
+    expect(after.agents[0].runs.by_status).toEqual({ deleted: 1 });
+    const verified = await t.json('GET', `/api/v1/verify/suite/${accepted.body.suite_id}`, { key: null });
+    expect(verified.body.valid, JSON.stringify(verified.body)).toBe(true);
+    expect(verified.body.checks.find((check: any) => check.id === 'run_certificates').detail).toMatch(/1 of them deleted by retention, checked as certificates alone/);
+  });
+
   it('applies the configured rules when the request gives none', async () => {
     const t = await testApp({ env: { AEH_RETENTION_KEEP_RUNS: '1' } });
     for (let n = 0; n < 2; n++) await evaluate(t, { scenario: scenario() });

@@ -21,7 +21,8 @@ export interface SuiteAgent {
 }
 
 /** Where one (scenario, agent) pair of a suite stands. `refused`: the evaluation API refused to launch it. */
-export type SuiteEntryStatus = 'pending' | 'refused' | RunStatus;
+/** `deleted`: the run ended, and retention deleted its evidence since (its certificate is kept). */
+export type SuiteEntryStatus = 'pending' | 'refused' | 'deleted' | RunStatus;
 
 /** One run of a suite. */
 export interface SuiteRun {

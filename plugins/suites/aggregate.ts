@@ -9,8 +9,9 @@ import type { SuiteAgentAggregate, SuiteEntryStatus, SuiteRun, SuiteView } from 
 import type { Store } from '../../core/storage.ts';
 import type { SuiteRecord } from './store.ts';
 import { sumRunUsage } from '../../core/domain/usage.ts';
+import { readTombstone } from '../../core/domain/tombstone.ts';
 
-const ENDED = new Set<SuiteEntryStatus>(['succeeded', 'failed', 'cancelled', 'refused']);
+const ENDED = new Set<SuiteEntryStatus>(['succeeded', 'failed', 'cancelled', 'refused', 'deleted']);
 
 const mean = (values: number[]): number | null => (values.length ? values.reduce((sum, value) => sum + value, 0) / values.length : null);
 const round = (value: number | null): number | null => (value === null ? null : Math.round(value * 10_000) / 10_000);
@@ -26,9 +27,16 @@ export async function readSuiteRuns(store: Store, record: SuiteRecord): Promise<
   return runs;
 }
 
-function runOf(entry: SuiteRecord['entries'][number], runs: Map<string, RunRecord>): SuiteRun {
+/** The suite's runs without a record that retention deleted (a tombstone), not ones still being stored. */
+export async function deletedSuiteRuns(store: Store, record: SuiteRecord, runs: Map<string, RunRecord>): Promise<Set<string>> {
+  const missing = record.entries.map((entry) => entry.run_id).filter((id): id is string => id !== null && !runs.has(id));
+  const found = await Promise.all(missing.map(async (id) => ((await readTombstone(store, id)) ? id : null)));
+  return new Set(found.filter((id): id is string => id !== null));
+}
+
+function runOf(entry: SuiteRecord['entries'][number], runs: Map<string, RunRecord>, deleted: ReadonlySet<string>): SuiteRun {
   const run = entry.run_id ? runs.get(entry.run_id) : undefined;
-  const status: SuiteEntryStatus = entry.error ? 'refused' : run ? run.status : entry.run_id ? 'queued' : 'pending';
+  const status: SuiteEntryStatus = entry.error ? 'refused' : run ? run.status : entry.run_id && deleted.has(entry.run_id) ? 'deleted' : entry.run_id ? 'queued' : 'pending';
   return {
     scenario_id: entry.scenario_id,
     agent: entry.agent,
@@ -70,8 +78,8 @@ function aggregateAgent(record: SuiteRecord, agentKey: string, suiteRuns: SuiteR
 }
 
 /** The suite's view without its certificate state (added by the caller). */
-export function suiteView(record: SuiteRecord, runs: Map<string, RunRecord>): Omit<SuiteView, 'certificate'> {
-  const suiteRuns = record.entries.map((entry) => runOf(entry, runs));
+export function suiteView(record: SuiteRecord, runs: Map<string, RunRecord>, deleted: ReadonlySet<string> = new Set()): Omit<SuiteView, 'certificate'> {
+  const suiteRuns = record.entries.map((entry) => runOf(entry, runs, deleted));
   const ended = suiteRuns.every((run) => ENDED.has(run.status));
   return {
     suite_id: record.suite_id,

@@ -11,13 +11,15 @@ import type { Services } from '../../core/services.ts';
 import type { SuiteView } from '../../core/domain/suites.ts';
 import { Problem, notFound } from '../../core/problems.ts';
 import { respond, respondJson } from '../../core/respond.ts';
-import { suiteView, readSuiteRuns } from './aggregate.ts';
+import { deletedSuiteRuns, suiteView, readSuiteRuns } from './aggregate.ts';
 import { certificateBlocker, issueSuiteCertificate, readRunCertificates, suiteEvidence, verifySuite } from './certificate.ts';
 import { launchEntry, launchRemaining, settleEntry, type LaunchControl } from './launch.ts';
 import { acquireLease } from './lease.ts';
 import { agentsOf, MAX_RUNS, scenarioIdsOf, SUITE_BODY, type SuiteBody } from './request.ts';
 import { isSuiteId, listSuiteIds, newSuiteId, readSuite, suiteKeys, type SuiteRecord } from './store.ts';
 import { storedCreator } from '../../core/delegation.ts';
+import { verifyCertificate } from '../../core/domain/verify-certificate.ts';
+import type { JWK } from 'jose';
 
 const PLUGIN = 'suites';
 const SUITE_PARAM = { name: 'suite_id', in: 'path' as const, required: true, schema: { type: 'string', pattern: '^suite_[a-z0-9]{1,80}$' } };
@@ -29,12 +31,19 @@ function suiteIdOf(c: AppContext): string {
   return suiteId;
 }
 
+/** The status of a deleted run's kept certificate, verified alone against the published keys. */
+async function certificateAloneStatus(services: Services, runId: string, keys: JWK[], now: number): Promise<string> {
+  const response = await services.dispatch(new Request(`http://suites.internal/v1/certificates/${runId}`));
+  if (response.status !== 200) return `certificate ${response.status}`;
+  return (await verifyCertificate(await response.json(), { keys, source: null, now })).status;
+}
+
 /** The suite with its aggregates and certificate state; issues the certificate when every run has one. */
 export async function loadSuiteView(services: Services, suiteId: string): Promise<SuiteView | null> {
   const record = await readSuite(services.store, suiteId);
   if (!record) return null;
   const runs = await readSuiteRuns(services.store, record);
-  const view = suiteView(record, runs);
+  const view = suiteView(record, runs, await deletedSuiteRuns(services.store, record, runs));
   let issued = await services.store.has(suiteKeys.certificate(suiteId));
   let blocker: ReturnType<typeof certificateBlocker> = null;
   if (!issued) {
@@ -183,14 +192,18 @@ export function registerSuiteRoutes(host: PluginHost, settle: Settle, control: L
       const ledger = Object.keys((verified.certificate as { evidence_ledger?: Record<string, string> })?.evidence_ledger ?? {});
       const runIds = ledger.map((file) => file.replace(/\.certificate\.json$/, ''));
       const bad: string[] = [];
+      let deleted = 0;
       for (let start = 0; start < runIds.length; start += 8) {
         await Promise.all(runIds.slice(start, start + 8).map(async (runId) => {
           const response = await services.dispatch(new Request(`http://suites.internal/api/v1/verify/${runId}`));
-          const report = (await response.json().catch(() => ({}))) as { status?: string };
-          if (report.status !== 'valid') bad.push(`${runId}: ${report.status ?? response.status}`);
+          const report = (await response.json().catch(() => ({}))) as { status?: string; code?: string };
+          // A run retention deleted keeps its certificate: checked alone (schema, signatures, expiry).
+          const status = response.status === 410 && report.code === 'run_deleted' ? (deleted++, await certificateAloneStatus(services, runId, published, services.now())) : report.status;
+          if (status !== 'valid') bad.push(`${runId}: ${status ?? response.status}`);
         }));
       }
-      result.checks.push({ id: 'run_certificates', ok: bad.length === 0, detail: bad.length ? `${bad.length} run certificate(s) do not verify: ${bad.slice(0, 5).join('; ')}` : `${runIds.length} run certificate(s) verify` });
+      const alone = deleted ? `; ${deleted} of them deleted by retention, checked as certificates alone (their evidence is gone, nothing re-hashed)` : '';
+      result.checks.push({ id: 'run_certificates', ok: bad.length === 0, detail: bad.length ? `${bad.length} run certificate(s) do not verify: ${bad.slice(0, 5).join('; ')}${alone}` : `${runIds.length} run certificate(s) verify${alone}` });
       if (bad.length && result.status === 'valid') Object.assign(result, { status: 'invalid', valid: false });
       return respondJson(c, { suite_id: suiteId, ...result, certificate: verified.certificate, checked_at: new Date(services.now()).toISOString() }, 200, { 'cache-control': 'no-store' });
     },
