@@ -20,7 +20,8 @@ const CACHED_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE',
 export function createStaticRouteCache<T>(): Router<T> {
   const router = new SmartRouter<T>({ routers: [new RegExpRouter(), new TrieRouter()] });
   const fixedPaths = new Set<string>();
-  const matches = new Map<string, Result<T>>();
+  // By method, then path: the path a request brings is hashed once for both lookups, no key is built.
+  const matches = new Map<string, Map<string, Result<T>>>();
   return {
     get name() {
       return `static route cache + ${router.name}`;
@@ -32,9 +33,10 @@ export function createStaticRouteCache<T>(): Router<T> {
     },
     match(method, path) {
       if (!fixedPaths.has(path) || !CACHED_METHODS.has(method)) return router.match(method, path);
-      const key = `${method} ${path}`;
-      let result = matches.get(key);
-      if (!result) matches.set(key, (result = router.match(method, path)));
+      let byPath = matches.get(method);
+      if (!byPath) matches.set(method, (byPath = new Map()));
+      let result = byPath.get(path);
+      if (!result) byPath.set(path, (result = router.match(method, path)));
       return result;
     },
   };

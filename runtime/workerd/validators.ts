@@ -5,13 +5,17 @@
  * are evaluated in import order, so every plugin module sees the validators already registered.
  */
 import { install } from 'aeh:precompiled-validators';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import * as ajv from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import * as obscenity from 'obscenity';
 import { registerPrecompiled } from '../../core/validate.ts';
-import { provideAjv, type AjvModules } from '../../core/schema-compiler.ts';
+import { provideModule } from '../../core/lazy-module.ts';
+import { AJV_FORMATS_MODULE, AJV_MODULE } from '../../core/schema-compiler.ts';
 
 // A module-scope side effect on purpose: it must happen during module evaluation, ahead of the plugins'.
 install(registerPrecompiled);
-// A bundle has no synchronous require: ajv comes with it, for schemas the build did not see (a compile that
-// needs code generation still fails here, saying so).
-provideAjv({ Ajv2020, addFormats: ((addFormats as unknown as { default?: unknown }).default ?? addFormats) as AjvModules['addFormats'] });
+// A bundle has no synchronous require: the packages the Node service loads on first use come with it
+// (core/lazy-module.ts). A compile that needs code generation still fails here, saying so.
+provideModule(AJV_MODULE, ajv);
+provideModule(AJV_FORMATS_MODULE, addFormats);
+provideModule('obscenity', obscenity);
