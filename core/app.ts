@@ -4,6 +4,7 @@
  * runs start hooks. Runtime entries only build the config and capabilities and serve `app.fetch`.
  */
 import { Hono } from 'hono';
+import { createStaticRouteCache } from './static-route-cache.ts';
 import type { Config } from './config.ts';
 import type { RuntimeCapabilities } from './capabilities.ts';
 import { consoleLogger } from './capabilities.ts';
@@ -127,7 +128,7 @@ export function createApp(config: Config, plugins: Plugin[], capabilities: Runti
     },
   });
   ready.catch(() => undefined); // surfaced per request and by the runtime entry
-  const app = new Hono<AppEnv>() as AehApp;
+  const app = new Hono<AppEnv>({ router: createStaticRouteCache() }) as AehApp;
 
   const pipeline = createPipeline(ready, createRateLimits(config, capabilities), config.maxBodyBytes);
   const mounted = new Map<string, string>();

@@ -8,15 +8,12 @@
  * object is hashed and resolved once (WeakMap). A schema the build did not see (a user plugin's, a scenario's)
  * is compiled at run time where the runtime allows it (Node).
  */
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction, ErrorObject } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { Problem, type FieldError } from './problems.ts';
-
-// ajv-formats ships CommonJS whose default export is the function itself.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
+import { createAjv } from './schema-compiler.ts';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -28,10 +25,8 @@ const resolved = new WeakMap<object, ValidateFunction>();
 const precompiled = new Map<string, ValidateFunction>();
 
 function instance(): Ajv2020 {
-  if (!ajv) {
-    ajv = new Ajv2020({ ...AJV_OPTIONS });
-    addFormats(ajv);
-  }
+  // Loaded on the first schema the build did not precompile (core/schema-compiler.ts).
+  ajv ??= createAjv({ ...AJV_OPTIONS });
   return ajv;
 }
 

@@ -107,13 +107,27 @@ describe('foundation: what plugins add is served', () => {
     },
   };
 
-  it('lists user plugins and counts in /api/info', async () => {
+  it('names every plugin in /api/info and describes each in /api/plugins', async () => {
     const t = await testApp({ plugins: [extension], userPlugins: ['team-extension'] });
     const { body } = await t.json('GET', '/api/info');
-    expect(body.plugins).toContainEqual({ name: 'team-extension', version: '2.1.0', source: 'user' });
-    expect(body.plugins).toContainEqual(expect.objectContaining({ name: 'auth-static-key', source: 'bundled' }));
+    expect(body.plugins).toContain('team-extension');
+    expect(body.plugins).toContain('auth-static-key');
     expect(body.counts.plugins).toBe(body.plugins.length);
     expect(body.telemetry['http.requests']).toBeGreaterThanOrEqual(1);
+    const listed = await t.json('GET', '/api/plugins');
+    expect(listed.status).toBe(200);
+    expect(listed.body.plugins).toContainEqual({ name: 'team-extension', version: '2.1.0', source: 'user' });
+    expect(listed.body.plugins).toContainEqual(expect.objectContaining({ name: 'auth-static-key', source: 'bundled' }));
+    // The same plugins in the same order as /api/info's names.
+    expect(listed.body.plugins.map((plugin: { name: string }) => plugin.name)).toEqual(body.plugins);
+    expect((await t.json('GET', '/api/v1/plugins')).body).toEqual(listed.body);
+  });
+
+  it('answers /api/plugins only with system:read', async () => {
+    const t = await testApp({ plugins: [extension] });
+    expect((await t.json('GET', '/api/plugins', { key: null })).status).toBe(401);
+    const { body: doc } = await t.json('GET', '/api/openapi.json', { key: null });
+    expect(doc.paths['/api/plugins'].get['x-permission']).toBe('system:read');
   });
 
   it('puts plugin routes and schemas into the OpenAPI document, body schema included', async () => {

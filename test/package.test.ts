@@ -189,7 +189,8 @@ for (const runtime of RUNTIMES) {
       const info = await call(served!.base, 'GET', '/api/info');
       expect(info.status).toBe(200);
       expect(info.json.runtime.name).toBe(runtime.name);
-      const users = info.json.plugins.filter((plugin: { source: string }) => plugin.source === 'user').map((plugin: { name: string }) => plugin.name);
+      const listed = await call(served!.base, 'GET', '/api/plugins');
+      const users = listed.json.plugins.filter((plugin: { source: string }) => plugin.source === 'user').map((plugin: { name: string }) => plugin.name);
       expect(users).toEqual(['team-polite-reply', 'team-word-budget']);
     });
 

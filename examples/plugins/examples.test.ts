@@ -30,9 +30,10 @@ function start(root: string, env: Record<string, string> = {}) {
   return buildNodeApp({ DASHBOARD_API_KEY: TEST_KEY, AEH_STORAGE: 'memory', PROJECT_ROOT: root, ...env }, root, silentLogger);
 }
 
-async function infoOf(app: Awaited<ReturnType<typeof start>>['app']) {
-  const response = await app.request('/api/info', { headers: { 'X-API-Key': TEST_KEY } });
-  return response.json() as Promise<{ plugins: Array<{ name: string; source: string }>; counts: Record<string, number> }>;
+/** The loaded plugins as `GET /api/plugins` lists them (name, version, source). */
+async function pluginsOf(app: Awaited<ReturnType<typeof start>>['app']) {
+  const response = await app.request('/api/plugins', { headers: { 'X-API-Key': TEST_KEY } });
+  return response.json() as Promise<{ plugins: Array<{ name: string; source: string }> }>;
 }
 
 function contextFor(output: string, params: Record<string, unknown> = {}): MetricContext {
@@ -58,7 +59,7 @@ describe('example plugin: word_budget metric', () => {
     const { app } = await start(root);
     const services = await app.ready;
     expect(services.metrics.ownerOf('word_budget')).toBe('example-word-budget');
-    const info = await infoOf(app);
+    const info = await pluginsOf(app);
     expect(info.plugins).toContainEqual(expect.objectContaining({ name: 'example-word-budget', source: 'user' }));
     expect(info.plugins.find((plugin) => plugin.name === 'system')?.source).toBe('bundled');
     await app.close();
@@ -82,7 +83,7 @@ describe('example plugin: word_budget metric', () => {
       'aeh.config.ts': `export { default } from ${JSON.stringify(pathToFileURL(join(here, 'aeh.config.example.ts')).href)};\n`,
     });
     const { app } = await start(root);
-    const names = (await infoOf(app)).plugins.filter((plugin) => plugin.source === 'user').map((plugin) => plugin.name);
+    const names = (await pluginsOf(app)).plugins.filter((plugin) => plugin.source === 'user').map((plugin) => plugin.name);
     expect(names).toEqual(['example-word-budget', 'example-groups-auth-mapping']);
   });
 });
@@ -130,7 +131,7 @@ describe('user plugins: loading and failures', () => {
       'plugins/extra.mjs': `export default () => [{ name: 'from-env-a' }, { name: 'from-env-b', dependencies: ['from-config'] }];\n`,
     });
     const { app } = await start(root, { AEH_PLUGINS: './plugins/extra.mjs' });
-    const plugins = (await infoOf(app)).plugins;
+    const plugins = (await pluginsOf(app)).plugins;
     const names = plugins.map((plugin) => plugin.name);
     expect(names.slice(-3)).toEqual(['from-config', 'from-env-a', 'from-env-b']);
     expect(names.indexOf('system')).toBeLessThan(names.indexOf('from-config'));

@@ -1,6 +1,7 @@
 /**
- * System routes: `GET /healthz` (public liveness), `GET /api/info` (engine version, runtime, storage, plugins,
- * counts and telemetry) and `GET /api/openapi.json` (public, generated from the route definitions).
+ * System routes: `GET /healthz` (public liveness), `GET /api/info` (engine version, runtime, storage, plugin
+ * names, counts and telemetry), `GET /api/plugins` (each plugin's name, version and source) and
+ * `GET /api/openapi.json` (public, generated from the route definitions).
  */
 import type { Plugin } from '../../core/plugin.ts';
 import type { PluginHost } from '../../core/plugin-host.ts';
@@ -12,6 +13,22 @@ import { selectQueueFactory } from '../../core/tasks.ts';
 import { respond } from '../../core/respond.ts';
 
 const HEALTHY = JSON.stringify({ status: 'ok' });
+
+const PLUGINS_SCHEMA = {
+  type: 'object',
+  required: ['plugins'],
+  properties: {
+    plugins: {
+      type: 'array',
+      description: 'The loaded plugins, in load order',
+      items: {
+        type: 'object',
+        required: ['name', 'source'],
+        properties: { name: { type: 'string' }, version: { type: 'string' }, source: { enum: ['bundled', 'user'] } },
+      },
+    },
+  },
+};
 
 const INFO_SCHEMA = {
   type: 'object',
@@ -29,7 +46,7 @@ const INFO_SCHEMA = {
       description: 'Consolidated health: the doctor\'s overall status and each check\'s (storage, signer, OIDC key set, catalog, …) from its last run, at most AEH_HEALTH_MAX_AGE_MS old; `unknown` until the first run ends. GET /api/v1/doctor has the messages.',
       properties: { status: { enum: ['ok', 'warn', 'fail', 'unknown'] }, checked_at: { type: 'string' }, checks: { type: 'object', additionalProperties: { enum: ['ok', 'warn', 'fail'] } } },
     },
-    plugins: { type: 'array', items: { type: 'object' } },
+    plugins: { type: 'array', description: 'The names of the loaded plugins, in load order; GET /api/plugins has each one\'s version and source', items: { type: 'string' } },
     counts: { type: 'object', additionalProperties: { type: 'integer' } },
     telemetry: { type: 'object', additionalProperties: { type: 'number' } },
   },
@@ -64,7 +81,9 @@ function createInfoResponder(host: PluginHost): (c: AppContext, services: Servic
   let healthJson = '';
   return function infoResponse(c, services, runs) {
     // Everything but uptime, the run count and telemetry is fixed once the service started: serialised once,
-    // since monitoring polls this route and the plugin list is most of the body.
+    // since monitoring polls this route. Plugins are listed by name only: their full records (version, source)
+    // made the body twice as long, and answering 2 KB per poll cost a quarter of the route's throughput
+    // (docs/bench-foundation.md); GET /api/plugins has them.
     staticInfo ??= {
       head: JSON.stringify({
         name: PRODUCT_NAME,
@@ -73,7 +92,7 @@ function createInfoResponder(host: PluginHost): (c: AppContext, services: Servic
         runtime: services.capabilities.runtime,
         storage: { driver: services.store.driver },
         queue: { kind: selectQueueFactory(host.queues.list(), services.config)?.name ?? 'memory', concurrency: services.config.concurrency },
-        plugins: services.plugins,
+        plugins: services.plugins.map((plugin) => plugin.name),
       }).slice(0, -1),
       counts: JSON.stringify({
         plugins: services.plugins.length,
@@ -118,7 +137,7 @@ function infoRoute(host: PluginHost): RouteDefinition {
     path: '/api/info',
     aliases: ['/api/v1/info'],
     permission: 'system:read',
-    summary: 'Engine version, runtime, storage, plugins, counts and telemetry',
+    summary: 'Engine version, runtime, storage, plugin names, counts, health and telemetry',
     tags: ['system'],
     responses: { 200: { description: 'System information', schema: INFO_SCHEMA } },
     handler(c) {
@@ -126,6 +145,24 @@ function infoRoute(host: PluginHost): RouteDefinition {
       const runs = storedRunCount(services);
       // A fresh count answers without a turn of the event loop; polls within a second are most of them.
       return typeof runs === 'number' ? infoResponse(c, services, runs) : runs.then((count) => infoResponse(c, services, count));
+    },
+  };
+}
+
+/** GET /api/plugins: each loaded plugin's name, version and source (fixed once the service started). */
+function pluginsRoute(): RouteDefinition {
+  let body: string | undefined;
+  return {
+    method: 'GET',
+    path: '/api/plugins',
+    aliases: ['/api/v1/plugins'],
+    permission: 'system:read',
+    summary: 'The loaded plugins: name, version and source (bundled or user)',
+    tags: ['system'],
+    responses: { 200: { description: 'The loaded plugins, in load order', schema: PLUGINS_SCHEMA } },
+    handler(c) {
+      body ??= JSON.stringify({ plugins: c.get('services').plugins });
+      return respond(c, body);
     },
   };
 }
@@ -157,6 +194,7 @@ function openApiRoute(host: PluginHost): RouteDefinition {
 function registerRoutes(host: PluginHost): void {
   host.routes.register(healthRoute(), 'system');
   host.routes.register(infoRoute(host), 'system');
+  host.routes.register(pluginsRoute(), 'system');
   host.routes.register(openApiRoute(host), 'system');
 }
 

@@ -7,16 +7,14 @@
  * Scenario-supplied schemas compile in their own ajv instance (a scenario `$id` cannot shadow ours), cached by
  * content and evicted so 10,000 runs do not grow memory.
  */
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import { RE2JS } from 're2js';
 import type { Expected } from '../../../core/domain/scenario.ts';
 import { fieldErrors } from '../../../core/validate.ts';
+import { createAjv } from '../../../core/schema-compiler.ts';
 import type { FieldError } from '../../../core/problems.ts';
 import { collapseWhitespace, excerpt } from './text.ts';
-
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
 
 /** Longest output a regex check reads; beyond it the check is skipped, never silently truncated. */
 export const REGEX_INPUT_LIMIT = 1_000_000;
@@ -114,11 +112,9 @@ function schemaValidator(schema: Record<string, unknown>): ValidateFunction | Er
   const key = JSON.stringify(schema);
   const cached = schemaCache.get(key);
   if (cached) return cached instanceof Error ? cached : cached.validate;
-  if (!ajv) {
-    ajv = new Ajv2020({ allErrors: true, strict: false, allowUnionTypes: true, addUsedSchema: false, code: { regExp: re2Engine } });
-    addFormats(ajv);
-  }
   try {
+    // ajv loads on the first scenario schema (core/schema-compiler.ts); where it cannot, the check says why.
+    ajv ??= createAjv({ allErrors: true, strict: false, allowUnionTypes: true, addUsedSchema: false, code: { regExp: re2Engine } });
     const validate = ajv.compile(schema);
     schemaCache.set(key, { schema, validate });
     return validate;

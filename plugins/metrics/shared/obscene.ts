@@ -15,7 +15,8 @@
  * characters. Its whitelist is extended with the words this project's data showed it misreading ("trafficking"
  * as a swear word, "cumin", "chinks in the armour", "flame retardant").
  */
-import { DataSet, RegExpMatcher, englishDataset, englishRecommendedTransformers } from 'obscenity';
+import type { DataSet, RegExpMatcher } from 'obscenity';
+import { requireLazily } from '../../../core/lazy-module.ts';
 
 export type ObsceneKind = 'explicit' | 'sexual' | 'slur';
 
@@ -37,10 +38,21 @@ const WHITELIST = [
   'moby dick', 'dickens', 'cocktail', 'peacock', 'hancock', 'hitchcock', 'sussex', 'essex', 'middlesex', 'sextant',
 ];
 
-const dataset = new DataSet<{ originalWord: string }>()
-  .addAll(englishDataset)
-  .addPhrase((phrase) => WHITELIST.reduce((builder, term) => builder.addWhitelistedTerm(term), phrase.setMetadata({ originalWord: 'whitelist' })));
-const matcher = new RegExpMatcher({ ...dataset.build(), ...englishRecommendedTransformers });
+let built: { dataset: DataSet<{ originalWord: string }>; matcher: RegExpMatcher } | undefined;
+
+/**
+ * The dataset and its matcher, built on the first sentence the gate lets through: loading the package (its
+ * English dataset parses every pattern) is most of a tenth of a second, which a start need not spend.
+ */
+function obscenity(): NonNullable<typeof built> {
+  if (built) return built;
+  const { DataSet: NewDataSet, RegExpMatcher: Matcher, englishDataset, englishRecommendedTransformers } = requireLazily<typeof import('obscenity')>('obscenity', import.meta.url);
+  const dataset = new NewDataSet<{ originalWord: string }>()
+    .addAll(englishDataset)
+    .addPhrase((phrase) => WHITELIST.reduce((builder, term) => builder.addWhitelistedTerm(term), phrase.setMetadata({ originalWord: 'whitelist' })));
+  built = { dataset, matcher: new Matcher({ ...dataset.build(), ...englishRecommendedTransformers }) };
+  return built;
+}
 
 /** Stems the dataset's words need (V8, an alternation of plain words: linear); most sentences have none. */
 const GATE =
@@ -53,6 +65,7 @@ export const OBSCENE_LIMIT = 20_000;
 export function obsceneWords(sentence: string): Map<string, ObsceneKind> {
   const found = new Map<string, ObsceneKind>();
   if (!GATE.test(sentence)) return found;
+  const { dataset, matcher } = obscenity();
   for (const match of matcher.getAllMatches(sentence.slice(0, OBSCENE_LIMIT))) {
     const word = dataset.getPayloadWithPhraseMetadata(match).phraseMetadata?.originalWord;
     const kind = word ? KINDS[word] : undefined;
