@@ -38,6 +38,25 @@ async function certificateAloneStatus(services: Services, runId: string, keys: J
   return (await verifyCertificate(await response.json(), { keys, source: null, now })).status;
 }
 
+/**
+ * Each run certificate of a suite, verified by the public run verify; one whose run retention deleted is checked
+ * alone (schema, signatures, expiry), as its evidence is gone.
+ */
+async function checkRunCertificates(services: Services, runIds: string[], published: JWK[]): Promise<{ check: { id: string; ok: boolean; detail: string }; bad: string[] }> {
+  const bad: string[] = [];
+  let deleted = 0;
+  for (let start = 0; start < runIds.length; start += 8) {
+    await Promise.all(runIds.slice(start, start + 8).map(async (runId) => {
+      const response = await services.dispatch(new Request(`http://suites.internal/api/v1/verify/${runId}`));
+      const report = (await response.json().catch(() => ({}))) as { status?: string; code?: string };
+      const status = response.status === 410 && report.code === 'run_deleted' ? (deleted++, await certificateAloneStatus(services, runId, published, services.now())) : report.status;
+      if (status !== 'valid') bad.push(`${runId}: ${status ?? response.status}`);
+    }));
+  }
+  const alone = deleted ? `; ${deleted} of them deleted by retention, checked as certificates alone (their evidence is gone, nothing re-hashed)` : '';
+  return { bad, check: { id: 'run_certificates', ok: bad.length === 0, detail: bad.length ? `${bad.length} run certificate(s) do not verify: ${bad.slice(0, 5).join('; ')}${alone}` : `${runIds.length} run certificate(s) verify${alone}` } };
+}
+
 /** The suite with its aggregates and certificate state; issues the certificate when every run has one. */
 export async function loadSuiteView(services: Services, suiteId: string): Promise<SuiteView | null> {
   const record = await readSuite(services.store, suiteId);
@@ -191,19 +210,8 @@ export function registerSuiteRoutes(host: PluginHost, settle: Settle, control: L
       const { result } = verified;
       const ledger = Object.keys((verified.certificate as { evidence_ledger?: Record<string, string> })?.evidence_ledger ?? {});
       const runIds = ledger.map((file) => file.replace(/\.certificate\.json$/, ''));
-      const bad: string[] = [];
-      let deleted = 0;
-      for (let start = 0; start < runIds.length; start += 8) {
-        await Promise.all(runIds.slice(start, start + 8).map(async (runId) => {
-          const response = await services.dispatch(new Request(`http://suites.internal/api/v1/verify/${runId}`));
-          const report = (await response.json().catch(() => ({}))) as { status?: string; code?: string };
-          // A run retention deleted keeps its certificate: checked alone (schema, signatures, expiry).
-          const status = response.status === 410 && report.code === 'run_deleted' ? (deleted++, await certificateAloneStatus(services, runId, published, services.now())) : report.status;
-          if (status !== 'valid') bad.push(`${runId}: ${status ?? response.status}`);
-        }));
-      }
-      const alone = deleted ? `; ${deleted} of them deleted by retention, checked as certificates alone (their evidence is gone, nothing re-hashed)` : '';
-      result.checks.push({ id: 'run_certificates', ok: bad.length === 0, detail: bad.length ? `${bad.length} run certificate(s) do not verify: ${bad.slice(0, 5).join('; ')}${alone}` : `${runIds.length} run certificate(s) verify${alone}` });
+      const { check, bad } = await checkRunCertificates(services, runIds, published);
+      result.checks.push(check);
       if (bad.length && result.status === 'valid') Object.assign(result, { status: 'invalid', valid: false });
       return respondJson(c, { suite_id: suiteId, ...result, certificate: verified.certificate, checked_at: new Date(services.now()).toISOString() }, 200, { 'cache-control': 'no-store' });
     },
