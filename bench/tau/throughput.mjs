@@ -19,7 +19,9 @@
 // hashes). Timed inside Python (start-up and imports excluded, which only favours the reference).
 //
 // Usage: node bench/tau/throughput.mjs [--data <τ-bench data dir>] [--trials 4] [--split base] [--rounds 1]
-//        [--storage fs|memory] [--src <tau2-bench checkout>/src | --mirror <git dir>] [--skip-reference]
+//        [--storage fs|memory] [--src <tau2-bench checkout>/src | --mirror <git dir>] [--reference-trials N] [--skip-reference]
+// The reference takes about a second per unit (three environments loaded from db.json and validated, two hashes):
+// --reference-trials 1 times it on the split once, the same rate in a quarter of the time.
 // --data defaults to AEH_TAU_DATA_DIR (docs/shims.md, "τ-bench domains").
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -36,6 +38,8 @@ const TRIALS = numberArgument('trials', 4);
 const SPLIT = argument('split', 'base');
 const ROUNDS = numberArgument('rounds', 1);
 const STORAGE = argument('storage', 'fs');
+// The reference's units are independent and alike whatever the trial: fewer trials measure its rate in less time.
+const REFERENCE_TRIALS = numberArgument('reference-trials', TRIALS);
 const SKIP_REFERENCE = process.argv.includes('--skip-reference');
 if (!DATA) {
   console.error('usage: node bench/tau/throughput.mjs --data <τ-bench data dir> (or AEH_TAU_DATA_DIR) [--trials 4] [--rounds 1] [--storage fs|memory] [--src DIR | --mirror GITDIR]');
@@ -128,7 +132,7 @@ function reference(src, work) {
   const idsFile = join(work, 'ids.json');
   writeFileSync(idsFile, JSON.stringify(ids));
   const started = performance.now();
-  const run = spawnSync('python3', [join(repoRoot, 'bench/tau/reference_driver.py'), '--src', src, '--db', join(data.dir, 'retail', 'db.json'), '--tasks', join(data.dir, 'retail', 'tasks.json'), '--ids', idsFile, '--domain', 'retail', '--evaluate', '--trials', String(TRIALS)], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const run = spawnSync('python3', [join(repoRoot, 'bench/tau/reference_driver.py'), '--src', src, '--db', join(data.dir, 'retail', 'db.json'), '--tasks', join(data.dir, 'retail', 'tasks.json'), '--ids', idsFile, '--domain', 'retail', '--evaluate', '--trials', String(REFERENCE_TRIALS)], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   const wall = (performance.now() - started) / 1000;
   if (run.status !== 0) throw new Error(`the reference driver failed:\n${run.stderr}`);
   const result = JSON.parse(run.stdout);
