@@ -129,7 +129,7 @@ for (let round = 0; round < ROUNDS; round++) {
 const agentMs = median(rows.agent);
 console.log(`gold judging per unit, ${source}: ${tasks.length} tasks with gold actions, median of ${ROUNDS} rounds; load average ${loadavg().map((value) => value.toFixed(2)).join(' ')}`);
 console.log(`  baseline: the agent's side of a unit (fresh world, the same calls, its views): ${fmt(agentMs, 3)} ms`);
-for (const [kind, label] of [['oracle', 'agent world equal to the gold'], ['wrong', `agent world differing (one order more changed; ${wrongPaths} differing paths in all)`]]) {
+for (const [kind, label] of [['oracle', 'agent world equal to the gold'], ['wrong', `agent world differing (one order more changed: ${fmt(wrongPaths / tasks.length, 1)} differing paths per unit)`]]) {
   const ms = median(rows[kind]);
   console.log(`  replay on a fresh world + views + whole-world diff, ${label}: ${fmt(ms, 3)} ms per unit (${fmt(ms / agentMs, 2)}x the baseline; goal <= ${GOAL_MS} ms: ${ms <= GOAL_MS ? 'met' : 'NOT met'})`);
 }
