@@ -19,7 +19,7 @@
 // hashes). Timed inside Python (start-up and imports excluded, which only favours the reference).
 //
 // Usage: node bench/tau/throughput.mjs [--data <τ-bench data dir>] [--trials 4] [--split base] [--rounds 1]
-//        [--storage fs|memory] [--src <tau2-bench checkout>/src | --mirror <git dir>] [--reference-trials N] [--skip-reference]
+//        [--tasks N] [--storage fs|memory] [--src <tau2-bench checkout>/src | --mirror <git dir>] [--reference-trials N] [--skip-reference]
 // The reference takes about a second per unit (three environments loaded from db.json and validated, two hashes):
 // --reference-trials 1 times it on the split once, the same rate in a quarter of the time.
 // --data defaults to AEH_TAU_DATA_DIR (docs/shims.md, "τ-bench domains").
@@ -55,7 +55,8 @@ const { silentLogger } = await dist('core/capabilities.js');
 const files = { readFile: (path) => readFile(path), stat: async (path) => ({ isFile: (await stat(path)).isFile(), size: 0 }) };
 const data = { dir: resolve(DATA), files };
 const tauTasks = new Map(JSON.parse(readFileSync(join(data.dir, 'retail', 'tasks.json'), 'utf8')).map((task) => [task.id, task]));
-const ids = JSON.parse(readFileSync(join(data.dir, 'retail', 'split_tasks.json'), 'utf8'))[SPLIT];
+// --tasks N: the split's first N tasks only (a quick try; the figures are for the whole split).
+const ids = JSON.parse(readFileSync(join(data.dir, 'retail', 'split_tasks.json'), 'utf8'))[SPLIT].slice(0, numberArgument('tasks', Infinity));
 
 /** The split as `aeh bench tau` builds it, one turn per task, and the oracle as its agent. */
 async function oracleScenario(limit = ids.length, trials = TRIALS) {
@@ -144,7 +145,7 @@ const sources = SKIP_REFERENCE ? undefined : referenceSources(argument('src'), a
 const work = mkdtempSync(join(tmpdir(), 'tau-throughput-'));
 try {
   console.log(`τ-bench retail ${SPLIT} split: ${ids.length} tasks × ${TRIALS} trials = ${ids.length * TRIALS} units per measurement, ${ROUNDS} round(s); load average ${loadavg().map((value) => value.toFixed(2)).join(' ')}`);
-  const results = { ours: [], reference: [] };
+  const results = { ours: [], units: [], reference: [] };
   for (let round = 0; round < ROUNDS; round++) {
     // Alternating order, so a drift of the machine does not favour one side.
     const sides = round % 2 === 0 ? ['ours', 'reference'] : ['reference', 'ours'];
@@ -153,6 +154,7 @@ try {
       if (side === 'ours') {
         const result = await ours();
         results.ours.push(result.units / result.seconds);
+        results.units.push(result.units / result.unitsSeconds);
         console.log(`  round ${round + 1}, ours: ${result.units} units in ${fmt(result.seconds, 2)} s = ${fmt(result.units / result.seconds, 1)} tasks/s end to end (service over HTTP, ${STORAGE} storage, suite certificate ${result.certificate}, pass^1..${result.passHat.length} all 1)`);
         console.log(`    the units alone (the trace's run_start to run_end): ${fmt(result.unitsSeconds, 2)} s = ${fmt(result.units / result.unitsSeconds, 1)} units/s; submission, finishing the run (evidence, world.json) and the certificate took the other ${fmt(result.seconds - result.unitsSeconds, 2)} s; longest event-loop stall ${fmt(result.maxStallMs)} ms`);
       } else {
@@ -163,7 +165,12 @@ try {
     }
   }
   const oursRate = median(results.ours);
-  console.log(`ours: ${fmt(oursRate, 1)} tasks/s median${SKIP_REFERENCE ? '' : `; reference: ${fmt(median(results.reference), 2)} tasks/s median; ratio ours/reference ${fmt(oursRate / median(results.reference), 1)}x`}; load average now ${loadavg().map((value) => value.toFixed(2)).join(' ')}`);
+  const unitsRate = median(results.units);
+  const referenceRate = median(results.reference);
+  const versus = (rate) => (SKIP_REFERENCE ? '' : ` (${fmt(rate / referenceRate, 1)}x the reference)`);
+  console.log(`ours: ${fmt(oursRate, 1)} tasks/s end to end${versus(oursRate)}, ${fmt(unitsRate, 1)} units/s for the units alone${versus(unitsRate)}, medians${SKIP_REFERENCE ? '' : `; reference: ${fmt(referenceRate, 2)} tasks/s median`}`);
+  if (!SKIP_REFERENCE) console.log(`ratio ours/reference, end to end: ${fmt(oursRate / referenceRate, 1)}x`);
+  console.log(`load average now ${loadavg().map((value) => value.toFixed(2)).join(' ')}`);
 } finally {
   rmSync(work, { recursive: true, force: true });
   sources?.cleanup();
