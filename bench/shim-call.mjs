@@ -7,11 +7,15 @@
 // through a real trace writer (buffered, as the engine's are between flushes).
 // Baseline, measured in the same run: the same result object returned by a plain async function (the round
 // trip with no shim at all). The difference of the medians is what the world adds.
-// Usage: node bench/shim-call.mjs [--calls 20000] [--trials 3]
+// τ-bench rows (issue 27 "Speed": ≤ 50 µs per tool call for the tau shims): tau_retail's tools on a database of
+// τ-bench's size and shape (bench/tau/synthetic-db.mjs; no τ-bench data needed), each also timed as the bare
+// function in the same run (the shim's pure `call` on the same state, no world): the difference of the medians
+// is the harness's overhead per tool call (lookup, schema check, the call queue, the diff, the trace events).
+// Usage: node bench/shim-call.mjs [--calls 20000] [--trials 3] [--only tau]
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { ensureBuilt, fmt, median, numberArgument, repoRoot } from './lib.mjs';
+import { argument, ensureBuilt, fmt, median, numberArgument, repoRoot } from './lib.mjs';
 
 const CALLS = numberArgument('calls', 20_000);
 const TRIALS = numberArgument('trials', 3);
@@ -78,16 +82,28 @@ const sql = {
 };
 
 const tauRetail = syntheticRetailDb();
+// exchange_delivered_order_items of each delivered order (odd n): its first item for another available variant.
+const exchanges = Array.from({ length: 500 }, (_, k) => {
+  const order = tauRetail.orders[`#W${k * 2 + 1}`];
+  const line = order.items[0];
+  const swap = Object.values(tauRetail.products[line.product_id].variants).find((variant) => variant.available && variant.item_id !== line.item_id);
+  return { order_id: order.order_id, item_ids: [line.item_id], new_item_ids: [swap.item_id], payment_method_id: order.payment_history[0].payment_method_id };
+});
+const address = (index) => ({ address1: `${index} Elm Street`, address2: '', city: 'Springfield', state: 'IL', country: 'USA', zip: '62701' });
+// Every write touches another order within a world (a fresh world every PER_WORLD calls), so none is refused.
+const tauCases = [
+  { action: 'get_order_details', kind: 'read', params: (index) => ({ order_id: `#W${index % 1000}` }) },
+  { action: 'get_user_details', kind: 'read', params: (index) => ({ user_id: `user_${index % 500}` }) },
+  { action: 'cancel_pending_order', kind: 'write + diff', params: (index) => ({ order_id: `#W${(index % 500) * 2}`, reason: 'no longer needed' }) },
+  { action: 'exchange_delivered_order_items', kind: 'write + diff', params: (index) => exchanges[index % 500] },
+  { action: 'modify_pending_order_address', kind: 'write + diff', params: (index) => ({ order_id: `#W${(index % 500) * 2}`, ...address(index) }) },
+];
 
 const cases = [
   { label: 'kv.get (read)', shim: 'kv', initial: kv, call: (w, index) => w.call('kv.get', { key: `flags/f${index % 200}` }) },
   { label: 'payments.get_charge (read)', shim: 'payments', initial: payments, call: (w, index) => w.call('payments.get_charge', { charge_id: `ch_${index % 100}` }) },
   { label: 'payments.create_charge (write + diff)', shim: 'payments', initial: payments, call: (w, index) => w.call('payments.create_charge', { customer: `c${index % 100}`, amount: 1 }) },
   { label: 'kv.set (write + diff)', shim: 'kv', initial: kv, call: (w, index) => w.call('kv.set', { key: `flags/f${index % 200}`, value: index }) },
-  // τ-bench's retail database at its real size (2.8 MB; a made-up one of the same shape): a write copies the
-  // changed table's key list once and the diff walks only the changed records.
-  { label: 'tau_retail.get_order_details (read)', shim: 'tau_retail', initial: tauRetail, call: (w, index) => w.call('tau_retail.get_order_details', { order_id: `#W${index % 1000}` }) },
-  { label: 'tau_retail.modify_pending_order_address (write + diff)', shim: 'tau_retail', initial: tauRetail, call: (w, index) => w.call('tau_retail.modify_pending_order_address', { order_id: `#W${(index % 500) * 2}`, address1: `${index} Elm Street`, address2: '', city: 'Springfield', state: 'IL', country: 'USA', zip: '62701' }) },
 ];
 
 const baseline = async () => ({ result: { key: 'flags/f1', value: true, version: 1 } });
@@ -97,14 +113,35 @@ for (let trial = 0; trial < TRIALS; trial++) baselineRuns.push(await timeCalls(a
 const baselineUs = median(baselineRuns);
 console.log(`  baseline (plain async round trip): ${fmt(baselineUs, 2)} µs`);
 let worst = 0;
-for (const item of cases) {
+for (const item of argument('only') === 'tau' ? [] : cases) {
   const runs = [];
   for (let trial = 0; trial < TRIALS; trial++) runs.push(await timeCalls(() => world(item.shim, item.initial), item.call));
   const added = median(runs) - baselineUs;
   worst = Math.max(worst, added);
   console.log(`  ${item.label.padEnd(56)} ${fmt(median(runs), 2)} µs median, adds ${fmt(added, 2)} µs (${fmt(median(runs) / baselineUs, 1)}x baseline)`);
 }
+
+// τ-bench's retail database at its real size (2.8 MB; a made-up one of the same shape): a write copies the
+// changed table's array of references once and the diff walks only the changed records.
+const retailShim = shims.get('tau_retail');
+const tauContext = { config: {}, now: '2026-11-24T00:00:00.000Z' };
+const tauState = await retailShim.initialState(tauRetail, tauContext);
+let worstTau = 0;
+for (const item of tauCases) {
+  const inWorld = [];
+  const bare = [];
+  for (let trial = 0; trial < TRIALS; trial++) {
+    bare.push(await timeCalls(async () => null, (_, index) => retailShim.call(item.action, item.params(index), tauState, tauContext)));
+    inWorld.push(await timeCalls(() => world('tau_retail', tauRetail), (w, index) => w.call(`tau_retail.${item.action}`, item.params(index))));
+  }
+  const added = median(inWorld) - median(bare);
+  worstTau = Math.max(worstTau, added);
+  worst = Math.max(worst, median(inWorld) - baselineUs);
+  console.log(`  ${`tau_retail.${item.action} (${item.kind})`.padEnd(56)} ${fmt(median(inWorld), 2)} µs median in a world, ${fmt(median(bare), 2)} µs the bare function: the harness adds ${fmt(added, 2)} µs`);
+}
+console.log(`  tau shims: the harness adds at most ${fmt(worstTau, 2)} µs median per tool call over the bare function (goal <= ${GOAL_US} µs): ${worstTau <= GOAL_US ? 'met' : 'NOT met'}`);
 console.log(`  worst in-memory shim: adds ${fmt(worst, 2)} µs median per call (goal <= ${GOAL_US} µs): ${worst <= GOAL_US ? 'met' : 'NOT met'}`);
+if (process.argv.includes('--only') && argument('only') === 'tau') process.exit(0);
 
 // The SQL shim executes real SQL on SQLite compiled to WebAssembly: reported, not held to the in-memory goal.
 const sqlCases = [

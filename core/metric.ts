@@ -112,6 +112,15 @@ export interface Metric {
    * microseconds, so the engine scores it inline rather than pay a worker round trip many times that.
    */
   linear?: boolean;
+  /**
+   * True when the metric reads a task's world only by comparing its states (`world.final` against
+   * `world.expected`, assertions on paths), which share every record no call replaced, so identical references
+   * are skipped and its cost follows what changed and what it asserts, not the world's size. The engine then
+   * scores it inline whenever the task has a world: sending a worker the whole world (a 2.8 MB database, three
+   * views of it) costs far more than the comparison, and the world's copy in the worker shares nothing, so the
+   * comparison there would walk all of it. The engine's own turn checks run the same assertions inline.
+   */
+  worldInline?: boolean;
   /** Failure codes this metric emits beyond the bundled taxonomy; registered with the metric. */
   failureCodes?: readonly FailureCode[];
   /**

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Runs every task's gold actions through τ-bench's own Python tools and prints each final database's hash.
 
-Usage: reference_driver.py --src <tau2 checkout>/src --data <data dir> --domain retail|airline [--split base]
+Usage: reference_driver.py --src <tau2 checkout>/src --db <db.json> --tasks <tasks.json> --ids <ids.json>
+                           --domain retail|airline [--results] [--evaluate --trials N]
 
 It loads the reference's real `tau2/domains/<domain>/data_model.py` and `tools.py` from the checkout given. Their
 imports of the rest of the τ-bench package are served by the smallest stand-ins, because that package's
@@ -13,6 +14,14 @@ dependencies are not installable here from Debian (only pydantic is needed, and 
     its file loading and hashing helpers;
   - tau2.domains.<domain>.utils: the database paths (unused: the database is passed in);
   - loguru: a logger whose methods do nothing.
+With --evaluate (bench/tau/throughput.mjs), it times what τ-bench's own run does per task and trial with no model,
+its environment step: the simulation's environment built from the database file (`get_environment`:
+`RetailDB.load`), the agent's tool calls (here the gold actions, each result rendered to JSON as a tool message)
+run on it, then `EnvironmentEvaluator.calculate_reward`'s database check: a predicted environment built afresh
+that replays the trajectory's calls (checking each response, as `set_state(strict=True)` does), a gold
+environment built afresh that replays the gold actions, and both `get_db_hash()` (`get_pydantic_hash`: SHA-256
+of `json.dumps(model_dump(), sort_keys=True, default=str)`) compared. It prints the units, the seconds they took
+(interpreter start-up and module loading excluded) and how many matched.
 Nothing of this driver's output is τ-bench's: it prints, per task, the SHA-256 of the canonical JSON (RFC 8785,
 null members dropped) of the final database, and whether each action succeeded (with --results, the canonical
 JSON of what it returned; else the message of the error it raised).
@@ -146,6 +155,52 @@ def db_hash(db):
     return hashlib.sha256(canonical(db.model_dump()).encode("utf-8")).hexdigest()
 
 
+def pydantic_hash(db):
+    """τ-bench's `DB.get_hash()` (tau2.utils.pydantic_utils.get_pydantic_hash, utils.get_dict_hash)."""
+    return hashlib.sha256(json.dumps(db.model_dump(), sort_keys=True, default=str).encode()).hexdigest()
+
+
+def tool_message(result):
+    """A tool's answer as the environment hands it to the agent (JSON text of what it returned)."""
+    return json.dumps(jsonable(result), default=str)
+
+
+def evaluate(args, db_class, tools_class, tasks, ids):
+    """The environment step of τ-bench's run of every task, `trials` times: see the module's docstring."""
+    import time
+
+    def environment():
+        with open(args.db) as handle:  # RetailDB.load(path): the file read and validated per environment
+            return tools_class(db_class.model_validate(json.load(handle)))
+
+    def play(tools, actions):
+        responses = []
+        for action in actions:
+            try:
+                responses.append(tool_message(getattr(tools, action["name"])(**action["arguments"])))
+            except Exception as error:  # the agent is told the error and goes on
+                responses.append(f"Error: {error}")
+        return responses
+
+    started = time.perf_counter()
+    matched = 0
+    for _trial in range(args.trials):
+        for task_id in ids:
+            gold_actions = (tasks[task_id].get("evaluation_criteria") or {}).get("actions") or []
+            # The simulation: the agent's calls (the oracle's: the gold actions) on a fresh environment.
+            trajectory = play(environment(), gold_actions)
+            # calculate_reward: the trajectory replayed on a fresh environment, responses checked (strict)...
+            predicted = environment()
+            if play(predicted, gold_actions) != trajectory:
+                raise SystemExit(f"task {task_id}: the replay answered differently")
+            # ...and the gold actions on another; the databases compared by hash.
+            gold = environment()
+            play(gold, gold_actions)
+            matched += pydantic_hash(gold.db) == pydantic_hash(predicted.db)
+    seconds = time.perf_counter() - started
+    json.dump({"units": args.trials * len(ids), "seconds": seconds, "matched": matched}, sys.stdout)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--src", required=True)
@@ -154,6 +209,8 @@ def main():
     parser.add_argument("--ids", required=True, help="JSON array of the task ids to run")
     parser.add_argument("--domain", required=True, choices=["retail", "airline"])
     parser.add_argument("--results", action="store_true", help="also print each successful call's result")
+    parser.add_argument("--evaluate", action="store_true", help="time τ-bench's environment step per task and trial instead")
+    parser.add_argument("--trials", type=int, default=1)
     args = parser.parse_args()
 
     install_stand_ins(args.domain)
@@ -168,6 +225,9 @@ def main():
         tasks = {task["id"]: task for task in json.load(handle)}
     with open(args.ids) as handle:
         ids = json.load(handle)
+
+    if args.evaluate:
+        return evaluate(args, db_class, tools_class, tasks, ids)
 
     out = {"initial": db_hash(db_class.model_validate(raw)), "tasks": {}}
     for task_id in ids:

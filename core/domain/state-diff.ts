@@ -25,7 +25,9 @@ function diffInto(before: unknown, after: unknown, path: string, operations: Pat
   if (before === after) return;
   if (Array.isArray(before) && Array.isArray(after)) {
     if (after.length >= before.length) {
-      for (let index = 0; index < before.length; index++) diffInto(before[index], after[index], `${path}/${index}`, operations);
+      // Identity first: a τ-bench table is an array of 1,000 records of which a call replaces one, and a path
+      // built per element cost ~25 µs per write.
+      for (let index = 0; index < before.length; index++) if (before[index] !== after[index]) diffInto(before[index], after[index], `${path}/${index}`, operations);
       for (let index = before.length; index < after.length; index++) operations.push({ op: 'add', path: `${path}/${index}`, value: after[index] });
     } else {
       operations.push({ op: 'replace', path, value: after });

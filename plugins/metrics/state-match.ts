@@ -44,6 +44,9 @@ export default defineMetric({
   dimension: 'reliability',
   version: '1.2.0',
   module: import.meta.url,
+  // The world's states share every record no call replaced: compared here, identical references are skipped;
+  // copied to a worker, the whole database would be cloned and walked (issue 27, "Speed").
+  worldInline: true,
   description: 'The world the agent leaves (shim states), the tool calls it made and its message satisfy the task\'s expected_outcome assertions.',
   params: {
     type: 'object',

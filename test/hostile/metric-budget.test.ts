@@ -139,7 +139,7 @@ describe('hostile: metric budget', () => {
 });
 
 describe('hostile: metric budget, which metrics go to the pool', () => {
-  async function jobsFor(output: string, env: Record<string, string> = {}) {
+  async function jobsFor(output: unknown, env: Record<string, string> = {}, overrides: Record<string, unknown> = {}) {
     const pool = createWorkerPool({ size: 1 });
     let jobs = 0;
     const counting: Offload = { size: 1, run: (job) => (jobs++, pool.run(job)), close: () => pool.close() };
@@ -147,11 +147,13 @@ describe('hostile: metric budget, which metrics go to the pool', () => {
     const scenario = scriptedScenario('route', {
       agent: { adapter: 'scripted', replies: { t1: output } },
       tasks: [{ id: 't1', input: 'What is my balance?', expected: { contains: '42 EUR' }, metrics: [{ id: 'task_success' }, { id: 'pii_leak' }] }],
+      ...overrides,
     });
     const accepted = await t.json('POST', '/api/evaluate', { body: { scenario } });
     const task = await waitForTask(t, accepted.body.task_id, 30_000);
     await pool.close();
     expect(task.status).toBe('succeeded');
+    if (overrides.tasks) expect((await t.json('GET', `/api/v1/runs/${accepted.body.run_id}`)).body.dimensions.reliability).toBe(1);
     return jobs;
   }
 
@@ -170,6 +172,15 @@ describe('hostile: metric budget, which metrics go to the pool', () => {
     expect(await jobsFor('Your balance is 42 EUR.')).toBe(0);
     expect(await jobsFor(`Your balance is 42 EUR. ${'x'.repeat(5000)}`)).toBe(1);
     expect(await jobsFor('Your balance is 42 EUR.', { AEH_METRIC_INLINE_MAX_CHARS: '0' })).toBe(1);
+  }, 60_000);
+
+  it('scores state_match inline when the task has a world (its states share structure, a worker\'s copy would not), in the pool without one', async () => {
+    const set = { name: 'kv.set', arguments: { key: 'flags/a', value: 2 } };
+    const world = { enabled_shims: ['kv'], initial_state: { kv: { entries: { 'flags/a': 1 } } } };
+    const withWorld = { ...world, tasks: [{ id: 't1', input: 'Set flags/a to 2.', expected_actions: [set], metrics: [{ id: 'state_match' }] }] };
+    expect(await jobsFor({ output: 'Done.', tool_calls: [set] }, { AEH_METRIC_INLINE_MAX_CHARS: '0' }, withWorld)).toBe(0);
+    const withoutWorld = { tasks: [{ id: 't1', input: 'Set flags/a to 2.', expected_outcome: [{ target: 'message', mode: 'contains', expected: 'is 2' }], metrics: [{ id: 'state_match' }] }] };
+    expect(await jobsFor('flags/a is 2 now.', { AEH_METRIC_INLINE_MAX_CHARS: '0' }, withoutWorld)).toBe(1);
   }, 60_000);
 });
 

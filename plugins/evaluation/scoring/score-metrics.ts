@@ -11,6 +11,9 @@
  *   `AEH_METRIC_INLINE_MAX_CHARS` (4096) characters of answer and input, no tool results, params under 1 KiB.
  *   Linear patterns make that microseconds, where a worker round trip costs tens of them per task; the
  *   setting at 0 sends everything to the pool.
+ * - A metric that declares `worldInline` (`state_match`) is scored inline when the task has a world: it compares
+ *   states that share structure, where a copy of the world for a worker (structured clone) would share nothing
+ *   and cost tens of milliseconds per task for a 2.8 MB τ-bench database (bench/tau/gold-diff.mjs).
  * - Without an offload (workerd, `AEH_METRIC_WORKERS=0`), every metric runs inline; a synchronous one cannot
  *   be stopped there, only reported late.
  *
@@ -242,7 +245,8 @@ export async function* scoreTaskMetrics(services: Pick<Services, 'metrics' | 'ca
   const offloaded = offload
     ? jobs.flatMap((job, index) => {
       const metric = metrics[job.refIndex];
-      return metric?.module && !(small && metric.linear && smallParams(refs[job.refIndex])) ? [index] : [];
+      const inline = (small && metric?.linear && smallParams(refs[job.refIndex])) || (metric?.worldInline && context.world);
+      return metric?.module && !inline ? [index] : [];
     })
     : [];
   const batch = offloaded.length
