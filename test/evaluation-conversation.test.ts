@@ -8,7 +8,7 @@ import { setupServer } from 'msw/node';
 import { http, HttpResponse } from 'msw';
 import { testApp } from './helpers.ts';
 import type { Plugin } from '../core/plugin.ts';
-import { evaluate } from './evaluation-fixtures.ts';
+import { evaluate, finalWorld } from './evaluation-fixtures.ts';
 
 const llm = setupServer();
 beforeAll(() => llm.listen({ onUnhandledRequest: 'bypass' }));
@@ -68,7 +68,8 @@ describe('evaluation: conversations (issue 15 item 6)', () => {
     expect(run.compliance.status).toBe('pass');
     // The booking of turn 2 is in world.json although turn 3 followed it.
     const world = (await t.json('GET', `/api/v1/runs/${run.run_id}/evidence/world.json`)).body;
-    expect(world.units).toEqual([expect.objectContaining({ task_id: 'book', final: expect.objectContaining({ payments: expect.objectContaining({ balances: { alice: 750 } }) }) })]);
+    expect(world.units).toEqual([expect.objectContaining({ task_id: 'book', diff: { payments: expect.any(Array) } })]);
+    expect(finalWorld(world).payments.balances).toEqual({ alice: 750 });
     expect(world.unchanged).toBe(0);
   });
 

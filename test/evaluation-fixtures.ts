@@ -2,6 +2,7 @@
  * Shared kit of the evaluation tests: a tiny metric plugin (independent of the bundled metrics, so the engine
  * is tested on its own), scenario builders and a poller.
  */
+import { applyStateDiff, type PatchOperation } from '../core/domain/state-diff.ts';
 import { defineMetric, fail, pass, unmeasured } from '../core/metric.ts';
 import type { Plugin } from '../core/plugin.ts';
 import type { TestApp } from './helpers.ts';
@@ -99,4 +100,10 @@ export async function evaluate(t: TestApp, body: Record<string, unknown>) {
   const traceText = await (await t.request('GET', `/api/v1/runs/${accepted.body.run_id}/trace`)).text();
   const trace = traceText.split('\n').filter(Boolean).map((line) => JSON.parse(line));
   return { accepted, task, run, trace, traceText };
+}
+
+/** A unit's final world from `world.json`: its RFC 6902 diff applied to the initial world, per shim. */
+export function finalWorld(world: { initial: Record<string, unknown>; units: Array<{ diff: Record<string, PatchOperation[]> }> }, unit = 0): Record<string, any> {
+  const diff = world.units[unit]!.diff;
+  return Object.fromEntries(Object.entries(world.initial).map(([shim, state]) => [shim, applyStateDiff(state, diff[shim] ?? [])]));
 }

@@ -12,7 +12,7 @@ import type { AehApp } from '../core/app.ts';
 import type { Plugin } from '../core/plugin.ts';
 import { createWorkerPool } from '../runtime/node/offload.ts';
 import { testApp } from './helpers.ts';
-import { evaluate } from './evaluation-fixtures.ts';
+import { evaluate, finalWorld } from './evaluation-fixtures.ts';
 
 /** An MCP agent that sends five inserts of the same key at once, then answers. */
 function racingAgent(app: () => AehApp): Plugin {
@@ -67,7 +67,7 @@ describe('evaluation: concurrent tool calls of one task world (issue 24 item 7)'
 
     const world = (await t.json('GET', `/api/v1/runs/${run.run_id}/evidence/world.json`)).body;
     const winner = calls.find((call: any) => call.result).arguments.params[1];
-    expect(world.units[0].final.sql.tables.accounts).toEqual([{ id: 'acct-1', opened_by: winner }]);
+    expect(finalWorld(world).sql.tables.accounts).toEqual([{ id: 'acct-1', opened_by: winner }]);
     const scores = trace.filter((event: any) => event.type === 'metric_result').map((event: any) => [event.data.metric, event.data.score]);
     expect(scores).toEqual([['state_match', 1]]);
     expect((await t.json('GET', `/api/v1/verify/${run.run_id}`, { key: null })).body.status).toBe('valid');

@@ -7,7 +7,7 @@ import { describe, it, expect, afterAll } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { testApp } from './helpers.ts';
-import { evaluate } from './evaluation-fixtures.ts';
+import { evaluate, finalWorld } from './evaluation-fixtures.ts';
 import { createWorkerPool } from '../runtime/node/offload.ts';
 
 const PAYMENTS = { currency: 'EUR', balances: { alice: 100 }, charges: [{ id: 'ch_1', customer: 'alice', amount: 40 }] };
@@ -57,7 +57,8 @@ describe('evaluation: world shims through the API (issue 15)', () => {
     expect(Object.keys(certificate.evidence_ledger)).toContain('world.json');
     const world = (await t.json('GET', `/api/v1/runs/${run.run_id}/evidence/world.json`)).body;
     expect(world.initial.payments.balances.alice).toBe(100);
-    expect(world.units).toEqual([expect.objectContaining({ task_id: 'refund', final: expect.objectContaining({ payments: expect.objectContaining({ balances: { alice: 140 } }) }) })]);
+    expect(world.units).toEqual([expect.objectContaining({ task_id: 'refund', diff: { payments: expect.any(Array) } })]);
+    expect(finalWorld(world).payments.balances).toEqual({ alice: 140 });
     expect((await t.json('GET', `/api/v1/verify/${run.run_id}`, { key: null })).body.status).toBe('valid');
     const services = await t.app.ready;
     await services.store.setJson(`runs/${run.run_id}/world.json`, { ...world, units: [] });
@@ -227,7 +228,7 @@ describe('evaluation: hostile world inputs', () => {
     expect(run.compliance.status).toBe('pass');
     expect(({} as any).polluted).toBeUndefined();
     const world = (await t.json('GET', `/api/v1/runs/${run.run_id}/evidence/world.json`)).body;
-    expect(world.units[0].final.kv.entries.__proto__.value).toEqual({ polluted: true });
+    expect(finalWorld(world).kv.entries.__proto__.value).toEqual({ polluted: true });
     expect((await t.json('GET', `/api/v1/verify/${run.run_id}`, { key: null })).body.status).toBe('valid');
   });
 });

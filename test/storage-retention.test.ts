@@ -15,7 +15,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocalAgent } from './evaluation-local-agent.ts';
 
-const PAYMENTS = { currency: 'EUR', balances: { alice: 100 }, charges: [{ id: 'ch_1', customer: 'alice', amount: 40 }] };
+// Over 1 KB, so that the initial world is stored as a shared blob (smaller parts are cheaper copied).
+const OTHERS = Object.fromEntries(Array.from({ length: 80 }, (_, index) => [`customer_${index}`, 1000 + index]));
+const PAYMENTS = { currency: 'EUR', balances: { alice: 100, ...OTHERS }, charges: [{ id: 'ch_1', customer: 'alice', amount: 40 }] };
 const LONG = 'Alice was charged 40 EUR twice by mistake for ch_1. '.repeat(30);
 
 /** A scenario over 1 KB (so its plan is stored packed) whose agent changes the world once. */
@@ -53,7 +55,8 @@ describe('storage: scenario and world stored once, rebuilt exactly', () => {
     }
     const world = JSON.parse(new TextDecoder().decode(await bytesOf(t, second.run_id, 'world.json')));
     expect(world.initial.payments.balances.alice).toBe(100);
-    expect(world.units).toEqual([expect.objectContaining({ task_id: 'refund', final: expect.objectContaining({ payments: expect.objectContaining({ balances: { alice: 140 } }) }) })]);
+    // Each unit is the RFC 6902 diff from the initial world.
+    expect(world.units).toEqual([{ task_id: 'refund', diff: { payments: expect.arrayContaining([{ op: 'replace', path: '/balances/alice', value: 140 }]) } }]);
     const plan = JSON.parse(new TextDecoder().decode(await bytesOf(t, second.run_id, 'scenario.json')));
     expect(plan).toMatchObject({ run_id: second.run_id, scenario: { id: 'storage-refund', tasks: [{ input: `${LONG} Refund ch_1.` }] } });
     // The report reads the plan through the packed record too.

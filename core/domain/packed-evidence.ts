@@ -6,14 +6,12 @@
  * offline verifiers and `verify` see the same bytes as before, and a packed record that would not rebuild them
  * exactly is never written (the writer checks, and stores the file whole instead).
  *  - `splice`: the file is its parts concatenated, each a literal string or a blob (the run plan: the scenario
- *    is a blob shared by every run of it, the run's ids and options are literals around it).
- *  - `world`: `{initial, units: [{…identity, final}], unchanged}` with each shim's initial state a blob and each
- *    unit's final state the RFC 6902 diff from it (`applyStateShared`), serialised by `JSON.stringify`.
+ *    is a blob shared by every run of it, the run's ids and options are literals around it; `world.json`: the
+ *    initial world is a blob shared by every run that starts from it, its units' diffs are literals).
  */
 import type { Store } from '../storage.ts';
 import { blobKeys, getBlob } from './blobs.ts';
 import { keys } from './runs.ts';
-import { applyStateShared, type PatchOperation } from './state-diff.ts';
 
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
@@ -28,23 +26,13 @@ export interface PackedSplice {
   parts: Array<string | { blob: string }>;
 }
 
-/** A `world.json` stored as initial-state blobs and per-unit diffs. */
-export interface PackedWorld {
-  format: typeof PACKED_FORMAT;
-  kind: 'world';
-  initial: Record<string, string>;
-  units: Array<{ identity: Record<string, unknown>; diff: Record<string, PatchOperation[]> }>;
-  unchanged: number;
-}
-
-export type PackedEvidence = PackedSplice | PackedWorld;
+export type PackedEvidence = PackedSplice;
 
 /** The storage key of a packed evidence file. */
 export const packedKey = (runId: string, file: string) => keys.sidecar(runId, `${file}.packed`);
 
 /** The blobs a packed record refers to. */
 export function blobsOf(packed: PackedEvidence): string[] {
-  if (packed.kind === 'world') return Object.values(packed.initial);
   return packed.parts.flatMap((part) => (typeof part === 'string' ? [] : [part.blob]));
 }
 
@@ -55,24 +43,9 @@ async function blobText(store: Store, digest: string): Promise<string | null> {
 
 /** The file's text rebuilt from its packed record, or `null` when a blob it needs is gone. */
 export async function unpack(store: Store, packed: PackedEvidence): Promise<string | null> {
-  if (packed?.format !== PACKED_FORMAT) return null;
-  if (packed.kind === 'splice') {
-    const texts = await Promise.all(packed.parts.map((part) => (typeof part === 'string' ? part : blobText(store, part.blob))));
-    return texts.some((text) => text === null) ? null : texts.join('');
-  }
-  const initial: Record<string, unknown> = {};
-  for (const [shim, digest] of Object.entries(packed.initial)) {
-    const text = await blobText(store, digest);
-    if (text === null) return null;
-    // Defined, not assigned: a shim named `__proto__` stays a key.
-    Object.defineProperty(initial, shim, { value: JSON.parse(text), enumerable: true, writable: true, configurable: true });
-  }
-  const units = packed.units.map(({ identity, diff }) => {
-    const final: Record<string, unknown> = {};
-    for (const shim of Object.keys(initial)) Object.defineProperty(final, shim, { value: applyStateShared(initial[shim], diff[shim] ?? []), enumerable: true, writable: true, configurable: true });
-    return { ...identity, final };
-  });
-  return JSON.stringify({ initial, units, unchanged: packed.unchanged });
+  if (packed?.format !== PACKED_FORMAT || packed.kind !== 'splice' || !Array.isArray(packed.parts)) return null;
+  const texts = await Promise.all(packed.parts.map((part) => (typeof part === 'string' ? part : blobText(store, part.blob))));
+  return texts.some((text) => text === null) ? null : texts.join('');
 }
 
 /** A run's evidence file (a ledger name: `scenario.json`, `world.json`, …) exactly as judged; `null` when absent. */

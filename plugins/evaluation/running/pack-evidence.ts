@@ -1,16 +1,15 @@
 /**
  * Writes a run's big evidence files packed (core/domain/packed-evidence.ts): the run plan (`scenario.json`) with
- * its scenario as a blob shared by every run of that scenario, and `world.json` as each shim's initial state (a
- * blob shared by every unit and every run that starts from it) plus each unit's diff. The blobs and the run's
- * references to them are written before the packed record, and the packed record is written only once it is
- * proven to rebuild the exact bytes; otherwise the file is stored whole, as before.
+ * its scenario as a blob shared by every run of that scenario, and `world.json` with its initial world as a blob
+ * shared by every run that starts from it (its units are diffs already). A packed file is its literal parts and
+ * blobs concatenated, so it rebuilds the exact bytes by construction. The blobs and the run's references to
+ * them are written before the packed record.
  */
 import type { Store } from '../../../core/storage.ts';
 import type { Sha3Factory } from '../../../core/domain/hash.ts';
-import { putBlob, releaseBlobs } from '../../../core/domain/blobs.ts';
-import { blobsOf, PACKED_FORMAT, packedKey, unpack, type PackedWorld } from '../../../core/domain/packed-evidence.ts';
+import { putBlob } from '../../../core/domain/blobs.ts';
+import { PACKED_FORMAT, packedKey } from '../../../core/domain/packed-evidence.ts';
 import { keys } from '../../../core/domain/runs.ts';
-import { stateDiff } from '../../../core/domain/state-diff.ts';
 import type { Json } from '../../../core/shim.ts';
 
 const encoder = new TextEncoder();
@@ -18,39 +17,28 @@ const encoder = new TextEncoder();
 /** Below this, a blob and a reference cost more than the copy they save. */
 const MIN_SHARED_BYTES = 1024;
 
-/** Stores the run plan `planText`, whose bytes contain `scenarioText`, with the scenario as a shared blob. */
-export async function storePlan(store: Store, runId: string, file: string, planText: string, scenarioText: string, factory: Sha3Factory): Promise<void> {
-  const at = scenarioText.length < MIN_SHARED_BYTES ? -1 : planText.indexOf(scenarioText);
-  if (at < 0) return store.setBytes(keys.sidecar(runId, file), encoder.encode(planText));
-  const blob = await putBlob(store, encoder.encode(scenarioText), runId, factory);
-  const parts = [planText.slice(0, at), { blob }, planText.slice(at + scenarioText.length)];
+/**
+ * Stores `text` (a ledger file) packed when it contains `sharedText` (the part that repeats from run to run): that
+ * part as a blob shared by every run, the rest as literals around it; whole otherwise.
+ */
+async function storeSpliced(store: Store, runId: string, file: string, text: string, sharedText: string, factory: Sha3Factory): Promise<void> {
+  const at = sharedText.length < MIN_SHARED_BYTES ? -1 : text.indexOf(sharedText);
+  if (at < 0) return store.setBytes(keys.sidecar(runId, file), encoder.encode(text));
+  const blob = await putBlob(store, encoder.encode(sharedText), runId, factory);
+  const parts = [text.slice(0, at), { blob }, text.slice(at + sharedText.length)];
   await store.setJson(packedKey(runId, file), { format: PACKED_FORMAT, kind: 'splice', parts });
 }
 
-interface WorldSidecar {
-  initial: Record<string, Json>;
-  units: Array<{ final: Record<string, Json> } & Record<string, unknown>>;
-  unchanged: number;
+/** Stores the run plan `planText`, whose bytes contain `scenarioText`, with the scenario as a shared blob. */
+export function storePlan(store: Store, runId: string, file: string, planText: string, scenarioText: string, factory: Sha3Factory): Promise<void> {
+  return storeSpliced(store, runId, file, planText, scenarioText, factory);
 }
 
-/** Stores `world.json` as initial-state blobs and per-unit diffs, or whole when that would not rebuild it exactly. */
-export async function storeWorld(store: Store, runId: string, file: string, sidecar: Json, factory: Sha3Factory): Promise<void> {
-  const world = sidecar as unknown as WorldSidecar;
-  const text = JSON.stringify(world);
-  const initial: Record<string, string> = {};
-  for (const [shim, state] of Object.entries(world.initial)) initial[shim] = await putBlob(store, encoder.encode(JSON.stringify(state)), runId, factory);
-  const units = world.units.map(({ final, ...identity }) => {
-    const diff: Record<string, ReturnType<typeof stateDiff>> = {};
-    for (const shim of Object.keys(world.initial)) {
-      const operations = stateDiff(world.initial[shim], final[shim]);
-      if (operations.length) diff[shim] = operations;
-    }
-    return { identity, diff };
-  });
-  const packed: PackedWorld = { format: PACKED_FORMAT, kind: 'world', initial, units, unchanged: world.unchanged };
-  // The signed bytes are the rebuilt ones: an order of keys a diff cannot express (a key added mid-object) would
-  // change them, so such a world is kept whole.
-  if ((await unpack(store, packed)) === text) return store.setJson(packedKey(runId, file), packed);
-  await store.setBytes(keys.sidecar(runId, file), encoder.encode(text));
-  await releaseBlobs(store, runId, blobsOf(packed));
+/**
+ * Stores `world.json` (worlds/world-sidecar.ts: the initial world and each unit's diff from it) with its initial
+ * world as a blob shared by every run that starts from it (every task of a τ-bench domain).
+ */
+export function storeWorld(store: Store, runId: string, file: string, sidecar: Json, factory: Sha3Factory): Promise<void> {
+  const world = sidecar as { initial: Json };
+  return storeSpliced(store, runId, file, JSON.stringify(sidecar), JSON.stringify(world.initial), factory);
 }

@@ -1,9 +1,11 @@
 /**
  * The `world.json` sidecar: each enabled shim's initial state (as its view shows it) and, for every unit that
- * changed the world, the final state, rebuilt from the initial state and the unit's recorded diffs; the other
- * units that ran left it as it started (`unchanged`, their count).
+ * changed the world, its final state as the RFC 6902 diff from that initial view (`diff`, per shim: apply it to
+ * `initial` to get the final world); the other units that ran left it as it started (`unchanged`, their count).
+ * Initial state plus diffs, not a full copy per unit: a τ-bench run's 456 units would otherwise sign (and hash,
+ * and serve) some 500 MB of database copies, at the limit of a JavaScript string.
  */
-import { applyStateDiff, type PatchOperation } from '../../../core/domain/state-diff.ts';
+import { applyStateShared, stateDiff, type PatchOperation } from '../../../core/domain/state-diff.ts';
 import type { Json, Shim } from '../../../core/shim.ts';
 import type { ShimExecution } from '../../../core/domain/shim-run.ts';
 import type { Registry } from '../../../core/registry.ts';
@@ -28,11 +30,17 @@ export async function worldSidecar(shims: Registry<Shim>, scenario: Scenario, no
     const states = new Map(raw);
     for (const change of unit.changes) {
       if (!states.has(change.shim)) continue;
-      states.set(change.shim, applyStateDiff(states.get(change.shim), change.patch as PatchOperation[]) as Json);
+      // Shared with the starting state but for what the diff touched: a deep copy of a τ-bench database per
+      // change was ~25 s of a 456-unit run's end, with the event loop blocked all along. Nothing mutates these.
+      states.set(change.shim, applyStateShared(states.get(change.shim), change.patch as PatchOperation[]) as Json);
     }
-    const final: Record<string, Json> = {};
-    for (const [name, state] of states) final[name] = await viewOf(shims.get(name)!, state);
-    finals.push({ ...identity, final });
+    const diff: Record<string, PatchOperation[]> = {};
+    for (const [name, state] of states) {
+      if (state === raw.get(name)) continue;
+      const operations = stateDiff(initial[name], await viewOf(shims.get(name)!, state));
+      if (operations.length) diff[name] = operations;
+    }
+    finals.push({ ...identity, diff } as unknown as Json);
   }
   return { initial, units: finals, unchanged: Math.max(0, unitsRun - units.length) };
 }

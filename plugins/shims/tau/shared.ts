@@ -31,6 +31,8 @@ export function keyOf<T extends Json>(keyed: Keyed<T>, id: unknown): T | undefin
 // Each version of a big table shares its id → position index with the version it came from whenever the call
 // only replaced records (positions unchanged), so a lookup stays one Map access and a write one array copy.
 const indexes = new WeakMap<readonly JsonObject[], Map<string, number>>();
+/** Each table's keyed form, kept while the table lives: an unchanged table keeps its view (world.json diffs compare by identity). */
+const keyedForms = new WeakMap<readonly JsonObject[], Keyed<JsonObject>>();
 
 /** A big table of a τ-bench database (orders, users, flights, …) and how its records are identified. */
 export interface Table<T extends JsonObject> {
@@ -85,8 +87,12 @@ export function table<T extends JsonObject>(idField: string): Table<T> {
       });
     },
     toKeyed(rows) {
-      const keyed: Keyed<T> = {};
-      for (const row of rows) keyed[row[idField] as string] = row;
+      let keyed = keyedForms.get(rows) as Keyed<T> | undefined;
+      if (!keyed) {
+        keyed = {};
+        for (const row of rows) keyed[row[idField] as string] = row;
+        keyedForms.set(rows, keyed as Keyed<JsonObject>);
+      }
       return keyed;
     },
   };
