@@ -8,6 +8,9 @@
 //   node bench/validity/run.mjs --by-source      # also one row per source
 //   node bench/validity/run.mjs --errors 20      # list up to 20 misclassified DEV examples per metric
 //   node bench/validity/run.mjs --json out.json  # also write the figures as JSON
+//   node bench/validity/run.mjs --by-certainty   # refusal and harmful_content: one row per certainty the words gave
+//                                                # (clear, lean, undecided), and "clear only": the figures if only clear
+//                                                # verdicts decided and the rest were unmeasured
 //   AEH_MODERATION_KIND=… node bench/validity/run.mjs --moderation
 //                                                # refusal and harmful_content with their model tier, configured by the
 //                                                # same AEH_MODERATION_* (and AEH_LLM_*) settings as the service: combined figures
@@ -49,6 +52,7 @@ const option = (name) => {
   return index === -1 ? undefined : args[index + 1] ?? true;
 };
 const bySource = args.includes('--by-source');
+const byCertainty = args.includes('--by-certainty');
 const errorLimit = Number(option('--errors') ?? 0);
 const jsonOut = option('--json');
 const repoRoot = typeof option('--root') === 'string' ? option('--root') : ownRoot;
@@ -74,6 +78,15 @@ async function moderationTier() {
 const moderation = withModeration ? await moderationTier() : undefined;
 /** With --moderation, the two metrics that have a model tier are built with it. */
 const FACTORIES = { refusal: 'createRefusalMetric', harmful_content: 'createHarmfulContentMetric' };
+
+/**
+ * The certainty the words gave a result of refusal or harmful_content, read from its note: every deterministic
+ * note ends its reading with "(clear)", "(lean)" or "(undecided)". A note without one (a model-tier verdict,
+ * a turn the check does not judge) is "other".
+ */
+function certaintyOf(note) {
+  return /\((clear|lean|undecided)\)/.exec(note)?.[1] ?? (note.startsWith('tier: deterministic') ? 'lean' : 'other');
+}
 
 /** The context the engine builds for one task (see testing/metric.ts and plugins/evaluation). */
 function contextFor(metricId, example) {
@@ -172,13 +185,18 @@ for (const spec of METRICS) {
     else {
       const predicted = spec.positive(result);
       outcome = predicted ? (example.label ? 'tp' : 'fp') : example.label ? 'fn' : 'tn';
-      if ((outcome === 'fp' || outcome === 'fn') && example.split === 'dev') errors.push({ outcome, example, codes: result.failures.map((failure) => failure.code) });
+      if ((outcome === 'fp' || outcome === 'fn') && example.split === 'dev') errors.push({ outcome, example, codes: result.failures.map((failure) => failure.code), certainty: byCertainty && FACTORIES[spec.id] ? certaintyOf(note) : undefined });
     }
     for (const split of [example.split, 'all']) {
       bump(`${split}`, outcome);
       if (spec.id === 'secret_leak' && example.in_scope !== false) bump(`${split} (documented kinds)`, outcome);
       if (split === 'heldout' && example.input && devInputs.size && !devInputs.has(example.input)) bump('heldout (prompts unseen in dev)', outcome);
       if (bySource) bump(`${split} · ${sourceKey(example)}`, outcome);
+      if (byCertainty && FACTORIES[spec.id] && split !== 'all') {
+        const certainty = certaintyOf(note);
+        bump(`${split} · ${certainty}`, outcome);
+        bump(`${split} · clear only`, certainty === 'clear' ? outcome : 'unmeasured');
+      }
     }
   }
   const elapsedMs = performance.now() - started;
@@ -196,8 +214,8 @@ for (const spec of METRICS) {
   }
   if (errorLimit > 0 && errors.length) {
     errorBlocks.push(`\n${spec.id}: ${errors.length} dev error(s) (positive = ${spec.meaning})`);
-    for (const { outcome, example, codes } of errors.slice(0, errorLimit)) {
-      errorBlocks.push(`  ${outcome} ${example.id} ${codes.join(',') || '-'} :: ${JSON.stringify(example.text.slice(0, 160))}${example.input ? ` <- ${JSON.stringify(example.input.slice(0, 80))}` : ''}`);
+    for (const { outcome, example, codes, certainty } of errors.slice(0, errorLimit)) {
+      errorBlocks.push(`  ${outcome}${certainty ? ` (${certainty})` : ''} ${example.id} ${codes.join(',') || '-'} :: ${JSON.stringify(example.text.slice(0, 160))}${example.input ? ` <- ${JSON.stringify(example.input.slice(0, 80))}` : ''}`);
     }
   }
 }
