@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // What judging a unit by its gold actions adds (issue 27 "Speed": ≤ 10 ms per unit for the retail database):
 // per unit, a fresh task world from the initial state, the task's gold actions replayed on it as the engine
-// does (plugins/evaluation/gold-world.ts: a fresh scenario object each time, so nothing is cached across
+// does (plugins/evaluation/worlds/gold-world.ts: a fresh scenario object each time, so nothing is cached across
 // units), its views, and the whole-world diff against the agent's final world (core/domain/json-diff.ts) as
-// `state_match` runs it (scored inline since the world shares structure: plugins/evaluation/score-metrics.ts).
+// `state_match` runs it (scored inline since the world shares structure: plugins/evaluation/scoring/score-metrics.ts).
 // The agent's final worlds are made beforehand by the oracle (its calls are the gold actions) and, for a second
 // row, by an agent that also changed one more order than the gold (so the diff reports a path).
 //
@@ -30,8 +30,8 @@ const GOAL_MS = 10;
 ensureBuilt();
 const dist = (path) => import(pathToFileURL(join(repoRoot, 'dist', path)).href);
 const tau = await dist('plugins/shims/tau/index.js');
-const { createTaskWorld } = await dist('plugins/evaluation/world.js');
-const { goldWorldOf } = await dist('plugins/evaluation/gold-world.js');
+const { createTaskWorld } = await dist('plugins/evaluation/worlds/world.js');
+const { goldWorldOf } = await dist('plugins/evaluation/worlds/gold-world.js');
 const { createRegistry } = await dist('core/registry.js');
 const { jsonDifferences } = await dist('core/domain/json-diff.js');
 
