@@ -113,7 +113,8 @@ if (SIDE) {
     // The head's script measures both trees, so the two sides run the very same driver.
     const sides = {};
     for (const [side, root] of [['base', tree], ['head', repoRoot]]) {
-      const args = [join(repoRoot, 'bench', 'storage-growth.mjs'), '--side', side, '--root', root, '--units', String(UNITS), '--runs', String(RUNS)];
+      const data = argument('data', undefined);
+      const args = [join(repoRoot, 'bench', 'storage-growth.mjs'), '--side', side, '--root', root, '--units', String(UNITS), '--runs', String(RUNS), ...(data ? ['--data', data] : [])];
       sides[side] = JSON.parse(runOrThrow(process.execPath, args, root).trim().split('\n').at(-1));
       console.log(`${side} (${side === 'base' ? BASE : 'this tree'}): one ${UNITS}-unit run ${mb(sides[side].one)}; ${RUNS} runs ${mb(sides[side].many)}`);
     }
