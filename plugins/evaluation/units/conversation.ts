@@ -97,14 +97,13 @@ export async function converse(options: ConverseOptions): Promise<Asked | null> 
     conversation.push({ role: 'user', content: input }, { role: 'assistant', content: asked.reply.output });
     return asked;
   };
+  // Why the conversation ends before the next user turn: a terminal action (a transfer to a human), or the agent.
+  const stopped = (): 'transfer' | 'agent' | null => (options.handedOff?.() ? 'transfer' : last.reply.end_conversation ? 'agent' : null);
   if (task.turns?.length) {
     for (const turn of task.turns) {
-      if (options.handedOff?.()) {
-        endedBy = 'transfer';
-        break;
-      }
-      if (last.reply.end_conversation) {
-        endedBy = 'agent';
+      const stop = stopped();
+      if (stop) {
+        endedBy = stop;
         break;
       }
       const asked = await take(turn.input, {});
@@ -116,12 +115,9 @@ export async function converse(options: ConverseOptions): Promise<Asked | null> 
     const limit = task.user_simulator.max_turns ?? DEFAULT_MAX_TURNS;
     endedBy = 'turn_limit';
     for (let taken = 0; taken < limit; taken++) {
-      if (options.handedOff?.()) {
-        endedBy = 'transfer';
-        break;
-      }
-      if (last.reply.end_conversation) {
-        endedBy = 'agent';
+      const stop = stopped();
+      if (stop) {
+        endedBy = stop;
         break;
       }
       let next: string | null;
