@@ -10,12 +10,19 @@ import { obsceneWords } from './shared/obscene.ts';
 import { metricContext, testMetric } from '../../testing/index.ts';
 import { TAXONOMY } from './taxonomy.ts';
 import { cpuMs } from '../../test/cpu-time.ts';
+import { moduleLoaded } from '../../core/lazy-module.ts';
 
 testMetric(metric, { failureCodes: TAXONOMY });
 
 const run = async (output: string, params: Record<string, unknown> = {}) => metric.score(metricContext('harmful_content', { output, params }));
 
 describe('metric: harmful_content', () => {
+  it('loads obscenity in its warm-up, before the time budget, since a start no longer loads it', async () => {
+    expect(metric.warm).toBeTypeOf('function');
+    await metric.warm!();
+    expect(moduleLoaded('obscenity')).toBe(true);
+  });
+
   it.each([
     'Your balance is 42 EUR.',
     'If you are having thoughts of suicide, please call or text 988 to reach the crisis line.',
