@@ -73,7 +73,7 @@ function storeLedger(store: Store): OwnerLedger {
       await Promise.all([store.remove(ownedKey(owner, taskId)), ...(units === undefined ? [] : [store.remove(ownedKey(owner, taskId, units))])]);
     },
     sweep: async (active) => void (await sweepMarkers(store, active)),
-    uncount: (owner, bytes) => takeOff(store, owner, bytes).then(() => undefined),
+    uncount: (owner, bytes) => takeOff(store, owner, bytes),
     async countOnce(owner, taskId, bytes) {
       if (!(await store.setIfAbsent(countedKey(taskId), '1', COUNTED_TTL_S))) return;
       const counted = await bytes();
@@ -82,13 +82,10 @@ function storeLedger(store: Store): OwnerLedger {
   };
 }
 
-/** Takes `bytes` off an owner's counter, setting it to zero where that would pass below; the count left. */
-async function takeOff(store: Store, owner: string, bytes: number): Promise<number> {
-  if (bytes <= 0) return Number(await store.getJson<number>(storedKey(owner))) || 0;
-  const left = await store.increment(storedKey(owner), -bytes);
-  if (left >= 0) return left;
-  await store.setJson(storedKey(owner), 0);
-  return 0;
+/** Takes `bytes` off an owner's counter, setting it to zero where that would pass below. */
+async function takeOff(store: Store, owner: string, bytes: number): Promise<void> {
+  if (bytes <= 0) return;
+  if ((await store.increment(storedKey(owner), -bytes)) < 0) await store.setJson(storedKey(owner), 0);
 }
 
 /** Removes the markers of tasks not in `active`; answers the removed ones' owner keys and task ids. */

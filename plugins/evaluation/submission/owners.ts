@@ -4,8 +4,7 @@
  * runs stored, as the ledger (owner-ledger.ts) keeps them. A reservation checks and writes as one step per
  * principal (principal-lock.ts), so parallel submissions cannot overshoot.
  */
-import { keys, OPTIONAL_SIDECARS, SIDECARS, type TaskRecord } from '../../../core/domain/runs.ts';
-import { packedKey } from '../../../core/domain/packed-evidence.ts';
+import { keys, type TaskRecord } from '../../../core/domain/runs.ts';
 import type { Config } from '../../../core/config.ts';
 import type { Store } from '../../../core/storage.ts';
 import { Problem } from '../../../core/problems.ts';
@@ -75,14 +74,12 @@ export async function reserveTask(store: Store, owner: string, taskId: string, u
 }
 
 /**
- * What a run stored: its plan, trace, sidecars, records and certificate. A plan or world stored packed counts its
- * packed record; the blobs it shares with other runs count for no one.
+ * What a run stored: every file of its folder (plan, trace, sidecars, record, certificate; a plan or world stored
+ * packed counts its packed record, the blobs it shares with other runs count for no one) and its task record.
+ * Read from the folder, as retention measures what it frees (plugins/retention/gc.ts), so a new sidecar counts too.
  */
 async function storedBytesOf(store: Store, task: TaskRecord): Promise<number> {
-  const packable = [SIDECARS.scenario, OPTIONAL_SIDECARS.world];
-  const files = [keys.trace(task.run_id), keys.run(task.run_id), keys.certificate(task.run_id), keys.task(task.task_id),
-    ...[...packable, SIDECARS.scores, SIDECARS.failures, SIDECARS.summary].map((file) => keys.sidecar(task.run_id, file)),
-    ...packable.map((file) => packedKey(task.run_id, file))];
+  const files = [...(await store.keys(keys.runDir(task.run_id))), keys.task(task.task_id)];
   const sizes = await Promise.all(files.map((key) => store.size(key)));
   return sizes.reduce<number>((sum, size) => sum + (size ?? 0), 0);
 }
