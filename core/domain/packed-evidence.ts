@@ -3,8 +3,7 @@
  * `<file>.packed` record pointing at content-addressed blobs (core/domain/blobs.ts) instead of a full copy per
  * run, and rebuilt on read to exactly the bytes that were judged and hashed into the certificate's evidence
  * ledger. The signed artefact is the rebuilt file, not the packed record: certificates, the evidence route,
- * offline verifiers and `verify` see the same bytes as before, and a packed record that would not rebuild them
- * exactly is never written (the writer checks, and stores the file whole instead).
+ * offline verifiers and `verify` see the same bytes as before; a packed record rebuilds them by construction.
  *  - `splice`: the file is its parts concatenated, each a literal string or a blob (the run plan: the scenario
  *    is a blob shared by every run of it, the run's ids and options are literals around it; `world.json`: the
  *    initial world is a blob shared by every run that starts from it, its units' diffs are literals).
@@ -19,14 +18,12 @@ const encoder = new TextEncoder();
 /** Version tag of packed records. */
 export const PACKED_FORMAT = 'aeh-packed/1';
 
-/** A file stored as literal parts and blobs. */
-export interface PackedSplice {
+/** A file stored as literal parts and blobs (`kind` names the one form there is, for a later one). */
+export interface PackedEvidence {
   format: typeof PACKED_FORMAT;
   kind: 'splice';
   parts: Array<string | { blob: string }>;
 }
-
-export type PackedEvidence = PackedSplice;
 
 /** The storage key of a packed evidence file. */
 export const packedKey = (runId: string, file: string) => keys.sidecar(runId, `${file}.packed`);
