@@ -7,7 +7,6 @@ import { parseArgs } from 'node:util';
 import { EXIT, line, printProblem, type Io } from '../io.ts';
 import { openClient } from '../client.ts';
 
-
 /** An option as the API takes it: a whole number as a number, anything else as given (the API says what is wrong). */
 const asNumber = (value: string | undefined) => (value === undefined ? undefined : /^\d{1,12}$/.test(value) ? Number(value) : value);
 
