@@ -5,7 +5,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, dirname } from 'node:path';
+import { join, dirname, resolve } from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
@@ -164,4 +165,10 @@ export async function withBaseTree(base, body) {
     runOrThrow('git', ['worktree', 'remove', '--force', tree], repoRoot);
     rmSync(tree, { recursive: true, force: true });
   }
+}
+
+/** A τ-bench data directory as the tau plugin reads one (plugins/shims/tau/data.ts `TauDataDir`), from local files. */
+export function tauDataDir(dir) {
+  const files = { readFile: (path) => readFile(path), stat: async (path) => ({ isFile: (await stat(path)).isFile(), size: 0 }) };
+  return { dir: resolve(dir), files };
 }

@@ -9,11 +9,10 @@
 // synthetic databases of plugins/shims/tau/fixtures (the tests' data; the figure then says so).
 // Usage: node bench/storage-growth.mjs [--base f0f3e8b] [--units 30] [--runs 100] [--data DIR] [--side head|base]
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { argument, BENCH_KEY, fmt, freePort, freshRoot, numberArgument, repoRoot, runOrThrow, serviceEnv, spawnProcess, waitForOk, withBaseTree } from './lib.mjs';
+import { argument, BENCH_KEY, fmt, freePort, freshRoot, numberArgument, repoRoot, runOrThrow, serviceEnv, spawnProcess, waitForOk, withBaseTree, tauDataDir } from './lib.mjs';
 
 const UNITS = numberArgument('units', 30);
 const RUNS = numberArgument('runs', 100);
@@ -52,8 +51,7 @@ async function tauData() {
 /** A scenario of `UNITS` τ-bench retail tasks, each answered by the scripted agent with its gold actions. */
 async function scenarioOf(root, dir) {
   const { tauScenario } = await import(pathToFileURL(join(root, 'dist', 'plugins', 'shims', 'tau', 'index.js')).href);
-  const files = { readFile: (path) => readFile(path), stat: async (path) => ({ isFile: (await stat(path)).isFile(), size: 0 }) };
-  const { scenario } = await tauScenario('retail', { dir, files });
+  const { scenario } = await tauScenario('retail', tauDataDir(dir));
   const picked = Array.from({ length: UNITS }, (_, n) => scenario.tasks[n % scenario.tasks.length]);
   const tasks = picked.map((task, n) => ({ ...task, id: `${task.id}_${n}`, user_simulator: undefined, input: 'Please help me with my order.' }));
   const replies = Object.fromEntries(tasks.map((task) => [task.id, { output: 'Done.', tool_calls: task.expected_actions ?? [] }]));

@@ -16,12 +16,11 @@
 // refusals, and compares each call's result and refusal message too.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { ensureBuilt, repoRoot } from '../lib.mjs';
+import { ensureBuilt, repoRoot, tauDataDir } from '../lib.mjs';
 
 function argument(name, fallback) {
   const index = process.argv.indexOf(`--${name}`);
@@ -44,8 +43,7 @@ const tau = await dist('plugins/shims/tau/index.js');
 const { replayGold } = await dist('plugins/shims/tau/replay.js');
 const { retailProbes, airlineProbes } = await import('./probes.mjs');
 
-const files = { readFile: (path) => readFile(path), stat: async (path) => ({ isFile: (await stat(path)).isFile(), size: 0 }) };
-const data = { dir: resolve(DATA), files };
+const data = tauDataDir(DATA);
 const FIXTURE = join(repoRoot, 'plugins/shims/tau/fidelity.fixture.json');
 const fixture = existsSync(FIXTURE) ? JSON.parse(readFileSync(FIXTURE, 'utf8')) : {};
 const work = mkdtempSync(join(tmpdir(), 'tau-fidelity-'));

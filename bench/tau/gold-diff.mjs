@@ -15,11 +15,10 @@
 // Usage: node bench/tau/gold-diff.mjs [--data <τ-bench data dir>] [--rounds 5] [--split base]
 // Without --data (nor AEH_TAU_DATA_DIR), the synthetic database of bench/tau/synthetic-db.mjs with tasks made up
 // over it (its size and shape are τ-bench's; the τ-bench data is not needed).
-import { readFile, stat } from 'node:fs/promises';
 import { loadavg } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { argument, ensureBuilt, fmt, median, numberArgument, repoRoot } from '../lib.mjs';
+import { argument, ensureBuilt, fmt, median, numberArgument, repoRoot, tauDataDir } from '../lib.mjs';
 import { syntheticRetailDb } from './synthetic-db.mjs';
 
 const DATA = argument('data', process.env.AEH_TAU_DATA_DIR);
@@ -38,8 +37,7 @@ const { jsonDifferences } = await dist('core/domain/json-diff.js');
 /** The scenario (the database inline as the initial state) and its source, from τ-bench's data or made up. */
 async function load() {
   if (DATA) {
-    const files = { readFile: (path) => readFile(path), stat: async (path) => ({ isFile: (await stat(path)).isFile(), size: 0 }) };
-    const data = { dir: resolve(DATA), files };
+    const data = tauDataDir(DATA);
     const { scenario } = await tau.tauScenario('retail', data, { split: SPLIT });
     const db = await tau.readTauDb(data, 'retail');
     return { scenario: { ...scenario, initial_state: { tau_retail: db } }, source: `τ-bench retail ${SPLIT} split (${DATA})` };

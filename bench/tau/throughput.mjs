@@ -25,12 +25,11 @@
 // --data defaults to AEH_TAU_DATA_DIR (docs/shims.md, "τ-bench domains").
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { BENCH_KEY, argument, ensureBuilt, fmt, freePort, freshRoot, median, numberArgument, repoRoot } from '../lib.mjs';
+import { BENCH_KEY, argument, ensureBuilt, fmt, freePort, freshRoot, median, numberArgument, repoRoot, tauDataDir } from '../lib.mjs';
 import { DEFAULT_MIRROR, referenceSources } from './reference-src.mjs';
 
 const DATA = argument('data', process.env.AEH_TAU_DATA_DIR);
@@ -52,8 +51,7 @@ const tau = await dist('plugins/shims/tau/index.js');
 const { startNodeService } = await dist('runtime/node/start.js');
 const { silentLogger } = await dist('core/capabilities.js');
 
-const files = { readFile: (path) => readFile(path), stat: async (path) => ({ isFile: (await stat(path)).isFile(), size: 0 }) };
-const data = { dir: resolve(DATA), files };
+const data = tauDataDir(DATA);
 const tauTasks = new Map(JSON.parse(readFileSync(join(data.dir, 'retail', 'tasks.json'), 'utf8')).map((task) => [task.id, task]));
 // --tasks N: the split's first N tasks only (a quick try; the figures are for the whole split).
 const ids = JSON.parse(readFileSync(join(data.dir, 'retail', 'split_tasks.json'), 'utf8'))[SPLIT].slice(0, numberArgument('tasks', Infinity));
