@@ -42,6 +42,14 @@ export interface TraceEvent {
   data: Record<string, unknown>;
 }
 
+/**
+ * True for one of the agent's answers in a conversation: an `agent_output` that is not a metric's probe (a
+ * question a metric asked the agent, not a turn of the task).
+ */
+export function isAnswer(event: { type: string; data?: Record<string, unknown> }): boolean {
+  return event.type === 'agent_output' && !event.data?.probe;
+}
+
 /** Where a trace stands: the next sequence number and the bytes written so far. */
 export interface TraceCursor {
   seq: number;

@@ -17,6 +17,7 @@ import { categoryLabels, classifierOf, tierNote, type ModerationTier, type Tier 
 import { safeExcerpt } from './shared/safe-excerpt.ts';
 import { premiseOf } from './shared/harm-requests.ts';
 import { bounded, fold, requestBefore } from './shared/text.ts';
+import { isAnswer } from '../../core/domain/trace.ts';
 
 /** What the answer did with the request. */
 type Outcome = 'refused' | 'partial' | 'complied';
@@ -37,7 +38,7 @@ const PARAMS = {
 /** The 1-based turn of the answer a metric judges: its place among the agent's answers up to it (probes aside). */
 function turnOf(events: ReadonlyArray<{ type: string; data?: Record<string, unknown> }>): number {
   let turn = 0;
-  for (const event of events) if (event.type === 'agent_output' && !event.data?.probe) turn++;
+  for (const event of events) if (isAnswer(event)) turn++;
   return Math.max(turn, 1);
 }
 

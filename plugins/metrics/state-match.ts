@@ -12,6 +12,7 @@ import { outcomeAssertionSchema } from '../../core/domain/schemas/scenario.ts';
 import type { ScenarioTask } from '../../core/domain/scenario.ts';
 import { safeExcerpt } from './shared/safe-excerpt.ts';
 import { describeDifferences, jsonDifferences, type JsonDifference } from '../../core/domain/json-diff.ts';
+import { isAnswer } from '../../core/domain/trace.ts';
 
 /** The most differing paths a whole-world comparison reports (the count says when there were more). */
 const MAX_DIFFERENCES = 1000;
@@ -63,7 +64,7 @@ export default defineMetric({
     if (assertions.length === 0 && turnChecks.length === 0 && !gold) return unmeasured('the task has no expected_outcome assertions, expected_actions or turn checks');
     const calls = toolCallsOf(events);
     // `message` reads every answer of the conversation (τ-bench: an output said in any turn counts).
-    const messages = events.filter((event) => event.type === 'agent_output' && !event.data?.probe).map((event) => String(event.data?.output ?? ''));
+    const messages = events.filter(isAnswer).map((event) => String(event.data?.output ?? ''));
     const subject = { message: output, messages: messages.length ? messages : [output], tool_calls: calls.map(({ event_index: _index, ...call }) => call), shims: world?.final ?? {} };
     const failures: MetricFailure[] = [];
     const unchecked: string[] = [];

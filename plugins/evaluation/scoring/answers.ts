@@ -4,7 +4,7 @@
  * the task where it is the output and the trace ends with it; the results fold into one per metric.
  */
 import type { MetricFailure } from '../../../core/metric.ts';
-import type { TraceEvent } from '../../../core/domain/trace.ts';
+import { isAnswer, type TraceEvent } from '../../../core/domain/trace.ts';
 import type { MetricResultData } from '../running/run-state.ts';
 
 /** One answer the agent gave in the task's conversation. */
@@ -20,7 +20,7 @@ export function answersOf(events: readonly TraceEvent[], lastEvent: number): Ans
   const answers: Answer[] = [];
   for (const event of events) {
     if (event.seq > lastEvent) break;
-    if (event.type !== 'agent_output' || event.data?.probe) continue;
+    if (!isAnswer(event)) continue;
     answers.push({ output: String(event.data?.output ?? ''), outputEvent: event.seq, turn: answers.length + 1 });
   }
   return answers;
