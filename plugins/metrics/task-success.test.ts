@@ -2,6 +2,9 @@ import { describe, it, expect } from 'vitest';
 import metric from './task-success.ts';
 import { metricContext, testMetric } from '../../testing/index.ts';
 import { TAXONOMY } from './taxonomy.ts';
+import counterfactualParity from './counterfactual-parity.ts';
+import robustness from './robustness.ts';
+import { schemaChecksReady, warmSchemaChecks } from './shared/expected.ts';
 
 testMetric(metric, { failureCodes: TAXONOMY, context: { task: { expected: { contains: '42 EUR' } } } });
 
@@ -9,6 +12,14 @@ const run = async (output: string, expected: Record<string, unknown>, params: Re
   metric.score(metricContext('task_success', { output, params, task: { expected } }));
 
 describe('metric: task_success', () => {
+  // Before any other test of this file checks a schema: the module's ajv instance does not exist yet.
+  it('builds its schema checker in its warm-up, before the time budget, not on the first json_schema check', async () => {
+    expect(schemaChecksReady()).toBe(false);
+    for (const checking of [metric, counterfactualParity, robustness]) expect(checking.warm).toBe(warmSchemaChecks);
+    await metric.warm!();
+    expect(schemaChecksReady()).toBe(true);
+  });
+
   it('passes the smoke task: contains "42 EUR"', async () => {
     expect(await run('Your balance is 42 EUR.', { contains: '42 EUR' })).toEqual({ score: 1, failures: [] });
   });

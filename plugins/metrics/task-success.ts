@@ -4,7 +4,7 @@
  * of checks that hold. A rubric-only expectation is the LLM judge's business: unmeasured here.
  */
 import { defineMetric, unmeasured, type MetricFailure } from '../../core/metric.ts';
-import { checkExpected, hasCheckableExpectation } from './shared/expected.ts';
+import { checkExpected, hasCheckableExpectation, warmSchemaChecks } from './shared/expected.ts';
 import { safeExcerpt } from './shared/safe-excerpt.ts';
 
 export default defineMetric({
@@ -25,6 +25,8 @@ export default defineMetric({
       extract_json: { type: 'boolean', default: true, description: 'For json_schema, find JSON inside prose or a ```json block when the whole output is not JSON.' },
     },
   },
+  // ajv's load and first compile are setup, not this metric's work on an answer.
+  warm: warmSchemaChecks,
   score({ task, output, outputEvent, params }) {
     if (!hasCheckableExpectation(task.expected)) {
       return unmeasured(task.expected?.rubric ? 'the expectation is a rubric: scored by llm_judge, not task_success' : 'the task has no expected value');
