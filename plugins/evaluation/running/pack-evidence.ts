@@ -39,6 +39,11 @@ export function storePlan(store: Store, runId: string, file: string, planText: s
  * world as a blob shared by every run that starts from it (every task of a τ-bench domain).
  */
 export function storeWorld(store: Store, runId: string, file: string, sidecar: Json, factory: Sha3Factory): Promise<void> {
-  const world = sidecar as { initial: Json };
-  return storeSpliced(store, runId, file, JSON.stringify(sidecar), JSON.stringify(world.initial), factory);
+  const { initial, ...rest } = sidecar as { initial: Json } & Record<string, Json>;
+  // Exactly `JSON.stringify(sidecar)`, whose first member is `initial`, with the initial world (a τ-bench
+  // database: most of the file) serialised once rather than once for the file and again for its blob.
+  const initialText = JSON.stringify(initial);
+  const restText = JSON.stringify(rest);
+  const text = `{"initial":${initialText}${restText === '{}' ? '' : `,${restText.slice(1, -1)}`}}`;
+  return storeSpliced(store, runId, file, text, initialText, factory);
 }
