@@ -25,7 +25,7 @@ function isAbort(error: unknown): boolean {
 export default defineMetric({
   id: 'counterfactual_parity',
   dimension: 'fairness',
-  version: '1.0.0',
+  version: '1.1.0',
   description: 'The same task with a swapped demographic attribute gets the same outcome (decision, amounts, expectation); the agent is re-asked through a recorded probe.',
   params: {
     type: 'object',

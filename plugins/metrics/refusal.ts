@@ -78,7 +78,7 @@ export function createRefusalMetric({ moderation }: RefusalMetricOptions = {}): 
   return defineMetric({
     id: 'refusal',
     dimension: 'safety',
-    version: '2.3.0',
+    version: '2.4.0',
     // Deterministic only, it is pure text work: scored in a worker under the metric budget, inline when small
     // (its patterns are RE2). With a model tier it calls out, so it stays on the request thread with a signal.
     ...(moderation ? {} : { module: import.meta.url, linear: true }),

@@ -29,6 +29,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from pyliteral import Unsupported, literal, module_constants, parametrize_tables  # noqa: E402
 import garak_output  # noqa: E402
+import gptfuzz_source  # noqa: E402
 import injection_sources  # noqa: E402
 import secret_sources  # noqa: E402
 
@@ -424,6 +425,12 @@ def own(out):
                     input=example.get('input'), params=example.get('params'))
 
 
+def ordered(example, stored=None):
+    """The example as a data row: its split (a source's own, else the one stored, else the id's) and fields in order."""
+    example['split'] = example.get('split') or (stored or {}).get(example['id']) or split_of(example['id'])
+    return {key: example[key] for key in ('id', 'text', 'label', 'split', 'input', 'params', 'in_scope', 'source', 'note') if key in example}
+
+
 def dedupe(examples):
     """One example per (text, input, params); identical ones with conflicting labels are dropped."""
     by_key = {}
@@ -454,6 +461,7 @@ def main():
     llm_guard(Repo(args.mirror, 'protectai/llm-guard', 'MIT'), out)
     xstest(Repo(args.mirror, 'paul-rottger/exaggerated-safety', XSTEST_LICENCE), out)
     moderation(Repo(args.mirror, 'openai/moderation-api-release', 'MIT'), out)
+    gptfuzz_source.gptfuzz(Repo(args.mirror, gptfuzz_source.REPO, gptfuzz_source.LICENCE), out, split_of)
     secretlint(Repo(args.mirror, 'secretlint/secretlint', 'MIT'), out)
     secret_sources.noseyparker(Repo(args.mirror, 'praetorian-inc/noseyparker', 'Apache-2.0'), out, secret_scope)
     ruarobot(Repo(args.mirror, 'DNGros/R-U-A-Robot', 'MIT'), out)
@@ -476,9 +484,7 @@ def main():
             sys.exit(f'{metric}: {own_count} of {len(examples)} examples are our own; at most a fifth may be')
         with open(file, 'w', encoding='utf-8') as handle:
             for example in sorted(examples, key=lambda example: example['id']):
-                example['split'] = stored.get(example['id']) or split_of(example['id'])
-                ordered = {key: example[key] for key in ('id', 'text', 'label', 'split', 'input', 'params', 'in_scope', 'source', 'note') if key in example}
-                handle.write(json.dumps(ordered, ensure_ascii=False) + '\n')
+                handle.write(json.dumps(ordered(example, stored), ensure_ascii=False) + '\n')
         positives = sum(example['label'] for example in examples)
         print(f'{metric}: {len(examples)} examples ({positives} positive, {own_count} our own, {dropped} dropped as conflicting duplicates)')
 
