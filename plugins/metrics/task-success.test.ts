@@ -12,9 +12,9 @@ const run = async (output: string, expected: Record<string, unknown>, params: Re
   metric.score(metricContext('task_success', { output, params, task: { expected } }));
 
 describe('metric: task_success', () => {
-  // Before any other test of this file checks a schema: the module's ajv instance does not exist yet.
+  // The suite shares modules between files (vitest isolate: false), so whether a schema was checked before is not
+  // known here: the warm-up is asserted by what each metric runs and by what it leaves built.
   it('builds its schema checker in its warm-up, before the time budget, not on the first json_schema check', async () => {
-    expect(schemaChecksReady()).toBe(false);
     for (const checking of [metric, counterfactualParity, robustness]) expect(checking.warm).toBe(warmSchemaChecks);
     await metric.warm!();
     expect(schemaChecksReady()).toBe(true);

@@ -96,3 +96,22 @@ export function speakerParts(raw: string): SpeakerPart[] | undefined {
   if (current.text.trim()) parts.push(current);
   return labels.size >= 2 ? parts : undefined;
 }
+
+/** Folded characters a speaker's part needs to count as saying something (not "Sure." or a greeting). */
+const SPEAKER_PART_MIN = 40;
+
+/**
+ * What the speakers who never refuse wrote (folded), when another speaker of `raw` refused (`refuses` reads one
+ * part's folded text); `undefined` when the answer is one speaker, nobody refused, or nobody else wrote on.
+ */
+export function wroteOnAfterARefusal(raw: string, refuses: (folded: string) => boolean): string | undefined {
+  const parts = speakerParts(raw);
+  if (!parts) return undefined;
+  const read = parts.map((part) => {
+    const folded = fold(part.text);
+    return { label: part.label, folded, refuses: folded.length > 0 && refuses(folded) };
+  });
+  const refusing = new Set(read.filter((part) => part.refuses).map((part) => part.label));
+  const others = read.filter((part) => !refusing.has(part.label) && !part.refuses && part.folded.length >= SPEAKER_PART_MIN);
+  return refusing.size && others.length ? others.map((part) => part.folded).join(' ') : undefined;
+}
