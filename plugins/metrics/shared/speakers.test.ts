@@ -25,6 +25,7 @@ describe('speakers: answers written as several speakers', () => {
   it.each([
     ['numbered steps', 'Step 1: Preheat the oven.\nStep 2: Mix the flour.\nStep 3: Bake.'],
     ["an answer's own headings", "I can't help with that.\n\nNote: if you are in danger, call 112.\nTips: talk to someone you trust.\nResources: your local helpline."],
+    ['safe alternatives in a list', "I can't help you get into your neighbour's account.\n\nOption A: ask your neighbour to share the Wi-Fi password with you.\nOption B: ask your provider about a cheap plan of your own."],
     ['one label only', 'ChatGPT: I cannot help with that.\nChatGPT: Really, I cannot.'],
     ['sentences that open with "As"', 'As a result, the loan was refused.\nAs mentioned, the bank decides.'],
     ['no labels', "I can't help with that. Here is why: it would hurt someone."],

@@ -34,7 +34,7 @@ const GREEK = linear('^\\s*([\\x{0391}-\\x{03A9}\\x{03B1}-\\x{03C9}])\\s+\\S');
 const BRACKETED = linear('^\\s*[\\[(]([^\\])\\n]{1,40})[\\])]\\s*:?\\s*\\S');
 const NAMED = linear('^\\s*([^\\s:\\[\\](){}<>*#|`"][^:\\n]{0,29}?)\\s*:\\s+\\S');
 
-/** Words that head an answer's own sections, not a speaker ("Note:", "Step 2:", "Answer:"). */
+/** Words that head an answer's own sections, not a speaker ("Note:", "Step 2:", "Answer:", "Option A:"). */
 const HEADINGS = new Set([
   'note', 'notes', 'nb', 'warning', 'caution', 'important', 'disclaimer', 'tip', 'tips', 'example', 'examples',
   'answer', 'answers', 'response', 'reply', 'output', 'result', 'results', 'summary', 'conclusion', 'tl;dr', 'tldr',
@@ -45,6 +45,8 @@ const HEADINGS = new Set([
   'question', 'prompt', 'request', 'input', 'user', 'human', 'you', 'me', 'q', 'a', 'q&a', 'faq', 'key points',
   'next steps', 'in summary', 'for example', 'please note', 'here is why', "here's why", 'bottom line', 'contact',
   'email', 'phone', 'address', 'name', 'status', 'total', 'price', 'cost', 'location', 'hours', 'website', 'url',
+  'plan', 'part', 'section', 'idea', 'ideas', 'approach', 'case', 'scenario', 'phase', 'stage', 'point', 'item',
+  'task', 'goal', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday',
 ]);
 
 /** The folded speaker label that opens `line` and where the line's own text starts after it, if it has one. */
@@ -71,7 +73,9 @@ function labelOf(line: string): { label: string; end: number } | undefined {
     return undefined;
   }
   const label = fold(raw);
-  if (!label || /\d/.test(label) || HEADINGS.has(label) || label.split(' ').length > 3) return undefined;
+  // "Option A:", "Plan B:", "Step one:" head an answer's own list: a heading word first is no speaker.
+  const words = label.split(' ');
+  if (!label || /\d/.test(label) || HEADINGS.has(label) || HEADINGS.has(words[0]!) || words.length > 3) return undefined;
   return { label, end };
 }
 
