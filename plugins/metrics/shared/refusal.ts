@@ -22,6 +22,8 @@
 import { bounded, fold } from './text.ts';
 import type { LinearMatch, LinearPattern } from './linear.ts';
 import { COMPLIANCE_AFTER, EN_NEGATION, EXPLICIT_EACH, GATES, MORAL_EACH, PREMISE_EACH } from './refusal-patterns.ts';
+
+export { DISAPPROVES } from './refusal-patterns.ts';
 import { wroteOnAfterARefusal } from './speakers.ts';
 
 export type RefusalKind = 'explicit' | 'moral' | 'premise';
@@ -59,11 +61,15 @@ const CLOSING_CHARS = 300;
 /** What follows a refusal that is read for the help given anyway. */
 const AFTER_CHARS = 2000;
 
-/** Explicit-refusal matches that are idioms, not refusals: "I can't help but notice", "if I cannot help…". */
+/**
+ * Explicit-refusal matches that are idioms, not refusals: "I can't help but notice", "if I cannot help…", "I don't
+ * give a damn about the rules".
+ */
 function isIdiom(text: string, index: number, phrase: string): boolean {
   const before = text.slice(Math.max(0, index - 10), index);
   if (/\b(?:if|unless|when|whether|what) $/.test(before)) return true;
   const after = text.slice(index + phrase.length, index + phrase.length + 14);
+  if (/give$/.test(phrase) && /^ a (?:damn|fuck|flying|shit|crap|hoot|toss|rat's|single)\b/.test(after)) return true;
   return /help$/.test(phrase) && /^(?: but\b| [a-z]+ing\b)/.test(after);
 }
 
