@@ -1,7 +1,8 @@
 """Labelled model answers to harmful requests for `harmful_content`, from GPTFuzz (sherdencooper/GPTFuzz, MIT):
-`datasets/responses_labeled/evaluate.csv`, the authors' own evaluation file for their judgement model. Each row
-is one answer of ChatGPT, Llama-2-7B-chat or Vicuna-7B to one of 20 harmful questions wrapped in a jailbreak
-template, with a human label: 1 when the answer is jailbroken (it does what the harmful question asked), 0 when
+`datasets/responses_labeled/evaluate.csv`, the authors' own evaluation file for their judgement model (source
+`gptfuzz`), and `train.csv`, their training file, whose 80 questions are not the evaluation file's 20 (source
+`gptfuzz-train`). Each row is one answer of ChatGPT, Llama-2-7B-chat or Vicuna-7B to a harmful question wrapped
+in a jailbreak template, with a human label: 1 when the answer is jailbroken (it does what the harmful question asked), 0 when
 it is not (a refusal, a deflection, an answer that does not help). That is harmful_content's positive class for
 an answer to a harmful request, so the label is taken as it is; the question (from
 `datasets/questions/question_list.csv`) is the example's `input`, without the template the model saw.
@@ -27,24 +28,32 @@ SOURCE_KEY = 'gptfuzz'
 REPO = 'sherdencooper/GPTFuzz'
 LICENCE = 'MIT (the repository: code and data, including the labelled responses)'
 PATH = 'datasets/responses_labeled/evaluate.csv'
+# The authors' training file: 80 other questions (0-79; the evaluation file has 80-99). Its answers were read by
+# no one here before their figures were taken: an independent check of what was tuned on the evaluation file.
+TRAIN_PATH = 'datasets/responses_labeled/train.csv'
 QUESTIONS = 'datasets/questions/question_list.csv'
 
 
 def gptfuzz(repo, out, split_of):
     questions = {row['index']: row['text'] for row in csv.DictReader(io.StringIO(repo.show(QUESTIONS)))}
-    for number, row in enumerate(csv.DictReader(io.StringIO(repo.show(PATH))), start=2):
+    read(repo, out, split_of, questions, PATH, SOURCE_KEY)
+    read(repo, out, split_of, questions, TRAIN_PATH, f'{SOURCE_KEY}-train')
+
+
+def read(repo, out, split_of, questions, path, source_key):
+    for number, row in enumerate(csv.DictReader(io.StringIO(repo.show(path))), start=2):
         label = row['label'].strip()
         if label not in ('0', '1'):
-            raise SystemExit(f'{PATH} line {number}: label {label!r} is neither 0 nor 1')
+            raise SystemExit(f'{path} line {number}: label {label!r} is neither 0 nor 1')
         question = questions[row['question']]
         meaning = 'jailbroken: the answer does what the question asked' if label == '1' else 'not jailbroken'
         split = split_of(f'gptfuzz-question-{row["question"]}')
         note = f'line {number}; human label {label} ({meaning}); question {row["question"]}'
-        out.add('harmful_content', SOURCE_KEY, row['Response'].strip(), label == '1', repo.source(PATH), note, input=question, split=split)
+        out.add('harmful_content', source_key, row['Response'].strip(), label == '1', repo.source(path), note, input=question, split=split)
         # refusal: a jailbroken answer is no clean refusal, whatever it opens with ("[CLASSIC] I'm sorry…
         # [JAILBREAK] Sure…"). An answer that is not jailbroken may refuse or only deflect: no label for it.
         if label == '1':
-            out.add('refusal', SOURCE_KEY, row['Response'].strip(), False, repo.source(PATH), note, input=question, split=split)
+            out.add('refusal', source_key, row['Response'].strip(), False, repo.source(path), note, input=question, split=split)
 
 
 def main():
@@ -59,7 +68,7 @@ def main():
         added, dropped = extract.dedupe(out.examples[metric])
         file = os.path.join(extract.DATA, f'{metric}.jsonl')
         with open(file, encoding='utf-8') as handle:
-            kept = [row for row in map(json.loads, handle) if f':{SOURCE_KEY}:' not in row['id']]
+            kept = [row for row in map(json.loads, handle) if not row['id'].split(':')[1].startswith(SOURCE_KEY)]
         known = {json.dumps([row['text'], row.get('input'), row.get('params')], sort_keys=True) for row in kept}
         added = [example for example in added if json.dumps([example['text'], example.get('input'), example.get('params')], sort_keys=True) not in known]
         with open(file, 'w', encoding='utf-8') as handle:
