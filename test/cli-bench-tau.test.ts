@@ -46,8 +46,11 @@ describe('cli: aeh bench tau', () => {
     expect(result.stdout).toContain('  task_0       2/2 pass');
     expect(result.stdout).toMatch(/certificate: issued/);
     expect(readFileSync(join(cwd, 'tau.html'), 'utf8')).toMatch(/^<!doctype html>/);
-    // The simulated user read its instructions as τ-bench lays them out.
-    expect(prompts[0].messages[0].content).toContain('Instructions:\n\tDomain: retail');
+    // The simulated user read its instructions as τ-bench lays them out. The tasks run concurrently, so the
+    // prompts arrive in either order: each task's is found by its own words.
+    const systemPrompts = prompts.map((prompt) => String(prompt.messages[0].content));
+    expect(systemPrompts.find((prompt) => prompt.includes('Ada Lovelace'))).toContain('Instructions:\n\tDomain: retail\n\tReason for call:\n\t\tYou want to cancel order #W1.');
+    expect(systemPrompts.find((prompt) => prompt.includes('#W2'))).toContain('Persona:\n\tCurt.\nInstructions:\n\tAsk for the status of #W2.');
   }, 60_000);
 
   it('says what is missing: the data directory, the domain, the agent', async () => {
