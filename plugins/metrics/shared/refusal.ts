@@ -22,9 +22,9 @@
 import { bounded, fold } from './text.ts';
 import type { LinearMatch, LinearPattern } from './linear.ts';
 import { COMPLIANCE_AFTER, EN_NEGATION, EXPLICIT_EACH, GATES, MORAL_EACH, PREMISE_EACH } from './refusal-patterns.ts';
+import { wroteOnAfterARefusal } from './speakers.ts';
 
 export { DISAPPROVES } from './refusal-patterns.ts';
-import { wroteOnAfterARefusal } from './speakers.ts';
 
 export type RefusalKind = 'explicit' | 'moral' | 'premise';
 
