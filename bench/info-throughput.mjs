@@ -95,5 +95,9 @@ console.log(`best rounds: ${fmt(best('info'))} vs ${fmt(best('baseline'))} req/s
 const shapedRatios = [];
 for (let round = 0; round < rounds; round++) shapedRatios.push(rows[round * 4 + 3].requestsPerSecond / rows[round * 4].requestsPerSecond);
 console.log(`the route's HTTP work alone (diagnostic, not judged): ${(median(shapedRatios) * 100).toFixed(1)}% of the baseline`);
+// What the service's own pipeline costs, with the route's HTTP shape taken out: the service against that app.
+const againstShaped = [];
+for (let round = 0; round < rounds; round++) againstShaped.push(rows[round * 4 + 2].requestsPerSecond / rows[round * 4 + 3].requestsPerSecond);
+console.log(`the service against a bare app doing the same HTTP work (diagnostic, not judged): ${(median(againstShaped) * 100).toFixed(1)}%`);
 console.log(`ratio: ${(ratio * 100).toFixed(1)}% of the baseline (goal >= ${GOAL * 100}%): ${ratio >= GOAL ? 'PASS' : 'FAIL'}`);
 process.exitCode = ratio >= GOAL ? 0 : 1;
