@@ -49,9 +49,16 @@ const HEADINGS = new Set([
   'task', 'goal', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday',
 ]);
 
+/**
+ * What a line must show for any label pattern to match (V8, literals only: linear): a bracket, "As X", a Greek
+ * letter, or a colon. Most lines of an answer show none, and RE2 costs microseconds per line.
+ */
+const MAY_OPEN_WITH_LABEL = /^\s*(?:[[(]|[Aa]s [A-Z]|[\u0391-\u03A9\u03B1-\u03C9]\s)|:/;
+
 /** The folded speaker label that opens `line` and where the line's own text starts after it, if it has one. */
 function labelOf(line: string): { label: string; end: number } | undefined {
   const head = line.slice(0, LABEL_SPAN);
+  if (!MAY_OPEN_WITH_LABEL.test(head)) return undefined;
   const start = head.length - head.trimStart().length;
   let raw: string;
   let end: number;
