@@ -6,7 +6,7 @@
  */
 import type { Store } from '../storage.ts';
 import { Problem } from '../problems.ts';
-import { isValidRunId, keys } from './runs.ts';
+import { isValidRunId } from './runs.ts';
 
 /** The tombstone of a run whose evidence retention deleted. */
 export interface Tombstone {
@@ -46,9 +46,4 @@ export function runDeleted(tombstone: Tombstone): Problem {
 export async function assertNotDeleted(store: Store, runId: string): Promise<void> {
   const tombstone = await readTombstone(store, runId);
   if (tombstone) throw runDeleted(tombstone);
-}
-
-/** True when `key` (a run's storage key) is kept after the run is deleted. */
-export function keptAfterDelete(runId: string, key: string): boolean {
-  return key.startsWith(`${keys.runDir(runId)}/`) && KEPT_AFTER_DELETE.has(key.slice(keys.runDir(runId).length + 1));
 }

@@ -12,7 +12,7 @@ import type { Store } from '../../core/storage.ts';
 import { blobsOf, packedKey, type PackedEvidence } from '../../core/domain/packed-evidence.ts';
 import { blobKeys, collectBlob, listBlobs, releaseBlobs } from '../../core/domain/blobs.ts';
 import { isValidRunId, keys, type RunRecord, type TaskRecord } from '../../core/domain/runs.ts';
-import { KEPT_AFTER_DELETE, keptAfterDelete, tombstoneKey, type Tombstone } from '../../core/domain/tombstone.ts';
+import { KEPT_AFTER_DELETE, tombstoneKey, type Tombstone } from '../../core/domain/tombstone.ts';
 import { selectRuns, type RetentionRules, type Selected } from './policy.ts';
 
 /** A reference younger than this whose run has no record yet belongs to a submission in progress. */
@@ -48,7 +48,7 @@ async function sizeOf(store: Store, keysToSize: string[]): Promise<number> {
 }
 
 /** The storage keys of a run's files that deletion removes (all but the certificate, its anchor, the tombstone). */
-const removableKeys = (runId: string, files: Set<string>) => [...files].map((file) => keys.sidecar(runId, file)).filter((key) => !keptAfterDelete(runId, key));
+const removableKeys = (runId: string, files: Set<string>) => [...files].filter((file) => !KEPT_AFTER_DELETE.has(file)).map((file) => keys.sidecar(runId, file));
 
 /** Deletes a run's evidence (tombstone first), keeping its certificate; returns the bytes freed. */
 async function deleteRun(store: Store, runId: string, files: Set<string>, tombstone: Tombstone | null, taskId: string | undefined, onDeleted?: (deleted: DeletedRun) => Promise<void>): Promise<number> {
