@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { existsSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
-import { argument, BENCH_KEY, ensureBuilt, fmt, freshRoot, median, repoRoot } from './lib.mjs';
+import { argument, BENCH_KEY, ensureBuilt, fmt, freshRoot, median, importDist } from './lib.mjs';
 
 const tasks = Number(argument('tasks', '1000'));
 const iterations = Number(argument('iterations', '20'));
@@ -23,9 +23,8 @@ const COMPARE_GOAL_MS = 200;
 const REPORT_GOAL_MS = 1000;
 
 ensureBuilt();
-const dist = (path) => import(pathToFileURL(join(repoRoot, 'dist', path)).href);
-const { buildNodeApp } = await dist('runtime/node/start.js');
-const { silentLogger } = await dist('core/capabilities.js');
+const { buildNodeApp } = await importDist('runtime/node/start.js');
+const { silentLogger } = await importDist('core/capabilities.js');
 
 const root = freshRoot('aeh-bench-compare-');
 const { app } = await buildNodeApp({ PROJECT_ROOT: root, DASHBOARD_API_KEY: BENCH_KEY, AEH_MAX_BODY_BYTES: String(16 * 1024 * 1024) }, root, silentLogger);

@@ -10,19 +10,17 @@
 // Usage: node bench/console.mjs [--runs 10000] [--iterations 60]
 import { join } from 'node:path';
 import { availableParallelism, loadavg } from 'node:os';
-import { pathToFileURL } from 'node:url';
-import { argument, BENCH_KEY, ensureBuilt, fmt, freshRoot, median, repoRoot } from './lib.mjs';
+import { argument, BENCH_KEY, ensureBuilt, fmt, freshRoot, median, importDist } from './lib.mjs';
 
 const totalRuns = Number(argument('runs', '10000'));
 const iterations = Number(argument('iterations', '60'));
 const GOAL_MS = 100;
 
 ensureBuilt();
-const dist = (path) => import(pathToFileURL(join(repoRoot, 'dist', path)).href);
-const { buildNodeApp } = await dist('runtime/node/start.js');
-const { silentLogger } = await dist('core/capabilities.js');
-const { keys } = await dist('core/domain/runs.js');
-const { createRunIndexer } = await dist('plugins/evaluation/listing/run-index.js');
+const { buildNodeApp } = await importDist('runtime/node/start.js');
+const { silentLogger } = await importDist('core/capabilities.js');
+const { keys } = await importDist('core/domain/runs.js');
+const { createRunIndexer } = await importDist('plugins/evaluation/listing/run-index.js');
 
 const root = freshRoot('aeh-bench-console-');
 const { app } = await buildNodeApp({ PROJECT_ROOT: root, DASHBOARD_API_KEY: BENCH_KEY }, root, silentLogger);

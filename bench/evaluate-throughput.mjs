@@ -16,9 +16,8 @@
 //        [--data-dir /dev/shm/aeh] [--profile] [--compare-pool [--rounds 2]] [--pool on|off|all]
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Agent, request } from 'undici';
-import { BENCH_KEY, ensureBuilt, fmt, freePort, freshRoot, numberArgument, repoRoot, serviceEnv, spawnProcess, waitForOk } from './lib.mjs';
+import { BENCH_KEY, ensureBuilt, fmt, freePort, freshRoot, numberArgument, serviceEnv, spawnProcess, waitForOk, importDist } from './lib.mjs';
 
 const RUNS = numberArgument('runs', 10_000);
 const TASKS = numberArgument('tasks', 50);
@@ -46,10 +45,9 @@ function scenario(index) {
 
 // 1. Baseline: adapter + metrics in a loop.
 async function baseline() {
-  const dist = (path) => import(pathToFileURL(join(repoRoot, 'dist', path)).href);
-  const { scriptedAdapter } = await dist('plugins/agents/scripted.js');
+  const { scriptedAdapter } = await importDist('plugins/agents/scripted.js');
   const metrics = Object.fromEntries(await Promise.all(['task-success', 'latency-budget', 'refusal'].map(async (file) => {
-    const metric = (await dist(`plugins/metrics/${file}.js`)).default;
+    const metric = (await importDist(`plugins/metrics/${file}.js`)).default;
     return [metric.id, metric];
   })));
   const sc = scenario(0);

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node
 import { tmpdir } from 'node:os';
 import { join, dirname, resolve } from 'node:path';
 import { readFile, stat } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -39,6 +39,9 @@ export function serviceEnv(extra = {}) {
 }
 
 /** Compiles dist/ if the sources changed (what `npm start` does first), so timings do not include a compile. */
+/** Imports a module of the compiled service (`dist/<path>`), as `npm start` runs it. */
+export const importDist = (path) => import(pathToFileURL(join(repoRoot, 'dist', path)).href);
+
 export function ensureBuilt() {
   const result = spawnSync(process.execPath, [join(repoRoot, 'scripts', 'build.mjs'), '--if-stale'], { cwd: repoRoot, stdio: 'inherit' });
   if (result.status !== 0) throw new Error('build failed');

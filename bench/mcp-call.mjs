@@ -8,22 +8,19 @@
 // Baseline, measured in the same run: `world.call('kv.get', …)` on the same kind of world. The difference of the
 // medians is what MCP adds; `GET /healthz` through `app.fetch` is printed as the cost of any request at all.
 // Usage: node bench/mcp-call.mjs [--calls 6000] [--trials 3]
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { BENCH_KEY, ensureBuilt, fmt, freshRoot, median, numberArgument, repoRoot } from './lib.mjs';
+import { BENCH_KEY, ensureBuilt, fmt, freshRoot, median, numberArgument, importDist } from './lib.mjs';
 
 const CALLS = numberArgument('calls', 6000);
 const TRIALS = numberArgument('trials', 3);
 const PER_WORLD = 150;
 
 ensureBuilt();
-const dist = (path) => import(pathToFileURL(join(repoRoot, 'dist', path)).href);
-const { createApp } = await dist('core/app.js');
-const { parseConfig } = await dist('core/config.js');
-const { silentLogger } = await dist('core/capabilities.js');
-const { nodeCapabilities } = await dist('runtime/node/capabilities.js');
-const { nodePlugins } = await dist('runtime/node/plugins.js');
+const { createApp } = await importDist('core/app.js');
+const { parseConfig } = await importDist('core/config.js');
+const { silentLogger } = await importDist('core/capabilities.js');
+const { nodeCapabilities } = await importDist('runtime/node/capabilities.js');
+const { nodePlugins } = await importDist('runtime/node/plugins.js');
 
 /** Each task of a held run waits here until the bench has used its world. */
 const handed = [];

@@ -9,18 +9,16 @@
 // with no seeding, no validation and no changes list. The ratio says what our per-variant guarantees cost.
 // Usage: node bench/mutate.mjs [--seconds 1.5] [--trials 3]
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { ensureBuilt, fmt, median, numberArgument, repoRoot } from './lib.mjs';
+import { ensureBuilt, fmt, median, numberArgument, importDist } from './lib.mjs';
 
 const SECONDS = numberArgument('seconds', 1.5);
 const TRIALS = numberArgument('trials', 3);
 const GOAL = 20_000;
 
 ensureBuilt();
-const dist = (path) => import(pathToFileURL(join(repoRoot, 'dist', path)).href);
-const { mutateScenario } = await dist('core/domain/mutation.js');
-const { createRegistry } = await dist('core/registry.js');
-const { BUNDLED_MUTATORS } = await dist('plugins/mutators/index.js');
+const { mutateScenario } = await importDist('core/domain/mutation.js');
+const { createRegistry } = await importDist('core/registry.js');
+const { BUNDLED_MUTATORS } = await importDist('plugins/mutators/index.js');
 
 const mutators = createRegistry('mutator', (mutator) => mutator.type);
 for (const mutator of BUNDLED_MUTATORS) mutators.register(mutator);

@@ -12,22 +12,19 @@
 // function in the same run (the shim's pure `call` on the same state, no world): the difference of the medians
 // is the harness's overhead per tool call (lookup, schema check, the call queue, the diff, the trace events).
 // Usage: node bench/shim-call.mjs [--calls 20000] [--trials 3] [--only tau]
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { argument, ensureBuilt, fmt, median, numberArgument, repoRoot } from './lib.mjs';
+import { argument, ensureBuilt, fmt, median, numberArgument, importDist } from './lib.mjs';
 
 const CALLS = numberArgument('calls', 20_000);
 const TRIALS = numberArgument('trials', 3);
 const GOAL_US = 50;
 
 ensureBuilt();
-const dist = (path) => import(pathToFileURL(join(repoRoot, 'dist', path)).href);
-const { createTaskWorld } = await dist('plugins/evaluation/worlds/world.js');
-const { createRegistry } = await dist('core/registry.js');
-const { createTraceWriter, runningSha3 } = await dist('core/domain/trace.js');
-const { BUNDLED_SHIMS } = await dist('plugins/shims/index.js');
-const { tauRetailShim } = await dist('plugins/shims/tau/index.js');
+const { createTaskWorld } = await importDist('plugins/evaluation/worlds/world.js');
+const { createRegistry } = await importDist('core/registry.js');
+const { createTraceWriter, runningSha3 } = await importDist('core/domain/trace.js');
+const { BUNDLED_SHIMS } = await importDist('plugins/shims/index.js');
+const { tauRetailShim } = await importDist('plugins/shims/tau/index.js');
 const { syntheticRetailDb } = await import('./tau/synthetic-db.mjs');
 
 const shims = createRegistry('shim', (shim) => shim.name);
@@ -159,7 +156,7 @@ console.log(`  sql.query UPDATE one row (1,000-row table dumped) ${fmt(median(wr
 
 // As the engine runs it: the SQL shim names its module, so each call goes to the offload pool under the shim
 // budget, and the worker rebuilds the database from the state (the per-state cache does not cross threads).
-const { createWorkerPool } = await dist('runtime/node/offload.js');
+const { createWorkerPool } = await importDist('runtime/node/offload.js');
 const pool = createWorkerPool({ size: 1, typescript: 'native' });
 const pooled = async (initial) => {
   const built = scenario('sql', initial);

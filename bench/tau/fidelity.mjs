@@ -18,9 +18,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { ensureBuilt, repoRoot, tauDataDir } from '../lib.mjs';
+import { ensureBuilt, repoRoot, tauDataDir, importDist } from '../lib.mjs';
 
 function argument(name, fallback) {
   const index = process.argv.indexOf(`--${name}`);
@@ -38,9 +37,8 @@ if (!SRC || !DATA) {
 }
 
 ensureBuilt();
-const dist = (path) => import(pathToFileURL(join(repoRoot, 'dist', path)).href);
-const tau = await dist('plugins/shims/tau/index.js');
-const { replayGold } = await dist('plugins/shims/tau/replay.js');
+const tau = await importDist('plugins/shims/tau/index.js');
+const { replayGold } = await importDist('plugins/shims/tau/replay.js');
 const { retailProbes, airlineProbes } = await import('./probes.mjs');
 
 const data = tauDataDir(DATA);

@@ -17,8 +17,7 @@
 // over it (its size and shape are τ-bench's; the τ-bench data is not needed).
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { argument, ensureBuilt, fmt, median, numberArgument, repoRoot, tauDataDir } from '../lib.mjs';
+import { argument, ensureBuilt, fmt, median, numberArgument, tauDataDir, importDist } from '../lib.mjs';
 import { syntheticRetailDb } from './synthetic-db.mjs';
 
 const DATA = argument('data', process.env.AEH_TAU_DATA_DIR);
@@ -27,12 +26,11 @@ const SPLIT = argument('split', 'base');
 const GOAL_MS = 10;
 
 ensureBuilt();
-const dist = (path) => import(pathToFileURL(join(repoRoot, 'dist', path)).href);
-const tau = await dist('plugins/shims/tau/index.js');
-const { createTaskWorld } = await dist('plugins/evaluation/worlds/world.js');
-const { goldWorldOf } = await dist('plugins/evaluation/worlds/gold-world.js');
-const { createRegistry } = await dist('core/registry.js');
-const { jsonDifferences } = await dist('core/domain/json-diff.js');
+const tau = await importDist('plugins/shims/tau/index.js');
+const { createTaskWorld } = await importDist('plugins/evaluation/worlds/world.js');
+const { goldWorldOf } = await importDist('plugins/evaluation/worlds/gold-world.js');
+const { createRegistry } = await importDist('core/registry.js');
+const { jsonDifferences } = await importDist('core/domain/json-diff.js');
 
 /** The scenario (the database inline as the initial state) and its source, from τ-bench's data or made up. */
 async function load() {

@@ -27,9 +27,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { BENCH_KEY, argument, ensureBuilt, fmt, freePort, freshRoot, median, numberArgument, repoRoot, tauDataDir } from '../lib.mjs';
+import { BENCH_KEY, argument, ensureBuilt, fmt, freePort, freshRoot, median, numberArgument, repoRoot, tauDataDir, importDist } from '../lib.mjs';
 import { DEFAULT_MIRROR, referenceSources } from './reference-src.mjs';
 
 const DATA = argument('data', process.env.AEH_TAU_DATA_DIR);
@@ -46,10 +45,9 @@ if (!DATA) {
 }
 
 ensureBuilt();
-const dist = (path) => import(pathToFileURL(join(repoRoot, 'dist', path)).href);
-const tau = await dist('plugins/shims/tau/index.js');
-const { startNodeService } = await dist('runtime/node/start.js');
-const { silentLogger } = await dist('core/capabilities.js');
+const tau = await importDist('plugins/shims/tau/index.js');
+const { startNodeService } = await importDist('runtime/node/start.js');
+const { silentLogger } = await importDist('core/capabilities.js');
 
 const data = tauDataDir(DATA);
 const tauTasks = new Map(JSON.parse(readFileSync(join(data.dir, 'retail', 'tasks.json'), 'utf8')).map((task) => [task.id, task]));
