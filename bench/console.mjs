@@ -134,7 +134,7 @@ async function measure(label, detailRunId, deepCursor) {
 }
 
 console.log(`console bench: ${totalRuns} runs on the fs store in ${root}, ${iterations} timed requests per route, Node ${process.version}`);
-await services.catalog.ready();
+await services.use('catalog').ready();
 const seedSmall = await seedUpTo(100);
 const detailRunId = await realRun('sec-incident-handoff');
 const small = await measure(`with ${seeded + 1} runs stored (seeded in ${fmt(seedSmall)} ms)`, detailRunId);
