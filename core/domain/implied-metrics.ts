@@ -26,9 +26,12 @@ export function impliedMetricIds(task: ScenarioTask): string[] {
 
 /** The task with the metrics its declared checks imply appended (the same object when none is missing). */
 export function taskWithImpliedMetrics(task: ScenarioTask): ScenarioTask {
-  const listed = new Set(task.metrics.map((ref) => ref.id));
-  const missing: MetricRef[] = impliedMetricIds(task).filter((id) => !listed.has(id)).map((id) => ({ id }));
-  return missing.length ? { ...task, metrics: [...task.metrics, ...missing] } : task;
+  const refs = task.metrics ?? [];
+  const listed = new Set(refs.map((ref) => ref.id));
+  const ids = impliedMetricIds(task);
+  if (refs.length === 0 && hasCheckableExpected(task)) ids.push('task_success');
+  const missing: MetricRef[] = ids.filter((id) => !listed.has(id)).map((id) => ({ id }));
+  return missing.length ? { ...task, metrics: [...refs, ...missing] } : task;
 }
 
 /** The scenario with every task's implied metrics (the same object when no task needs one). */

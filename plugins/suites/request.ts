@@ -13,6 +13,7 @@ import { loadScenarioFile } from '../../core/scenario-file.ts';
 import { normalizeScenario } from '../../core/domain/scenario-load.ts';
 import type { Scenario } from '../../core/domain/scenario.ts';
 import { verdictPolicySchema, type VerdictPolicyInput } from '../../core/domain/verdict-policy.ts';
+import { describeErrors } from '../../core/validate.ts';
 
 /** The most scenarios one suite may name, and the most runs (scenarios × agents) it may have. */
 export const MAX_SCENARIOS = 1000;
@@ -136,7 +137,7 @@ async function ownScenariosOf(services: Services, scenarios: SuiteScenario[]): P
     idAt.set(index, scenario.id);
   }
   if (bytes > MAX_OWN_SCENARIO_BYTES) errors.push({ path: '/scenarios', message: `the file and inline scenarios hold ${bytes} bytes; a suite may hold ${MAX_OWN_SCENARIO_BYTES}` });
-  if (errors.length) throw new Problem('validation_failed', { detail: `the suite's scenarios cannot run: ${errors.slice(0, 3).map((error) => `${error.path} ${error.message}`).join('; ')}`, errors });
+  if (errors.length) throw new Problem('validation_failed', { detail: `the suite's scenarios cannot run: ${describeErrors(errors)}`, errors });
   return { own, idAt };
 }
 

@@ -102,7 +102,7 @@ export const scenarioSchema = {
       maxItems: 10000,
       items: {
         type: 'object',
-        required: ['id', 'input', 'metrics'],
+        required: ['id', 'input'],
         additionalProperties: false,
         properties: {
           id: ID,
@@ -110,7 +110,7 @@ export const scenarioSchema = {
           expected: expectedSchema,
           metrics: {
             type: 'array',
-            minItems: 1,
+            description: 'The metrics that judge the task, besides those its declared checks imply (required_tools, forbidden_tools, expected_outcome, expected_actions, turn checks; a checkable expected when no metric is listed). A task with neither is refused.',
             items: {
               type: 'object',
               required: ['id'],
@@ -145,7 +145,6 @@ export const scenarioSchema = {
             properties: { instructions: { type: 'string', minLength: 1, maxLength: 20_000 }, max_turns: { type: 'integer', minimum: 1, maximum: 30 }, guidelines: { type: 'string', maxLength: 50_000, description: 'a benchmark\'s own user-simulation guidelines (τ-bench\'s): the prompt is these and the instructions as <scenario>' } },
           },
         },
-        not: { required: ['turns', 'user_simulator'] },
       },
     },
     conversation: { enum: ['shared', 'per_task'], description: 'shared (default): tasks continue one conversation, in order. per_task: each task is its own conversation and independent tasks run concurrently.' },
