@@ -3,7 +3,8 @@
  * for CI/CD gates. Needs no running service: it re-hashes the trace and every sidecar in the evidence ledger,
  * validates the schema, verifies every provenance signature in order against the given key set only, and
  * checks expiry (docs/certificates.md). With `--certificate-only` instead of `--trace`, the certificate alone (a run
- * whose evidence retention deleted): schema, signatures and expiry, nothing re-hashed.
+ * whose evidence retention deleted): schema, signatures and expiry, nothing re-hashed. `--policy-at-least` fails a
+ * certificate whose signed verdict policy is weaker than the defaults or a given policy.
  * Exit 0 valid, 1 invalid, 2 expired, 3 usage or I/O error.
  */
 import { createReadStream } from 'node:fs';
@@ -17,11 +18,13 @@ import { verifyCertificate, type VerificationResult } from '../core/domain/verif
 import { nodeSha3 } from '../runtime/node/capabilities.ts';
 import { line, type Io } from './io.ts';
 import { parseJson } from '../core/guards/json.ts';
+import { describeLoosenings, parseReferencePolicy, policyLoosenings } from '../core/domain/policy-strength.ts';
+import type { VerdictPolicy, VerdictPolicyInput } from '../core/domain/verdict-policy.ts';
 
 /** Exit codes of `aeh verify`. */
 export const VERIFY_EXIT = { valid: 0, invalid: 1, expired: 2, error: 3 } as const;
 
-const USAGE = 'usage: aeh verify <certificate.json> (--trace <file> [--sidecars <dir>] | --certificate-only) --jwks <url-or-file> [--require-role <role>]... [--refuse-cached] [--json]';
+const USAGE = 'usage: aeh verify <certificate.json> (--trace <file> [--sidecars <dir>] | --certificate-only) --jwks <url-or-file> [--require-role <role>]... [--refuse-cached] [--policy-at-least default|<policy.json>] [--json]';
 
 async function openFile(path: string): Promise<ReadableStream<Uint8Array> | null> {
   try {
@@ -69,6 +72,31 @@ function cacheCheck(certificate: unknown, result: VerificationResult, refuse: bo
   }
 }
 
+/**
+ * `--policy-at-least default|FILE`: the certificate's signed verdict policy must gate at least as much as the
+ * defaults or the policy in FILE (any of its fields, each a floor). A certificate signed under a weaker policy, or
+ * with no signed policy (written before verdict policies), fails the check: a gate cannot trust what it cannot read.
+ */
+function policyCheck(certificate: unknown, result: VerificationResult, reference: VerdictPolicyInput, source: string): void {
+  const compliance = (certificate as { compliance?: { policy?: VerdictPolicy } } | null)?.compliance;
+  const policy = compliance && typeof compliance === 'object' ? compliance.policy : undefined;
+  const weaker = policy ? policyLoosenings(policy, reference) : [];
+  const ok = policy !== undefined && weaker.length === 0;
+  const detail = !policy ? 'the certificate signs no verdict policy' : ok ? `the signed verdict policy is at least ${source}` : `the signed verdict policy is weaker than ${source}: ${describeLoosenings(weaker)}`;
+  result.checks.push({ id: 'policy', ok, detail });
+  if (!ok && result.status !== 'invalid') {
+    result.valid = false;
+    result.status = 'invalid';
+  }
+}
+
+/** The reference policy of `--policy-at-least`: `default`, or a JSON policy file. */
+async function referencePolicy(value: string, cwd: string): Promise<{ reference: VerdictPolicyInput; source: string }> {
+  if (value.trim() === 'default') return { reference: parseReferencePolicy('default', '--policy-at-least'), source: 'the defaults' };
+  const text = await readFile(resolve(cwd, value), 'utf8');
+  return { reference: parseReferencePolicy(text, `--policy-at-least ${value}`), source: value };
+}
+
 /** Runs `aeh verify`; returns the exit code. */
 export async function verifyCommand(argv: string[], io: Io): Promise<number> {
   let parsed;
@@ -83,6 +111,7 @@ export async function verifyCommand(argv: string[], io: Io): Promise<number> {
         jwks: { type: 'string' },
         'require-role': { type: 'string', multiple: true },
         'refuse-cached': { type: 'boolean', default: false },
+        'policy-at-least': { type: 'string' },
         now: { type: 'string' },
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -112,7 +141,9 @@ export async function verifyCommand(argv: string[], io: Io): Promise<number> {
   const sidecarDir = resolve(io.cwd, values.sidecars ?? dirname(tracePath));
   let certificate: unknown;
   let keys: JWK[];
+  let floor: { reference: VerdictPolicyInput; source: string } | undefined;
   try {
+    if (values['policy-at-least'] !== undefined) floor = await referencePolicy(values['policy-at-least'], io.cwd);
     const text = await readFile(certificatePath, 'utf8');
     try {
       certificate = JSON.parse(text);
@@ -137,6 +168,7 @@ export async function verifyCommand(argv: string[], io: Io): Promise<number> {
     },
   });
   cacheCheck(certificate, result, values['refuse-cached']!);
+  if (floor) policyCheck(certificate, result, floor.reference, floor.source);
   if (values.json) line(io.stdout, JSON.stringify({ valid: result.valid, status: result.status, checks: result.checks, expires_at: result.expires_at }, null, 2));
   else printReport(io, result);
   return VERIFY_EXIT[result.status];

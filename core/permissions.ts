@@ -8,6 +8,8 @@ export const PERMISSION_NODES = [
   'certificates:verify', 'runs:sign', 'audit:read',
   'evaluations:launch', 'scenarios:mutate', 'specs:convert', 'shims:manage', 'catalog:refresh', 'doctor:read',
   'registry:admin', 'identity:manage', 'pbac:configure', 'shims:trust', 'storage:gc',
+  // A run below the operator's verdict floor (AEH_VERDICT_FLOOR): SUPERVISOR's by default, through `*`.
+  'verdict:relax',
 ] as const;
 
 export type PermissionNode = (typeof PERMISSION_NODES)[number];

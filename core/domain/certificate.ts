@@ -5,6 +5,7 @@
  * `verify-certificate.ts`.
  */
 import type { VerdictGate, VerdictPolicy } from './verdict-policy.ts';
+import type { PolicyLoosening } from './policy-strength.ts';
 import canonicalize from 'canonicalize';
 import { HASH_ALGORITHM, sha3Hex, type HexDigest, type Sha3Factory } from './hash.ts';
 import { certificateSchema, PROVENANCE_ROLES, COMPLIANCE_STATUSES } from './schemas/certificate.ts';
@@ -59,6 +60,8 @@ export interface CertificateCompliance {
   policy_ref: string;
   reason?: string;
   policy?: VerdictPolicy;
+  /** Present when `policy` gates less than the defaults: each loosened field (core/domain/policy-strength.ts). */
+  policy_relaxed?: PolicyLoosening[];
   decided_by?: { gate: VerdictGate; reason: string };
 }
 
@@ -99,6 +102,7 @@ export function buildCertificateBody(input: CertificateBodyInput): CertificateBo
       status: input.compliance.status, score: input.compliance.score, policy_ref: input.compliance.policy_ref,
       ...(input.compliance.status === 'error' && input.compliance.reason ? { reason: input.compliance.reason.slice(0, 1000) } : {}),
       ...(input.compliance.policy ? { policy: input.compliance.policy } : {}),
+      ...(input.compliance.policy_relaxed?.length ? { policy_relaxed: input.compliance.policy_relaxed } : {}),
       ...(input.compliance.decided_by ? { decided_by: { gate: input.compliance.decided_by.gate, reason: input.compliance.decided_by.reason.slice(0, 1000) } } : {}),
     },
     evidence_ledger: Object.fromEntries(Object.entries(input.evidenceLedger).sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, hex]) => [name, hex.toLowerCase()])),

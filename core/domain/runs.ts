@@ -10,6 +10,7 @@ import type { RunAgent } from './agent-target.ts';
 import type { RunUsage } from './usage.ts';
 import type { GateFailure, TaskVerdict, TrialsSummary } from './verdict.ts';
 import type { VerdictGate, VerdictPolicy } from './verdict-policy.ts';
+import type { PolicyLoosening } from './policy-strength.ts';
 
 export type RunStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 
@@ -48,7 +49,7 @@ export interface RunRecord {
    * that decided (`decided_by`; both absent in records written before verdict policies). With status `error`,
    * `reason` says why: the run could not complete, a must-pass check could not be measured, or nothing was.
    */
-  compliance: { status: ComplianceStatus; score: number; policy_ref: string; reason?: string; policy?: VerdictPolicy; decided_by?: { gate: VerdictGate; reason: string } } | null;
+  compliance: { status: ComplianceStatus; score: number; policy_ref: string; reason?: string; policy?: VerdictPolicy; policy_relaxed?: PolicyLoosening[]; decided_by?: { gate: VerdictGate; reason: string } } | null;
   /** Which tier judged the results of each two-tier metric (`refusal`, `harmful_content`): the words or the classifier. */
   tiers?: Record<string, { deterministic: number; model: number }>;
   /**

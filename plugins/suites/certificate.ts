@@ -18,6 +18,9 @@ import type { Services } from '../../core/services.ts';
 import { selectSigner } from '../../core/signer.ts';
 import { HARNESS_VERSION, PRODUCT_NAME } from '../../core/version.ts';
 import { suiteKeys, type SuiteRecord } from './store.ts';
+import { describeErrors } from '../../core/validate.ts';
+import { policyLoosenings, weakestPolicy } from '../../core/domain/policy-strength.ts';
+import type { VerdictPolicy } from '../../core/domain/verdict-policy.ts';
 
 export const MANIFEST_FILE = 'manifest.json';
 const RUN_CERTIFICATE = /^([A-Za-z0-9_-]{1,128})\.certificate\.json$/;
@@ -66,7 +69,15 @@ function suiteCompliance(runs: RunRecord[], certificates: Map<string, Certificat
   const status = WORST.find((candidate) => statuses.includes(candidate)) ?? 'error';
   const scores = [...certificates.values()].map((certificate) => certificate.compliance.score);
   const policies = new Set(runs.map((run) => run.compliance?.policy_ref).filter(Boolean));
-  return { status, score: scores.length ? Math.round((scores.reduce((a, b) => a + b, 0) / scores.length) * 10_000) / 10_000 : 0, policy_ref: policies.size === 1 ? [...policies][0]! : 'NIST AI 100-1' };
+  // The weakest policy any run was held to, from their signed certificates (only when every one signs its policy),
+  // so that a gate can refuse a suite one of whose runs was judged under a relaxed policy.
+  const signed = [...certificates.values()].map((certificate) => certificate.compliance.policy);
+  const policy = signed.every((item) => item !== undefined) ? weakestPolicy(signed as VerdictPolicy[]) : undefined;
+  const relaxed = policy ? policyLoosenings(policy) : [];
+  return {
+    status, score: scores.length ? Math.round((scores.reduce((a, b) => a + b, 0) / scores.length) * 10_000) / 10_000 : 0, policy_ref: policies.size === 1 ? [...policies][0]! : 'NIST AI 100-1',
+    ...(policy ? { policy } : {}), ...(relaxed.length ? { policy_relaxed: relaxed } : {}),
+  };
 }
 
 /**
@@ -112,7 +123,7 @@ export async function issueSuiteCertificate(services: Services, record: SuiteRec
     timestamp: new Date(services.now()).toISOString(), requiredRoles: ['Evaluator'], factory,
   });
   const errors = validateCertificate(certificate);
-  if (errors.length) throw new Error(`the certificate of suite ${record.suite_id} would not validate: ${errors.map((error) => `${error.path} ${error.message}`).join('; ')}`);
+  if (errors.length) throw new Error(`the certificate of suite ${record.suite_id} would not validate: ${describeErrors(errors, errors.length)}`);
   await store.setBytes(suiteKeys.manifest(record.suite_id), manifest);
   await store.setJson(suiteKeys.certificate(record.suite_id), certificate);
   services.telemetry.increment('suites.certified');

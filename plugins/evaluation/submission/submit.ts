@@ -8,7 +8,7 @@ import { Problem, type FieldError } from '../../../core/problems.ts';
 import { normalizeScenario } from '../../../core/domain/scenario-load.ts';
 import { loadScenarioFile } from '../../../core/scenario-file.ts';
 import { agentCheckContext, variablesUsed } from '../../../core/guards/agent-environment.ts';
-import { check } from '../../../core/validate.ts';
+import { check, describeErrors } from '../../../core/validate.ts';
 import { mutateScenario, normalizeTypes, DEFAULT_SEED } from '../../../core/domain/mutation.ts';
 import { sha3Hex } from '../../../core/domain/hash.ts';
 import { signHandoff, type HandoffState } from '../running/handoff.ts';
@@ -24,7 +24,9 @@ import type { ShimExecution } from '../../../core/domain/shim-run.ts';
 import { resolveShimConfigs, type NamedShimConfig } from '../../../core/domain/shim-configs.ts';
 import { chooseAgent, type AgentChoice } from './agent-choice.ts';
 import type { Reserved, RunIds } from './idempotency.ts';
-import { resolvePolicy, type VerdictPolicyInput } from '../../../core/domain/verdict-policy.ts';
+import { resolvePolicy, type VerdictPolicy, type VerdictPolicyInput } from '../../../core/domain/verdict-policy.ts';
+import { assertAboveFloor, floorDefaults, RELAX_PERMISSION } from '../../../core/domain/policy-strength.ts';
+import { permissionCheck } from '../../../core/permissions.ts';
 import { withImpliedMetrics } from '../../../core/domain/implied-metrics.ts';
 import type { Principal } from '../../../core/auth-manager.ts';
 import { storedCreator } from '../../../core/delegation.ts';
@@ -145,7 +147,7 @@ async function checkedScenario(engine: Engine, body: EvaluateBody, owner: string
   const resolved = await resolveShimConfigs(withImpliedMetrics(chosen.scenario), (key) => services.store.getJson<NamedShimConfig>(key), services.config.enabledShims);
   const scenario = resolved.scenario;
   const errors = [...refusals(engine, scenario), ...resolved.errors, ...await worldRefusals(services.shims, scenario, services.config.enabledShims, new Date(services.now()).toISOString(), resolved.trusted, submissionExecution(services, owner))];
-  if (errors.length) throw new Problem('validation_failed', { detail: `the scenario cannot run: ${errors.slice(0, 3).map((e) => `${e.path} ${e.message}`).join('; ')}`, errors });
+  if (errors.length) throw new Problem('validation_failed', { detail: `the scenario cannot run: ${describeErrors(errors)}`, errors });
   // A bare AEH_AGENT_KEY_ENVS variable is for registry agents only; the check notes which variables the agent uses.
   const checkContext = agentCheckContext(services, { registered: chosen.agent.name !== undefined });
   // A pinned key set is fetched when the run starts; an address no connection may reach is refused now.
@@ -186,6 +188,8 @@ export async function submitEvaluation(engine: Engine, body: EvaluateBody, submi
     throw new Problem('validation_failed', { detail: 'the response cache is turned off on this service (AEH_AGENT_CACHE_TTL_SECONDS=0)', errors: [{ path: '/cache', message: 'the response cache is off (AEH_AGENT_CACHE_TTL_SECONDS=0)' }] });
   }
   const checked = await checkedScenario(engine, body, owner);
+  // Refused before any quota is taken: a policy below the operator's floor, without verdict:relax (403).
+  policyOf(services, checked.scenario, body, submitter);
   // Refused before any variant is built: a hostile `count` must not make the mutators do the work first.
   checkUnits(checked.scenario, (body.mutations ?? []).reduce((sum, mutation) => sum + (mutation.count ?? 1), 0));
   if (owner !== undefined) await checkQueueQuota(store, owner, config.quotas.queuedRunsPerPrincipal);
@@ -209,6 +213,18 @@ export async function submitEvaluation(engine: Engine, body: EvaluateBody, submi
   }
 }
 
+/**
+ * The verdict policy a run applies: the defaults (raised to the operator's floor, AEH_VERDICT_FLOOR), the
+ * scenario's, then the request's. Throws 403 when it is below the floor and the submitter may not relax it.
+ */
+function policyOf(services: Engine['services'], scenario: Scenario, body: EvaluateBody, submitter: Principal | undefined): VerdictPolicy {
+  const floor = services.config.verdictFloor;
+  const policy = resolvePolicy(floorDefaults(floor), scenario.verdict, body.verdict);
+  const mayRelax = submitter !== undefined && permissionCheck(RELAX_PERMISSION)(submitter.permissions);
+  assertAboveFloor(policy, floor, [{ policy: scenario.verdict, at: '/scenario/verdict' }, { policy: body.verdict, at: '/verdict' }], mayRelax);
+  return policy;
+}
+
 /** What `persist` stores. */
 interface Submission {
   body: EvaluateBody;
@@ -227,7 +243,7 @@ async function persist(engine: Engine, { body, checked, variants, ids, submitter
   const { services } = engine;
   const { scenario, chosen, agentEnvs } = checked;
   const { run_id: runId, task_id: taskId } = ids;
-  const verdict = resolvePolicy(scenario.verdict, body.verdict);
+  const verdict = policyOf(services, scenario, body, submitter);
   const plan: RunPlan = { run_id: runId, task_id: taskId, seed: body.seed ?? null, scenario, variants, agent: chosen.agent, ...(body.cache === true ? { cache: true } : {}), verdict };
   const total = unitCount(plan);
   const planText = JSON.stringify(plan);
