@@ -61,6 +61,7 @@ const ROWS: Row[] = [
   ['INFRA.METRIC_TIMEOUT', 'Metric timed out', 'reliability', ['valid_reliable', 'accountable_transparent'], [], 'INFRA', 'A metric ran past its time budget (AEH_METRIC_BUDGET_MS) on this answer and was stopped; its result is unmeasured.'],
   ['INFRA.USER_SIMULATOR_ERROR', 'User simulator failed', 'reliability', ['valid_reliable'], [], 'INFRA', 'The language model playing the user of a multi-turn task could not be reached or did not answer; the conversation could not go on.'],
   ['INFRA.WORLD_BUDGET', 'World too costly to build', 'reliability', ['valid_reliable'], [], 'INFRA', 'A task\'s world (a shim\'s initial state, such as a SQL schema) did not build within the shim budget (AEH_SHIM_BUDGET_MS); the run could not go on.'],
+  ['INFRA.ENGINE_ERROR', 'Harness error', 'reliability', ['valid_reliable'], [], 'INFRA', 'The harness met an unexpected error while running a unit (a bug, or an answer it could not record); the run ends with status error and the reason, never left running.'],
   ['INFRA.PROBE_FAILED', 'Probe failed', 'reliability', ['valid_reliable'], [], 'INFRA', 'A metric re-asked the agent (a counterfactual or follow-up) and the agent did not answer.'],
   ['INFRA.JUDGE_UNAVAILABLE', 'Judge unavailable', 'reliability', ['valid_reliable', 'accountable_transparent'], [], 'INFRA', 'The language-model judge could not be reached or answered outside its schema; the rubric is unmeasured, never guessed.'],
 

@@ -23,6 +23,7 @@ import type { Scenario, ScenarioTask } from '../../../core/domain/scenario.ts';
 import { converse, type Asked } from './conversation.ts';
 import type { MetricResultData } from '../running/run-state.ts';
 import type { RedactionScope, Redactor } from '../../../core/redactor.ts';
+import { argumentsDepthRefusal } from '../../../core/guards/json-depth.ts';
 
 const HANDOFF_CONTENT_LIMIT = 2000;
 
@@ -162,7 +163,8 @@ async function ask(scope: UnitScope, input: string, history: readonly AgentTurn[
   for (const call of reply.tool_calls ?? []) {
     // A call the world ran is in the trace already, with its state change (failed calls too).
     if (call.executed === true || (world?.has(call.name) && call.result !== undefined)) continue;
-    record('tool_call', { name: call.name, arguments: call.arguments ?? null, ...(call.result !== undefined ? { result: call.result } : {}), ...(world?.has(call.name) ? { executed: false } : {}) });
+    const tooDeep = argumentsDepthRefusal(call.arguments);
+    record('tool_call', { name: call.name, arguments: call.arguments ?? null, ...(call.result !== undefined ? { result: call.result } : {}), ...(world?.has(call.name) ? { executed: false } : {}), ...(tooDeep ? { error: { code: 'invalid', message: tooDeep } } : {}) });
   }
   for (const handoff of reply.handoffs ?? []) record('handoff', { from: handoff.from, to: handoff.to, ...(handoff.channel ? { channel: handoff.channel } : {}), content: handoff.content }, handoff.from);
   return { reply, outputEvent, latencyMs: called.latency_ms };
