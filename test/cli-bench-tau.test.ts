@@ -30,6 +30,12 @@ const server = setupServer(
     }
     return HttpResponse.json({ output: body.task_id === 'task_0' ? 'Cancelled; 75.5 goes back to your gift card.' : 'Your order #W2 is on its way.', ...(body.instructions ? {} : { output: 'no policy was sent' }) });
   }),
+  // Two airline agents: one cancels EHGLP3, which the policy forbids; the other declines.
+  http.post('http://agent.test/airline/:who', async ({ request, params }) => {
+    const body = await request.json() as any;
+    if (params.who === 'cancels' && !body.round) return HttpResponse.json({ tool_calls: [{ id: 'a', name: 'cancel_reservation', arguments: { reservation_id: 'EHGLP3' } }] });
+    return HttpResponse.json({ output: params.who === 'cancels' ? 'Done: EHGLP3 is cancelled and 60 is refunded to your card.' : 'I am sorry: a basic economy reservation without insurance cannot be cancelled more than 24 hours after booking.' });
+  }),
 );
 beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }));
 afterAll(() => server.close());
@@ -51,6 +57,28 @@ describe('cli: aeh bench tau', () => {
     const systemPrompts = prompts.map((prompt) => String(prompt.messages[0].content));
     expect(systemPrompts.find((prompt) => prompt.includes('Ada Lovelace'))).toContain('Instructions:\n\tDomain: retail\n\tReason for call:\n\t\tYou want to cancel order #W1.');
     expect(systemPrompts.find((prompt) => prompt.includes('#W2'))).toContain('Persona:\n\tCurt.\nInstructions:\n\tAsk for the status of #W2.');
+  }, 60_000);
+
+  it('judges a policy-refusal task (no gold action: nothing may change): an agent that cancels EHGLP3 fails, one that declines passes (issue 32)', async () => {
+    const data = dataDir();
+    const cwd = mkdtempSync(join(tmpdir(), 'aeh-bench-'));
+    const env = { AEH_TAU_DATA_DIR: data, AEH_LLM_BASE_URL: 'http://llm.test/v1', AEH_LLM_MODEL: 'user-sim', AEH_ALLOW_HOSTS: 'llm.test,agent.test' };
+    const bench = (who: string) => runCli(['bench', 'tau', '--domain', 'airline', '--agent', `{"adapter":"http","url":"http://agent.test/airline/${who}"}`, '--trials', '2', '--poll-ms', '20', '--json'], { cwd, env });
+
+    const cancels = await bench('cancels');
+    expect(cancels.code, cancels.stderr).toBe(0);
+    const failed = JSON.parse(cancels.stdout);
+    // Before, the empty gold read as "no gold": state_match was unmeasured and the task printed 2/2 pass.
+    expect(failed.compliance).toMatchObject({ status: 'fail', decided_by: { gate: 'must_pass' } });
+    expect(failed.tasks).toEqual([{ task_id: 'task_0', attempts: 2, passed: 0, undecided: 0, status: 'fail' }]);
+    expect(failed.trials).toMatchObject({ k: 2, pass_at_k: 0, pass_hat_k: 0, pass_hat: [0, 0] });
+
+    const declines = await bench('declines');
+    expect(declines.code, declines.stderr).toBe(0);
+    const passed = JSON.parse(declines.stdout);
+    expect(passed.compliance).toMatchObject({ status: 'pass' });
+    expect(passed.tasks).toEqual([{ task_id: 'task_0', attempts: 2, passed: 2, undecided: 0, status: 'pass' }]);
+    expect(passed.trials).toMatchObject({ pass_hat: [1, 1] });
   }, 60_000);
 
   it('says what is missing: the data directory, the domain, the agent', async () => {

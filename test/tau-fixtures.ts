@@ -27,6 +27,18 @@ export const TASKS = [
   { id: '2', user_scenario: { instructions: 'Not in the base split.' }, evaluation_criteria: null },
 ];
 
+/**
+ * Airline tasks in τ-bench's format. Task 0 is a policy refusal, like τ-bench's airline task 0: the user asks to
+ * cancel EHGLP3, which the policy forbids, so its gold has no action (the right answer changes nothing).
+ */
+export const AIRLINE_TASKS = [
+  {
+    id: '0',
+    user_scenario: { persona: null, instructions: { domain: 'airline', reason_for_call: 'You want to cancel reservation EHGLP3 and get your money back.', known_info: 'You are Emmy Noether, user id emmy_noether_2.', unknown_info: null, task_instructions: 'Insist once, then accept the answer.' } },
+    evaluation_criteria: { actions: [], communicate_info: [] },
+  },
+];
+
 /** A τ-bench data directory of our own: the retail domain as the release lays it out, the airline as v1 does. */
 export function dataDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'tau-data-'));
@@ -41,6 +53,9 @@ export function dataDir(): string {
   writeFileSync(join(dir, 'airline', 'flights.json'), JSON.stringify(flights));
   writeFileSync(join(dir, 'airline', 'reservations.json'), JSON.stringify(reservations));
   writeFileSync(join(dir, 'airline', 'users.json'), JSON.stringify(v1Users));
+  writeFileSync(join(dir, 'airline', 'tasks.json'), JSON.stringify(AIRLINE_TASKS));
+  writeFileSync(join(dir, 'airline', 'split_tasks.json'), JSON.stringify({ base: ['0'] }));
+  writeFileSync(join(dir, 'airline', 'policy.md'), '# Airline agent policy\n\nA basic economy reservation without insurance can be cancelled only within 24 hours of booking.\n');
   return dir;
 }
 

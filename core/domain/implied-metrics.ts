@@ -20,7 +20,8 @@ export function impliedMetricIds(task: ScenarioTask): string[] {
   const ids: string[] = [];
   if (hasItems(task.required_tools)) ids.push('tool_use');
   if (hasItems(task.forbidden_tools)) ids.push('tool_safety');
-  if (hasItems(task.expected_outcome) || hasItems(task.expected_actions) || task.turns?.some((turn) => hasItems(turn.expected_outcome))) ids.push('state_match');
+  // `expected_actions: []` is a gold (nothing may change), so it is a check; an absent field is none.
+  if (hasItems(task.expected_outcome) || Array.isArray(task.expected_actions) || task.turns?.some((turn) => hasItems(turn.expected_outcome))) ids.push('state_match');
   return ids;
 }
 

@@ -5,12 +5,13 @@
  */
 import { RE2JS } from 're2js';
 import { Problem, type FieldError } from '../problems.ts';
-import type { Scenario } from './scenario.ts';
+import { goldMatcherErrors } from './gold-matchers.ts';
+import { pointerPatternError, pointerSegments } from './pointer-patterns.ts';
+import type { Scenario, ScenarioTask } from './scenario.ts';
 import { scenarioSchema } from './schemas/scenario.ts';
 import { assertValid, describeErrors } from '../validate.ts';
 import type { ScenarioFormat } from './scenario-format.ts';
 import { hasCheckableExpected, impliedMetricIds } from './implied-metrics.ts';
-import type { ScenarioTask } from './scenario.ts';
 
 /** The checks a task can be written with, for the sentence that refuses a task with none. */
 const CHECK_FIELDS = '"metrics", or a declared check ("expected", "expected_outcome", "expected_actions", "required_tools", "forbidden_tools", or turns with "expected_outcome")';
@@ -30,15 +31,37 @@ export interface NormalizeOptions {
 }
 
 /**
+ * Why each of `pointers` (an `ignore_paths` at `path`) cannot name a part of the world: not an RFC 6901 pointer,
+ * or its first segment names no enabled shim (`*` stands for any).
+ */
+function ignorePathErrors(pointers: readonly string[] | undefined, path: string, enabled: readonly string[]): FieldError[] {
+  const errors: FieldError[] = [];
+  (pointers ?? []).forEach((pointer, index) => {
+    const syntax = pointerPatternError(pointer);
+    const shim = syntax ? undefined : pointerSegments(pointer)[0];
+    const problem = syntax
+      ?? (shim === undefined ? 'names the whole world: start with a shim ("/email/messages/*/read")'
+        : shim !== '*' && !enabled.includes(shim) ? `starts with "${shim}", which is no enabled shim (enabled: ${enabled.join(', ') || 'none'})` : undefined);
+    if (problem) errors.push({ path: `${path}/${index}`, message: problem });
+  });
+  return errors;
+}
+
+/**
  * What JSON Schema cannot say: task ids are unique within the scenario (replies, traces and scores are keyed
  * by them), each task has something to judge it by (listed metrics or a declared check), scripted turns and a
- * simulated user are not both given, and `expected.regex` compiles as RE2, the linear-time syntax
- * `task_success` matches with.
+ * simulated user are not both given, `expected.regex` and the `$regex` matchers of gold actions compile as RE2
+ * (the linear-time syntax the metrics match with), matchers have their shape, and `ignore_paths` are JSON
+ * Pointers into enabled shims.
  */
 export function scenarioRuleErrors(scenario: Scenario): FieldError[] {
   const errors: FieldError[] = [];
   const firstIndex = new Map<string, number>();
+  const enabled = scenario.enabled_shims ?? [];
+  errors.push(...ignorePathErrors(scenario.ignore_paths, '/ignore_paths', enabled));
   scenario.tasks.forEach((task, index) => {
+    errors.push(...ignorePathErrors(task.ignore_paths, `/tasks/${index}/ignore_paths`, enabled));
+    task.expected_actions?.forEach((action, actionIndex) => goldMatcherErrors(action.arguments ?? {}, `/tasks/${index}/expected_actions/${actionIndex}/arguments`, errors));
     const first = firstIndex.get(task.id);
     if (first !== undefined) errors.push({ path: `/tasks/${index}/id`, message: `duplicates the id of /tasks/${first}` });
     else firstIndex.set(task.id, index);

@@ -21,6 +21,11 @@ export const expectedSchema = {
 } as const;
 
 const SHIM_NAME = { type: 'string', pattern: '^[a-z][a-z0-9_]{0,39}$' };
+/** JSON Pointers (RFC 6901, `*` for any segment) rooted at the world that gold comparisons leave out. */
+const IGNORE_PATHS = {
+  type: 'array', maxItems: 100, items: { type: 'string', maxLength: 500 },
+  description: 'Parts of the world a gold comparison (expected_actions) leaves out: RFC 6901 pointers rooted at the world, a * segment for any member or element ("/email/messages/*/read").',
+} as const;
 /** A tool: `shim.action` (or `shim__action`, the form function-calling APIs accept), or any name for other tools. */
 const TOOL_NAME = { type: 'string', minLength: 1, maxLength: 200 };
 
@@ -129,9 +134,10 @@ export const scenarioSchema = {
           expected_outcome: { type: 'array', maxItems: 200, items: outcomeAssertionSchema },
           expected_actions: {
             type: 'array', maxItems: 200,
-            description: 'The gold solution\'s tool calls, replayed on a fresh copy of the initial world: state_match compares the agent\'s final world with the result as a whole.',
+            description: 'The gold solution\'s tool calls, replayed on a fresh copy of the initial world: state_match compares the agent\'s final world with the result as a whole. [] means the world must not change. An argument may be a matcher: {"$regex": "…"} (RE2), {"$in": […]} or {"$any": true}, met by the agent\'s own call.',
             items: { type: 'object', required: ['name'], additionalProperties: false, properties: { name: TOOL_NAME, arguments: { type: 'object' } } },
           },
+          ignore_paths: { ...IGNORE_PATHS, description: 'Added to the scenario\'s ignore_paths for this task.' },
           provenance: {
             type: 'object', maxProperties: 20, propertyNames: { pattern: '^[a-z_]{1,40}$' }, additionalProperties: { enum: ['llm', 'author', 'import'] },
             description: 'Who wrote a field when it was not the scenario\'s author: "llm" for what spec-to-eval\'s language model proposed (review it).',
@@ -154,6 +160,7 @@ export const scenarioSchema = {
     tool_names: { enum: ['prefixed', 'bare'], description: 'prefixed (default): tools are offered as shim.action / shim__action; bare: by the action name alone, as a benchmark names them (refused when two enabled shims share one). Scenarios and traces always say shim.action.' },
     enabled_shims: { type: 'array', maxItems: 20, uniqueItems: true, items: SHIM_NAME },
     initial_state: { type: 'object', maxProperties: 20, propertyNames: SHIM_NAME },
+    ignore_paths: IGNORE_PATHS,
     shim_config: { type: 'object', maxProperties: 20, propertyNames: SHIM_NAME, additionalProperties: { oneOf: [{ type: 'object' }, { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,63}$', description: 'the name of a stored shim configuration' }] } },
     verdict: verdictPolicySchema,
     source: { type: 'string' },

@@ -15,6 +15,7 @@ import type { RunContext } from '../running/run-context.ts';
 import { scoreTaskMetrics } from '../scoring/score-metrics.ts';
 import { createTaskWorld, type TaskWorld } from '../worlds/world.ts';
 import { goldWorldOf } from '../worlds/gold-world.ts';
+import { toolCallsOf } from '../../../core/domain/tool-calls.ts';
 import { shimExecutionOf } from '../worlds/shim-execution.ts';
 import { principalGroup } from '../../../core/capabilities.ts';
 import { ShimBudgetError } from '../../../core/domain/shim-run.ts';
@@ -214,9 +215,12 @@ function redactedResult(data: MetricResultData, redactor: Redactor, scope: Redac
   };
 }
 
-/** The world the task's gold actions produce, for `state_match` (gold-world.ts); nothing without them. */
-async function goldOf({ run, scenario, task }: UnitScope) {
-  return (await goldWorldOf(run.engine.services.shims, scenario, task, run.task.created_at, shimExecutionOf(run))) ?? {};
+/**
+ * The world the task's gold actions produce, for `state_match` (gold-world.ts), their matchers met by this
+ * attempt's calls; nothing without them.
+ */
+async function goldOf({ run, scenario, task, events }: UnitScope) {
+  return (await goldWorldOf(run.engine.services.shims, scenario, task, run.task.created_at, shimExecutionOf(run), toolCallsOf(events))) ?? {};
 }
 
 /** Records every metric's result for the unit's final answer. */
