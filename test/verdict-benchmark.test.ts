@@ -45,7 +45,7 @@ describe('verdict benchmark: known behaviours over http, openai and MCP', { time
   it('gives no wrong verdict', () => {
     const { matrix, wrong } = confusion(outcomes);
     expect(wrong, formatConfusion(outcomes).join('\n')).toEqual([]);
-    expect(matrix).toEqual({ pass: { pass: 18 }, fail: { fail: 36 } });
+    expect(matrix).toEqual({ pass: { pass: 18 }, fail: { fail: 39 } });
   });
 
   it('names the gate that decided each failing behaviour', () => {
