@@ -28,8 +28,10 @@ export interface AuditEntry {
   outcome: 'ok' | 'refused' | 'error';
   status: number;
   detail?: string;
-  /** The run a request queued (`POST /api/evaluate`). */
+  /** The run a request queued (`POST /api/evaluate`) or cancelled. */
   run_id?: string;
   /** The environment variables that run's agent may send (names, never values; `AEH_AGENT_KEY_ENVS`). */
   agent_envs?: string[];
+  /** Whose run a request acted on, when not the requester's own (a cancel under `runs:cancel-any`). */
+  run_owner?: string;
 }
