@@ -5,6 +5,7 @@
  * `verify-certificate.ts`.
  */
 import type { VerdictGate, VerdictPolicy } from './verdict-policy.ts';
+import type { ScenarioIdentity } from './scenario-identity.ts';
 import canonicalize from 'canonicalize';
 import { HASH_ALGORITHM, sha3Hex, type HexDigest, type Sha3Factory } from './hash.ts';
 import { certificateSchema, PROVENANCE_ROLES, COMPLIANCE_STATUSES } from './schemas/certificate.ts';
@@ -50,6 +51,12 @@ export interface Certificate {
    * answer it used. Signed with the rest, so a gate can refuse a result measured on cached answers.
    */
   cache?: CertificateCache;
+  /**
+   * Which scenario was run (issue 32 item 7): its id, its content hash (core/domain/scenario-identity.ts) and
+   * where it came from (`catalog`, `file`, `inline`), so a gate can tell the catalog's scenario from another
+   * document under its id. Absent in certificates of runs recorded before it.
+   */
+  scenario?: ScenarioIdentity;
 }
 
 /** The `compliance` member of a certificate. */
@@ -84,6 +91,8 @@ export interface CertificateBodyInput {
   governanceTtlDays: number;
   /** How many answers came from the response cache; the body says so only when some did. */
   cache?: CertificateCache;
+  /** The scenario's identity, when the run recorded one. */
+  scenario?: ScenarioIdentity;
 }
 
 /** Builds the unsigned body, with keys in the spec's table order (readable files; the digest uses JCS anyway). */
@@ -104,6 +113,7 @@ export function buildCertificateBody(input: CertificateBodyInput): CertificateBo
     evidence_ledger: Object.fromEntries(Object.entries(input.evidenceLedger).sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, hex]) => [name, hex.toLowerCase()])),
     governance_ttl: input.governanceTtlDays,
     ...(input.cache && input.cache.cached_calls > 0 ? { cache: { cached_calls: input.cache.cached_calls, agent_calls: input.cache.agent_calls } } : {}),
+    ...(input.scenario ? { scenario: { id: input.scenario.id, content_hash: input.scenario.content_hash.toLowerCase(), origin: input.scenario.origin } } : {}),
   };
 }
 

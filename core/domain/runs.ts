@@ -37,6 +37,13 @@ export interface RunRecord {
   task_id: string;
   scenario_id: string;
   scenario_title?: string;
+  /**
+   * SHA3-256 of the scenario's content as run, without its agent (core/domain/scenario-identity.ts): runs of one
+   * id are runs of the same scenario only when this is the same. Absent in records written before it.
+   */
+  scenario_hash?: string;
+  /** Where the scenario came from: `catalog`, `file` or `inline` (absent in records written before it). */
+  scenario_origin?: 'catalog' | 'file' | 'inline';
   status: RunStatus;
   created_at: string;
   started_at: string | null;

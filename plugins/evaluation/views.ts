@@ -50,6 +50,8 @@ export function runSummary(run: RunRecord) {
     task_id: run.task_id,
     scenario_id: run.scenario_id,
     scenario_title: run.scenario_title,
+    ...(run.scenario_hash ? { scenario_hash: run.scenario_hash } : {}),
+    ...(run.scenario_origin ? { scenario_origin: run.scenario_origin } : {}),
     ...(run.agent ? { agent: run.agent } : {}),
     status: run.status,
     created_at: run.created_at,

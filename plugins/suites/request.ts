@@ -11,6 +11,7 @@ import type { Services } from '../../core/services.ts';
 import { Problem, type FieldError } from '../../core/problems.ts';
 import { loadScenarioFile } from '../../core/scenario-file.ts';
 import { normalizeScenario } from '../../core/domain/scenario-load.ts';
+import { checkInlineScenarioId } from '../../core/domain/scenario-identity.ts';
 import type { Scenario } from '../../core/domain/scenario.ts';
 import { verdictPolicySchema, type VerdictPolicyInput } from '../../core/domain/verdict-policy.ts';
 
@@ -137,6 +138,8 @@ async function ownScenariosOf(services: Services, scenarios: SuiteScenario[]): P
   }
   if (bytes > MAX_OWN_SCENARIO_BYTES) errors.push({ path: '/scenarios', message: `the file and inline scenarios hold ${bytes} bytes; a suite may hold ${MAX_OWN_SCENARIO_BYTES}` });
   if (errors.length) throw new Problem('validation_failed', { detail: `the suite's scenarios cannot run: ${errors.slice(0, 3).map((error) => `${error.path} ${error.message}`).join('; ')}`, errors });
+  // Each runs inline (as read now): none may take the id of a catalog scenario of other content (issue 32 item 7).
+  for (const [index, id] of idAt) await checkInlineScenarioId(services, own[id]!, { path: `/scenarios/${index}` });
   return { own, idAt };
 }
 
