@@ -13,6 +13,7 @@ import { agentKeyOf, type AgentKey } from './agent-key.ts';
 import { loadSnapshot, scenarioOfPlan } from './snapshot.ts';
 import { readEvidenceJson } from '../../core/domain/packed-evidence.ts';
 import { runContentHash } from '../../core/domain/scenario-identity.ts';
+import { holdRun, releaseRun } from '../../core/domain/run-holds.ts';
 
 /** A pinned baseline (`GET /api/v1/baselines/:scenario_id` items). */
 export interface Baseline {
@@ -38,6 +39,8 @@ export function checkScenarioId(scenarioId: string): string {
 
 const folder = (scenarioId: string) => `baselines/${scenarioId}`;
 const keyOf = (scenarioId: string, agentKey: string) => `${folder(scenarioId)}/${sha3Hex(agentKey).slice(0, 32)}.json`;
+/** The hold a baseline keeps on its run (core/domain/run-holds.ts), so retention's keep_runs never deletes it. */
+const holderOf = (scenarioId: string, agentKey: string) => `baseline-${sha3Hex(`${scenarioId}\u0000${agentKey}`).slice(0, 32)}`;
 
 /** The agent key and scenario content hash of a stored run, from its record and plan (no trace read). */
 export async function keysOfRun(store: Store, runId: string): Promise<{ agent: AgentKey; contentHash?: string } | undefined> {
@@ -96,8 +99,21 @@ export async function pinBaseline(store: Store, scenarioId: string, runId: strin
     pinned_at: new Date(now).toISOString(),
     pinned_by: pinnedBy,
   };
+  const previous = await readBaseline(store, scenarioId, snapshot.agent.key);
+  const holder = holderOf(scenarioId, snapshot.agent.key);
+  // Held before it is pinned, released after it no longer is: retention never sees a pinned run unheld.
+  await holdRun(store, runId, holder);
   await store.setJson(keyOf(scenarioId, snapshot.agent.key), baseline);
+  if (previous && previous.run_id !== runId) await releaseRun(store, previous.run_id, holder);
   return baseline;
+}
+
+/** Holds the run of every pinned baseline: those pinned before baselines held their runs (run at start). */
+export async function holdPinnedRuns(store: Store): Promise<void> {
+  for (const key of await store.keys('baselines')) {
+    const baseline = key.endsWith('.json') ? await store.getJson<Baseline>(key).catch(() => null) : null;
+    if (baseline?.run_id && baseline.agent?.key && SCENARIO_ID.test(baseline.scenario_id)) await holdRun(store, baseline.run_id, holderOf(baseline.scenario_id, baseline.agent.key)).catch(() => undefined);
+  }
 }
 
 /** Unpins the baseline of a scenario and agent key; 404 when none is pinned. */
@@ -105,5 +121,6 @@ export async function unpinBaseline(store: Store, scenarioId: string, agentKey: 
   const baseline = await readBaseline(store, scenarioId, agentKey);
   if (!baseline) throw notFound(`a baseline of scenario "${scenarioId}" for agent "${agentKey.slice(0, 80)}"`);
   await store.remove(keyOf(scenarioId, agentKey));
+  await releaseRun(store, baseline.run_id, holderOf(scenarioId, agentKey));
   return baseline;
 }

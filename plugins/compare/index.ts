@@ -9,7 +9,7 @@ import type { PluginHost } from '../../core/plugin-host.ts';
 import type { AppContext } from '../../core/routes.ts';
 import { Problem } from '../../core/problems.ts';
 import { compareRoute } from './routes.ts';
-import { checkScenarioId, listBaselines, pinBaseline, unpinBaseline } from './baselines.ts';
+import { checkScenarioId, holdPinnedRuns, listBaselines, pinBaseline, unpinBaseline } from './baselines.ts';
 import { catalogContentHash } from '../../core/domain/scenario-identity.ts';
 
 const PLUGIN = 'compare';
@@ -79,5 +79,7 @@ export default {
   setup(host) {
     host.routes.register(compareRoute(), PLUGIN);
     registerBaselineRoutes(host);
+    // Baselines pinned by earlier versions hold their runs too (retention's keep_runs skips held runs).
+    host.onStart((services) => holdPinnedRuns(services.store));
   },
 } satisfies Plugin;

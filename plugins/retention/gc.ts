@@ -13,7 +13,8 @@ import { blobsOf, packedKey, type PackedEvidence } from '../../core/domain/packe
 import { blobKeys, collectBlob, listBlobs, releaseBlobs } from '../../core/domain/blobs.ts';
 import { isValidRunId, keys, type RunRecord, type TaskRecord } from '../../core/domain/runs.ts';
 import { KEPT_AFTER_DELETE, tombstoneKey, type Tombstone } from '../../core/domain/tombstone.ts';
-import { selectRuns, type RetentionRules, type Selected } from './policy.ts';
+import { selectRuns, type RetentionRules, type RunFacts, type Selected } from './policy.ts';
+import { heldRuns } from '../../core/domain/run-holds.ts';
 
 /** A reference younger than this whose run has no record yet belongs to a submission in progress. */
 export const REFERENCE_GRACE_MS = 3_600_000;
@@ -29,6 +30,19 @@ export interface GcReport {
 
 /** The most run ids a report lists. */
 const LISTED = 1000;
+
+/** Who submitted each run (its task record's `submitted_by`) and whether something holds it: what keep_runs counts by. */
+async function factsOfRuns(store: Store, runs: readonly RunRecord[]): Promise<Map<string, RunFacts>> {
+  const held = await heldRuns(store);
+  const facts = new Map<string, RunFacts>();
+  for (let start = 0; start < runs.length; start += 64) {
+    await Promise.all(runs.slice(start, start + 64).map(async (run) => {
+      const task = isValidRunId(run.task_id) ? await store.getJson<TaskRecord>(keys.task(run.task_id)).catch(() => null) : null;
+      facts.set(run.run_id, { ...(task?.submitted_by ? { owner: task.submitted_by } : {}), held: held.has(run.run_id) });
+    }));
+  }
+  return facts;
+}
 
 /** Every run id with a directory in the store, and whether it has a record and a tombstone. */
 async function runDirectories(store: Store): Promise<Map<string, Set<string>>> {
@@ -83,7 +97,9 @@ export async function collectGarbage(store: Store, rules: RetentionRules, option
   // Runs marked deleted by a collection that was cut short are finished first.
   const unfinished = [...dirs].filter(([, files]) => files.has('deleted.json') && [...files].some((file) => !KEPT_AFTER_DELETE.has(file)));
   const unfinishedIds = new Set(unfinished.map(([runId]) => runId));
-  const selected: Selected[] = selectRuns(records.filter((run) => !unfinishedIds.has(run.run_id)), rules, now);
+  const candidates = records.filter((run) => !unfinishedIds.has(run.run_id));
+  const facts = rules.keep_runs === undefined ? new Map<string, RunFacts>() : await factsOfRuns(store, candidates);
+  const selected: Selected[] = selectRuns(candidates, rules, now, (run) => facts.get(run.run_id) ?? {});
   const deletedIds = [...unfinishedIds, ...selected.map((entry) => entry.run.run_id)];
   let bytesFreed = 0;
   const deletedAt = new Date(now).toISOString();
