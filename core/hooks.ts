@@ -12,6 +12,11 @@ export interface HookEvents {
    * against `submitted_by`'s stored bytes.
    */
   'run.deleted': { run_id: string; submitted_by?: string; bytes_freed: number };
+  /**
+   * A shared blob no run refers to any more was deleted (retention): its `bytes` no longer count against
+   * `charged_to`, the principal whose run first wrote it (core/domain/blobs.ts).
+   */
+  'blob.deleted': { digest: string; charged_to?: string; bytes: number };
   /** An authenticated mutation or a refused request, for the audit log. */
   'audit': AuditEntry;
 }

@@ -4,6 +4,11 @@
  * reference (`blob-refs/<sha3>/<run_id>`, holding the time it was made) before it relies on the blob, so the
  * garbage collector (`collectBlob`) deletes only blobs no run refers to, and never one a run started meanwhile
  * refers to: it deletes, then looks again, and puts the bytes back if a reference appeared (see `collectBlob`).
+ *
+ * A blob is charged to the principal whose run first wrote it (issue 33 item 2: six distinct 0.85 MB scenarios
+ * put 9,988 KiB in the store while their principal's counter read 41,936 bytes): `blob-charges/<sha3>` names that
+ * run and principal, the run's stored bytes count the blob (owners.ts), and the collector that deletes the blob
+ * credits it back. A blob stays charged to its first writer while other runs share it.
  */
 import type { Store } from '../storage.ts';
 import { isHexDigest, sha3Hex, type HexDigest, type Sha3Factory } from './hash.ts';
@@ -16,21 +21,45 @@ export const blobKeys = {
   blob: (digest: HexDigest) => `blobs/${digest}.json`,
   refs: (digest: HexDigest) => `blob-refs/${digest}`,
   ref: (digest: HexDigest, runId: string) => `blob-refs/${digest}/${runId}`,
+  charge: (digest: HexDigest) => `blob-charges/${digest}.json`,
 };
+
+/** Who a blob is charged to: the run that first wrote it and that run's submitter. */
+export interface BlobCharge {
+  run_id: string;
+  owner: string;
+}
 
 /**
  * Stores `bytes` as a blob referenced by `runId` and returns its address. The reference is written first: from
- * then on a collector that deletes the blob puts it back (or this call writes it, seeing it absent).
+ * then on a collector that deletes the blob puts it back (or this call writes it, seeing it absent). A call that
+ * writes the blob charges it to `owner` (the run's submitter), once: of two runs writing it at once, one is.
  */
-export async function putBlob(store: Store, bytes: Uint8Array, runId: string, factory: Sha3Factory): Promise<HexDigest> {
+export async function putBlob(store: Store, bytes: Uint8Array, runId: string, factory: Sha3Factory, owner?: string): Promise<HexDigest> {
   const digest = sha3Hex(bytes, factory);
   // An append creates the reference without the fsync of an atomic write (one per run saved): a reference whose
   // time did not reach the disk reads as NaN, which the collector keeps, and the run's packed record, written
   // atomically after it, commits the file system's journal with it.
   await store.append(blobKeys.ref(digest, runId), encoder.encode(new Date().toISOString()));
-  if (!(await store.has(blobKeys.blob(digest)))) await store.setBytes(blobKeys.blob(digest), bytes);
+  if (!(await store.has(blobKeys.blob(digest)))) {
+    if (owner !== undefined) await store.setIfAbsent(blobKeys.charge(digest), JSON.stringify({ run_id: runId, owner } satisfies BlobCharge));
+    await store.setBytes(blobKeys.blob(digest), bytes);
+  }
   return digest;
 }
+
+/** Who a blob is charged to, or `null` (written before blobs were charged, or by a run nobody submitted). */
+export async function blobCharge(store: Store, digest: HexDigest): Promise<BlobCharge | null> {
+  const bytes = await store.getBytes(blobKeys.charge(digest)).catch(() => null);
+  if (!bytes) return null;
+  try {
+    const charge = JSON.parse(decoder.decode(bytes)) as BlobCharge;
+    return typeof charge?.run_id === 'string' && typeof charge.owner === 'string' ? charge : null;
+  } catch {
+    return null;
+  }
+}
+
 
 /** A blob's bytes, or `null` when it is not stored (or the address is not one). */
 export async function getBlob(store: Store, digest: string): Promise<Uint8Array | null> {

@@ -118,6 +118,11 @@ export interface TaskRecord {
   submitter?: StoredPrincipal;
   /** The environment variables (`AEH_AGENT_KEY_ENVS`) the run's agent may send: names only, never values. */
   agent_envs?: string[];
+  /**
+   * Bytes its submission counted against the submitter's stored-bytes quota at once (its scenario and initial
+   * world, plugins/evaluation/submission/owners.ts), given back when the run is counted for what it stored.
+   */
+  reserved_bytes?: number;
 }
 
 /** The trace file's basename (`trace_file` in the run and the certificate). */

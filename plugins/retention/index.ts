@@ -47,7 +47,11 @@ export default {
   settings: SETTINGS,
   setup(host) {
     const configured = configuredRules(host.settings);
-    const collect = (services: Services, rules: RetentionRules, dryRun: boolean) => collectGarbage(services.store, rules, { now: services.now(), dryRun, onDeleted: (deleted) => services.hooks.emit('run.deleted', deleted) });
+    const collect = (services: Services, rules: RetentionRules, dryRun: boolean) => collectGarbage(services.store, rules, {
+      now: services.now(), dryRun,
+      onDeleted: (deleted) => services.hooks.emit('run.deleted', deleted),
+      onBlobDeleted: (deleted) => services.hooks.emit('blob.deleted', deleted),
+    });
     host.jobs.register({
       name: 'retention.gc',
       cron: '41 3 * * *',

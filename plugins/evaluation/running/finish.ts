@@ -142,7 +142,7 @@ export async function finishRun(run: RunContext): Promise<void> {
   // Runs with a world keep its initial and final states beside the trace, in the evidence ledger.
   const world = plan.scenario.enabled_shims?.length ? await worldSidecar(engine.services.shims, plan.scenario, task.created_at, state.worldUnits(), task.progress.done, shimExecutionOf(run)) : undefined;
   await Promise.all([
-    ...(world ? [storeWorld(store, task.run_id, OPTIONAL_SIDECARS.world, world, engine.sha3)] : []),
+    ...(world ? [storeWorld(store, task.run_id, OPTIONAL_SIDECARS.world, world, engine.sha3, task.submitted_by)] : []),
     store.setJson(keys.sidecar(task.run_id, SIDECARS.scores), scores),
     store.setJson(keys.sidecar(task.run_id, SIDECARS.failures), failures),
     store.setJson(keys.sidecar(task.run_id, SIDECARS.summary), summary),

@@ -178,6 +178,16 @@ function checkUnits(scenario: Scenario, variants: number): number {
 }
 
 /**
+ * The most a run of `scenario` may store in shared blobs (issue 33 item 2): the scenario, and its initial world,
+ * which `world.json` keeps as a blob of its own. Counted against the submitter's stored bytes at submission, so
+ * inline `initial_state` is capped per principal, not only per body; the run gives back what it did not store.
+ */
+function bytesMayStore(scenario: Scenario, scenarioText: string): number {
+  const world = scenario.initial_state ? JSON.stringify(scenario.initial_state).length : 0;
+  return encoder.encode(scenarioText).byteLength + world;
+}
+
+/**
  * Validates, persists and queues an evaluation; returns its ids.
  * @param submitter the submitting principal: its place in the queue quota is reserved atomically, it is
  *   dispatched fairly, and asked again when the run starts or resumes (a revoked submitter's run does not start)
@@ -200,7 +210,9 @@ export async function submitEvaluation(engine: Engine, body: EvaluateBody, submi
   const units = checkUnits(checked.scenario, variants.length);
   const now = services.now();
   const fresh = { run_id: newId('run', now), task_id: newId('task', now) };
-  const place = owner === undefined ? undefined : await reserveTask(store, owner, fresh.task_id, units, config.quotas, services.now);
+  const scenarioText = JSON.stringify(checked.scenario);
+  const reservedBytes = owner === undefined ? 0 : bytesMayStore(checked.scenario, scenarioText);
+  const place = owner === undefined ? undefined : await reserveTask(store, owner, fresh.task_id, units, config.quotas, services.now, reservedBytes);
   try {
     const reserved = reserve ? await reserve(fresh) : undefined;
     if (reserved?.replay) {
@@ -209,7 +221,7 @@ export async function submitEvaluation(engine: Engine, body: EvaluateBody, submi
     }
     const ids = reserved?.ids ?? fresh;
     if (place && ids.task_id !== fresh.task_id) await place.moveTo(ids.task_id);
-    return await persist(engine, { body, checked, variants, ids, submitter, place, recordLast: reserved !== undefined, now });
+    return await persist(engine, { body, checked, variants, ids, submitter, place, recordLast: reserved !== undefined, now, scenarioText, reservedBytes });
   } catch (error) {
     await place?.release().catch(() => undefined);
     throw error;
@@ -227,10 +239,14 @@ interface Submission {
   /** Write the task record after everything else (an idempotent submission: the record proves it complete). */
   recordLast: boolean;
   now: number;
+  /** `JSON.stringify` of the scenario, as the plan holds it. */
+  scenarioText: string;
+  /** What the reservation counted against the submitter's stored bytes (`bytesMayStore`). */
+  reservedBytes: number;
 }
 
 /** Stores the plan, the run, the task with its first handoff token and the markers, then queues the task. */
-async function persist(engine: Engine, { body, checked, variants, ids, submitter, place, recordLast, now }: Submission): Promise<RunIds & { agent_envs?: string[] }> {
+async function persist(engine: Engine, { body, checked, variants, ids, submitter, place, recordLast, now, scenarioText, reservedBytes }: Submission): Promise<RunIds & { agent_envs?: string[] }> {
   const { services } = engine;
   const { scenario, identity, chosen, agentEnvs } = checked;
   const { run_id: runId, task_id: taskId } = ids;
@@ -241,7 +257,7 @@ async function persist(engine: Engine, { body, checked, variants, ids, submitter
   const planBytes = encoder.encode(planText);
   const scenarioDigest = sha3Hex(planBytes, engine.sha3);
   const createdAt = new Date(now).toISOString();
-  const task: TaskRecord = { task_id: taskId, run_id: runId, status: 'queued', progress: { done: 0, total }, created_at: createdAt, started_at: null, finished_at: null, ...(submitter === undefined ? {} : { submitted_by: submitter.id, submitter: storedCreator(submitter) }), ...(agentEnvs.length ? { agent_envs: agentEnvs } : {}) };
+  const task: TaskRecord = { task_id: taskId, run_id: runId, status: 'queued', progress: { done: 0, total }, created_at: createdAt, started_at: null, finished_at: null, ...(submitter === undefined ? {} : { submitted_by: submitter.id, submitter: storedCreator(submitter) }), ...(agentEnvs.length ? { agent_envs: agentEnvs } : {}), ...(reservedBytes > 0 ? { reserved_bytes: reservedBytes } : {}) };
   const state: HandoffState = {
     run_id: runId, task_id: taskId, next: 0, total, step: 0, phase: 'running', position: positionAt(plan, 0),
     trace: { seq: 0, bytes: 0, digest: EMPTY_SHA3 }, scenario_digest: scenarioDigest,
@@ -250,7 +266,7 @@ async function persist(engine: Engine, { body, checked, variants, ids, submitter
   const writeTask = () => services.store.setJson(keys.task(taskId), task);
   await Promise.all([
     // The scenario is stored once, shared by every run of it (pack-evidence.ts); the plan's bytes rebuild exactly.
-    storePlan(services.store, runId, SIDECARS.scenario, planText, JSON.stringify(scenario), engine.sha3),
+    storePlan(services.store, runId, SIDECARS.scenario, planText, scenarioText, engine.sha3, submitter?.id),
     services.store.setJson(keys.run(runId), baseRunRecord(task, scenario, total, chosen.agent, identity)),
     ...(recordLast ? [] : [writeTask()]),
     // An append creates the marker without the fsync of an atomic write; its content does not matter.
