@@ -19,6 +19,7 @@ import { positionAt, unitCount, type PlannedVariant, type RunPlan } from './plan
 import { baseRunRecord } from '../running/finish.ts';
 import { checkQueueQuota, reserveTask, type Reservation } from './owners.ts';
 import { worldRefusals } from '../worlds/world.ts';
+import { checkGoldReplay } from '../worlds/gold-replay-limit.ts';
 import { principalGroup } from '../../../core/capabilities.ts';
 import type { ShimExecution } from '../../../core/domain/shim-run.ts';
 import { resolveShimConfigs, type NamedShimConfig } from '../../../core/domain/shim-configs.ts';
@@ -208,6 +209,7 @@ export async function submitEvaluation(engine: Engine, body: EvaluateBody, submi
   if (owner !== undefined) await checkQueueQuota(store, owner, config.quotas.queuedRunsPerPrincipal);
   const variants = await buildVariants(engine, checked.scenario, body);
   const units = checkUnits(checked.scenario, variants.length);
+  checkGoldReplay(checked.scenario, variants.length);
   const now = services.now();
   const fresh = { run_id: newId('run', now), task_id: newId('task', now) };
   const scenarioText = JSON.stringify(checked.scenario);
