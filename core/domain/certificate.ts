@@ -5,7 +5,6 @@
  * `verify-certificate.ts`.
  */
 import type { VerdictGate, VerdictPolicy } from './verdict-policy.ts';
-import type { ScenarioIdentity } from './scenario-identity.ts';
 import canonicalize from 'canonicalize';
 import { HASH_ALGORITHM, sha3Hex, type HexDigest, type Sha3Factory } from './hash.ts';
 import { certificateSchema, PROVENANCE_ROLES, COMPLIANCE_STATUSES } from './schemas/certificate.ts';
@@ -56,7 +55,14 @@ export interface Certificate {
    * where it came from (`catalog`, `file`, `inline`), so a gate can tell the catalog's scenario from another
    * document under its id. Absent in certificates of runs recorded before it.
    */
-  scenario?: ScenarioIdentity;
+  scenario?: CertificateScenario;
+}
+
+/** The `scenario` member of a certificate (core/domain/scenario-identity.ts computes it). */
+export interface CertificateScenario {
+  id: string;
+  content_hash: HexDigest;
+  origin: 'catalog' | 'file' | 'inline';
 }
 
 /** The `compliance` member of a certificate. */
@@ -92,7 +98,7 @@ export interface CertificateBodyInput {
   /** How many answers came from the response cache; the body says so only when some did. */
   cache?: CertificateCache;
   /** The scenario's identity, when the run recorded one. */
-  scenario?: ScenarioIdentity;
+  scenario?: CertificateScenario;
 }
 
 /** Builds the unsigned body, with keys in the spec's table order (readable files; the digest uses JCS anyway). */
@@ -121,6 +127,19 @@ export function buildCertificateBody(input: CertificateBodyInput): CertificateBo
 export function certificateBody(certificate: Certificate | CertificateBody): CertificateBody {
   const { provenance_chain: _chain, ...body } = certificate as Certificate;
   return body;
+}
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * A copy with every lone surrogate replaced by U+FFFD: RFC 8785 refuses them (`canonicalJson` throws), and what a
+ * request sends (a spec, a scenario, a body) may carry any text. Hash `canonicalJson(wellFormed(value))`.
+ */
+export function wellFormed(value: unknown): unknown {
+  if (typeof value === 'string') return value.replace(LONE_SURROGATE, '\ufffd');
+  if (Array.isArray(value)) return value.map(wellFormed);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [wellFormed(key) as string, wellFormed(item)]));
+  return value;
 }
 
 /** RFC 8785 (JCS) canonical JSON of a value; throws for values JSON cannot hold. */

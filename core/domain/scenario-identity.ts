@@ -13,9 +13,9 @@
  *  - `file`: by `path`, a file under `PROJECT_ROOT`, read through the file jail;
  *  - `inline`: sent in the request (a dataset import's answer, a suite's or schedule's own copy included).
  */
-import canonicalize from 'canonicalize';
 import type { Scenario } from './scenario.ts';
 import { sha3Hex, type HexDigest, type Sha3Factory } from './hash.ts';
+import { canonicalJson, wellFormed } from './certificate.ts';
 import { withImpliedMetrics } from './implied-metrics.ts';
 import { resolveShimConfigs, type NamedShimConfig } from './shim-configs.ts';
 import type { Store } from '../storage.ts';
@@ -38,7 +38,8 @@ export interface ScenarioIdentity {
 /** The content hash of a scenario (see the file's header): its id, tasks, world and policy; not its agent. */
 export function scenarioContentHash(scenario: Scenario | Record<string, unknown>, factory?: Sha3Factory): HexDigest {
   const { agent: _agent, ...content } = scenario as Record<string, unknown>;
-  return sha3Hex(canonicalize(content) ?? '', factory);
+  // A scenario may hold any text: lone surrogates become U+FFFD (RFC 8785 refuses them).
+  return sha3Hex(canonicalJson(wellFormed(content)), factory);
 }
 
 /** The content hash of a stored run: its record's, or (records written before it) its plan's scenario's. */

@@ -2,9 +2,9 @@
  * What `POST /api/v1/suites` asks for: the scenarios (ids, or a catalog query such as
  * `industry=finance&tag=pii`) and the agents (registry names, inline specs, or none: each scenario's own).
  */
-import canonicalize from 'canonicalize';
 import type { CatalogQuery } from '../../core/domain/catalog.ts';
 import { sha3Hex } from '../../core/domain/hash.ts';
+import { canonicalJson, wellFormed } from '../../core/domain/certificate.ts';
 import type { AgentSpec } from '../../core/domain/scenario.ts';
 import type { SuiteAgent } from '../../core/domain/suites.ts';
 import type { Services } from '../../core/services.ts';
@@ -74,7 +74,7 @@ const OPERATIONAL = new Set(['headers', 'timeout_ms', 'delay_ms', 'max_response_
 /** `spec:<first 16 hex of SHA3-256 of the canonical spec without operational options>`. */
 export function specKey(spec: AgentSpec): string {
   const identity = Object.fromEntries(Object.entries(spec).filter(([option]) => !OPERATIONAL.has(option)));
-  return `spec:${sha3Hex(canonicalize(identity) ?? '').slice(0, 16)}`;
+  return `spec:${sha3Hex(canonicalJson(wellFormed(identity))).slice(0, 16)}`;
 }
 
 /** The suite's agents with their keys; refuses two entries that are the same agent. */

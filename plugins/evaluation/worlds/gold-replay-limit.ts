@@ -13,11 +13,16 @@ export const MAX_GOLD_REPLAY_WORK = 20_000_000;
 /** A world's size counts at least this: a shim may load its state from elsewhere (τ-bench's data directory). */
 const MIN_WORLD_BYTES = 4096;
 
+/** A world's size as the limit counts it: the JSON of the scenario's initial state, at least `MIN_WORLD_BYTES`. */
+export function worldBytesOf(scenario: Pick<Scenario, 'initial_state'>): number {
+  return Math.max(MIN_WORLD_BYTES, scenario.initial_state ? JSON.stringify(scenario.initial_state).length : 0);
+}
+
 /** Refuses a submission whose gold replays (`variants` mutated copies besides the original) pass the limit. */
 export function checkGoldReplay(scenario: Scenario, variants: number): void {
   const actions = scenario.tasks.reduce((sum, task) => sum + (task.expected_actions?.length ?? 0), 0);
   if (actions === 0) return;
-  const worldBytes = Math.max(MIN_WORLD_BYTES, scenario.initial_state ? JSON.stringify(scenario.initial_state).length : 0);
+  const worldBytes = worldBytesOf(scenario);
   const work = actions * worldBytes * (variants + 1);
   if (work <= MAX_GOLD_REPLAY_WORK) return;
   const copies = variants > 0 ? ` in each of ${variants + 1} copies (the original and its variants)` : '';

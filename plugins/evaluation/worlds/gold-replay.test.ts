@@ -47,15 +47,23 @@ describe('hostile: gold replays are bounded and run off the request thread (issu
     expect((await t.json('GET', '/api/v1/runs')).body.items).toEqual([]);
   });
 
-  it("replays a gold solution in the pool as the submitter's shim work, judging as inline", async () => {
+  it("replays a gold solution in the pool as the submitter's shim work, judging as inline (a small one here)", async () => {
     const { offload, jobs } = notingPool();
     pools.push(offload);
     const t = await testApp({ capabilities: { offload } });
-    const tasks = [{ id: 'refund', input: 'Refund ch_1.', expected_actions: [{ name: 'payments.refund', arguments: { charge_id: 'ch_1' } }], metrics: [{ id: 'task_success' }] }];
-    const { run, trace } = await evaluate(t, { scenario: base(PAYMENTS, tasks) });
+    // 500 customers: a world of ~11 KB, and 40 gold actions, 39 of them reads.
+    const customers = Object.fromEntries(Array.from({ length: 500 }, (_, n) => [`customer_${n}`, 1000 + n]));
+    const world = { ...PAYMENTS, initial_state: { payments: { ...PAYMENTS.initial_state.payments, balances: { ...PAYMENTS.initial_state.payments.balances, ...customers } } } };
+    const reads = Array.from({ length: 39 }, () => ({ name: 'payments.get_charge', arguments: { charge_id: 'ch_1' } }));
+    const tasks = [{ id: 'refund', input: 'Refund ch_1.', expected_actions: [...reads, { name: 'payments.refund', arguments: { charge_id: 'ch_1' } }], metrics: [{ id: 'task_success' }] }];
+    const { run, trace } = await evaluate(t, { scenario: base(world, tasks) });
     expect(trace.find((event: any) => event.type === 'metric_result' && event.data.metric === 'state_match').data.score).toBe(1);
     expect(run.compliance.status).toBe('pass');
     expect(jobs.filter((job) => job.name === 'replayGold')).toEqual([{ name: 'replayGold', group: 'principal:static-key', budgetMs: t.config.shimBudgetMs }]);
+    // A small replay costs less here than a worker's round trip.
+    const small = [{ id: 'refund', input: 'Refund ch_1.', expected_actions: [{ name: 'payments.refund', arguments: { charge_id: 'ch_1' } }], metrics: [{ id: 'task_success' }] }];
+    expect((await evaluate(t, { scenario: base(PAYMENTS, small) })).run.compliance.status).toBe('pass');
+    expect(jobs.filter((job) => job.name === 'replayGold')).toHaveLength(1);
   });
 
   it('stops a gold replay that never ends at AEH_SHIM_BUDGET_MS: state_match unmeasured, the service answering meanwhile', async () => {
@@ -64,7 +72,8 @@ describe('hostile: gold replays are bounded and run off the request thread (issu
     const plugin: Plugin = { name: 'test-spin-world', setup(host) { host.shims.register(spinWorld as never, 'test-spin-world'); } };
     const t = await testApp({ plugins: [plugin], env: { AEH_SHIM_BUDGET_MS: '1000' }, capabilities: { offload } });
     const scenario = {
-      ...base({ enabled_shims: ['spin_world'] }, [{ id: 'spin', input: 'Look.', expected_actions: [{ name: 'spin_world.spin' }], metrics: [{ id: 'task_success' }] }]),
+      // A world large enough that its replay is not one of the small ones done inline.
+      ...base({ enabled_shims: ['spin_world'], initial_state: { spin_world: { padding: 'x'.repeat(300_000) } } }, [{ id: 'spin', input: 'Look.', expected_actions: [{ name: 'spin_world.spin' }], metrics: [{ id: 'task_success' }] }]),
       agent: { adapter: 'scripted', replies: { '*': 'Looked.' } },
     };
     const accepted = await t.json('POST', '/api/evaluate', { body: { scenario } });

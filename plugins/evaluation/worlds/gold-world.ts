@@ -7,7 +7,8 @@
  *
  * Where it runs (issue 33 item 3: one 0.87 MB submission's replays held `/healthz` for 7–15 s): in the offload
  * pool, as the submitter's shim work under the shim budget, when every enabled shim names a module a worker can
- * load (gold-jobs.ts); past the budget the task's `state_match` is unmeasured, as past the metric budget.
+ * load (gold-jobs.ts) and it is more than a small replay; past the budget the task's `state_match` is unmeasured,
+ * as past the metric budget.
  * Submission bounds tasks × gold actions × world size (gold-replay-limit.ts).
  */
 import type { Scenario, ScenarioTask } from '../../../core/domain/scenario.ts';
@@ -16,6 +17,7 @@ import type { Shim } from '../../../core/shim.ts';
 import { createTaskWorld } from './world.ts';
 import { runShimJob, type ShimExecution } from '../../../core/domain/shim-run.ts';
 import { OffloadBudgetError } from '../../../core/capabilities.ts';
+import { worldBytesOf } from './gold-replay-limit.ts';
 
 /** The gold world's views by shim, or why it could not be built. */
 export type GoldWorld = { expected: Record<string, unknown> } | { expectedError: string };
@@ -57,11 +59,15 @@ function workerModules(shims: Registry<Shim>, scenario: Scenario): Record<string
   return callsHere ? modules : undefined;
 }
 
+/** Replays at most this much work (gold actions × world bytes) here: less than a worker's round trip costs. */
+const INLINE_REPLAY_WORK = 250_000;
+
 /** `replay` in the offload pool as the run's shim work (shim-run.ts) where it can run there, else here. */
 async function replayed(shims: Registry<Shim>, scenario: Scenario, task: ScenarioTask, now: string, execution?: ShimExecution): Promise<GoldWorld> {
   const modules = workerModules(shims, scenario);
   const offload = execution?.offload;
-  if (!offload || !modules) return replay(shims, scenario, task, now, execution);
+  const small = (task.expected_actions?.length ?? 0) * worldBytesOf(scenario) <= INLINE_REPLAY_WORK;
+  if (!offload || !modules || small) return replay(shims, scenario, task, now, execution);
   // The worker needs the world, not the other tasks.
   const input = { modules, scenario: { ...scenario, tasks: [] }, task, now };
   try {
