@@ -8,8 +8,7 @@
  * Where it runs (issue 33 item 3: one 0.87 MB submission's replays held `/healthz` for 7–15 s): in the offload
  * pool, as the submitter's shim work under the shim budget, when every enabled shim names a module a worker can
  * load (gold-jobs.ts) and it is more than a small replay; past the budget the task's `state_match` is unmeasured,
- * as past the metric budget.
- * Submission bounds tasks × gold actions × world size (gold-replay-limit.ts).
+ * as past the metric budget. Submission bounds tasks × gold actions × world size (gold-replay-limit.ts).
  */
 import type { Scenario, ScenarioTask } from '../../../core/domain/scenario.ts';
 import type { Registry } from '../../../core/registry.ts';
