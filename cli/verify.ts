@@ -3,8 +3,10 @@
  * for CI/CD gates. Needs no running service: it re-hashes the trace and every sidecar in the evidence ledger,
  * validates the schema, verifies every provenance signature in order against the given key set only, and
  * checks expiry (docs/certificates.md). With `--certificate-only` instead of `--trace`, the certificate alone (a run
- * whose evidence retention deleted): schema, signatures and expiry, nothing re-hashed. `--policy-at-least` fails a
- * certificate whose signed verdict policy is weaker than the defaults or a given policy.
+ * whose evidence retention deleted): schema, signatures and expiry, nothing re-hashed. A certificate that names its
+ * scenario (issue 32 item 7) is checked against its `scenario.json` (the content hash computed again) and, with
+ * `--require-origin catalog`, must name a scenario of that origin. `--policy-at-least` fails a certificate whose
+ * signed verdict policy is weaker than the defaults or a given policy.
  * Exit 0 valid, 1 invalid, 2 expired, 3 usage or I/O error.
  */
 import { createReadStream } from 'node:fs';
@@ -20,11 +22,12 @@ import { line, type Io } from './io.ts';
 import { parseJson } from '../core/guards/json.ts';
 import { describeLoosenings, parseReferencePolicy, policyLoosenings } from '../core/domain/policy-strength.ts';
 import type { VerdictPolicy, VerdictPolicyInput } from '../core/domain/verdict-policy.ts';
+import { runContentHash, SCENARIO_ORIGINS, type ScenarioIdentity } from '../core/domain/scenario-identity.ts';
 
 /** Exit codes of `aeh verify`. */
 export const VERIFY_EXIT = { valid: 0, invalid: 1, expired: 2, error: 3 } as const;
 
-const USAGE = 'usage: aeh verify <certificate.json> (--trace <file> [--sidecars <dir>] | --certificate-only) --jwks <url-or-file> [--require-role <role>]... [--refuse-cached] [--policy-at-least default|<policy.json>] [--json]';
+const USAGE = `usage: aeh verify <certificate.json> (--trace <file> [--sidecars <dir>] | --certificate-only) --jwks <url-or-file> [--require-role <role>]... [--require-origin ${SCENARIO_ORIGINS.join('|')}] [--refuse-cached] [--policy-at-least default|<policy.json>] [--json]`;
 
 async function openFile(path: string): Promise<ReadableStream<Uint8Array> | null> {
   try {
@@ -97,6 +100,45 @@ async function referencePolicy(value: string, cwd: string): Promise<{ reference:
   return { reference: parseReferencePolicy(text, `--policy-at-least ${value}`), source: value };
 }
 
+/** Marks the result invalid (a failed check of the gate's own, after the certificate's). */
+function fail(result: VerificationResult): void {
+  result.valid = false;
+  result.status = 'invalid';
+}
+
+/**
+ * The scenario a certificate names (issue 32 item 7): shown; its content hash computed again from the run's
+ * `scenario.json` when the sidecars are at hand (the ledger check proved them the judged bytes); with
+ * `--require-origin`, a certificate naming no scenario, or one of another origin, fails.
+ */
+async function scenarioCheck(certificate: unknown, result: VerificationResult, plan: (() => Promise<string | null>) | null, requireOrigin: string | undefined): Promise<void> {
+  const claimed = (certificate as { scenario?: ScenarioIdentity } | null)?.scenario;
+  if (!claimed || typeof claimed !== 'object') {
+    if (requireOrigin) {
+      result.checks.push({ id: 'scenario', ok: false, detail: `the certificate names no scenario origin (--require-origin ${requireOrigin}): it predates scenario identities` });
+      fail(result);
+    }
+    return;
+  }
+  const problems: string[] = [];
+  const text = plan ? await plan() : null;
+  let recomputed: string | undefined;
+  if (text !== null) {
+    try {
+      const parsed = JSON.parse(text) as { scenario?: { id?: unknown } };
+      recomputed = runContentHash({}, parsed);
+      if (parsed.scenario?.id !== claimed.id) problems.push(`scenario.json runs scenario "${String(parsed.scenario?.id)}", the certificate names "${claimed.id}"`);
+    } catch {
+      problems.push('scenario.json is not JSON');
+    }
+    if (recomputed !== undefined && recomputed !== claimed.content_hash) problems.push(`scenario.json's content hashes to ${recomputed}, the certificate says ${claimed.content_hash}`);
+  }
+  if (requireOrigin && claimed.origin !== requireOrigin) problems.push(`the scenario is ${claimed.origin}, not ${requireOrigin} (--require-origin)`);
+  const named = `"${claimed.id}" (${claimed.origin}), content ${claimed.content_hash.slice(0, 16)}…`;
+  result.checks.push({ id: 'scenario', ok: problems.length === 0, detail: problems.length ? problems.join('; ') : `${named}${recomputed ? ', as scenario.json holds' : ''}` });
+  if (problems.length) fail(result);
+}
+
 /** Runs `aeh verify`; returns the exit code. */
 export async function verifyCommand(argv: string[], io: Io): Promise<number> {
   let parsed;
@@ -112,6 +154,7 @@ export async function verifyCommand(argv: string[], io: Io): Promise<number> {
         'require-role': { type: 'string', multiple: true },
         'refuse-cached': { type: 'boolean', default: false },
         'policy-at-least': { type: 'string' },
+        'require-origin': { type: 'string' },
         now: { type: 'string' },
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -129,6 +172,11 @@ export async function verifyCommand(argv: string[], io: Io): Promise<number> {
   const certificateOnly = values['certificate-only']!;
   if (positionals.length !== 1 || !values.jwks || (certificateOnly ? values.trace !== undefined || values.sidecars !== undefined : !values.trace)) {
     line(io.stderr, USAGE);
+    return VERIFY_EXIT.error;
+  }
+  const requireOrigin = values['require-origin'];
+  if (requireOrigin !== undefined && !(SCENARIO_ORIGINS as readonly string[]).includes(requireOrigin)) {
+    line(io.stderr, `--require-origin must be one of ${SCENARIO_ORIGINS.join(', ')}\n${USAGE}`);
     return VERIFY_EXIT.error;
   }
   const now = values.now ? Date.parse(values.now) : Date.now();
@@ -169,6 +217,9 @@ export async function verifyCommand(argv: string[], io: Io): Promise<number> {
   });
   cacheCheck(certificate, result, values['refuse-cached']!);
   if (floor) policyCheck(certificate, result, floor.reference, floor.source);
+  const ledgerOk = result.checks.find((check) => check.id === 'evidence_ledger')?.ok === true;
+  const plan = certificateOnly || !ledgerOk ? null : () => readFile(join(sidecarDir, 'scenario.json'), 'utf8').catch(() => null);
+  await scenarioCheck(certificate, result, plan, requireOrigin);
   if (values.json) line(io.stdout, JSON.stringify({ valid: result.valid, status: result.status, checks: result.checks, expires_at: result.expires_at }, null, 2));
   else printReport(io, result);
   return VERIFY_EXIT[result.status];

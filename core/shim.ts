@@ -67,6 +67,13 @@ export interface Shim<S extends Json = Json> {
    */
   module?: string;
   /**
+   * The URL of a module whose default export is this shim, for a shim whose calls are cheap enough to stay on the
+   * request thread: a worker may still load it, so its gold solutions (`expected_actions`, replayed on a whole
+   * world per task) are replayed in the offload pool under the shim budget. `module` implies it. Without either,
+   * gold solutions replay inline, bounded only at submission.
+   */
+  replayModule?: string;
+  /**
    * What assertions with `target: "shim:<name>"` look at (a JSON path is taken from it). Defaults to the state;
    * a shim whose state is an encoding (the SQL shim's tables) shows a readable form.
    */

@@ -38,6 +38,13 @@ export interface RunRecord {
   task_id: string;
   scenario_id: string;
   scenario_title?: string;
+  /**
+   * SHA3-256 of the scenario's content as run, without its agent (core/domain/scenario-identity.ts): runs of one
+   * id are runs of the same scenario only when this is the same. Absent in records written before it.
+   */
+  scenario_hash?: string;
+  /** Where the scenario came from: `catalog`, `file` or `inline` (absent in records written before it). */
+  scenario_origin?: 'catalog' | 'file' | 'inline';
   status: RunStatus;
   created_at: string;
   started_at: string | null;
@@ -112,6 +119,11 @@ export interface TaskRecord {
   submitter?: StoredPrincipal;
   /** The environment variables (`AEH_AGENT_KEY_ENVS`) the run's agent may send: names only, never values. */
   agent_envs?: string[];
+  /**
+   * Bytes its submission counted against the submitter's stored-bytes quota at once (its scenario and initial
+   * world, plugins/evaluation/submission/owners.ts), given back when the run is counted for what it stored.
+   */
+  reserved_bytes?: number;
 }
 
 /** The trace file's basename (`trace_file` in the run and the certificate). */

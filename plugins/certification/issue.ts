@@ -120,6 +120,8 @@ export async function issueCertificate(services: Services, runId: string, identi
     evidenceLedger: ledger,
     governanceTtlDays: services.config.governanceTtlDays,
     cache: cacheOf(summary),
+    // Which scenario, by content and origin (issue 32 item 7); runs recorded before it have none.
+    ...(run?.scenario_hash && run.scenario_origin ? { scenario: { id: run.scenario_id, content_hash: run.scenario_hash, origin: run.scenario_origin } } : {}),
   });
   const existing = await services.store.getJson<Certificate>(keys.certificate(runId)).catch(() => null);
   const factory = sha3Factory(services.capabilities);

@@ -94,6 +94,8 @@ export const RUN = {
     run_id: { type: 'string' },
     task_id: { type: 'string' },
     scenario_id: { type: 'string' },
+    scenario_hash: { type: 'string', description: 'SHA3-256 of the scenario\'s content as run, without its agent: runs of one scenario_id are of the same scenario only when it is the same' },
+    scenario_origin: { enum: ['catalog', 'file', 'inline'], description: 'where the scenario came from: the catalog (scenario_id), a file under PROJECT_ROOT (path), or the request (scenario)' },
     status: STATUS,
     started_at: TIME,
     finished_at: TIME,

@@ -36,6 +36,8 @@ function summary(message: Message): Json {
 
 export default defineShim<EmailState>({
   name: 'email',
+  // Calls stay on the request thread; a worker loads it to replay gold solutions (core/shim.ts).
+  replayModule: import.meta.url,
   description: 'A mailbox: search and read messages, send mail (optionally only to allowed domains), file messages in folders.',
   // Reading a message marks it read: a gold solution need not read what the agent read.
   incidental: ['/messages/*/read'],

@@ -12,12 +12,13 @@ import { buildCertificateBody, canonicalJson, certificateBody, certificateDigest
 import { sha3Factory, sha3Hex } from '../../core/domain/hash.ts';
 import { appendProvenance } from '../../core/domain/provenance.ts';
 import { keys, type RunRecord } from '../../core/domain/runs.ts';
+import { holdRun } from '../../core/domain/run-holds.ts';
 import type { SuiteView } from '../../core/domain/suites.ts';
 import { verifyCertificate, type VerificationResult } from '../../core/domain/verify-certificate.ts';
 import type { Services } from '../../core/services.ts';
 import { selectSigner } from '../../core/signer.ts';
 import { HARNESS_VERSION, PRODUCT_NAME } from '../../core/version.ts';
-import { suiteKeys, type SuiteRecord } from './store.ts';
+import { isSuiteId, readSuite, suiteKeys, type SuiteRecord } from './store.ts';
 import { describeErrors } from '../../core/validate.ts';
 import { policyLoosenings, weakestPolicy } from '../../core/domain/policy-strength.ts';
 import type { VerdictPolicy } from '../../core/domain/verdict-policy.ts';
@@ -124,10 +125,33 @@ export async function issueSuiteCertificate(services: Services, record: SuiteRec
   });
   const errors = validateCertificate(certificate);
   if (errors.length) throw new Error(`the certificate of suite ${record.suite_id} would not validate: ${describeErrors(errors, errors.length)}`);
+  // The certificate's runs are held before it exists: retention's keep_runs never deletes them.
+  await holdSuiteRuns(store, record);
   await store.setBytes(suiteKeys.manifest(record.suite_id), manifest);
   await store.setJson(suiteKeys.certificate(record.suite_id), certificate);
   services.telemetry.increment('suites.certified');
   return certificate;
+}
+
+/** Holds every run of a suite (core/domain/run-holds.ts), as its certificate relies on them. */
+export async function holdSuiteRuns(store: Services['store'], record: SuiteRecord): Promise<void> {
+  const ids = record.entries.map((entry) => entry.run_id).filter((id): id is string => id !== null);
+  for (let start = 0; start < ids.length; start += 64) await Promise.all(ids.slice(start, start + 64).map((id) => holdRun(store, id, `suite-${record.suite_id}`)));
+}
+
+/** Marks that the suites certified before suites held their runs were given their holds. */
+const HELD_MARKER = 'suites-runs-held';
+
+/** Holds the runs of every suite certified by an earlier version (once per store; run at start). */
+export async function holdCertifiedSuites(store: Services['store']): Promise<void> {
+  if (await store.has(HELD_MARKER)) return;
+  for (const key of await store.keys('suites-index')) {
+    const suiteId = key.slice(key.lastIndexOf('/') + 1);
+    if (!isSuiteId(suiteId) || !(await store.has(suiteKeys.certificate(suiteId)))) continue;
+    const record = await readSuite(store, suiteId);
+    if (record) await holdSuiteRuns(store, record);
+  }
+  await store.setJson(HELD_MARKER, { at: new Date().toISOString() });
 }
 
 /**

@@ -95,5 +95,17 @@ export const certificateSchema = {
         agent_calls: { type: 'integer', minimum: 1, description: 'Every agent answer the run used (calls made plus cached answers).' },
       },
     },
+    // Ours too (issue 32 item 7): which scenario ran, by content, and where it came from. Absent in older certificates.
+    scenario: {
+      type: 'object',
+      required: ['id', 'content_hash', 'origin'],
+      additionalProperties: false,
+      description: 'The scenario run: its id, the SHA3-256 of its content as run without its agent, and where it came from.',
+      properties: {
+        id: { type: 'string', maxLength: 200 },
+        content_hash: { ...HEX_DIGEST, description: 'SHA3-256 of the RFC 8785 form of the scenario as run (the plan\'s scenario), without its agent.' },
+        origin: { enum: ['catalog', 'file', 'inline'], description: 'catalog (by scenario_id), file (by path under PROJECT_ROOT) or inline (sent in the request).' },
+      },
+    },
   },
 } as const;

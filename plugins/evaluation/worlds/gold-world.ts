@@ -9,6 +9,11 @@
  * Gold without matchers is built once per scenario and task: every attempt and turn compares against the same
  * one. Gold with matchers (gold-matchers.ts) takes the matched values from the attempt's own calls, so it is
  * built per attempt; either way its calls run under the run's shim execution (its budget and limiter).
+ *
+ * Where it runs (issue 33 item 3: one 0.87 MB submission's replays held `/healthz` for 7–15 s): in the offload
+ * pool, as the submitter's shim work under the shim budget, when every enabled shim names a module a worker can
+ * load (gold-jobs.ts) and it is more than a small replay; past the budget the task's `state_match` is unmeasured,
+ * as past the metric budget. Submission bounds tasks × gold actions × world size (gold-replay-limit.ts).
  */
 import type { ExpectedAction, Scenario, ScenarioTask } from '../../../core/domain/scenario.ts';
 import type { Registry } from '../../../core/registry.ts';
@@ -16,7 +21,9 @@ import { actionOf, type Shim } from '../../../core/shim.ts';
 import { hasGoldMatchers, resolveGoldActions, type AgentCall } from '../../../core/domain/gold-matchers.ts';
 import { toolKey } from '../../../core/domain/tool-names.ts';
 import { createTaskWorld } from './world.ts';
-import type { ShimExecution } from '../../../core/domain/shim-run.ts';
+import { runShimJob, type ShimExecution } from '../../../core/domain/shim-run.ts';
+import { OffloadBudgetError } from '../../../core/capabilities.ts';
+import { worldBytesOf } from './gold-replay-limit.ts';
 
 /** A gold action no call of the agent met (its index in `expected_actions`, as written). */
 export interface UnmatchedAction {
@@ -30,7 +37,14 @@ export type GoldWorld = ({ expected: Record<string, unknown>; unmatchedActions?:
 
 const built = new WeakMap<Scenario, Map<string, Promise<GoldWorld>>>();
 
-async function replay(shims: Registry<Shim>, scenario: Scenario, task: ScenarioTask, actions: ReadonlyArray<{ index: number; action: ExpectedAction }>, now: string, execution?: ShimExecution): Promise<{ expected: Record<string, unknown> } | { expectedError: string }> {
+/** What one replay gives: the gold world's views by shim, or why it could not be built. */
+export type ReplayResult = { expected: Record<string, unknown> } | { expectedError: string };
+
+/** The gold actions a replay runs, each with its index in `expected_actions` (for the words of a refusal). */
+export type IndexedActions = ReadonlyArray<{ index: number; action: ExpectedAction }>;
+
+/** Replays gold actions here (in the worker, gold-jobs.ts; inline without a pool). */
+export async function replay(shims: Registry<Shim>, scenario: Scenario, task: ScenarioTask, actions: IndexedActions, now: string, execution?: ShimExecution): Promise<ReplayResult> {
   // The gold solution may use any tool of the enabled shims, whatever the task offers the agent.
   const world = await createTaskWorld({ shims, scenario, task: { ...task, tools: undefined }, now, record: () => -1, ...(execution ? { execution } : {}) });
   if (!world) return { expectedError: 'expected_actions need a world: the scenario enables no shim' };
@@ -42,6 +56,45 @@ async function replay(shims: Registry<Shim>, scenario: Scenario, task: ScenarioT
     return { expected: await world.views() };
   } finally {
     world.close();
+  }
+}
+
+const goldJobsModule = () => new URL(`./gold-jobs.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url).href;
+
+/**
+ * The module URL of each enabled shim, when a worker can load them all and some shim's calls would run here;
+ * otherwise `undefined` (a shim without one replays here; shims whose calls run in the pool already do).
+ */
+function workerModules(shims: Registry<Shim>, scenario: Scenario): Record<string, string> | undefined {
+  const modules: Record<string, string> = {};
+  let callsHere = false;
+  for (const name of scenario.enabled_shims ?? []) {
+    const shim = shims.get(name);
+    const url = shim?.module ?? shim?.replayModule;
+    if (!url) return undefined;
+    callsHere ||= !shim!.module;
+    modules[name] = url;
+  }
+  return callsHere ? modules : undefined;
+}
+
+/** Replays at most this much work (gold actions × world bytes) here: less than a worker's round trip costs. */
+const INLINE_REPLAY_WORK = 250_000;
+
+/** `replay` in the offload pool as the run's shim work (shim-run.ts) where it can run there, else here. */
+async function replayed(shims: Registry<Shim>, scenario: Scenario, task: ScenarioTask, actions: IndexedActions, now: string, execution?: ShimExecution): Promise<ReplayResult> {
+  const modules = workerModules(shims, scenario);
+  const offload = execution?.offload;
+  const small = actions.length * worldBytesOf(scenario) <= INLINE_REPLAY_WORK;
+  if (!offload || !modules || small) return replay(shims, scenario, task, actions, now, execution);
+  // The worker needs the world, not the other tasks.
+  const input = { modules, scenario: { ...scenario, tasks: [] }, task, actions, now };
+  try {
+    return await runShimJob(offload, { module: goldJobsModule(), name: 'replayGold', input, preload: Object.values(modules) }, execution) as ReplayResult;
+  } catch (error) {
+    if (error instanceof OffloadBudgetError) return { expectedError: `the gold solution did not replay within ${execution.budgetMs} ms (AEH_SHIM_BUDGET_MS): make the task's world or its expected_actions smaller` };
+    if ((error as Error)?.name === 'OffloadUnavailable') return replay(shims, scenario, task, actions, now, execution);
+    throw error;
   }
 }
 
@@ -66,7 +119,7 @@ async function matchedReplay(shims: Registry<Shim>, scenario: Scenario, task: Sc
   const gold = task.expected_actions ?? [];
   const { actions, unmatched } = resolveGoldActions(gold, calls);
   const left = new Set(unmatched);
-  const world = await replay(shims, scenario, task, actions.map((action, index) => ({ index, action })).filter(({ index }) => !left.has(index)), now, execution);
+  const world = await replayed(shims, scenario, task, actions.map((action, index) => ({ index, action })).filter(({ index }) => !left.has(index)), now, execution);
   // A read no call met changes nothing the comparison sees: only writes the agent did not make are failures.
   const missing = unmatched.filter((index) => !isRead(shims, gold[index].name)).map((index) => ({ index, name: gold[index].name, ...(gold[index].arguments ? { arguments: gold[index].arguments } : {}) }));
   return { ...world, ...('expected' in world && missing.length ? { unmatchedActions: missing } : {}), ignoredPaths: goldIgnoredPaths(shims, scenario, task) };
@@ -84,7 +137,7 @@ export function goldWorldOf(shims: Registry<Shim>, scenario: Scenario, task: Sce
   if (!byTask) built.set(scenario, (byTask = new Map()));
   let world = byTask.get(task.id);
   if (!world) {
-    byTask.set(task.id, (world = replay(shims, scenario, task, gold.map((action, index) => ({ index, action })), now, execution)
+    byTask.set(task.id, (world = replayed(shims, scenario, task, gold.map((action, index) => ({ index, action })), now, execution)
       .then((replayed) => ({ ...replayed, ignoredPaths: goldIgnoredPaths(shims, scenario, task) }))));
   }
   return world;
