@@ -139,27 +139,28 @@ async function scenarioCheck(certificate: unknown, result: VerificationResult, p
   if (problems.length) fail(result);
 }
 
-/** Runs `aeh verify`; returns the exit code. */
-export async function verifyCommand(argv: string[], io: Io): Promise<number> {
-  let parsed;
+/** The options of `aeh verify`. */
+const OPTIONS = {
+  trace: { type: 'string' },
+  sidecars: { type: 'string' },
+  'certificate-only': { type: 'boolean', default: false },
+  jwks: { type: 'string' },
+  'require-role': { type: 'string', multiple: true },
+  'refuse-cached': { type: 'boolean', default: false },
+  'policy-at-least': { type: 'string' },
+  'require-origin': { type: 'string' },
+  now: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
+type VerifyArgs = ReturnType<typeof parseArgs<{ args: string[]; allowPositionals: true; options: typeof OPTIONS }>>;
+
+/** The command line read and checked, or the exit code to stop with (after saying why, or the usage for --help). */
+function verifyArgs(argv: string[], io: Io): { parsed: VerifyArgs; now: number } | number {
+  let parsed: VerifyArgs;
   try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        trace: { type: 'string' },
-        sidecars: { type: 'string' },
-        'certificate-only': { type: 'boolean', default: false },
-        jwks: { type: 'string' },
-        'require-role': { type: 'string', multiple: true },
-        'refuse-cached': { type: 'boolean', default: false },
-        'policy-at-least': { type: 'string' },
-        'require-origin': { type: 'string' },
-        now: { type: 'string' },
-        json: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
+    parsed = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
   } catch (error) {
     line(io.stderr, `${(error as Error).message}\n${USAGE}`);
     return VERIFY_EXIT.error;
@@ -184,6 +185,17 @@ export async function verifyCommand(argv: string[], io: Io): Promise<number> {
     line(io.stderr, `--now "${values.now}" is not an ISO 8601 date-time`);
     return VERIFY_EXIT.error;
   }
+  return { parsed, now };
+}
+
+/** Runs `aeh verify`; returns the exit code. */
+export async function verifyCommand(argv: string[], io: Io): Promise<number> {
+  const args = verifyArgs(argv, io);
+  if (typeof args === 'number') return args;
+  const { parsed: { values, positionals }, now } = args;
+  const certificateOnly = values['certificate-only']!;
+  const requireOrigin = values['require-origin'];
+  const jwks = values.jwks!;
   const certificatePath = resolve(io.cwd, positionals[0]!);
   const tracePath = resolve(io.cwd, values.trace ?? '.');
   const sidecarDir = resolve(io.cwd, values.sidecars ?? dirname(tracePath));
@@ -199,7 +211,7 @@ export async function verifyCommand(argv: string[], io: Io): Promise<number> {
       // Not JSON: verification reports it as invalid on every check, rather than as a usage error.
       certificate = text;
     }
-    keys = await loadJwks(values.jwks, io.cwd);
+    keys = await loadJwks(jwks, io.cwd);
   } catch (error) {
     line(io.stderr, `aeh verify: ${(error as Error).message}`);
     return VERIFY_EXIT.error;
