@@ -10,6 +10,7 @@ import { evaluate } from './evaluation-fixtures.ts';
 import { readTauDb, tauScenario } from '../plugins/shims/tau/index.ts';
 import { airlineDb } from '../plugins/shims/tau/fixtures/synthetic.ts';
 import { dataDir } from './tau-fixtures.ts';
+import { BUNDLED_TAU_DIR as BUNDLED } from '../cli/commands/bench.ts';
 
 const files = { readFile: (path: string) => readFile(path), stat: async (path: string) => ({ isFile: (await stat(path)).isFile(), size: 0 }) };
 
@@ -32,10 +33,44 @@ describe('τ-bench tasks as a scenario (tauScenario)', () => {
     expect(second.expected_outcome).toBeUndefined();
   });
 
+  it('runs each task under τ-bench\'s rules: the agent greets, 200 steps, 10 tool errors, the bundled guidelines, every reward component must-pass (issue 34)', async () => {
+    const { scenario, rewardBasis } = await tauScenario('retail', { dir: dataDir(), files }, { guidelinesFrom: { dir: BUNDLED, files } });
+    const [first] = scenario.tasks;
+    expect(first.input).toBe('');
+    expect(first.user_simulator).toMatchObject({ greeting: 'Hi! How can I help you today?', max_steps: 200, max_errors: 10 });
+    expect(first.user_simulator?.max_turns).toBeUndefined();
+    // The data directory has no user_simulator/ of its own: the release's guidelines shipped with the harness.
+    expect(first.user_simulator?.guidelines).toMatch(/^# User Simulation Guidelines/);
+    expect(first.metrics).toEqual([{ id: 'state_match' }, { id: 'conversation_end' }]);
+    expect(scenario.verdict).toEqual({ must_pass: ['declared', 'nl_assertions', 'conversation_end'] });
+    // No reward_basis: τ²-bench's default, original τ-bench's [DB, COMMUNICATE].
+    expect(rewardBasis).toEqual({ task_0: ['DB', 'COMMUNICATE'], task_1: ['DB', 'COMMUNICATE'] });
+  });
+
+  it('honours each task\'s reward_basis: NL_ASSERTION judged by the model and COMMUNICATE left out when not named; ACTION on the compared arguments', async () => {
+    const { scenario, rewardBasis } = await tauScenario('retail', { dir: dataDir(), files }, { split: 'rules' });
+    const [nl, action] = scenario.tasks;
+    expect(rewardBasis).toEqual({ task_3: ['DB', 'NL_ASSERTION'], task_4: ['ACTION'] });
+    // DB with no gold action: nothing may change; communicate_info is not in the basis, so it is not checked.
+    expect(nl.expected_actions).toEqual([]);
+    expect(nl.expected_outcome).toBeUndefined();
+    expect(nl.metrics).toEqual([{ id: 'state_match' }, { id: 'nl_assertions', params: { assertions: ['The agent does not promise a refund for #W2.'] } }, { id: 'conversation_end' }]);
+    // ACTION without DB: the call must be made (compare_args: the order id only); the database is not compared.
+    expect(action.expected_actions).toBeUndefined();
+    expect(action.expected_outcome).toEqual([{ target: 'tool_calls', where: { name: 'tau_retail.get_order_details', arguments: { order_id: '#W2' } }, mode: 'exists' }]);
+  });
+
+  it('names a reward component the harness does not score (the telecom domain\'s ENV_ASSERTION)', async () => {
+    const { tauTask } = await import('../plugins/shims/tau/tasks.ts');
+    const { tauRetailShim } = await import('../plugins/shims/tau/index.ts');
+    const task = { id: '9', user_scenario: { instructions: 'x' }, evaluation_criteria: { actions: [], reward_basis: ['ENV_ASSERTION'] } };
+    await expect(tauTask(task, tauRetailShim() as never, {}, 'retail')).rejects.toThrow('τ-bench retail task 9: reward_basis ENV_ASSERTION is not scored by the harness');
+  });
+
   it('takes another split, and names the splits there are when asked for one that is not', async () => {
     const dir = dataDir();
     expect((await tauScenario('retail', { dir, files }, { split: 'test' })).scenario.tasks.map((task) => task.id)).toEqual(['task_1']);
-    await expect(tauScenario('retail', { dir, files }, { split: 'dev' })).rejects.toThrow('τ-bench retail has no split "dev" (it has base, test)');
+    await expect(tauScenario('retail', { dir, files }, { split: 'dev' })).rejects.toThrow('τ-bench retail has no split "dev" (it has base, test, rules, endless)');
   });
 
   it("reads τ-bench v1's three airline files as one database, each user with its id", async () => {

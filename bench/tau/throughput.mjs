@@ -9,7 +9,7 @@
 // run is certified) with `trials`. The agent is the in-process `scripted` adapter playing the oracle: for each
 // task, every gold action of tasks.json (those the world refuses too) as a tool call on the task's world, then
 // the task's required outputs as its answer. The simulated user is left out (no model: the oracle needs none),
-// so each task is one turn. Every task must pass every trial, else the bench measured something else and
+// so each task is one turn, and so are the natural-language assertions (they need a judge model). Every task must pass every trial, else the bench measured something else and
 // fails. Time: from the POST to the suite finished with its certificate issued (polled every 10 ms).
 //
 // Reference: bench/tau/reference_driver.py --evaluate, τ-bench's own data model and tools (tau2-bench's
@@ -57,7 +57,9 @@ const ids = JSON.parse(readFileSync(join(data.dir, 'retail', 'split_tasks.json')
 /** The split as `aeh bench tau` builds it, one turn per task, and the oracle as its agent. */
 async function oracleScenario(limit = ids.length, trials = TRIALS) {
   const { scenario } = await tau.tauScenario('retail', data, { split: SPLIT });
-  const tasks = scenario.tasks.slice(0, limit).map(({ user_simulator: _user, provenance: { user_simulator: _imported, ...provenance } = {}, ...task }) => ({ ...task, provenance }));
+  // The natural-language assertions need a judge model, which this bench has not: the oracle run leaves them out
+  // (every other rule stays on: the reward basis, the database, the required outputs, conversation_end).
+  const tasks = scenario.tasks.slice(0, limit).map(({ user_simulator: _user, provenance: { user_simulator: _imported, ...provenance } = {}, metrics, ...task }) => ({ ...task, metrics: metrics.filter((ref) => ref.id !== 'nl_assertions'), provenance }));
   const replies = Object.fromEntries(tasks.map((task) => {
     const criteria = tauTasks.get(task.id.slice('task_'.length)).evaluation_criteria ?? {};
     const calls = (criteria.actions ?? []).map((action) => ({ name: action.name, arguments: action.arguments }));

@@ -8,7 +8,8 @@
  */
 import { parseArgs } from 'node:util';
 import { readFile, stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { writeFileSync } from 'node:fs';
 import { EXIT, line, printProblem, type Io } from '../io.ts';
 import { BENCH_USAGE } from '../usage.ts';
@@ -22,6 +23,10 @@ import type { TaskVerdict } from '../../core/domain/verdict.ts';
 
 
 const DOMAINS = ['retail', 'airline'];
+
+/** The package's own τ-bench data (catalog/data/tau-bench, tau2-bench's layout), from the sources or from dist/. */
+const packageRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..', ...(import.meta.url.includes('/dist/') ? ['..'] : []));
+export const BUNDLED_TAU_DIR = join(packageRoot, 'catalog', 'data', 'tau-bench', 'domains');
 
 /** The node file system as the τ-bench reader wants it (read and stat, nothing else). */
 const localFiles = { readFile: (path: string) => readFile(path), stat: async (path: string) => ({ isFile: (await stat(path)).isFile(), size: 0 }) };
@@ -88,7 +93,7 @@ export async function benchCommand(argv: string[], io: Io): Promise<number> {
   if (!args) return EXIT.error;
   let built;
   try {
-    built = await tauScenario(args.domain, { dir: args.data, files: localFiles }, { split: args.values.split });
+    built = await tauScenario(args.domain, { dir: args.data, files: localFiles }, { split: args.values.split, guidelinesFrom: { dir: BUNDLED_TAU_DIR, files: localFiles } });
   } catch (error) {
     line(io.stderr, `aeh bench: ${(error as Error).message}`);
     return EXIT.error;
