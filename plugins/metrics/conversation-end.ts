@@ -21,8 +21,8 @@ export default defineMetric({
   id: 'conversation_end',
   dimension: 'reliability',
   version: '1.0.0',
-  module: import.meta.url,
-  linear: true,
+  // No `module`: it reads one event, so the request thread scores it in microseconds, where a worker would be
+  // sent the task's world with it (a τ-bench retail unit: three views of a 2.8 MB database).
   description: 'The conversation ended by the user or the agent, not by a turn, step or tool-error limit (τ-bench: reward 0 when a limit ends it).',
   params: { type: 'object', additionalProperties: false, properties: {} },
   score({ events }) {
