@@ -66,9 +66,11 @@ describe('cli: aeh bench tau', () => {
     const env = { AEH_TAU_DATA_DIR: data, AEH_LLM_BASE_URL: 'http://llm.test/v1', AEH_LLM_MODEL: 'user-sim', AEH_ALLOW_HOSTS: 'llm.test,agent.test' };
     const result = await runCli(['bench', 'tau', '--domain', 'retail', '--agent', '{"adapter":"http","url":"http://agent.test/agent"}', '--trials', '2', '--report', 'tau.html', '--poll-ms', '20'], { cwd, env });
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toMatch(/^τ-bench retail \(base split, 2 tasks\): pass · run run_\S+ · suite suite_\S+/);
-    expect(result.stdout).toContain('  1   1.000\n  2   1.000');
-    expect(result.stdout).toContain('  task_0       2/2 pass');
+    // τ-bench's leaderboard table: pass^1…pass^k per domain, with its reward bases, the split and the rules.
+    expect(result.stdout).toMatch(/^τ-bench · data from \S+ · base split · 2 trials · suite suite_\S+\n/);
+    expect(result.stdout).toContain('  domain   tasks  pass^1  pass^2  verdict  reward basis\n  retail       2   1.000   1.000  pass     DB×COMMUNICATE 2\n');
+    expect(result.stdout).toContain("  rules: τ²-bench's evaluation (tau2-bench a2c0247): the agent greets first; at most 200 steps and 10 tool errors");
+    expect(result.stdout).toMatch(/\nretail · run run_\S+ · pass\n  task_0       2\/2 pass\n/);
     expect(result.stdout).toMatch(/certificate: issued/);
     expect(readFileSync(join(cwd, 'tau.html'), 'utf8')).toMatch(/^<!doctype html>/);
     // The simulated user read its instructions as τ-bench lays them out. The tasks run concurrently, so the
@@ -130,12 +132,25 @@ describe('cli: aeh bench tau', () => {
     expect(JSON.stringify(out.compliance)).toContain('conversation_end LOGIC.CONVERSATION_LIMIT');
   }, 60_000);
 
-  it('says what is missing: the data directory, the domain, the agent', async () => {
+  it('runs on a fresh install with nothing else: the release\'s data ships with the package (issue 34)', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'aeh-bench-'));
-    const none = await runCli(['bench', 'tau', '--domain', 'retail', '--agent', 'support-bot'], { cwd, env: { AEH_TAU_DATA_DIR: undefined } });
+    const env = { AEH_TAU_DATA_DIR: undefined, AEH_LLM_BASE_URL: 'http://llm.test/v1', AEH_LLM_MODEL: 'user-sim', AEH_ALLOW_HOSTS: 'llm.test,agent.test' };
+    const result = await runCli(['bench', 'tau', '--domain', 'all', '--agent', '{"adapter":"http","url":"http://agent.test/airline/declines"}', '--tasks', '1', '--trials', '1', '--poll-ms', '20'], { cwd, env });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^τ-bench · tau2-bench a2c0247, airline database τ-bench v1 59a200c · base split · 1 trial · suite suite_\S+\n/);
+    // Both domains in one certified suite, a row each, on the release's reward bases.
+    expect(result.stdout).toContain('  retail       1   0.000  fail     DB×NL_ASSERTION 1\n  airline      1   1.000  pass     DB×COMMUNICATE 1\n');
+    // Airline task 0 is a policy refusal: the agent that declines passes it on the release's own database.
+    expect(result.stdout).toMatch(/\nairline · run run_\S+ · pass\n  task_0       1\/1 pass\n/);
+    expect(result.stdout).toMatch(/certificate: issued/);
+  }, 60_000);
+
+  it('says what is missing: a data directory that is not there, the domain, the agent', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'aeh-bench-'));
+    const none = await runCli(['bench', 'tau', '--domain', 'retail', '--agent', 'support-bot', '--data', join(cwd, 'nowhere')], { cwd, env: { AEH_TAU_DATA_DIR: undefined } });
     expect(none.code).toBe(3);
-    expect(none.stderr).toContain("τ-bench's data directory is needed: --data DIR or AEH_TAU_DATA_DIR");
-    expect((await runCli(['bench', 'tau', '--domain', 'telecom', '--agent', 'x'], { cwd })).stderr).toContain('--domain must be retail or airline');
+    expect(none.stderr).toMatch(/τ-bench data: \S+\/nowhere\/retail\/\S+ cannot be read/);
+    expect((await runCli(['bench', 'tau', '--domain', 'telecom', '--agent', 'x'], { cwd })).stderr).toContain('--domain must be retail, airline or all (a comma list too)');
     expect((await runCli(['bench', 'tau', '--domain', 'retail', '--data', dataDir()], { cwd })).stderr).toContain('--agent is required');
   });
 });

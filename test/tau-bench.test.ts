@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { readFile, stat } from 'node:fs/promises';
 import { testApp } from './helpers.ts';
 import { evaluate } from './evaluation-fixtures.ts';
-import { readTauDb, tauScenario } from '../plugins/shims/tau/index.ts';
+import { BUNDLED_TAU_RELEASE, readTauDb, tauScenario } from '../plugins/shims/tau/index.ts';
 import { airlineDb } from '../plugins/shims/tau/fixtures/synthetic.ts';
 import { dataDir } from './tau-fixtures.ts';
 import { BUNDLED_TAU_DIR as BUNDLED } from '../cli/commands/bench.ts';
@@ -45,6 +45,16 @@ describe('τ-bench tasks as a scenario (tauScenario)', () => {
     expect(scenario.verdict).toEqual({ must_pass: ['declared', 'nl_assertions', 'conversation_end'] });
     // No reward_basis: τ²-bench's default, original τ-bench's [DB, COMMUNICATE].
     expect(rewardBasis).toEqual({ task_0: ['DB', 'COMMUNICATE'], task_1: ['DB', 'COMMUNICATE'] });
+  });
+
+  it('records the release, the split and the rules in the scenario (each run signs it as scenario.json)', async () => {
+    const mine = (await tauScenario('retail', { dir: dataDir(), files })).scenario;
+    expect(mine).toMatchObject({ source: 'τ-bench data directory', policy_ref: 'τ-bench retail/policy.md', tags: expect.arrayContaining(['split:base', 'data:data directory', 'rules:tau2-bench a2c0247']) });
+    const shipped = (await tauScenario('airline', { dir: BUNDLED, files }, { release: BUNDLED_TAU_RELEASE, split: 'test' })).scenario;
+    expect(shipped).toMatchObject({ source: 'τ-bench tau2-bench a2c0247, airline database τ-bench v1 59a200c', policy_ref: 'tau2-bench a2c0247, airline database τ-bench v1 59a200c airline/policy.md' });
+    expect(shipped.tags).toEqual(['tau-bench', 'airline', 'test', 'split:test', 'data:tau2-bench a2c0247, airline database τ-bench v1 59a200c', 'rules:tau2-bench a2c0247']);
+    expect(shipped.description).toContain('at most 200 steps and 10 tool errors, a conversation cut by either scores 0');
+    expect(shipped.tasks).toHaveLength(20);
   });
 
   it('honours each task\'s reward_basis: NL_ASSERTION judged by the model and COMMUNICATE left out when not named; ACTION on the compared arguments', async () => {
@@ -106,12 +116,20 @@ describe('τ-bench shims through the service', () => {
     expect(failure.evidence.differences).toContainEqual({ path: '/tau_retail/orders/#W1/cancel_reason', expected: 'ordered by mistake', actual: 'no longer needed' });
   });
 
-  it('without a data directory, a scenario that gives no database is refused at submission, saying what to configure', async () => {
+  it('without a data directory, the shims read the release\'s database shipped in catalog/data/tau-bench (issue 34)', async () => {
     const t = await testApp();
-    const { scenario } = await tauScenario('retail', { dir: dataDir(), files });
-    const task = { ...scenario.tasks[1], user_simulator: undefined };
-    const answer = await t.json('POST', '/api/evaluate', { body: { scenario: { ...scenario, agent: { adapter: 'scripted', replies: { '*': { output: 'Delivered.' } } }, tasks: [task] } } });
-    expect(answer.status).toBe(400);
-    expect((answer.body as any).errors).toEqual([{ path: '/initial_state/tau_retail', message: expect.stringContaining('no initial_state.tau_retail and no τ-bench data directory is configured (AEH_TAU_DATA_DIR)') }]);
+    const { scenario } = await tauScenario('retail', { dir: BUNDLED, files });
+    // Task 0 of the release, one turn, an agent that does nothing: the gold's writes on the real orders are missing.
+    const task = { ...scenario.tasks[0], user_simulator: undefined, input: 'Help me with my order.', metrics: [{ id: 'state_match' }] };
+    const { run } = await evaluate(t, { scenario: { ...scenario, agent: { adapter: 'scripted', replies: { '*': { output: 'Done.' } } }, tasks: [task] } });
+    const failure = run.failures.find((entry: any) => entry.metric === 'state_match');
+    expect(failure.evidence.differences.map((difference: any) => difference.path)).toContainEqual(expect.stringMatching(/^\/tau_retail\/orders\/#W\d{7}\//));
+  });
+
+  it('where the runtime has no catalog directory (workerd) and nothing is configured, a scenario that gives no database is refused, saying what to configure', async () => {
+    const { configuredLoader } = await import('../plugins/shims/tau/index.ts');
+    const host = { settings: {}, config: { projectRoot: '/p' }, capabilities: { files: { readFile: async () => new Uint8Array(), stat: async () => ({ isFile: true, size: 0 }) } } };
+    expect(configuredLoader(host as never)).toBeUndefined();
+    expect(configuredLoader({ ...host, capabilities: { ...host.capabilities, catalogDir: '/pkg/catalog' } } as never)).toBeTypeOf('function');
   });
 });

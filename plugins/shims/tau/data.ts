@@ -61,7 +61,11 @@ export async function readTauGuidelines(data: TauDataDir): Promise<string | unde
 
 /** A text file of a domain's folder (`policy.md`). */
 export async function readTauText(data: TauDataDir, domain: TauDomain, file: string): Promise<string> {
-  return new TextDecoder().decode(await data.files.readFile(`${data.dir}/${domain}/${file}`));
+  const path = `${data.dir}/${domain}/${file}`;
+  const bytes = await data.files.readFile(path).catch(() => {
+    throw new Error(`τ-bench data: ${path} cannot be read (AEH_TAU_DATA_DIR holds <domain>/${file})`);
+  });
+  return new TextDecoder().decode(bytes);
 }
 
 /** τ-bench v1's airline files as one database, each user given its `user_id` (its key there). */

@@ -23,6 +23,9 @@ export const TAU_GREETING = 'Hi! How can I help you today?';
 export const TAU_MAX_STEPS = 200;
 export const TAU_MAX_ERRORS = 10;
 
+/** The rules a τ-bench scenario applies, in one line (recorded in its description and printed by `aeh bench tau`). */
+export const TAU_RULES = `τ²-bench's evaluation (tau2-bench a2c0247): the agent greets first; at most ${TAU_MAX_STEPS} steps and ${TAU_MAX_ERRORS} tool errors, a conversation cut by either scores 0; a task's reward is the product of its reward_basis (DB, COMMUNICATE, ACTION, NL_ASSERTION judged by the configured model)`;
+
 /** The reward components τ²-bench multiplies (`RewardType`); `ENV_ASSERTION` is only the telecom domain's. */
 export type TauRewardType = 'DB' | 'ENV_ASSERTION' | 'ACTION' | 'COMMUNICATE' | 'NL_ASSERTION';
 /** A task's basis when it names none (`EvaluationCriteria.reward_basis`'s default, original τ-bench's). */
@@ -37,6 +40,8 @@ export interface TauScenarioOptions {
   agent?: Scenario['agent'];
   /** Where the user-simulation guidelines are found when the data directory has none (the bundled data). */
   guidelinesFrom?: TauDataDir;
+  /** The release the data is (`tau2-bench a2c0247`), recorded in the scenario; absent: a data directory of the operator's. */
+  release?: string;
 }
 
 interface TauAction { name: string; arguments: Record<string, unknown>; requestor?: string; compare_args?: string[] | null }
@@ -153,11 +158,12 @@ export async function tauScenario(domain: TauDomain, data: TauDataDir, options: 
   const scenario: Scenario = {
     id: `tau-bench-${domain}-${split}`,
     title: `τ-bench ${domain} (${split} split, ${ids.length} tasks)`,
-    description: `The ${domain} domain of τ-bench, scored as τ²-bench scores it: the agent greets, follows the domain policy with τ-bench's tools and talks with a simulated user; each task passes when every component of its reward basis holds (the final database equals the one its gold actions produce, the required outputs were said, its natural-language assertions hold) and the conversation ended within 200 steps and 10 tool errors.`,
+    description: `The ${domain} domain of τ-bench (${options.release ?? 'data from a τ-bench data directory'}), ${split} split. Rules: ${TAU_RULES}.`,
     industry: domain === 'retail' ? 'retail' : 'travel',
     use_case: 'customer_service',
-    tags: ['tau-bench', domain, split],
-    policy_ref: `tau-bench/${domain}/policy.md`,
+    tags: ['tau-bench', domain, split, `split:${split}`, `data:${options.release ?? 'data directory'}`, 'rules:tau2-bench a2c0247'],
+    policy_ref: `${options.release ?? 'τ-bench'} ${domain}/policy.md`,
+    source: options.release ? `τ-bench ${options.release}` : 'τ-bench data directory',
     agent: options.agent ?? { adapter: 'scripted' },
     topology: [],
     conversation: 'per_task',
