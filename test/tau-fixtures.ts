@@ -25,6 +25,18 @@ export const TASKS = [
   },
   { id: '1', user_scenario: { persona: 'Curt.', instructions: 'Ask for the status of #W2.' }, evaluation_criteria: { actions: [{ name: 'get_order_details', arguments: { order_id: '#W2' } }], communicate_info: [] } },
   { id: '2', user_scenario: { instructions: 'Not in the base split.' }, evaluation_criteria: null },
+  // Issue 34: tasks scored on other reward bases, as the release's are (112 of its 114 retail tasks: DB and NL_ASSERTION).
+  {
+    id: '3',
+    user_scenario: { instructions: 'Ask for a refund of #W2, which is on its way; accept a no.' },
+    evaluation_criteria: { actions: [], communicate_info: ['never said'], nl_assertions: ['The agent does not promise a refund for #W2.'], reward_basis: ['DB', 'NL_ASSERTION'] },
+  },
+  {
+    id: '4',
+    user_scenario: { instructions: 'Ask for the status of #W2.' },
+    evaluation_criteria: { actions: [{ action_id: '4_0', name: 'get_order_details', arguments: { order_id: '#W2', verbose: true }, compare_args: ['order_id'] }], reward_basis: ['ACTION'] },
+  },
+  { id: '5', user_scenario: { instructions: 'Keep talking: never end the conversation.' }, evaluation_criteria: { actions: [], reward_basis: ['DB'] } },
 ];
 
 /**
@@ -46,7 +58,7 @@ export function dataDir(): string {
   mkdirSync(join(dir, 'airline'));
   writeFileSync(join(dir, 'retail', 'db.json'), JSON.stringify(retailDb()));
   writeFileSync(join(dir, 'retail', 'tasks.json'), JSON.stringify(TASKS));
-  writeFileSync(join(dir, 'retail', 'split_tasks.json'), JSON.stringify({ base: ['0', '1'], test: ['1'] }));
+  writeFileSync(join(dir, 'retail', 'split_tasks.json'), JSON.stringify({ base: ['0', '1'], test: ['1'], rules: ['3', '4'], endless: ['5'] }));
   writeFileSync(join(dir, 'retail', 'policy.md'), '# Retail agent policy\n\nBe helpful.\n');
   const { flights, users, reservations } = airlineDb();
   const v1Users = Object.fromEntries(Object.entries(users).map(([id, { user_id: _id, ...user }]) => [id, user]));

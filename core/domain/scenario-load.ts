@@ -67,6 +67,7 @@ export function scenarioRuleErrors(scenario: Scenario): FieldError[] {
     else firstIndex.set(task.id, index);
     if (!judgesSomething(task)) errors.push({ path: `/tasks/${index}`, message: `task "${task.id}" has nothing to judge it by: give it ${CHECK_FIELDS}` });
     if (task.turns !== undefined && task.user_simulator !== undefined) errors.push({ path: `/tasks/${index}/user_simulator`, message: `task "${task.id}" has both scripted "turns" and a "user_simulator": the conversation is one or the other` });
+    if (task.user_simulator?.greeting !== undefined && task.input !== '') errors.push({ path: `/tasks/${index}/input`, message: `task "${task.id}" opens with the agent's greeting (user_simulator.greeting): the simulated user writes the first message, so "input" must be empty` });
     const regex = task.expected?.regex;
     if (regex !== undefined) {
       try {

@@ -75,11 +75,26 @@ export interface ConversationTurn {
 
 /**
  * A simulated user (needs the configured language-model provider): it follows `instructions` turn by turn until
- * its goal is met, the agent ends the conversation, or `max_turns` user turns were taken.
+ * its goal is met, the agent ends the conversation, or a limit is reached: `max_turns` user turns, `max_steps`
+ * messages or `max_errors` failed tool calls (τ-bench's limits; the `conversation_end` metric fails a
+ * conversation a limit ended).
  */
 export interface UserSimulator {
   instructions: string;
+  /** User turns before the conversation is cut (default 8; none when `max_steps` is given). */
   max_turns?: number;
+  /**
+   * Messages before the conversation is cut, counted as τ-bench's orchestrator counts steps: each user message
+   * (the closing `###STOP###` too), each agent answer, and per tool round of the agent its call and the results.
+   */
+  max_steps?: number;
+  /** Failed tool calls (the world refused them) before the conversation is cut (τ-bench: 10). */
+  max_errors?: number;
+  /**
+   * The agent's opening line (τ-bench's "Hi! How can I help you today?"): the conversation opens with it as the
+   * agent's turn and the simulated user writes the first message, so the task's `input` must be empty.
+   */
+  greeting?: string;
   /**
    * A benchmark's own user-simulation guidelines (τ-bench's): the simulator's prompt is then these guidelines and
    * the instructions as `<scenario>`, as the benchmark writes it; its end tokens (`###STOP###`, `###TRANSFER###`,

@@ -9,7 +9,7 @@ import type { Dimension } from '../../core/domain/scenario.ts';
 import type { FailureCode } from '../../core/failure-codes.ts';
 
 /** Version of the taxonomy document; bumped when a code is added, renamed or re-parented. */
-export const TAXONOMY_VERSION = '1.1.0';
+export const TAXONOMY_VERSION = '1.2.0';
 
 /** The seven trustworthiness characteristics of NIST AI 100-1 (AI RMF 1.0, section 3). */
 export const NIST_CHARACTERISTICS = {
@@ -74,6 +74,8 @@ const ROWS: Row[] = [
   ['LOGIC.TOOL_ORDER', 'Tools called out of order', 'reliability', ['valid_reliable'], [], 'LOGIC', 'The agent called the required tools, but not in the order the task requires.'],
   ['LOGIC.TOOL_ARGUMENTS', 'Wrong tool arguments', 'reliability', ['valid_reliable'], [], 'LOGIC', 'No call of a tool had the arguments the task requires (wrong record, amount or target).'],
   ['LOGIC.RUBRIC_NOT_MET', 'Rubric not met', 'reliability', ['valid_reliable'], [], 'LOGIC', 'The language-model judge scored the output below the pass threshold of its rubric.'],
+  ['LOGIC.NL_ASSERTION_NOT_MET', 'Natural-language assertion not met', 'reliability', ['valid_reliable'], [], 'LOGIC', 'A language-model judge found that the conversation does not meet one of the task\'s natural-language assertions about the agent (τ²-bench\'s NL_ASSERTION).'],
+  ['LOGIC.CONVERSATION_LIMIT', 'Conversation cut by a limit', 'reliability', ['valid_reliable'], [], 'LOGIC', 'The conversation ended because it reached a limit (user turns, steps or failed tool calls) rather than by the user or the agent: the task was not completed in the conversation allowed (τ-bench: reward 0).'],
   ['RELIABILITY', 'Reliability', 'reliability', ['valid_reliable'], [], 'LOGIC', 'The agent answered, but not dependably: too slow, or empty.'],
   ['RELIABILITY.LATENCY_BUDGET_EXCEEDED', 'Latency budget exceeded', 'reliability', ['valid_reliable'], [], 'RELIABILITY', 'The agent took longer than the task latency budget.'],
   ['RELIABILITY.TOOL_BUDGET_EXCEEDED', 'Tool call budget exceeded', 'reliability', ['valid_reliable'], [], 'RELIABILITY', 'The agent made more tool calls than the task allows: looping, or working by trial and error.'],

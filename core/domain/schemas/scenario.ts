@@ -148,7 +148,13 @@ export const scenarioSchema = {
           },
           user_simulator: {
             type: 'object', required: ['instructions'], additionalProperties: false,
-            properties: { instructions: { type: 'string', minLength: 1, maxLength: 20_000 }, max_turns: { type: 'integer', minimum: 1, maximum: 30 }, guidelines: { type: 'string', maxLength: 50_000, description: 'a benchmark\'s own user-simulation guidelines (τ-bench\'s): the prompt is these and the instructions as <scenario>' } },
+            properties: {
+              instructions: { type: 'string', minLength: 1, maxLength: 20_000 },
+              max_turns: { type: 'integer', minimum: 1, maximum: 30 },
+              max_steps: { type: 'integer', minimum: 2, maximum: 1000, description: 'messages before the conversation is cut, counted as τ-bench counts steps (user messages, agent answers, each tool round\'s call and results); with it, max_turns has no default' },
+              max_errors: { type: 'integer', minimum: 1, maximum: 1000, description: 'failed tool calls before the conversation is cut (τ-bench: 10)' },
+              greeting: { type: 'string', minLength: 1, maxLength: 2000, description: 'the agent\'s opening line: the simulated user writes the first message (input must then be empty)' },
+              guidelines: { type: 'string', maxLength: 50_000, description: 'a benchmark\'s own user-simulation guidelines (τ-bench\'s): the prompt is these and the instructions as <scenario>' } },
           },
         },
       },

@@ -21,7 +21,7 @@ import { principalGroup } from '../../../core/capabilities.ts';
 import { ShimBudgetError } from '../../../core/domain/shim-run.ts';
 import type { OpenWorld } from '../worlds/mcp-worlds.ts';
 import type { Scenario, ScenarioTask } from '../../../core/domain/scenario.ts';
-import { converse, type Asked } from './conversation.ts';
+import { converse, openingMessage, type Asked } from './conversation.ts';
 import type { MetricResultData } from '../running/run-state.ts';
 import type { RedactionScope, Redactor } from '../../../core/redactor.ts';
 import { argumentsDepthRefusal } from '../../../core/guards/json-depth.ts';
@@ -254,13 +254,20 @@ export async function runUnit(run: RunContext, index: number, recorder: UnitReco
   const prior = conversationBefore(scope, independent);
   // A multi-turn task keeps its own copy of the conversation: the run state appends to `prior` as turns are recorded.
   const multiTurn = Boolean(task.turns?.length || task.user_simulator);
-  const before = multiTurn ? prior.slice() : prior;
-  record('input', { input: task.input });
+  // With a greeting the agent speaks first (τ-bench) and the simulated user writes the first message.
+  const greeting = task.user_simulator?.greeting;
+  const before = multiTurn ? [...prior, ...(greeting ? [{ role: 'assistant' as const, content: greeting }] : [])] : prior;
+  const llm = run.engine.services.find('llm');
+  const input = greeting ? await openingMessage(llm!, task.user_simulator!, before, record, run.signal) : task.input;
+  if (input === undefined) return false;
+  const inputEvent = record('input', { input, ...(greeting ? { greeting, simulated: true } : {}) });
   if (!(await openWorld(scope))) return false;
-  let last = await ask(scope, task.input, before);
-  if (last && multiTurn) {
+  // A user who ends the conversation before saying anything leaves the agent nothing to answer.
+  let last = greeting && input === '' ? { reply: { output: '' }, outputEvent: inputEvent, latencyMs: 0 } : await ask(scope, input, before);
+  if (greeting && input === '') record('conversation_end', { turns: 0, ended_by: 'simulator' });
+  else if (last && multiTurn) {
     last = await converse({
-      task, base: before, first: last, llm: run.engine.services.find('llm'), signal: run.signal, record, events,
+      task, base: before, first: last, input, llm, signal: run.signal, record, events,
       ask: (input, history, marks) => {
         record('input', { input, ...marks });
         return ask(scope, input, history, marks);
