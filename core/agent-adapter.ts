@@ -17,7 +17,10 @@ export interface ToolCall {
   name: string;
   arguments?: unknown;
   result?: unknown;
-  /** True when the harness ran the call against the task's world (`AgentTools.call`): the trace has it already. */
+  /**
+   * True when the harness ran the call against the task's world (`AgentTools.call`): the trace has it already.
+   * An adapter that runs calls must say so: a call naming a world tool without it is recorded `executed: false`.
+   */
   executed?: boolean;
 }
 

@@ -3,10 +3,15 @@
  * without calling any agent. `trace_path` is read through the file jail. Each task gets the first recorded
  * `agent_output` of the same task id (and variant), with its tool calls and recorded latency. Lines of the
  * plain form `{"task_id", "output"}` are accepted too, for recordings made by other tools.
+ *
+ * A recorded call that names a tool of the task's world runs on that world again, in the recorded order, and
+ * the world's answer replaces the recorded one (as for `scripted`): the world then holds what the recorded agent
+ * did, so gold worlds and state checks judge the recording (a published trajectory's reward reproduced,
+ * bench/tau/trajectories.mjs). Other recorded calls are kept as recorded.
  */
 import type { Plugin } from '../../core/plugin.ts';
 import { Problem } from '../../core/problems.ts';
-import { AgentError, type AgentAdapter, type AgentReply, type ToolCall } from '../../core/agent-adapter.ts';
+import { AgentError, type AgentAdapter, type AgentReply, type AgentTools, type ToolCall } from '../../core/agent-adapter.ts';
 import type { TraceEvent } from '../../core/domain/trace.ts';
 import { parseAgentJson } from '../../core/guards/json-depth.ts';
 
@@ -74,6 +79,20 @@ async function load(path: string, readFile: (path: string) => Promise<Uint8Array
   return recording;
 }
 
+/** The recorded calls, those naming a tool of the world run on it in order (the world records each). */
+async function replayCalls(calls: readonly ToolCall[], tools: AgentTools): Promise<ToolCall[]> {
+  const replayed: ToolCall[] = [];
+  for (const call of calls) {
+    if (!tools.has(call.name)) {
+      replayed.push(call);
+      continue;
+    }
+    const outcome = await tools.call(call.name, call.arguments ?? {});
+    replayed.push({ name: call.name, arguments: call.arguments ?? {}, result: 'error' in outcome ? { error: outcome.error } : outcome.result, executed: true });
+  }
+  return replayed;
+}
+
 /** The replay adapter. */
 export const replayAdapter: AgentAdapter = {
   name: 'replay',
@@ -87,12 +106,13 @@ export const replayAdapter: AgentAdapter = {
       throw new Problem('validation_failed', { detail: 'the recorded trace holds no agent output', errors: [{ path: '/agent/trace_path', message: 'holds no agent_output events' }] });
     }
   },
-  async call(_input, { run_id, spec, task, readFile, variant }) {
+  async call(_input, { run_id, spec, task, readFile, variant, tools }) {
     const path = String(spec.trace_path);
     const recording = await load(path, readFile, `${run_id}\u0000${path}`);
     const reply = recording.get(keyOf(task.id, variant)) ?? (variant ? recording.get(keyOf(task.id)) : undefined);
     if (!reply) throw new AgentError(`the recorded trace has no output for task "${task.id}"${variant ? ` (variant ${variant})` : ''}`);
-    return reply;
+    // The recording is shared by every task and trial that replays it: the replayed calls are a new list.
+    return reply.tool_calls && tools ? { ...reply, tool_calls: await replayCalls(reply.tool_calls, tools) } : reply;
   },
 };
 

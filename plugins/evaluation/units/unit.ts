@@ -162,8 +162,10 @@ async function ask(scope: UnitScope, input: string, history: readonly AgentTurn[
   const signed = reply.signature ? await checkAgentSignature(reply.signature, reply.output, scope.callContext.spec, run.engine.services.fetch) : {};
   const outputEvent = record('agent_output', { output: reply.output, latency_ms: latency, ...callFacts(reply, cacheKey), ...signed, ...marks });
   for (const call of reply.tool_calls ?? []) {
-    // A call the world ran is in the trace already, with its state change (failed calls too).
-    if (call.executed === true || (world?.has(call.name) && call.result !== undefined)) continue;
+    // A call the world ran is in the trace already, with its state change (failed calls too). One an adapter
+    // reports but did not run on the world is recorded as not executed, never dropped: before, a reported call
+    // with a result vanished (a replayed trace's calls were neither run nor recorded).
+    if (call.executed === true) continue;
     const tooDeep = argumentsDepthRefusal(call.arguments);
     record('tool_call', { name: call.name, arguments: call.arguments ?? null, ...(call.result !== undefined ? { result: call.result } : {}), ...(world?.has(call.name) ? { executed: false } : {}), ...(tooDeep ? { error: { code: 'invalid', message: tooDeep } } : {}) });
   }
