@@ -23,7 +23,10 @@ export interface MetricFailure {
   /** Sequence number of the trace event the failure points to. */
   event_index?: number;
   evidence?: unknown;
-  /** The conversation turn (1-based) whose answer it was seen in; set by the engine for `scope: "answer"`. */
+  /**
+   * The conversation turn (1-based) whose answer it was seen in; set by the engine for `scope: "answer"`, or by
+   * a metric that reads a whole conversation (an egress call's turn).
+   */
   turn?: number;
 }
 
