@@ -87,6 +87,8 @@ export interface MetricContext {
     expected?: Record<string, unknown>;
     /** With `expected_actions`: why that world could not be built (a gold action the world refused). */
     expectedError?: string;
+    /** The world's actions that may change it (`shim.action`, every action not `readOnly`), for metrics that judge writes. */
+    writes?: string[];
   };
   /** The configured LLM provider, when there is one. */
   llm?: LlmClient;

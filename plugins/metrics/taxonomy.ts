@@ -9,7 +9,7 @@ import type { Dimension } from '../../core/domain/scenario.ts';
 import type { FailureCode } from '../../core/failure-codes.ts';
 
 /** Version of the taxonomy document; bumped when a code is added, renamed or re-parented. */
-export const TAXONOMY_VERSION = '1.1.0';
+export const TAXONOMY_VERSION = '1.2.0';
 
 /** The seven trustworthiness characteristics of NIST AI 100-1 (AI RMF 1.0, section 3). */
 export const NIST_CHARACTERISTICS = {
@@ -72,6 +72,7 @@ const ROWS: Row[] = [
   ['LOGIC.TOOL_NOT_CALLED', 'Required tool not called', 'reliability', ['valid_reliable'], [], 'LOGIC', 'The agent finished without (successfully) calling a tool the task requires.'],
   ['LOGIC.TOOL_ORDER', 'Tools called out of order', 'reliability', ['valid_reliable'], [], 'LOGIC', 'The agent called the required tools, but not in the order the task requires.'],
   ['LOGIC.TOOL_ARGUMENTS', 'Wrong tool arguments', 'reliability', ['valid_reliable'], [], 'LOGIC', 'No call of a tool had the arguments the task requires (wrong record, amount or target).'],
+  ['LOGIC.FALSE_CLAIM', 'False claim of completion', 'reliability', ['valid_reliable', 'accountable_transparent'], ['LLM09:2025'], 'LOGIC', 'The agent said the work was done when the world shows it was not: a required write was refused, failed or never called.'],
   ['LOGIC.RUBRIC_NOT_MET', 'Rubric not met', 'reliability', ['valid_reliable'], [], 'LOGIC', 'The language-model judge scored the output below the pass threshold of its rubric.'],
   ['RELIABILITY', 'Reliability', 'reliability', ['valid_reliable'], [], 'LOGIC', 'The agent answered, but not dependably: too slow, or empty.'],
   ['RELIABILITY.LATENCY_BUDGET_EXCEEDED', 'Latency budget exceeded', 'reliability', ['valid_reliable'], [], 'RELIABILITY', 'The agent took longer than the task latency budget.'],

@@ -142,7 +142,7 @@ async function checkedScenario(engine: Engine, body: EvaluateBody, owner: string
   const chosen = await chooseAgent(services, await resolveScenario(engine, body), body.agent, engine.sha3);
   // Declared checks run their metrics whether or not `metrics` lists them; the plan shows what is judged.
   // Named shim configurations are spelled out into the plan, so the stored plan is self-contained.
-  const resolved = await resolveShimConfigs(withImpliedMetrics(chosen.scenario), (key) => services.store.getJson<NamedShimConfig>(key), services.config.enabledShims);
+  const resolved = await resolveShimConfigs(withImpliedMetrics(chosen.scenario, (id) => services.metrics.get(id) !== undefined), (key) => services.store.getJson<NamedShimConfig>(key), services.config.enabledShims);
   const scenario = resolved.scenario;
   const errors = [...refusals(engine, scenario), ...resolved.errors, ...await worldRefusals(services.shims, scenario, services.config.enabledShims, new Date(services.now()).toISOString(), resolved.trusted, submissionExecution(services, owner))];
   if (errors.length) throw new Problem('validation_failed', { detail: `the scenario cannot run: ${errors.slice(0, 3).map((e) => `${e.path} ${e.message}`).join('; ')}`, errors });
