@@ -123,7 +123,8 @@ export interface Metric {
    * are skipped and its cost follows what changed and what it asserts, not the world's size. The engine then
    * scores it inline whenever the task has a world: sending a worker the whole world (a 2.8 MB database, three
    * views of it) costs far more than the comparison, and the world's copy in the worker shares nothing, so the
-   * comparison there would walk all of it. The engine's own turn checks run the same assertions inline.
+   * comparison there would walk all of it. The engine's own turn checks run the same assertions inline. A metric
+   * that reads none of the states, only the trace and `world.writes` (`claim_check`), sets it for the same reason.
    */
   worldInline?: boolean;
   /** Failure codes this metric emits beyond the bundled taxonomy; registered with the metric. */
