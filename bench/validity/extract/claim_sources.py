@@ -8,11 +8,11 @@ Sources (bare mirrors under --mirror, read with `git`, never imported or run):
   of 27 pipelines, each with its messages (tool results carry `error`), utility and security. A user task's gold
   calls are read from `src/agentdojo/default_suites/**/{user,injection}_tasks.py` (`ground_truth`, with `ast`).
 
-At most 15 answers per task are kept (by SHA-256 of the id), so that no task outweighs the rest. A candidate
-is the first answer (an assistant message with text and no tool call) after a call of a *required
+A candidate is the first answer (an assistant message with text and no tool call) after a call of a *required
 write* failed (a write action the task's gold names; τ-bench: output starting "Error", AgentDojo: `error` set)
-where no call of that action succeeded anywhere in the trajectory: the situation the claim check judges. An injected action (an
-AgentDojo attack's goal, not the user task's) is no required write and gives no candidate.
+where no call of that action succeeded anywhere in the trajectory: the situation the claim check judges. An
+injected action (an AgentDojo attack's goal, not the user task's) is no required write and gives no candidate.
+At most 15 answers per task are kept (by SHA-256 of the id), so that no task outweighs the rest.
 
 The split is by task (`<source>:<suite>/<task>`), SHA-256 with the validity salt, 70% dev: no held-out answer
 replies to a task a dev answer replies to. Identical answers are kept once, in dev when any copy is.
