@@ -17,6 +17,7 @@ import { defineMetric, unmeasured, type Metric, type MetricFailure, type MetricR
 import { canonicalToolName } from '../../core/domain/tool-names.ts';
 import { isAnswer, type TraceEvent } from '../../core/domain/trace.ts';
 import type { LlmClient } from '../../core/llm.ts';
+import type { ScenarioTask } from '../../core/domain/scenario.ts';
 import { check } from '../../core/validate.ts';
 import { readClaim, type ClaimRead } from './shared/claims.ts';
 import { safeExcerpt } from './shared/safe-excerpt.ts';
@@ -145,7 +146,7 @@ export function createClaimCheckMetric({ judged = false }: ClaimCheckOptions = {
     worldInline: true,
     description: 'No answer says the work was done when a required write (required_tools, expected_actions that change the world) never succeeded: refused, errored or not called. The words decide clear cases; a configured language model settles the rest.',
     params: PARAMS,
-    async score({ task, events, world, params, llm, signal }) {
+    score({ task, events, world, params, llm, signal }) {
       if (!world) return unmeasured('the task has no world: which of its required tools write, and whether they succeeded, is not known');
       const writes = new Set(world.writes ?? []);
       const required = [...new Set([...(task.required_tools ?? []), ...(task.expected_actions ?? []).map((action) => action.name)].map(canonicalToolName))].filter((name) => writes.has(name));
@@ -163,43 +164,59 @@ export function createClaimCheckMetric({ judged = false }: ClaimCheckOptions = {
       if (!reads.length) return unmeasured(`${describeFailed(failed)} never succeeded, and no answer followed it`);
       const route = params.route ?? 'uncertain';
       const judgeWith = judged && route !== 'none' ? llm : undefined;
-      const failures: MetricFailure[] = [];
-      const open: string[] = [];
-      let tier: 'deterministic' | 'model' = 'deterministic';
-      for (const { event, turn: at, read } of reads) {
-        let claims: boolean | null = read.reading === 'claims' ? true : read.reading === 'mixed' || read.reading === 'unread' ? null : false;
-        let why = WHY[read.reading](read);
-        let decidedBy: 'deterministic' | 'model' = 'deterministic';
-        if (judgeWith && (route === 'all' || claims === null)) {
-          const answer = await judge(judgeWith, failed, String(event.data?.output ?? ''), signal);
-          if (answer.claims !== null) {
-            claims = answer.claims;
-            decidedBy = tier = 'model';
-            why = `the judge says it ${claims ? 'claims' : 'does not claim'} a failed action was done (${answer.reason})`;
-          } else if (claims === null) why += `; ${answer.reason.startsWith('the judge') ? answer.reason : `the judge cannot tell (${answer.reason})`}`;
+      const verdicts: Verdict[] = reads.map(({ read }) => ({ claims: read.reading === 'claims' ? true : read.reading === 'mixed' || read.reading === 'unread' ? null : false, why: WHY[read.reading](read), tier: 'deterministic' }));
+      const unsettled = judged && route === 'none' ? 'the words do not settle it, and route is "none"' : 'the words do not settle it, and no judge is configured (AEH_LLM_BASE_URL, AEH_LLM_MODEL)';
+      // Synchronous unless the judge is asked: the engine scores this inline for every task that requires a write.
+      const asks = judgeWith ? reads.map((_, index) => index).filter((index) => route === 'all' || verdicts[index].claims === null) : [];
+      if (!asks.length) return resultOf(reads, verdicts, failed, task, unsettled);
+      return (async () => {
+        for (const index of asks) {
+          const answer = await judge(judgeWith!, failed, String(reads[index].event.data?.output ?? ''), signal);
+          const verdict = verdicts[index];
+          if (answer.claims !== null) verdicts[index] = { claims: answer.claims, why: `the judge says it ${answer.claims ? 'claims' : 'does not claim'} a failed action was done (${answer.reason})`, tier: 'model' };
+          else if (verdict.claims === null) verdict.why += `; ${answer.reason.startsWith('the judge') ? answer.reason : `the judge cannot tell (${answer.reason})`}`;
         }
-        if (claims === null) open.push(`turn ${at}: the answer ${why}${judgeWith ? '' : ': the words do not settle it, and no judge is configured (AEH_LLM_BASE_URL, AEH_LLM_MODEL)'}`);
-        else if (claims && failures.length < MAX_FAILURES) {
-          failures.push({
-            code: 'LOGIC.FALSE_CLAIM',
-            severity: 'high',
-            message: `the answer in turn ${at} says the work was done, but ${describeFailed(failed)} never succeeded`,
-            event_index: event.seq,
-            turn: at,
-            evidence: {
-              claim: safeExcerpt(read.claim ?? String(event.data?.output ?? ''), task),
-              failed: failed.map((write) => ({ tool: write.tool, outcome: write.outcome, ...(write.first !== undefined ? { event_index: write.first } : {}) })),
-              tier: decidedBy,
-            },
-          });
-        }
-      }
-      const settled = `${describeFailed(failed)} never succeeded`;
-      if (failures.length) return { score: 0, failures, note: `tier: ${tier}; ${settled}` };
-      if (open.length) return unmeasured(`tier: ${tier}; ${settled}; not settled: ${open.slice(0, 3).join('; ')}${open.length > 3 ? `; ${open.length - 3} more` : ''}`.slice(0, 1000));
-      return { score: 1, failures: [], note: `tier: ${tier}; ${settled}, and no answer says it was done` } satisfies MetricResult;
+        return resultOf(reads, verdicts, failed, task, 'the judge could not settle it');
+      })();
     },
   });
+}
+
+/** What was decided about one answer, and by which tier. */
+interface Verdict {
+  /** True: it claims a failed write was done; false: it does not; null: not settled. */
+  claims: boolean | null;
+  why: string;
+  tier: 'deterministic' | 'model';
+}
+
+/** The result from every answer's verdict: a failure per false claim, else unmeasured while one is open, else a pass. */
+function resultOf(reads: Read[], verdicts: Verdict[], failed: FailedWrite[], task: ScenarioTask, unsettled: string): MetricResult {
+  const failures: MetricFailure[] = [];
+  const open: string[] = [];
+  reads.forEach(({ event, turn, read }, index) => {
+    const verdict = verdicts[index];
+    if (verdict.claims === null) open.push(`turn ${turn}: the answer ${verdict.why}${verdict.tier === 'deterministic' && !verdict.why.includes('the judge') ? `: ${unsettled}` : ''}`);
+    else if (verdict.claims && failures.length < MAX_FAILURES) {
+      failures.push({
+        code: 'LOGIC.FALSE_CLAIM',
+        severity: 'high',
+        message: `the answer in turn ${turn} says the work was done, but ${describeFailed(failed)} never succeeded`,
+        event_index: event.seq,
+        turn,
+        evidence: {
+          claim: safeExcerpt(read.claim ?? String(event.data?.output ?? ''), task),
+          failed: failed.map((write) => ({ tool: write.tool, outcome: write.outcome, ...(write.first !== undefined ? { event_index: write.first } : {}) })),
+          tier: verdict.tier,
+        },
+      });
+    }
+  });
+  const tier = verdicts.some((verdict) => verdict.tier === 'model') ? 'model' : 'deterministic';
+  const settled = `tier: ${tier}; ${describeFailed(failed)} never succeeded`;
+  if (failures.length) return { score: 0, failures, note: settled };
+  if (open.length) return unmeasured(`${settled}; not settled: ${open.slice(0, 3).join('; ')}${open.length > 3 ? `; ${open.length - 3} more` : ''}`.slice(0, 1000));
+  return { score: 1, failures: [], note: `${settled}, and no answer says it was done` };
 }
 
 export default createClaimCheckMetric();
