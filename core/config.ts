@@ -4,6 +4,9 @@
  * a typed, validated `Config`, failing the start with a message that names the variable and the fix.
  */
 
+import { parseReferencePolicy } from './domain/policy-strength.ts';
+import type { VerdictPolicyInput } from './domain/verdict-policy.ts';
+
 export interface Config {
   host: string;
   port: number;
@@ -46,6 +49,11 @@ export interface Config {
   shimBudgetMs: number;
   /** The most shim calls of one run in the worker pool at once (`AEH_RUN_SHIM_CALLS`); 0: half the pool, at least 1. */
   runShimCalls: number;
+  /**
+   * The weakest verdict policy a run may apply (`AEH_VERDICT_FLOOR`: `default`, or a JSON policy whose fields are
+   * each a floor) unless its submitter holds `verdict:relax`; `undefined`: no floor.
+   */
+  verdictFloor?: VerdictPolicyInput;
 }
 
 /** Raised when the environment cannot start the service; the message says what to change. */
@@ -145,6 +153,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = '/'):
     runConcurrency: integer(env, 'AEH_RUN_CONCURRENCY', 16, 1, 256),
     shimBudgetMs: integer(env, 'AEH_SHIM_BUDGET_MS', 2000, 1, 600_000),
     runShimCalls: integer(env, 'AEH_RUN_SHIM_CALLS', 0, 0, 256),
+    ...(env.AEH_VERDICT_FLOOR?.trim() ? { verdictFloor: verdictFloorOf(env.AEH_VERDICT_FLOOR) } : {}),
     quotas: {
       queuedRunsPerPrincipal: integer(env, 'AEH_MAX_QUEUED_PER_PRINCIPAL', 500, 1),
       queuedUnitsPerPrincipal: integer(env, 'AEH_MAX_QUEUED_UNITS_PER_PRINCIPAL', 1_000_000, 1),
@@ -155,6 +164,14 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = '/'):
   };
   environments.set(config, Object.freeze({ ...env }));
   return config;
+}
+
+function verdictFloorOf(raw: string): VerdictPolicyInput {
+  try {
+    return parseReferencePolicy(raw, 'AEH_VERDICT_FLOOR');
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
 }
 
 /**

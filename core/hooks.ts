@@ -12,6 +12,11 @@ export interface HookEvents {
    * against `submitted_by`'s stored bytes.
    */
   'run.deleted': { run_id: string; submitted_by?: string; bytes_freed: number };
+  /**
+   * A shared blob no run refers to any more was deleted (retention): its `bytes` no longer count against
+   * `charged_to`, the principal whose run first wrote it (core/domain/blobs.ts).
+   */
+  'blob.deleted': { digest: string; charged_to?: string; bytes: number };
   /** An authenticated mutation or a refused request, for the audit log. */
   'audit': AuditEntry;
 }
@@ -28,8 +33,10 @@ export interface AuditEntry {
   outcome: 'ok' | 'refused' | 'error';
   status: number;
   detail?: string;
-  /** The run a request queued (`POST /api/evaluate`). */
+  /** The run a request queued (`POST /api/evaluate`) or cancelled. */
   run_id?: string;
   /** The environment variables that run's agent may send (names, never values; `AEH_AGENT_KEY_ENVS`). */
   agent_envs?: string[];
+  /** Whose run a request acted on, when not the requester's own (a cancel under `runs:cancel-any`). */
+  run_owner?: string;
 }

@@ -87,6 +87,16 @@ export interface MetricContext {
     expected?: Record<string, unknown>;
     /** With `expected_actions`: why that world could not be built (a gold action the world refused). */
     expectedError?: string;
+    /**
+     * With `expected_actions`: what the comparison with `expected` leaves out, as RFC 6901 pointers rooted at the
+     * world with `*` segments (each enabled shim's incidental state, the scenario's and task's `ignore_paths`).
+     */
+    ignoredPaths?: string[];
+    /**
+     * With matchers in `expected_actions`: the gold actions (index, name, arguments as written) that no call of
+     * the agent met; `expected` was built without them.
+     */
+    unmatchedActions?: Array<{ index: number; name: string; arguments?: Record<string, unknown> }>;
     /** The world's actions that may change it (`shim.action`, every action not `readOnly`), for metrics that judge writes. */
     writes?: string[];
   };

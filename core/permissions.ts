@@ -7,7 +7,9 @@ export const PERMISSION_NODES = [
   'scenarios:read', 'runs:read', 'runs:export', 'metrics:read', 'taxonomy:read', 'system:read',
   'certificates:verify', 'runs:sign', 'audit:read',
   'evaluations:launch', 'scenarios:mutate', 'specs:convert', 'shims:manage', 'catalog:refresh', 'doctor:read',
-  'registry:admin', 'identity:manage', 'pbac:configure', 'shims:trust', 'storage:gc',
+  'registry:admin', 'identity:manage', 'pbac:configure', 'shims:trust', 'storage:gc', 'runs:cancel-any',
+  // A run below the operator's verdict floor (AEH_VERDICT_FLOOR): SUPERVISOR's by default, through `*`.
+  'verdict:relax',
 ] as const;
 
 export type PermissionNode = (typeof PERMISSION_NODES)[number];

@@ -50,7 +50,7 @@ export function readSettings(schema: JsonSchema, given: Record<string, unknown> 
   const unknown = Object.keys(given ?? {}).filter((name) => !(name in properties));
   if (unknown.length) throw new Error(`settings: ${unknown.map((name) => `"${name.slice(0, 64)}"`).join(', ')} not declared (declared: ${Object.keys(properties).join(', ') || 'none'})`);
   const errors = check(schema, values, '');
-  if (errors.length) throw new Error(`settings: ${errors.slice(0, 5).map((error) => `${error.path.replace(/^\//, '') || '(settings)'} ${error.message}`).join('; ')}`);
+  if (errors.length) throw new Error(`settings: ${errors.slice(0, 5).map((error) => error.message).join('; ')}`);
   return Object.freeze(values);
 }
 

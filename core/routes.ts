@@ -18,12 +18,12 @@ export interface AppVariables {
   principal?: Principal;
   /** The parsed, validated JSON body of routes that declare one. */
   body?: unknown;
-  /** What a handler adds to its request's audit entry (the run it queued, the variables its agent uses). */
+  /** What a handler adds to its request's audit entry (the run it queued or cancelled, the variables its agent uses, whose run it was). */
   auditFacts?: AuditFacts;
 }
 
 export type AppEnv = { Variables: AppVariables };
-export type AuditFacts = Pick<AuditEntry, 'run_id' | 'agent_envs'>;
+export type AuditFacts = Pick<AuditEntry, 'run_id' | 'agent_envs' | 'run_owner'>;
 export type AppContext = Context<AppEnv>;
 
 /** How a route is rate limited: per client address (public routes) or per principal (protected ones). */

@@ -6,7 +6,8 @@ import { Problem } from './problems.ts';
 import type { Scenario } from './domain/scenario.ts';
 import { normalizeScenario } from './domain/scenario-load.ts';
 import type { Services } from './services.ts';
-import { parseJson } from './guards/json.ts';
+import { parseBoundedJson } from './guards/json.ts';
+import { JsonDepthError } from './guards/json-depth.ts';
 import { readJailedFile } from './guards/jail.ts';
 
 /** Reads a scenario JSON file through the jail and normalises it. */
@@ -14,8 +15,9 @@ export async function loadScenarioFile(services: Pick<Services, 'config' | 'capa
   const bytes = await readJailedFile(services, path, 16 * 1024 * 1024);
   let document: unknown;
   try {
-    document = parseJson(new TextDecoder().decode(bytes));
+    document = parseBoundedJson(new TextDecoder().decode(bytes));
   } catch (error) {
+    if (error instanceof JsonDepthError) throw new Problem('validation_failed', { detail: `the scenario file ${error.message}`, errors: [{ path: error.path || '/', message: `nests deeper than ${error.limit} levels here` }] });
     // Where, never what: the file may be anything the jail lets through, and V8's message quotes it.
     const where = (error as Error).message;
     throw new Problem('validation_failed', { detail: `the scenario file is ${where}`, errors: [{ path: '/', message: where }] });

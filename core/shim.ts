@@ -11,6 +11,7 @@
 import type { JsonSchema } from './validate.ts';
 import { check, validatorOf } from './validate.ts';
 import type { FieldError } from './problems.ts';
+import { pointerPatternError } from './domain/pointer-patterns.ts';
 
 /** A JSON value as a shim state holds it. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -23,7 +24,7 @@ export interface ShimAction {
   parameters: JsonSchema;
   /** JSON Schema of a successful result, for documentation and the conformance suite. */
   result?: JsonSchema;
-  /** True for actions that never change the state (reads, searches). */
+  /** True for actions that change nothing but the shim's `incidental` state (reads, searches). */
   readOnly?: boolean;
   /** Ends the conversation when called successfully (a transfer to a human agent, τ-bench's `transfer_to_human_agents`): no further user turn follows. */
   terminal?: boolean;
@@ -90,10 +91,25 @@ export interface Shim<S extends Json = Json> {
    */
   module?: string;
   /**
+   * The URL of a module whose default export is this shim, for a shim whose calls are cheap enough to stay on the
+   * request thread: a worker may still load it, so its gold solutions (`expected_actions`, replayed on a whole
+   * world per task) are replayed in the offload pool under the shim budget. `module` implies it. Without either,
+   * gold solutions replay inline, bounded only at submission.
+   */
+  replayModule?: string;
+  /**
    * What assertions with `target: "shim:<name>"` look at (a JSON path is taken from it). Defaults to the state;
    * a shim whose state is an encoding (the SQL shim's tables) shows a readable form.
    */
   view?(state: S): Json | Promise<Json>;
+  /**
+   * The parts of the view that reading touches (a mail's `read` flag, a query log, an access time): RFC 6901
+   * pointers relative to the view, a `*` segment for any member or element (`/messages/*` then `/read`). A gold
+   * comparison (`expected_actions`) leaves them out, so an agent that reads what the gold solution did not is not
+   * failed for it; assertions still see them. The conformance suite holds a `readOnly` action to changing nothing
+   * else.
+   */
+  incidental?: string[];
 }
 
 const SHIM_NAME = /^[a-z][a-z0-9_]{0,39}$/;
@@ -119,7 +135,12 @@ export function defineShim<S extends Json>(shim: Shim<S>): Shim<S> {
     compiles(shim.name, action.name, action.parameters);
   }
   if (shim.initialStateSchema) compiles(shim.name, 'initial state', shim.initialStateSchema);
-  return Object.freeze({ ...shim, actions: Object.freeze(shim.actions.map((action) => Object.freeze({ ...action }))) as ShimAction[] });
+  if (shim.incidental !== undefined && !Array.isArray(shim.incidental)) throw new Error(`shim "${shim.name}": incidental must be a list of JSON Pointers`);
+  for (const pointer of shim.incidental ?? []) {
+    const problem = typeof pointer !== 'string' ? 'is not a string' : pointer === '' ? 'names the whole view: nothing would be compared' : pointerPatternError(pointer);
+    if (problem) throw new Error(`shim "${shim.name}": incidental ${JSON.stringify(pointer)} ${problem}`);
+  }
+  return Object.freeze({ ...shim, ...(shim.incidental ? { incidental: Object.freeze([...shim.incidental]) as string[] } : {}), actions: Object.freeze(shim.actions.map((action) => Object.freeze({ ...action }))) as ShimAction[] });
 }
 
 function compiles(shim: string, what: string, schema: JsonSchema): void {

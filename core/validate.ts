@@ -14,6 +14,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { Problem, type FieldError } from './problems.ts';
 import { createAjv } from './schema-compiler.ts';
+import { schemaErrorSentence } from './schema-sentences.ts';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -72,14 +73,30 @@ export function validatorOf(schema: JsonSchema): ValidateFunction {
   return validate;
 }
 
-/** ajv errors as `{path, message}` with JSON Pointer paths. */
+/**
+ * ajv errors as `{path, message}`: JSON Pointer paths, and messages that are sentences naming the field
+ * (core/schema-sentences.ts). A `oneOf` or `anyOf` error whose branches already said what is wrong is left out:
+ * the branches' sentences are the useful ones.
+ */
 export function fieldErrors(errors: ErrorObject[] | null | undefined, prefix = ''): FieldError[] {
-  return (errors ?? []).map((error) => {
+  const list = errors ?? [];
+  return list.map((error) => {
     let path = prefix + (error.instancePath || '');
-    if (error.keyword === 'required') path += `/${(error.params as { missingProperty: string }).missingProperty}`;
-    if (error.keyword === 'additionalProperties') path += `/${(error.params as { additionalProperty: string }).additionalProperty}`;
-    return { path: path || '/', message: error.message ?? 'is invalid' };
+    if (error.keyword === 'required') path += `/${escapePointer((error.params as { missingProperty: string }).missingProperty)}`;
+    if (error.keyword === 'additionalProperties') path += `/${escapePointer((error.params as { additionalProperty: string }).additionalProperty)}`;
+    return { path: path || '/', message: schemaErrorSentence(error, path) };
   });
+}
+
+/** A property name as one JSON Pointer segment (RFC 6901). */
+function escapePointer(name: string): string {
+  return name.replaceAll('~', '~0').replaceAll('/', '~1');
+}
+
+/** Field errors in one line for a problem's `detail`: the first three, each `path: sentence`. */
+export function describeErrors(errors: readonly FieldError[], most = 3): string {
+  const shown = errors.slice(0, most).map((e) => `${e.path}: ${e.message}`).join('; ');
+  return errors.length > most ? `${shown}; and ${errors.length - most} more` : shown;
 }
 
 /** Validates `data`; returns the field errors (empty when valid). */
@@ -92,7 +109,7 @@ export function check(schema: JsonSchema, data: unknown, prefix = ''): FieldErro
 export function assertValid<T>(schema: JsonSchema, data: unknown, what = 'body', prefix = ''): T {
   const errors = check(schema, data, prefix);
   if (errors.length) {
-    throw new Problem('validation_failed', { detail: `${what} is invalid: ${errors.slice(0, 3).map((e) => `${e.path} ${e.message}`).join('; ')}`, errors });
+    throw new Problem('validation_failed', { detail: `${what} is invalid: ${describeErrors(errors)}`, errors });
   }
   return data as T;
 }

@@ -105,7 +105,7 @@ describe('plugin API v2: settings', () => {
     const missing = await startFails([reports]);
     expect(missing).toMatch(/plugin "team-reports": could not be configured: settings: .*TEAM_REPORTS_URL/);
     const wrong = await startFails([reports], { TEAM_REPORTS_URL: 'https://x.example', TEAM_REPORTS_TIMEOUT_MS: 'soon-ish-secret' });
-    expect(wrong).toMatch(/TEAM_REPORTS_TIMEOUT_MS must be integer/);
+    expect(wrong).toMatch(/"TEAM_REPORTS_TIMEOUT_MS" must be a whole number/);
     expect(wrong).not.toContain('soon-ish-secret');
     const unknown = await startFails([reports], { TEAM_REPORTS_URL: 'https://x.example' }, { 'team-reports': { TEAM_REPORTS_COLOR: 'red' } });
     expect(unknown).toMatch(/"TEAM_REPORTS_COLOR" not declared/);

@@ -243,7 +243,8 @@ describe('retention: POST /api/v1/gc', () => {
   });
 
   it('gives a principal refused for its stored bytes its quota back once gc deleted its runs', async () => {
-    const t = await testApp({ env: { AEH_MAX_STORED_BYTES_PER_PRINCIPAL: '20000' } });
+    // Room for a few runs: the first also pays for the scenario and world blobs it writes (issue 33 item 2).
+    const t = await testApp({ env: { AEH_MAX_STORED_BYTES_PER_PRINCIPAL: '60000' } });
     const key = (await t.json('POST', '/api/v1/keys', { body: { name: 'filler', roles: ['operator'] } })).body.secret;
     let refused: { status: number; body: any } | undefined;
     for (let n = 0; n < 30 && !refused; n++) {
@@ -274,7 +275,13 @@ describe('retention: POST /api/v1/gc', () => {
     }
     expect(suite.certificate.status).toBe('issued');
     await evaluate(t, { scenario: scenario() });
-    expect((await t.json('POST', '/api/v1/gc', { body: { keep_runs: 1 } })).body.runs.deleted).toBe(1);
+    // keep_runs never counts out a run a suite certificate holds (issue 33 item 1); age deletes any run.
+    expect((await t.json('POST', '/api/v1/gc', { body: { keep_runs: 1 } })).body.runs.deleted).toBe(0);
+    const store = await storeOf(t);
+    const suiteRun = suite.runs[0].run_id;
+    const record = (await store.getJson<any>(`runs/${suiteRun}/run.json`))!;
+    await store.setJson(`runs/${suiteRun}/run.json`, { ...record, finished_at: '2020-01-01T00:00:00.000Z' });
+    expect((await t.json('POST', '/api/v1/gc', { body: { max_age_days: 1 } })).body.runs.deleted).toBe(1);
     const after = (await t.json('GET', `/api/v1/suites/${accepted.body.suite_id}`)).body;
     expect(after).toMatchObject({ status: 'finished', certificate: { status: 'issued' }, runs: [{ status: 'deleted' }] });
     expect(after.agents[0].runs.by_status).toEqual({ deleted: 1 });

@@ -7,9 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { readFile, stat } from 'node:fs/promises';
 import { testApp } from './helpers.ts';
 import { evaluate } from './evaluation-fixtures.ts';
-import { readTauDb, tauScenario } from '../plugins/shims/tau/index.ts';
+import { BUNDLED_TAU_RELEASE, readTauDb, tauScenario } from '../plugins/shims/tau/index.ts';
 import { airlineDb } from '../plugins/shims/tau/fixtures/synthetic.ts';
 import { dataDir } from './tau-fixtures.ts';
+import { BUNDLED_TAU_DIR as BUNDLED } from '../cli/commands/bench.ts';
 
 const files = { readFile: (path: string) => readFile(path), stat: async (path: string) => ({ isFile: (await stat(path)).isFile(), size: 0 }) };
 
@@ -32,10 +33,54 @@ describe('τ-bench tasks as a scenario (tauScenario)', () => {
     expect(second.expected_outcome).toBeUndefined();
   });
 
+  it('runs each task under τ-bench\'s rules: the agent greets, 200 steps, 10 tool errors, the bundled guidelines, every reward component must-pass (issue 34)', async () => {
+    const { scenario, rewardBasis } = await tauScenario('retail', { dir: dataDir(), files }, { guidelinesFrom: { dir: BUNDLED, files } });
+    const [first] = scenario.tasks;
+    expect(first.input).toBe('');
+    expect(first.user_simulator).toMatchObject({ greeting: 'Hi! How can I help you today?', max_steps: 200, max_errors: 10 });
+    expect(first.user_simulator?.max_turns).toBeUndefined();
+    // The data directory has no user_simulator/ of its own: the release's guidelines shipped with the harness.
+    expect(first.user_simulator?.guidelines).toMatch(/^# User Simulation Guidelines/);
+    expect(first.metrics).toEqual([{ id: 'state_match' }, { id: 'conversation_end' }]);
+    expect(scenario.verdict).toEqual({ must_pass: ['declared', 'nl_assertions', 'conversation_end'] });
+    // No reward_basis: τ²-bench's default, original τ-bench's [DB, COMMUNICATE].
+    expect(rewardBasis).toEqual({ task_0: ['DB', 'COMMUNICATE'], task_1: ['DB', 'COMMUNICATE'] });
+  });
+
+  it('records the release, the split and the rules in the scenario (each run signs it as scenario.json)', async () => {
+    const mine = (await tauScenario('retail', { dir: dataDir(), files })).scenario;
+    expect(mine).toMatchObject({ source: 'τ-bench data directory', policy_ref: 'τ-bench retail/policy.md', tags: expect.arrayContaining(['split:base', 'data:data directory', 'rules:tau2-bench a2c0247']) });
+    const shipped = (await tauScenario('airline', { dir: BUNDLED, files }, { release: BUNDLED_TAU_RELEASE, split: 'test' })).scenario;
+    expect(shipped).toMatchObject({ source: 'τ-bench tau2-bench a2c0247, airline database τ-bench v1 59a200c', policy_ref: 'tau2-bench a2c0247, airline database τ-bench v1 59a200c airline/policy.md' });
+    expect(shipped.tags).toEqual(['tau-bench', 'airline', 'test', 'split:test', 'data:tau2-bench a2c0247, airline database τ-bench v1 59a200c', 'rules:tau2-bench a2c0247']);
+    expect(shipped.description).toContain('at most 200 steps and 10 tool errors, a conversation cut by either scores 0');
+    expect(shipped.tasks).toHaveLength(20);
+  });
+
+  it('honours each task\'s reward_basis: NL_ASSERTION judged by the model and COMMUNICATE left out when not named; ACTION on the compared arguments', async () => {
+    const { scenario, rewardBasis } = await tauScenario('retail', { dir: dataDir(), files }, { split: 'rules' });
+    const [nl, action] = scenario.tasks;
+    expect(rewardBasis).toEqual({ task_3: ['DB', 'NL_ASSERTION'], task_4: ['ACTION'] });
+    // DB with no gold action: nothing may change; communicate_info is not in the basis, so it is not checked.
+    expect(nl.expected_actions).toEqual([]);
+    expect(nl.expected_outcome).toBeUndefined();
+    expect(nl.metrics).toEqual([{ id: 'state_match' }, { id: 'nl_assertions', params: { assertions: ['The agent does not promise a refund for #W2.'] } }, { id: 'conversation_end' }]);
+    // ACTION without DB: the call must be made (compare_args: the order id only); the database is not compared.
+    expect(action.expected_actions).toBeUndefined();
+    expect(action.expected_outcome).toEqual([{ target: 'tool_calls', where: { name: 'tau_retail.get_order_details', arguments: { order_id: '#W2' } }, mode: 'exists' }]);
+  });
+
+  it('names a reward component the harness does not score (the telecom domain\'s ENV_ASSERTION)', async () => {
+    const { tauTask } = await import('../plugins/shims/tau/tasks.ts');
+    const { tauRetailShim } = await import('../plugins/shims/tau/index.ts');
+    const task = { id: '9', user_scenario: { instructions: 'x' }, evaluation_criteria: { actions: [], reward_basis: ['ENV_ASSERTION'] } };
+    await expect(tauTask(task, tauRetailShim() as never, {}, 'retail')).rejects.toThrow('τ-bench retail task 9: reward_basis ENV_ASSERTION is not scored by the harness');
+  });
+
   it('takes another split, and names the splits there are when asked for one that is not', async () => {
     const dir = dataDir();
     expect((await tauScenario('retail', { dir, files }, { split: 'test' })).scenario.tasks.map((task) => task.id)).toEqual(['task_1']);
-    await expect(tauScenario('retail', { dir, files }, { split: 'dev' })).rejects.toThrow('τ-bench retail has no split "dev" (it has base, test)');
+    await expect(tauScenario('retail', { dir, files }, { split: 'dev' })).rejects.toThrow('τ-bench retail has no split "dev" (it has base, test, rules, endless)');
   });
 
   it("reads τ-bench v1's three airline files as one database, each user with its id", async () => {
@@ -71,12 +116,20 @@ describe('τ-bench shims through the service', () => {
     expect(failure.evidence.differences).toContainEqual({ path: '/tau_retail/orders/#W1/cancel_reason', expected: 'ordered by mistake', actual: 'no longer needed' });
   });
 
-  it('without a data directory, a scenario that gives no database is refused at submission, saying what to configure', async () => {
+  it('without a data directory, the shims read the release\'s database shipped in catalog/data/tau-bench (issue 34)', async () => {
     const t = await testApp();
-    const { scenario } = await tauScenario('retail', { dir: dataDir(), files });
-    const task = { ...scenario.tasks[1], user_simulator: undefined };
-    const answer = await t.json('POST', '/api/evaluate', { body: { scenario: { ...scenario, agent: { adapter: 'scripted', replies: { '*': { output: 'Delivered.' } } }, tasks: [task] } } });
-    expect(answer.status).toBe(400);
-    expect((answer.body as any).errors).toEqual([{ path: '/initial_state/tau_retail', message: expect.stringContaining('no initial_state.tau_retail and no τ-bench data directory is configured (AEH_TAU_DATA_DIR)') }]);
+    const { scenario } = await tauScenario('retail', { dir: BUNDLED, files });
+    // Task 0 of the release, one turn, an agent that does nothing: the gold's writes on the real orders are missing.
+    const task = { ...scenario.tasks[0], user_simulator: undefined, input: 'Help me with my order.', metrics: [{ id: 'state_match' }] };
+    const { run } = await evaluate(t, { scenario: { ...scenario, agent: { adapter: 'scripted', replies: { '*': { output: 'Done.' } } }, tasks: [task] } });
+    const failure = run.failures.find((entry: any) => entry.metric === 'state_match');
+    expect(failure.evidence.differences.map((difference: any) => difference.path)).toContainEqual(expect.stringMatching(/^\/tau_retail\/orders\/#W\d{7}\//));
+  });
+
+  it('where the runtime has no catalog directory (workerd) and nothing is configured, a scenario that gives no database is refused, saying what to configure', async () => {
+    const { configuredLoader } = await import('../plugins/shims/tau/index.ts');
+    const host = { settings: {}, config: { projectRoot: '/p' }, capabilities: { files: { readFile: async () => new Uint8Array(), stat: async () => ({ isFile: true, size: 0 }) } } };
+    expect(configuredLoader(host as never)).toBeUndefined();
+    expect(configuredLoader({ ...host, capabilities: { ...host.capabilities, catalogDir: '/pkg/catalog' } } as never)).toBeTypeOf('function');
   });
 });

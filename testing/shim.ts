@@ -2,12 +2,15 @@
  * The shim conformance suite: every shim, bundled or from a plugin, runs it with a seed and a script of calls.
  * It pins what the engine relies on (core/shim.ts): the definition is valid; the seed matches the shim's schema;
  * states and results are plain JSON; `call` never mutates the state it was given and answers the same way every
- * time (so a run replayed on another instance reaches the same world); errors carry a code and a message; and
+ * time (so a run replayed on another instance reaches the same world); a read-only action changes nothing but
+ * the shim's incidental state; its incidental pointers are valid; errors carry a code and a message; and
  * the script exercises every action and at least one failure mode.
  */
 import { describe, it, expect } from 'vitest';
 import { actionOf, checkShimParams, defineShim, type Json, type Shim, type ShimCallContext, type ShimOutcome } from '../core/shim.ts';
 import { check } from '../core/validate.ts';
+import { jsonDifferences } from '../core/domain/json-diff.ts';
+import { pointerTrie } from '../core/domain/pointer-patterns.ts';
 
 /** One step of the script: a call and, optionally, what it must answer. */
 export interface ShimStep {
@@ -26,7 +29,10 @@ export interface ShimConformanceOptions {
   config?: Record<string, unknown>;
   /** Why the shim reports failures as results rather than errors (an HTTP API's statuses): skips that check. */
   failuresAsResults?: string;
-  /** Why a read-only action may still change what the view shows (a query log): skips that check. */
+  /**
+   * Why a read-only action may change what the view shows beyond the shim's `incidental` state: skips that
+   * check. Prefer declaring the state reading touches as `incidental`.
+   */
   readOnlyChangesView?: string;
 }
 
@@ -94,9 +100,11 @@ export function testShim(shim: Shim, options: ShimConformanceOptions): void {
           expect('error' in outcome ? `${outcome.error.code}: ${outcome.error.message}` : 'ok', `step ${index} ${step.action}`).toBe('ok');
         }
         if ('error' in outcome) expect(outcome.error.message.length).toBeGreaterThan(0);
-        if (action?.readOnly && !('error' in outcome)) {
-          const view = async (state: Json) => JSON.stringify(await (shim.view?.(state) ?? state));
-          if (!options.readOnlyChangesView) expect(await view(states[index + 1]), `${step.action} is read-only`).toBe(await view(states[index]));
+        if (action?.readOnly && !('error' in outcome) && !options.readOnlyChangesView) {
+          // A read may touch the shim's incidental state (a read flag, a query log), and nothing else.
+          const view = async (state: Json) => structuredClone(await (shim.view?.(state) ?? state));
+          const changed = jsonDifferences(await view(states[index]), await view(states[index + 1]), 20, pointerTrie(shim.incidental ?? []));
+          expect(changed.map((difference) => difference.path), `${step.action} is read-only: it may change only the incidental state (${(shim.incidental ?? []).join(', ') || 'none'})`).toEqual([]);
         }
         step.expect?.(outcome, await (shim.view?.(outcome.state) ?? outcome.state));
       }

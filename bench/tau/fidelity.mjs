@@ -6,12 +6,14 @@
 // refused on both sides alike.
 //
 // Usage:
-//   node bench/tau/fidelity.mjs --src <tau2-bench checkout>/src --data <τ-bench data dir> [--domain retail|airline|all]
-//        [--split base] [--write-fixture] [--probes]
-// <data dir> has the layout of the release's data/tau2/domains/ (see plugins/shims/tau/data.ts): retail/db.json,
-// tasks.json, split_tasks.json; airline/ the same, or τ-bench v1's flights.json, reservations.json, users.json
-// instead of db.json. --write-fixture records our per-task hashes in plugins/shims/tau/fidelity.fixture.json
-// (what plugins/shims/tau/fidelity.test.ts checks without Python). --probes runs, instead of the tasks, call
+//   node bench/tau/fidelity.mjs [--src <tau2-bench checkout>/src | --mirror <git dir>] [--data <τ-bench data dir>]
+//        [--domain retail|airline|all] [--split base] [--write-fixture] [--probes]
+// <data dir> has the layout of the release's data/tau2/domains/ (see plugins/shims/tau/data.ts), default the data
+// shipped in catalog/data/tau-bench/domains: retail/db.json, tasks.json, split_tasks.json; airline/ the same, or
+// τ-bench v1's flights.json, reservations.json, users.json instead of db.json (any of them gzipped). Without
+// --src, the reference's domain sources come from the git mirror (bench/tau/reference-src.mjs). --write-fixture
+// records the reference's per-task hashes in plugins/shims/tau/fidelity.fixture.json, when ours equal them (what
+// plugins/shims/tau/fidelity.test.ts checks on every CI run, without Python). --probes runs, instead of the tasks, call
 // sequences of our own built from the database (bench/tau/probes.mjs) that reach every tool, its successes and
 // refusals, and compares each call's result and refusal message too.
 import { spawnSync } from 'node:child_process';
@@ -20,21 +22,17 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ensureBuilt, repoRoot, tauDataDir, importDist } from '../lib.mjs';
+import { DEFAULT_MIRROR, referenceSources } from './reference-src.mjs';
 
 function argument(name, fallback) {
   const index = process.argv.indexOf(`--${name}`);
   return index > 0 ? process.argv[index + 1] : fallback;
 }
-const SRC = argument('src');
-const DATA = argument('data');
+const DATA = argument('data', join(repoRoot, 'catalog', 'data', 'tau-bench', 'domains'));
 const SPLIT = argument('split', 'base');
 const DOMAINS = (argument('domain', 'all') === 'all' ? ['retail', 'airline'] : [argument('domain')]);
 const WRITE = process.argv.includes('--write-fixture');
 const PROBES = process.argv.includes('--probes');
-if (!SRC || !DATA) {
-  console.error('usage: node bench/tau/fidelity.mjs --src <tau2-bench checkout>/src --data <τ-bench data dir> [--domain retail|airline|all] [--split base] [--write-fixture]');
-  process.exit(2);
-}
 
 ensureBuilt();
 const tau = await importDist('plugins/shims/tau/index.js');
@@ -45,6 +43,8 @@ const data = tauDataDir(DATA);
 const FIXTURE = join(repoRoot, 'plugins/shims/tau/fidelity.fixture.json');
 const fixture = existsSync(FIXTURE) ? JSON.parse(readFileSync(FIXTURE, 'utf8')) : {};
 const work = mkdtempSync(join(tmpdir(), 'tau-fidelity-'));
+const sources = referenceSources(argument('src'), argument('mirror', DEFAULT_MIRROR));
+const SRC = sources.src;
 let failed = false;
 
 try {
@@ -52,11 +52,12 @@ try {
     const load = tau.tauDbLoader(data);
     const db = await load(domain);
     const shim = domain === 'retail' ? tau.tauRetailShim(load) : tau.tauAirlineShim(load);
-    const tasksFile = PROBES ? join(work, `${domain}-probes.json`) : join(data.dir, domain, 'tasks.json');
+    // The driver reads plain JSON: the tasks (gzipped in the shipped data) are written out for it.
+    const tasksFile = join(work, `${domain}-${PROBES ? 'probes' : 'tasks'}.json`);
     const probes = PROBES ? (domain === 'retail' ? retailProbes(db) : airlineProbes(db)) : undefined;
-    if (probes) writeFileSync(tasksFile, JSON.stringify(probes));
-    const tasks = probes ?? JSON.parse(readFileSync(tasksFile, 'utf8'));
-    const ids = probes ? probes.map((entry) => entry.id) : JSON.parse(readFileSync(join(data.dir, domain, 'split_tasks.json'), 'utf8'))[SPLIT];
+    const tasks = probes ?? await tau.readTauJson(data, domain, 'tasks.json');
+    writeFileSync(tasksFile, JSON.stringify(tasks));
+    const ids = probes ? probes.map((entry) => entry.id) : (await tau.readTauJson(data, domain, 'split_tasks.json'))[SPLIT];
     const byId = new Map(tasks.map((task) => [task.id, task]));
 
     const started = performance.now();
@@ -105,7 +106,8 @@ try {
     if (!PROBES) for (const id of ids) for (const outcome of ours[id].actions) if (outcome !== 'ok') console.log(`  task ${id}: gold action refused (both sides): ${outcome}`);
     if (initial !== reference.initial || mismatched.length > 0 || disagreements.length > 0) failed = true;
     else if (WRITE && !PROBES) {
-      fixture[domain] = { ...(fixture[domain]?.source ? { source: fixture[domain].source } : {}), split: SPLIT, initial_db_sha256: initial, tasks: Object.fromEntries(ids.map((id) => [id, ours[id].hash])) };
+      // The reference's own hashes (ours are the same, or we would not be here).
+      fixture[domain] = { ...(fixture[domain]?.source ? { source: fixture[domain].source } : {}), split: SPLIT, initial_db_sha256: reference.initial, tasks: Object.fromEntries(ids.map((id) => [id, reference.tasks[id].hash])) };
     }
   }
   if (WRITE && !failed) {
@@ -114,5 +116,6 @@ try {
   }
 } finally {
   rmSync(work, { recursive: true, force: true });
+  sources.cleanup();
 }
 process.exit(failed ? 1 : 0);

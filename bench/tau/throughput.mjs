@@ -9,7 +9,7 @@
 // run is certified) with `trials`. The agent is the in-process `scripted` adapter playing the oracle: for each
 // task, every gold action of tasks.json (those the world refuses too) as a tool call on the task's world, then
 // the task's required outputs as its answer. The simulated user is left out (no model: the oracle needs none),
-// so each task is one turn. Every task must pass every trial, else the bench measured something else and
+// so each task is one turn, and so are the natural-language assertions (they need a judge model). Every task must pass every trial, else the bench measured something else and
 // fails. Time: from the POST to the suite finished with its certificate issued (polled every 10 ms).
 //
 // Reference: bench/tau/reference_driver.py --evaluate, τ-bench's own data model and tools (tau2-bench's
@@ -22,7 +22,7 @@
 //        [--tasks N] [--storage fs|memory] [--src <tau2-bench checkout>/src | --mirror <git dir>] [--reference-trials N] [--skip-reference]
 // The reference takes about a second per unit (three environments loaded from db.json and validated, two hashes):
 // --reference-trials 1 times it on the split once, the same rate in a quarter of the time.
-// --data defaults to AEH_TAU_DATA_DIR (docs/shims.md, "τ-bench domains").
+// --data defaults to AEH_TAU_DATA_DIR, else the data shipped in catalog/data/tau-bench (docs/shims.md, "τ-bench domains").
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -31,7 +31,8 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { BENCH_KEY, argument, ensureBuilt, fmt, freePort, freshRoot, median, numberArgument, repoRoot, tauDataDir, importDist } from '../lib.mjs';
 import { DEFAULT_MIRROR, referenceSources } from './reference-src.mjs';
 
-const DATA = argument('data', process.env.AEH_TAU_DATA_DIR);
+// Default: the release's data shipped in catalog/data/tau-bench (JSON gzipped).
+const DATA = argument('data', process.env.AEH_TAU_DATA_DIR ?? join(repoRoot, 'catalog', 'data', 'tau-bench', 'domains'));
 const TRIALS = numberArgument('trials', 4);
 const SPLIT = argument('split', 'base');
 const ROUNDS = numberArgument('rounds', 1);
@@ -39,10 +40,6 @@ const STORAGE = argument('storage', 'fs');
 // The reference's units are independent and alike whatever the trial: fewer trials measure its rate in less time.
 const REFERENCE_TRIALS = numberArgument('reference-trials', TRIALS);
 const SKIP_REFERENCE = process.argv.includes('--skip-reference');
-if (!DATA) {
-  console.error('usage: node bench/tau/throughput.mjs --data <τ-bench data dir> (or AEH_TAU_DATA_DIR) [--trials 4] [--rounds 1] [--storage fs|memory] [--src DIR | --mirror GITDIR]');
-  process.exit(2);
-}
 
 ensureBuilt();
 const tau = await importDist('plugins/shims/tau/index.js');
@@ -50,14 +47,17 @@ const { startNodeService } = await importDist('runtime/node/start.js');
 const { silentLogger } = await importDist('core/capabilities.js');
 
 const data = tauDataDir(DATA);
-const tauTasks = new Map(JSON.parse(readFileSync(join(data.dir, 'retail', 'tasks.json'), 'utf8')).map((task) => [task.id, task]));
+const tauTaskList = await tau.readTauJson(data, 'retail', 'tasks.json');
+const tauTasks = new Map(tauTaskList.map((task) => [task.id, task]));
 // --tasks N: the split's first N tasks only (a quick try; the figures are for the whole split).
-const ids = JSON.parse(readFileSync(join(data.dir, 'retail', 'split_tasks.json'), 'utf8'))[SPLIT].slice(0, numberArgument('tasks', Infinity));
+const ids = (await tau.readTauJson(data, 'retail', 'split_tasks.json'))[SPLIT].slice(0, numberArgument('tasks', Infinity));
 
 /** The split as `aeh bench tau` builds it, one turn per task, and the oracle as its agent. */
 async function oracleScenario(limit = ids.length, trials = TRIALS) {
   const { scenario } = await tau.tauScenario('retail', data, { split: SPLIT });
-  const tasks = scenario.tasks.slice(0, limit).map(({ user_simulator: _user, provenance: { user_simulator: _imported, ...provenance } = {}, ...task }) => ({ ...task, provenance }));
+  // The natural-language assertions need a judge model, which this bench has not: the oracle run leaves them out
+  // (every other rule stays on: the reward basis, the database, the required outputs, conversation_end).
+  const tasks = scenario.tasks.slice(0, limit).map(({ user_simulator: _user, provenance: { user_simulator: _imported, ...provenance } = {}, metrics, ...task }) => ({ ...task, metrics: metrics.filter((ref) => ref.id !== 'nl_assertions'), provenance }));
   const replies = Object.fromEntries(tasks.map((task) => {
     const criteria = tauTasks.get(task.id.slice('task_'.length)).evaluation_criteria ?? {};
     const calls = (criteria.actions ?? []).map((action) => ({ name: action.name, arguments: action.arguments }));
@@ -125,11 +125,14 @@ async function ours() {
   }
 }
 
-function reference(src, work) {
+async function reference(src, work) {
   const idsFile = join(work, 'ids.json');
   writeFileSync(idsFile, JSON.stringify(ids));
+  // The driver reads plain JSON files: the database and tasks as the data layer reads them (gunzipped).
+  writeFileSync(join(work, 'db.json'), JSON.stringify(await tau.readTauDb(data, 'retail')));
+  writeFileSync(join(work, 'tasks.json'), JSON.stringify(tauTaskList));
   const started = performance.now();
-  const run = spawnSync('python3', [join(repoRoot, 'bench/tau/reference_driver.py'), '--src', src, '--db', join(data.dir, 'retail', 'db.json'), '--tasks', join(data.dir, 'retail', 'tasks.json'), '--ids', idsFile, '--domain', 'retail', '--evaluate', '--trials', String(REFERENCE_TRIALS)], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const run = spawnSync('python3', [join(repoRoot, 'bench/tau/reference_driver.py'), '--src', src, '--db', join(work, 'db.json'), '--tasks', join(work, 'tasks.json'), '--ids', idsFile, '--domain', 'retail', '--evaluate', '--trials', String(REFERENCE_TRIALS)], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   const wall = (performance.now() - started) / 1000;
   if (run.status !== 0) throw new Error(`the reference driver failed:\n${run.stderr}`);
   const result = JSON.parse(run.stdout);
@@ -154,7 +157,7 @@ try {
         console.log(`  round ${round + 1}, ours: ${result.units} units in ${fmt(result.seconds, 2)} s = ${fmt(result.units / result.seconds, 1)} tasks/s end to end (service over HTTP, ${STORAGE} storage, suite certificate ${result.certificate}, pass^1..${result.passHat.length} all 1)`);
         console.log(`    the units alone (the trace's run_start to run_end): ${fmt(result.unitsSeconds, 2)} s = ${fmt(result.units / result.unitsSeconds, 1)} units/s; submission, finishing the run (evidence, world.json) and the certificate took the other ${fmt(result.seconds - result.unitsSeconds, 2)} s; longest event-loop stall ${fmt(result.maxStallMs)} ms`);
       } else {
-        const result = reference(sources.src, work);
+        const result = await reference(sources.src, work);
         results.reference.push(result.units / result.seconds);
         console.log(`  round ${round + 1}, reference (${sources.commit}, python3): ${result.units} units in ${fmt(result.seconds, 2)} s = ${fmt(result.units / result.seconds, 2)} tasks/s (${fmt(result.wall, 2)} s with interpreter start-up)`);
       }

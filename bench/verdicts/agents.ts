@@ -38,12 +38,31 @@ function attemptCounter() {
   };
 }
 
+/** A `tools/call` whose arguments are sent as written (the SDK would have to print them first). */
+async function rawToolCall(mcp: { url: string; token: string }, name: string, rawArguments: string): Promise<void> {
+  const body = `{"jsonrpc":"2.0","id":"raw","method":"tools/call","params":{"name":${JSON.stringify(name)},"arguments":${rawArguments}}}`;
+  const response = await fetch(mcp.url, { method: 'POST', body, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${mcp.token}` } });
+  await response.text();
+}
+
+/** Serialises a reply whose `arguments` may stand for raw JSON text (`RAW_ARGUMENTS` placeholders, in order). */
+function serialise(reply: unknown, raws: string[]): string {
+  let index = 0;
+  return JSON.stringify(reply).replaceAll(JSON.stringify(RAW_ARGUMENTS), () => raws[index++] ?? 'null');
+}
+
+/** What stands in a reply for raw arguments until `serialise` puts them in. */
+const RAW_ARGUMENTS = '<raw arguments of the verdict benchmark>';
+
 async function viaMcp(plan: TurnPlan, mcp: { url: string; token: string }): Promise<void> {
   const client = new Client({ name: 'verdict-bench-agent', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(mcp.url), { requestInit: { headers: { authorization: `Bearer ${mcp.token}` } } }));
   try {
     // One at a time, as the http and openai adapters run them; a refused call is the agent's to handle.
-    for (const call of plan.calls) await client.callTool({ name: functionName(call.tool), arguments: call.args });
+    for (const call of plan.calls) {
+      if (call.raw === undefined) await client.callTool({ name: functionName(call.tool), arguments: call.args });
+      else await rawToolCall(mcp, functionName(call.tool), call.raw);
+    }
   } finally {
     await client.close();
   }
@@ -60,7 +79,7 @@ async function answer(path: string, body: Record<string, unknown>, attemptOf: Re
     const attempt = attemptOf(`${path}|${body.model}`, turn === 1 && last?.role === 'user');
     const plan = found.behave(turn, attempt);
     if (last?.role === 'user' && plan.calls.length) {
-      return { choices: [{ message: { role: 'assistant', content: null, tool_calls: plan.calls.map((call, index) => ({ id: `call_${turn}_${index}`, type: 'function', function: { name: functionName(call.tool), arguments: JSON.stringify(call.args) } })) } }] };
+      return { choices: [{ message: { role: 'assistant', content: null, tool_calls: plan.calls.map((call, index) => ({ id: `call_${turn}_${index}`, type: 'function', function: { name: functionName(call.tool), arguments: call.raw ?? JSON.stringify(call.args) } })) } }] };
     }
     return { choices: [{ message: { role: 'assistant', content: plan.say } }] };
   }
@@ -73,7 +92,11 @@ async function answer(path: string, body: Record<string, unknown>, attemptOf: Re
     await viaMcp(plan, body.mcp as { url: string; token: string });
     return { output: plan.say };
   }
-  if (round === 0 && plan.calls.length) return { tool_calls: plan.calls.map((call, index) => ({ id: `call_${turn}_${index}`, name: call.tool, arguments: call.args })) };
+  if (round === 0 && plan.calls.length) {
+    const raws = plan.calls.flatMap((call) => (call.raw === undefined ? [] : [call.raw]));
+    const reply = { tool_calls: plan.calls.map((call, index) => ({ id: `call_${turn}_${index}`, name: call.tool, arguments: call.raw === undefined ? call.args : RAW_ARGUMENTS })) };
+    return raws.length ? { text: serialise(reply, raws) } : reply;
+  }
   return { output: plan.say };
 }
 
@@ -90,7 +113,8 @@ export async function startBenchAgents(): Promise<BenchAgents> {
           const path = (request.url ?? '/').replace(/\/chat\/completions$/, '');
           const reply = await answer(path, body, attemptOf);
           response.writeHead(200, { 'content-type': 'application/json' });
-          response.end(JSON.stringify(reply));
+          // A reply with raw arguments comes already written (`serialise`).
+          response.end(reply && typeof reply === 'object' && 'text' in reply ? String((reply as { text: string }).text) : JSON.stringify(reply));
         } catch (error) {
           response.writeHead(500, { 'content-type': 'application/json' });
           response.end(JSON.stringify({ error: String((error as Error)?.message ?? error) }));

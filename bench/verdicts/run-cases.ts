@@ -38,7 +38,7 @@ async function call(target: ServiceTarget, method: string, path: string, body?: 
 }
 
 async function runOne(target: ServiceTarget, agents: BenchAgents, kind: AdapterKind, entry: VerdictCase, runKey: string): Promise<CaseOutcome> {
-  const accepted = await call(target, 'POST', '/api/evaluate', { scenario: verdictScenario(agents.spec(kind, entry.id, runKey)) });
+  const accepted = await call(target, 'POST', '/api/evaluate', { scenario: (entry.scenario ?? verdictScenario)(agents.spec(kind, entry.id, runKey)) });
   if (accepted.status !== 202) throw new Error(`${entry.id} over ${kind}: ${accepted.status} ${accepted.text.slice(0, 300)}`);
   for (let tries = 0; ; tries++) {
     const task = await call(target, 'GET', accepted.body.status_url);

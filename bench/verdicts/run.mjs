@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// The verdict benchmark (issue 24 item 8): agents with known behaviour (a correct one, two that take a detour,
-// nine with one realistic bug each: bench/verdicts/cases.ts) run through the HTTP API of a started service over
+// The verdict benchmark (issue 24 item 8, issue 32): agents with known behaviour (a correct one, two that take a
+// detour, eleven with one realistic bug each (one of them nests a forbidden call 20,000 levels deep), and five judged
+// by a gold world: bench/verdicts/cases.ts) run through
+// the HTTP API of a started service over
 // the http, openai and MCP adapters; prints the confusion matrix of expected × actual verdicts and every case's
 // verdict per adapter. The goal is zero wrong verdicts, and the same verdict over every adapter. Exits 1 on any
 // wrong verdict. The same cases run in the test suite (test/verdict-benchmark.test.ts).

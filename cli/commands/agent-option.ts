@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseJson } from '../../core/guards/json.ts';
+import { parseBoundedJson } from '../../core/guards/json.ts';
 import { AGENT_NAME } from '../../core/domain/agent-target.ts';
 
 /** The `agent` member of the evaluate request, or why the value is none of the three forms. */
@@ -15,7 +15,7 @@ export type AgentOption = { agent?: string | Record<string, unknown>; problem?: 
 function specFrom(text: string, what: string): AgentOption {
   let value: unknown;
   try {
-    value = parseJson(text);
+    value = parseBoundedJson(text);
   } catch (error) {
     return { problem: `--agent: ${what} is not JSON (${(error as Error).message})` };
   }

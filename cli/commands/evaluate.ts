@@ -22,7 +22,7 @@ import { usageLine } from '../../core/domain/usage-text.ts';
 import { failureWhere, trialsLine, verdictLine } from '../../core/domain/verdict-text.ts';
 import { normalizeScenario } from '../../core/domain/scenario-load.ts';
 import { aesFormat } from '../../plugins/aes/format.ts';
-import { parseJson } from '../../core/guards/json.ts';
+import { parseBoundedJson } from '../../core/guards/json.ts';
 import type { RunRecord } from '../../core/domain/runs.ts';
 import type { Scenario } from '../../core/domain/scenario.ts';
 
@@ -31,7 +31,7 @@ const TERMINAL = new Set(['succeeded', 'failed', 'cancelled']);
 async function scenarioFor(client: ApiClient, target: string, cwd: string): Promise<{ body: Record<string, unknown>; scenario?: Scenario }> {
   const path = resolve(cwd, target);
   if (existsSync(path)) {
-    const document = parseJson(readFileSync(path, 'utf8'));
+    const document = parseBoundedJson(readFileSync(path, 'utf8'));
     let scenario: Scenario | undefined;
     try {
       scenario = normalizeScenario(document, { formats: [aesFormat] });

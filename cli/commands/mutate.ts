@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { EXIT, line, printProblem, type Io } from '../io.ts';
 import { openClient } from '../client.ts';
-import { parseJson } from '../../core/guards/json.ts';
+import { parseBoundedJson } from '../../core/guards/json.ts';
 
 /** Runs `aeh mutate`; returns the exit code (0, or 3 on a refused mutation or usage error). */
 export async function mutateCommand(argv: string[], io: Io): Promise<number> {
@@ -21,7 +21,7 @@ export async function mutateCommand(argv: string[], io: Io): Promise<number> {
   try {
     const path = resolve(io.cwd, positionals[0]);
     let scenario: unknown;
-    if (existsSync(path)) scenario = parseJson(readFileSync(path, 'utf8'));
+    if (existsSync(path)) scenario = parseBoundedJson(readFileSync(path, 'utf8'));
     else {
       const found = await client.request('GET', `/api/scenarios/${encodeURIComponent(positionals[0])}`);
       if (found.status !== 200) {

@@ -6,7 +6,7 @@
 import { VERDICT_OPTIONS, verdictOption } from './evaluate-options.ts';
 import { parseArgs } from 'node:util';
 import { existsSync, readFileSync } from 'node:fs';
-import { parseJson } from '../../core/guards/json.ts';
+import { parseBoundedJson } from '../../core/guards/json.ts';
 import { resolve } from 'node:path';
 import { SUITE_USAGE } from '../usage.ts';
 import { EXIT, line, printProblem, type Io } from '../io.ts';
@@ -24,7 +24,7 @@ const ENDED = new Set(['succeeded', 'failed', 'cancelled', 'refused']);
 function scenarioOf(entry: string, cwd: string): unknown {
   const path = resolve(cwd, entry);
   if (!/\.json$/i.test(entry) || !existsSync(path)) return entry;
-  return { scenario: parseJson(readFileSync(path, 'utf8')) };
+  return { scenario: parseBoundedJson(readFileSync(path, 'utf8')) };
 }
 
 function agentOf(value: string, cwd: string): unknown {

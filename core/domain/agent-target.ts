@@ -6,7 +6,7 @@
  * configuration. Secrets are never stored: a target names the environment variables they come from.
  */
 import { sha3Hex, type HexDigest, type Sha3Factory } from './hash.ts';
-import { canonicalJson } from './certificate.ts';
+import { canonicalJson, wellFormed } from './certificate.ts';
 import type { AgentSpec } from './scenario.ts';
 
 /**
@@ -78,15 +78,6 @@ export function agentConfigHash(spec: AgentSpec, factory?: Sha3Factory): HexDige
   return sha3Hex(canonicalJson(wellFormed(spec)), factory);
 }
 
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-
-/** A copy with every lone surrogate replaced by U+FFFD: RFC 8785 refuses them, and a spec may carry any text. */
-function wellFormed(value: unknown): unknown {
-  if (typeof value === 'string') return value.replace(LONE_SURROGATE, '\ufffd');
-  if (Array.isArray(value)) return value.map(wellFormed);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [wellFormed(key) as string, wellFormed(item)]));
-  return value;
-}
 
 /**
  * The environment variables an agent's options name for its secrets, by the adapters' convention: a string

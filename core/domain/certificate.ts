@@ -5,6 +5,7 @@
  * `verify-certificate.ts`.
  */
 import type { VerdictGate, VerdictPolicy } from './verdict-policy.ts';
+import type { PolicyLoosening } from './policy-strength.ts';
 import canonicalize from 'canonicalize';
 import { HASH_ALGORITHM, sha3Hex, type HexDigest, type Sha3Factory } from './hash.ts';
 import { certificateSchema, PROVENANCE_ROLES, COMPLIANCE_STATUSES } from './schemas/certificate.ts';
@@ -50,6 +51,19 @@ export interface Certificate {
    * answer it used. Signed with the rest, so a gate can refuse a result measured on cached answers.
    */
   cache?: CertificateCache;
+  /**
+   * Which scenario was run (issue 32 item 7): its id, its content hash (core/domain/scenario-identity.ts) and
+   * where it came from (`catalog`, `file`, `inline`), so a gate can tell the catalog's scenario from another
+   * document under its id. Absent in certificates of runs recorded before it.
+   */
+  scenario?: CertificateScenario;
+}
+
+/** The `scenario` member of a certificate (core/domain/scenario-identity.ts computes it). */
+export interface CertificateScenario {
+  id: string;
+  content_hash: HexDigest;
+  origin: 'catalog' | 'file' | 'inline';
 }
 
 /** The `compliance` member of a certificate. */
@@ -59,6 +73,8 @@ export interface CertificateCompliance {
   policy_ref: string;
   reason?: string;
   policy?: VerdictPolicy;
+  /** Present when `policy` gates less than the defaults: each loosened field (core/domain/policy-strength.ts). */
+  policy_relaxed?: PolicyLoosening[];
   decided_by?: { gate: VerdictGate; reason: string };
 }
 
@@ -84,6 +100,8 @@ export interface CertificateBodyInput {
   governanceTtlDays: number;
   /** How many answers came from the response cache; the body says so only when some did. */
   cache?: CertificateCache;
+  /** The scenario's identity, when the run recorded one. */
+  scenario?: CertificateScenario;
 }
 
 /** Builds the unsigned body, with keys in the spec's table order (readable files; the digest uses JCS anyway). */
@@ -99,11 +117,13 @@ export function buildCertificateBody(input: CertificateBodyInput): CertificateBo
       status: input.compliance.status, score: input.compliance.score, policy_ref: input.compliance.policy_ref,
       ...(input.compliance.status === 'error' && input.compliance.reason ? { reason: input.compliance.reason.slice(0, 1000) } : {}),
       ...(input.compliance.policy ? { policy: input.compliance.policy } : {}),
+      ...(input.compliance.policy_relaxed?.length ? { policy_relaxed: input.compliance.policy_relaxed } : {}),
       ...(input.compliance.decided_by ? { decided_by: { gate: input.compliance.decided_by.gate, reason: input.compliance.decided_by.reason.slice(0, 1000) } } : {}),
     },
     evidence_ledger: Object.fromEntries(Object.entries(input.evidenceLedger).sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, hex]) => [name, hex.toLowerCase()])),
     governance_ttl: input.governanceTtlDays,
     ...(input.cache && input.cache.cached_calls > 0 ? { cache: { cached_calls: input.cache.cached_calls, agent_calls: input.cache.agent_calls } } : {}),
+    ...(input.scenario ? { scenario: { id: input.scenario.id, content_hash: input.scenario.content_hash.toLowerCase(), origin: input.scenario.origin } } : {}),
   };
 }
 
@@ -111,6 +131,19 @@ export function buildCertificateBody(input: CertificateBodyInput): CertificateBo
 export function certificateBody(certificate: Certificate | CertificateBody): CertificateBody {
   const { provenance_chain: _chain, ...body } = certificate as Certificate;
   return body;
+}
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * A copy with every lone surrogate replaced by U+FFFD: RFC 8785 refuses them (`canonicalJson` throws), and what a
+ * request sends (a spec, a scenario, a body) may carry any text. Hash `canonicalJson(wellFormed(value))`.
+ */
+export function wellFormed(value: unknown): unknown {
+  if (typeof value === 'string') return value.replace(LONE_SURROGATE, '\ufffd');
+  if (Array.isArray(value)) return value.map(wellFormed);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [wellFormed(key) as string, wellFormed(item)]));
+  return value;
 }
 
 /** RFC 8785 (JCS) canonical JSON of a value; throws for values JSON cannot hold. */

@@ -21,7 +21,8 @@ export function impliedMetricIds(task: ScenarioTask): string[] {
   const ids: string[] = [];
   if (hasItems(task.required_tools)) ids.push('tool_use');
   if (hasItems(task.forbidden_tools)) ids.push('tool_safety');
-  if (hasItems(task.expected_outcome) || hasItems(task.expected_actions) || task.turns?.some((turn) => hasItems(turn.expected_outcome))) ids.push('state_match');
+  // `expected_actions: []` is a gold (nothing may change), so it is a check; an absent field is none.
+  if (hasItems(task.expected_outcome) || Array.isArray(task.expected_actions) || task.turns?.some((turn) => hasItems(turn.expected_outcome))) ids.push('state_match');
   return ids;
 }
 
@@ -40,9 +41,12 @@ export function impliedGuardIds(task: ScenarioTask): string[] {
  * missing). `loaded` says which metrics the service has: a guard it lacks is left out (a declared check never is).
  */
 export function taskWithImpliedMetrics(task: ScenarioTask, loaded: (id: string) => boolean = () => true): ScenarioTask {
-  const listed = new Set(task.metrics.map((ref) => ref.id));
-  const missing: MetricRef[] = [...impliedMetricIds(task), ...impliedGuardIds(task).filter(loaded)].filter((id) => !listed.has(id)).map((id) => ({ id }));
-  return missing.length ? { ...task, metrics: [...task.metrics, ...missing] } : task;
+  const refs = task.metrics ?? [];
+  const listed = new Set(refs.map((ref) => ref.id));
+  const ids = impliedMetricIds(task);
+  if (refs.length === 0 && hasCheckableExpected(task)) ids.push('task_success');
+  const missing: MetricRef[] = [...ids, ...impliedGuardIds(task).filter(loaded)].filter((id) => !listed.has(id)).map((id) => ({ id }));
+  return missing.length ? { ...task, metrics: [...refs, ...missing] } : task;
 }
 
 /** The scenario with every task's implied metrics (the same object when no task needs one). */

@@ -10,6 +10,7 @@ import type { RunAgent } from './agent-target.ts';
 import type { RunUsage } from './usage.ts';
 import type { GateFailure, TaskVerdict, TrialsSummary } from './verdict.ts';
 import type { VerdictGate, VerdictPolicy } from './verdict-policy.ts';
+import type { PolicyLoosening } from './policy-strength.ts';
 
 export type RunStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 
@@ -37,6 +38,13 @@ export interface RunRecord {
   task_id: string;
   scenario_id: string;
   scenario_title?: string;
+  /**
+   * SHA3-256 of the scenario's content as run, without its agent (core/domain/scenario-identity.ts): runs of one
+   * id are runs of the same scenario only when this is the same. Absent in records written before it.
+   */
+  scenario_hash?: string;
+  /** Where the scenario came from: `catalog`, `file` or `inline` (absent in records written before it). */
+  scenario_origin?: 'catalog' | 'file' | 'inline';
   status: RunStatus;
   created_at: string;
   started_at: string | null;
@@ -48,7 +56,7 @@ export interface RunRecord {
    * that decided (`decided_by`; both absent in records written before verdict policies). With status `error`,
    * `reason` says why: the run could not complete, a must-pass check could not be measured, or nothing was.
    */
-  compliance: { status: ComplianceStatus; score: number; policy_ref: string; reason?: string; policy?: VerdictPolicy; decided_by?: { gate: VerdictGate; reason: string } } | null;
+  compliance: { status: ComplianceStatus; score: number; policy_ref: string; reason?: string; policy?: VerdictPolicy; policy_relaxed?: PolicyLoosening[]; decided_by?: { gate: VerdictGate; reason: string } } | null;
   /** Which tier judged the results of each two-tier metric (`refusal`, `harmful_content`): the words or the classifier. */
   tiers?: Record<string, { deterministic: number; model: number }>;
   /**
@@ -111,6 +119,11 @@ export interface TaskRecord {
   submitter?: StoredPrincipal;
   /** The environment variables (`AEH_AGENT_KEY_ENVS`) the run's agent may send: names only, never values. */
   agent_envs?: string[];
+  /**
+   * Bytes its submission counted against the submitter's stored-bytes quota at once (its scenario and initial
+   * world, plugins/evaluation/submission/owners.ts), given back when the run is counted for what it stored.
+   */
+  reserved_bytes?: number;
 }
 
 /** The trace file's basename (`trace_file` in the run and the certificate). */

@@ -5,10 +5,21 @@
  */
 import { RE2JS } from 're2js';
 import { Problem, type FieldError } from '../problems.ts';
-import type { Scenario } from './scenario.ts';
+import { goldMatcherErrors } from './gold-matchers.ts';
+import { pointerPatternError, pointerSegments } from './pointer-patterns.ts';
+import type { Scenario, ScenarioTask } from './scenario.ts';
 import { scenarioSchema } from './schemas/scenario.ts';
-import { assertValid } from '../validate.ts';
+import { assertValid, describeErrors } from '../validate.ts';
 import type { ScenarioFormat } from './scenario-format.ts';
+import { hasCheckableExpected, impliedMetricIds } from './implied-metrics.ts';
+
+/** The checks a task can be written with, for the sentence that refuses a task with none. */
+const CHECK_FIELDS = '"metrics", or a declared check ("expected", "expected_outcome", "expected_actions", "required_tools", "forbidden_tools", or turns with "expected_outcome")';
+
+/** True when the task lists a metric or declares a check a metric runs (issue 32 item 4). */
+function judgesSomething(task: ScenarioTask): boolean {
+  return (task.metrics?.length ?? 0) > 0 || impliedMetricIds(task).length > 0 || hasCheckableExpected(task);
+}
 
 export interface NormalizeOptions {
   /** Recorded as `source` when the document does not say (`native`, `spec-to-eval`...). */
@@ -20,16 +31,43 @@ export interface NormalizeOptions {
 }
 
 /**
+ * Why each of `pointers` (an `ignore_paths` at `path`) cannot name a part of the world: not an RFC 6901 pointer,
+ * or its first segment names no enabled shim (`*` stands for any).
+ */
+function ignorePathErrors(pointers: readonly string[] | undefined, path: string, enabled: readonly string[]): FieldError[] {
+  const errors: FieldError[] = [];
+  (pointers ?? []).forEach((pointer, index) => {
+    const syntax = pointerPatternError(pointer);
+    const shim = syntax ? undefined : pointerSegments(pointer)[0];
+    const problem = syntax
+      ?? (shim === undefined ? 'names the whole world: start with a shim ("/email/messages/*/read")'
+        : shim !== '*' && !enabled.includes(shim) ? `starts with "${shim}", which is no enabled shim (enabled: ${enabled.join(', ') || 'none'})` : undefined);
+    if (problem) errors.push({ path: `${path}/${index}`, message: problem });
+  });
+  return errors;
+}
+
+/**
  * What JSON Schema cannot say: task ids are unique within the scenario (replies, traces and scores are keyed
- * by them), and `expected.regex` compiles as RE2, the linear-time syntax `task_success` matches with.
+ * by them), each task has something to judge it by (listed metrics or a declared check), scripted turns and a
+ * simulated user are not both given, `expected.regex` and the `$regex` matchers of gold actions compile as RE2
+ * (the linear-time syntax the metrics match with), matchers have their shape, and `ignore_paths` are JSON
+ * Pointers into enabled shims.
  */
 export function scenarioRuleErrors(scenario: Scenario): FieldError[] {
   const errors: FieldError[] = [];
   const firstIndex = new Map<string, number>();
+  const enabled = scenario.enabled_shims ?? [];
+  errors.push(...ignorePathErrors(scenario.ignore_paths, '/ignore_paths', enabled));
   scenario.tasks.forEach((task, index) => {
+    errors.push(...ignorePathErrors(task.ignore_paths, `/tasks/${index}/ignore_paths`, enabled));
+    task.expected_actions?.forEach((action, actionIndex) => goldMatcherErrors(action.arguments ?? {}, `/tasks/${index}/expected_actions/${actionIndex}/arguments`, errors));
     const first = firstIndex.get(task.id);
     if (first !== undefined) errors.push({ path: `/tasks/${index}/id`, message: `duplicates the id of /tasks/${first}` });
     else firstIndex.set(task.id, index);
+    if (!judgesSomething(task)) errors.push({ path: `/tasks/${index}`, message: `task "${task.id}" has nothing to judge it by: give it ${CHECK_FIELDS}` });
+    if (task.turns !== undefined && task.user_simulator !== undefined) errors.push({ path: `/tasks/${index}/user_simulator`, message: `task "${task.id}" has both scripted "turns" and a "user_simulator": the conversation is one or the other` });
+    if (task.user_simulator?.greeting !== undefined && task.input !== '') errors.push({ path: `/tasks/${index}/input`, message: `task "${task.id}" opens with the agent's greeting (user_simulator.greeting): the simulated user writes the first message, so "input" must be empty` });
     const regex = task.expected?.regex;
     if (regex !== undefined) {
       try {
@@ -42,10 +80,14 @@ export function scenarioRuleErrors(scenario: Scenario): FieldError[] {
   return errors;
 }
 
+/**
+ * Checks the rules and gives every task its `metrics` list (empty when the task has only declared checks, whose
+ * metrics the engine adds: core/domain/implied-metrics.ts), so that nothing downstream meets a task without one.
+ */
 function assertRules(scenario: Scenario, what: string): Scenario {
   const errors = scenarioRuleErrors(scenario);
-  if (errors.length) throw new Problem('validation_failed', { detail: `${what} is invalid: ${errors.slice(0, 3).map((e) => `${e.path} ${e.message}`).join('; ')}`, errors });
-  return scenario;
+  if (errors.length) throw new Problem('validation_failed', { detail: `${what} is invalid: ${describeErrors(errors)}`, errors });
+  return scenario.tasks.every((task) => Array.isArray(task.metrics)) ? scenario : { ...scenario, tasks: scenario.tasks.map((task) => (Array.isArray(task.metrics) ? task : { ...task, metrics: [] })) };
 }
 
 /**

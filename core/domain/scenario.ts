@@ -57,7 +57,11 @@ export interface OutcomeAssertion {
   description?: string;
 }
 
-/** A tool call of a task's gold solution (`shim.action` and its arguments), replayed to build the expected world. */
+/**
+ * A tool call of a task's gold solution (`shim.action` and its arguments), replayed to build the expected world.
+ * An argument may be a matcher (`{"$regex": "…"}`, `{"$in": […]}`, `{"$any": true}`: gold-matchers.ts), met by
+ * the agent's own call of the tool, whose values the replay then takes.
+ */
 export interface ExpectedAction {
   name: string;
   arguments?: Record<string, unknown>;
@@ -71,11 +75,26 @@ export interface ConversationTurn {
 
 /**
  * A simulated user (needs the configured language-model provider): it follows `instructions` turn by turn until
- * its goal is met, the agent ends the conversation, or `max_turns` user turns were taken.
+ * its goal is met, the agent ends the conversation, or a limit is reached: `max_turns` user turns, `max_steps`
+ * messages or `max_errors` failed tool calls (τ-bench's limits; the `conversation_end` metric fails a
+ * conversation a limit ended).
  */
 export interface UserSimulator {
   instructions: string;
+  /** User turns before the conversation is cut (default 8; none when `max_steps` is given). */
   max_turns?: number;
+  /**
+   * Messages before the conversation is cut, counted as τ-bench's orchestrator counts steps: each user message
+   * (the closing `###STOP###` too), each agent answer, and per tool round of the agent its call and the results.
+   */
+  max_steps?: number;
+  /** Failed tool calls (the world refused them) before the conversation is cut (τ-bench: 10). */
+  max_errors?: number;
+  /**
+   * The agent's opening line (τ-bench's "Hi! How can I help you today?"): the conversation opens with it as the
+   * agent's turn and the simulated user writes the first message, so the task's `input` must be empty.
+   */
+  greeting?: string;
   /**
    * A benchmark's own user-simulation guidelines (τ-bench's): the simulator's prompt is then these guidelines and
    * the instructions as `<scenario>`, as the benchmark writes it; its end tokens (`###STOP###`, `###TRANSFER###`,
@@ -101,9 +120,12 @@ export interface ScenarioTask {
   expected_outcome?: OutcomeAssertion[];
   /**
    * The gold solution's tool calls: the harness replays them on a fresh copy of the task's initial world, and
-   * `state_match` compares the agent's final world with that one as a whole (every enabled shim).
+   * `state_match` compares the agent's final world with that one as a whole (every enabled shim). `[]` means the
+   * right answer changes nothing; absent, the task has no gold.
    */
   expected_actions?: ExpectedAction[];
+  /** Parts of the world this task's gold comparison also leaves out (added to the scenario's `ignore_paths`). */
+  ignore_paths?: string[];
   /** Further user turns after `input`: the task is a conversation (checks may follow any turn). */
   turns?: ConversationTurn[];
   /** A simulated user continues the conversation after `input` (instead of scripted `turns`). */
@@ -138,6 +160,11 @@ export interface Scenario {
   enabled_shims?: string[];
   /** Each enabled shim's starting state, by shim name (each task starts from it). */
   initial_state?: Record<string, unknown>;
+  /**
+   * Parts of the world every gold comparison (`expected_actions`) leaves out, besides each shim's incidental
+   * state: RFC 6901 pointers rooted at the world, a `*` segment for any member or element.
+   */
+  ignore_paths?: string[];
   /**
    * Per-shim configuration, by shim name: an object, or the name of a stored configuration
    * (`/api/v1/shims/configs`), which submission replaces with its content.

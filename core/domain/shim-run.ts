@@ -50,8 +50,16 @@ function offloaded(shim: Shim, execution: ShimExecution): Offload | undefined {
 }
 
 async function inPool(offload: Offload, name: string, input: unknown, execution: ShimExecution): Promise<unknown> {
-  const job = () => offload.run({ module: jobsModule(), name, input, preload: [(input as { module: string }).module], budgetMs: execution.budgetMs, signal: execution.signal, group: execution.group });
-  return execution.limit ? execution.limit(job) : job();
+  return runShimJob(offload, { module: jobsModule(), name, input, preload: [(input as { module: string }).module] }, execution);
+}
+
+/**
+ * Runs a job as shim work in the pool: under the shim budget (its modules' loading not counted), as the
+ * execution's group, through its limiter (`AEH_RUN_SHIM_CALLS`). Rejects as `Offload.run` does.
+ */
+export function runShimJob(offload: Offload, job: { module: string; name: string; input: unknown; preload: string[] }, execution: ShimExecution): Promise<unknown> {
+  const run = () => offload.run({ ...job, budgetMs: execution.budgetMs, signal: execution.signal, group: execution.group });
+  return execution.limit ? execution.limit(run) : run();
 }
 
 /** Builds a shim's initial state; throws `ShimBudgetError` past the budget, the shim's own error if it refuses. */

@@ -17,7 +17,7 @@ export type TraceEventType =
   | 'state_change'
   /** A check after one turn of a conversation: `data.turn`, `data.assertion`, `data.passed`, `data.detail`. */
   | 'turn_check'
-  /** A multi-turn task's conversation ended: `data.turns` (user turns), `data.ended_by`. */
+  /** A multi-turn task's conversation ended: `data.turns` (user turns), `data.ended_by`, `data.agent_end_tokens` (end tokens the agent sent the simulated user). */
   | 'conversation_end'
   | 'handoff'
   | 'metric_result'

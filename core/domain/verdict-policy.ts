@@ -45,7 +45,8 @@ export const verdictPolicySchema = {
       items: { type: 'string', pattern: '^[a-z][a-z0-9_]{1,63}$' },
       description: 'Metric ids whose every failure fails the run; "declared" (the default) stands for the checks each task writes down. [] makes none must-pass.',
     },
-    min_pass_rate: { type: 'number', minimum: 0, maximum: 1, description: 'With trials, the share of attempts each task must pass (default 1: every trial).' },
+    // Above 0: at 0 a task whose every attempt failed would count as passed (issue 32 item 5).
+    min_pass_rate: { type: 'number', exclusiveMinimum: 0, maximum: 1, description: 'With trials, the share of attempts each task must pass (default 1: every trial); above 0, and a task passes only with at least one passed attempt.' },
     pass_threshold: { type: 'number', minimum: 0.5, maximum: 1, description: 'The index at or above which a run no gate failed passes (default 0.8).' },
   },
 } as const;

@@ -4,6 +4,7 @@
  */
 import type { RunRecord } from './runs.ts';
 import type { TrialsSummary } from './verdict.ts';
+import { describeLoosenings, type PolicyLoosening } from './policy-strength.ts';
 
 const fixed = (value: number | null) => (value === null ? '—' : value.toFixed(2));
 
@@ -21,12 +22,17 @@ export function trialsLine(trials: TrialsSummary | undefined | null): string {
   return [`k = ${trials.k}`, `pass@${trials.k} ${fixed(trials.pass_at_k)}`, ...hats].join(' · ');
 }
 
-/** The policy in one line: `fail on high+ · must pass: declared · min pass rate 1 · pass at 0.8`. */
+/**
+ * The policy in one line: `fail on high+ · must pass: declared · min pass rate 1 · pass at 0.8`, ending with
+ * `· RELAXED below the defaults: must_pass [] (at least ["declared"])` when it gates less than the defaults, so
+ * that no report shows a relaxed `pass` as if it were an ordinary one.
+ */
 export function policyLine(compliance: RunRecord['compliance']): string {
   const policy = compliance?.policy;
   if (!policy) return '';
   const severity = policy.fail_on_severity === 'none' ? 'no severity gate' : `fail on ${policy.fail_on_severity}${policy.fail_on_severity === 'critical' ? '' : '+'}`;
-  return `${severity} · must pass: ${policy.must_pass.length ? policy.must_pass.join(', ') : 'none'} · min pass rate ${policy.min_pass_rate} · pass at ${policy.pass_threshold}`;
+  const relaxed = (compliance as { policy_relaxed?: PolicyLoosening[] }).policy_relaxed;
+  return `${severity} · must pass: ${policy.must_pass.length ? policy.must_pass.join(', ') : 'none'} · min pass rate ${policy.min_pass_rate} · pass at ${policy.pass_threshold}${relaxed?.length ? ` · RELAXED below the defaults: ${describeLoosenings(relaxed)}` : ''}`;
 }
 
 /** Where in the run a failure was seen, beyond its task: ` (trial 2, turn 1, variant typo)`; empty when nowhere more. */

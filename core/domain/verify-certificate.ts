@@ -7,6 +7,7 @@ import { certificateExpiry, isSafeBasename, validateCertificate, type Certificat
 import { digestsEqual, nobleSha3, sha3Stream, toHex, type HexDigest, type Sha3Factory } from './hash.ts';
 import { verifyProvenance } from './provenance.ts';
 import type { JWK } from 'jose';
+import { describeErrors } from '../validate.ts';
 
 /** One named check of a verification (`checks[]` of the verify response). */
 export interface VerificationCheck {
@@ -138,7 +139,7 @@ function checkExpiry(document: DocumentVerification, ttl: unknown, now: number):
 export async function verifyDocument(value: unknown, options: Pick<VerifyOptions, 'keys' | 'factory' | 'requireRoles'>): Promise<DocumentVerification> {
   const schemaErrors = validateCertificate(value);
   const checks: VerificationCheck[] = [
-    { id: 'schema', ok: schemaErrors.length === 0, detail: schemaErrors.length ? schemaErrors.slice(0, 5).map((error) => `${error.path} ${error.message}`).join('; ') : 'a valid 3.0.0 certificate' },
+    { id: 'schema', ok: schemaErrors.length === 0, detail: schemaErrors.length ? describeErrors(schemaErrors, 5) : 'a valid 3.0.0 certificate' },
   ];
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
     checks.push({ id: 'signatures', ok: false, detail: 'the certificate is not a JSON object' });

@@ -1,6 +1,7 @@
 /** Reading an agent's answer without trusting its size or its form. */
 import { concatBytes } from '@noble/hashes/utils.js';
 import { AgentError } from '../agent-adapter.ts';
+import { parseAgentJson } from './json-depth.ts';
 
 /**
  * Reads an agent's JSON answer, refusing error statuses and bodies over `maxBytes` (a hostile agent cannot
@@ -22,7 +23,8 @@ export async function readAgentJson(response: Response, what: string, maxBytes =
   }
   const bytes = concatBytes(...chunks);
   try {
-    return JSON.parse(new TextDecoder().decode(bytes));
+    // An answer nested past the depth limit keeps its shape down to it: still judged, never a stack overflow later.
+    return parseAgentJson(new TextDecoder().decode(bytes));
   } catch {
     throw new AgentError(`${what} answered with a body that is not JSON`);
   }

@@ -6,6 +6,8 @@
  * `invalid JSON at line L, column C`.
  */
 
+import { JsonDepthError, parseWithinDepth } from './json-depth.ts';
+
 /** A JSON syntax error that names a position and nothing of the text. */
 export class JsonSyntaxError extends SyntaxError {
   constructor(readonly line: number, readonly column: number) {
@@ -187,6 +189,19 @@ export function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
+    throw jsonSyntaxError(text);
+  }
+}
+
+/**
+ * `parseJson` for JSON that enters from outside (files, CSV cells, JSON Lines): also held to `MAX_JSON_DEPTH`,
+ * throwing `JsonDepthError` naming the path past it (core/guards/json-depth.ts).
+ */
+export function parseBoundedJson(text: string): unknown {
+  try {
+    return parseWithinDepth(text);
+  } catch (error) {
+    if (error instanceof JsonDepthError) throw error;
     throw jsonSyntaxError(text);
   }
 }

@@ -3,6 +3,7 @@ import { concatBytes } from '@noble/hashes/utils.js';
 import { Problem } from '../problems.ts';
 import { assertValid, type JsonSchema } from '../validate.ts';
 import { jsonSyntaxError } from '../guards/json.ts';
+import { JsonDepthError, parseWithinDepth } from '../guards/json-depth.ts';
 
 const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i;
 
@@ -24,9 +25,15 @@ export async function readLimited(body: ReadableStream<Uint8Array>, limit: numbe
   return concatBytes(...chunks);
 }
 
+/** The 400 for JSON nested past the depth limit, naming the path (`prefix` is where the JSON sits). */
+export function depthProblem(error: JsonDepthError, what: string, prefix = ''): Problem {
+  const path = `${prefix}${error.path}` || '/';
+  return new Problem('validation_failed', { detail: `${what} ${error.message.replace(/ at .*$/, '')} at ${path}`, errors: [{ path, message: `nests deeper than ${error.limit} levels here` }] });
+}
+
 /**
  * Parses and validates a JSON body: 415 for another content type, 413 over the limit, 400 `invalid_json`
- * for broken JSON, 400 `validation_failed` with every failing path when the schema refuses it.
+ * for broken JSON, 400 `validation_failed` naming the path for JSON nested past `MAX_JSON_DEPTH`, 400 `validation_failed` with every failing path when the schema refuses it.
  */
 export async function readJsonBody(c: AppContext, schema: JsonSchema, limit: number): Promise<unknown> {
   const type = c.req.header('content-type') ?? '';
@@ -46,8 +53,10 @@ export async function readJsonBody(c: AppContext, schema: JsonSchema, limit: num
   }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
-  } catch {
+    parsed = parseWithinDepth(text);
+  } catch (error) {
+    // Nested past what later steps can walk without overflowing the stack: refused here, naming where.
+    if (error instanceof JsonDepthError) throw depthProblem(error, 'the body');
     // Where, never what: V8's message quotes the body.
     throw new Problem('invalid_json', { detail: `the body is ${jsonSyntaxError(text).message}` });
   }

@@ -17,6 +17,8 @@
 #                      pinned (aeh baseline pin), a run id, or none to skip the comparison
 #   AEH_MAX_REGRESSION the largest drop of the index or a dimension that is not a regression (default 0.05)
 #   AEH_ALLOW_WARNING  1: a warning passes the gate
+#   AEH_POLICY_AT_LEAST the weakest verdict policy the certificate may be signed under: default (the default: the
+#                      service's defaults), a JSON policy file (each field a floor), or none to accept any
 #   AEH_CLI            how to run the CLI (default: npx --no-install aeh). Not AEH: the README exports that
 #                      as the service's address
 #
@@ -41,8 +43,12 @@ if [ -f "$reports/evidence/certificate.json" ]; then
   jwks=${AEH_JWKS:-${AEH_URL:+$AEH_URL/.well-known/jwks.json}}
   jwks=${jwks:-$reports/evidence/jwks.json}
   trace=$(ls "$reports/evidence" | grep '\.jsonl$' | head -n 1)
-  if ! $aeh verify "$reports/evidence/certificate.json" --trace "$reports/evidence/$trace" --sidecars "$reports/evidence" \
-      --jwks "$jwks" --require-role Evaluator; then
+  floor=${AEH_POLICY_AT_LEAST:-default}
+  set -- verify "$reports/evidence/certificate.json" --trace "$reports/evidence/$trace" --sidecars "$reports/evidence" \
+    --jwks "$jwks" --require-role Evaluator
+  # A pass under a loosened policy (must_pass [], fail_on_severity critical…) is no pass for this gate.
+  if [ "$floor" != none ]; then set -- "$@" --policy-at-least "$floor"; fi
+  if ! $aeh "$@"; then
     echo "aeh-gate: the certificate did not verify" >&2
     [ "$verdict" -eq 0 ] && verdict=1
   fi

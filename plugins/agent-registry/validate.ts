@@ -5,7 +5,7 @@
  * check, and no option holds a secret's value: a record names the variables secrets come from, never the values.
  */
 import { Problem, type FieldError } from '../../core/problems.ts';
-import { check } from '../../core/validate.ts';
+import { check, describeErrors } from '../../core/validate.ts';
 import { agentCheckContext } from '../../core/guards/agent-environment.ts';
 import { agentSpecOf } from '../../core/domain/agent-target.ts';
 import { scenarioSchema } from '../../core/domain/schemas/scenario.ts';
@@ -58,7 +58,7 @@ function recordPath(path: string): string {
 }
 
 function invalid(errors: FieldError[], extra?: Record<string, unknown>): Problem {
-  return new Problem('validation_failed', { detail: `the agent cannot be registered: ${errors.slice(0, 3).map((error) => `${error.path} ${error.message}`).join('; ')}`, errors, extra });
+  return new Problem('validation_failed', { detail: `the agent cannot be registered: ${describeErrors(errors)}`, errors, extra });
 }
 
 /** The schema, option and secret errors of an input, before the adapter's own check. */

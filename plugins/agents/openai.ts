@@ -14,6 +14,7 @@ import type { Plugin } from '../../core/plugin.ts';
 import { Problem } from '../../core/problems.ts';
 import { AgentError, type AgentAdapter, type AgentCheckContext, type ToolCall } from '../../core/agent-adapter.ts';
 import { readAgentJson } from '../../core/guards/agent-response.ts';
+import { parseAgentJson } from '../../core/guards/json-depth.ts';
 import { AGENT_VARIABLE_NAME, agentKeyVariablesOf, agentVariableRefusal } from '../../core/guards/agent-environment.ts';
 import type { AgentSpec } from '../../core/domain/scenario.ts';
 import { sumUsage, usageOf, type TokenUsage } from '../../core/domain/usage.ts';
@@ -50,10 +51,11 @@ interface ChatMessage {
   tool_call_id?: string;
 }
 
+/** A tool call's arguments string as JSON (nested past the depth limit: pruned, and refused by the world). */
 function parseArguments(raw: unknown): unknown {
   if (typeof raw !== 'string') return raw;
   try {
-    return JSON.parse(raw);
+    return parseAgentJson(raw);
   } catch {
     return raw;
   }

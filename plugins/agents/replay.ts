@@ -8,6 +8,7 @@ import type { Plugin } from '../../core/plugin.ts';
 import { Problem } from '../../core/problems.ts';
 import { AgentError, type AgentAdapter, type AgentReply, type ToolCall } from '../../core/agent-adapter.ts';
 import type { TraceEvent } from '../../core/domain/trace.ts';
+import { parseAgentJson } from '../../core/guards/json-depth.ts';
 
 const OPTIONS = {
   type: 'object',
@@ -34,7 +35,7 @@ export function indexRecording(bytes: Uint8Array): Recording {
     if (!line.trim()) continue;
     let event: Partial<TraceEvent> & { output?: unknown; latency_ms?: unknown };
     try {
-      event = JSON.parse(line);
+      event = parseAgentJson(line) as typeof event;
     } catch {
       continue;
     }

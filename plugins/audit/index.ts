@@ -41,7 +41,8 @@ const ENTRY_SCHEMA = {
     outcome: { enum: ['ok', 'refused', 'error'] },
     status: { type: 'integer' },
     detail: { type: 'string' },
-    run_id: { type: 'string', description: 'the run the request queued (evaluate)' },
+    run_id: { type: 'string', description: 'the run the request queued (evaluate) or cancelled (cancel)' },
+    run_owner: { type: 'string', description: 'whose run a cancel stopped, when not the requester\'s own (runs:cancel-any)' },
     agent_envs: { type: 'array', items: { type: 'string' }, description: 'environment variables that run\'s agent may send (names only)' },
   },
 };

@@ -11,7 +11,7 @@ import { hashSecret, hmacKey, nameKey, newToken, recordKey, view, type ApiKeyRec
 import { grantsOf } from './api-key-grants.ts';
 
 const NAME = '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$';
-const PERMISSION = `^(\\*|(${PERMISSION_NODES.map((node) => node.split(':')[0]).filter((area, index, all) => all.indexOf(area) === index).join('|')}):(\\*|[a-z_]+))$`;
+const PERMISSION = `^(\\*|(${PERMISSION_NODES.map((node) => node.split(':')[0]).filter((area, index, all) => all.indexOf(area) === index).join('|')}):(\\*|[a-z_]+(?:-[a-z_]+)*))$`;
 /** Keys live at most five years; a longer-lived credential should be a workload identity (OIDC). */
 const MAX_LIFETIME_MS = 5 * 366 * 24 * 60 * 60 * 1000;
 

@@ -201,6 +201,9 @@ export function createOidcVerifier(options: OidcVerifierOptions): OidcVerifier {
   async function verifyInFull(token: string): Promise<JWTPayload> {
     refuseBeforeVerifying(token);
     const key = verifiedCacheSize > 0 ? payloadSegment(token) : '';
+    // The generation the verification starts from: a refresh that lands while the signature is checked (a key
+    // withdrawn) must not make this verification count as one against the new key set.
+    const generation = state.generation;
     try {
       const { payload } = await jwtVerify(token, jwks, {
         algorithms: OIDC_ALGORITHMS,
@@ -212,7 +215,7 @@ export function createOidcVerifier(options: OidcVerifierOptions): OidcVerifier {
       if (key) {
         verified.delete(key);
         while (verified.size >= verifiedCacheSize) verified.delete(verified.keys().next().value as string);
-        verified.set(key, { token, payload: Object.freeze(payload), generation: state.generation });
+        verified.set(key, { token, payload: Object.freeze(payload), generation });
       }
       return payload;
     } catch (error) {

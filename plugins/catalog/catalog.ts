@@ -10,7 +10,7 @@ import type { Catalog, CatalogEntry, CatalogProblem, CatalogQuery, CatalogRefres
 import type { CatalogDocument, FileAccess, Logger } from '../../core/capabilities.ts';
 import { normalizeScenario } from '../../core/domain/scenario-load.ts';
 import { isProblem } from '../../core/problems.ts';
-import { JsonSyntaxError, parseJson } from '../../core/guards/json.ts';
+import { JsonSyntaxError, parseBoundedJson } from '../../core/guards/json.ts';
 import type { ScenarioFormat } from '../../core/domain/scenario-format.ts';
 import { buildSearchIndex, dimensionsOf, type MetricDimension, type SearchIndex } from './catalog-index.ts';
 
@@ -91,7 +91,7 @@ interface LoadContext {
 function loadBytes(bytes: Uint8Array, path: string, source: string, { decoder, formats }: LoadContext): Loaded {
   try {
     if (bytes.byteLength > MAX_FILE_BYTES) return { path, source, problem: `larger than ${MAX_FILE_BYTES} bytes` };
-    const document: unknown = parseJson(decoder.decode(bytes));
+    const document: unknown = parseBoundedJson(decoder.decode(bytes));
     const scenario = normalizeScenario(document, { path, formats });
     const format = formats.some((candidate) => candidate.name === scenario.source) ? scenario.source! : 'native';
     return { path, source, scenario, format };

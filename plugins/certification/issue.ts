@@ -13,6 +13,8 @@ import { selectSigner } from '../../core/signer.ts';
 import { readEvidence } from '../../core/domain/packed-evidence.ts';
 import type { Services } from '../../core/services.ts';
 import { HARNESS_VERSION, PRODUCT_NAME } from '../../core/version.ts';
+import { describeErrors } from '../../core/validate.ts';
+import { policyLoosenings } from '../../core/domain/policy-strength.ts';
 
 
 /** Storage key of the chain anchor: how many entries the chain held and the digest of the last signature. */
@@ -65,7 +67,9 @@ function complianceOf(run: RunRecord | null, summary: RunSummary | null): Certif
     const reason = recorded.status === 'error' && typeof recorded.reason === 'string' ? { reason: recorded.reason } : {};
     // The policy applied and the gate that decided are signed with the status they explain.
     const decided = recorded.policy && recorded.decided_by ? { policy: recorded.policy, decided_by: recorded.decided_by } : {};
-    return { status: recorded.status as Certificate['compliance']['status'], score: recorded.score, policy_ref: String(recorded.policy_ref ?? 'NIST AI 100-1'), ...reason, ...decided };
+    // Worked out again from the policy signed, not copied: a gate must be able to trust that a relaxed policy says so.
+    const relaxed = recorded.policy ? policyLoosenings(recorded.policy) : [];
+    return { status: recorded.status as Certificate['compliance']['status'], score: recorded.score, policy_ref: String(recorded.policy_ref ?? 'NIST AI 100-1'), ...reason, ...decided, ...(relaxed.length ? { policy_relaxed: relaxed } : {}) };
   }
   // A run that could not complete has no score; the certificate still records that outcome.
   return { status: 'error', score: 0, policy_ref: String(recorded?.policy_ref ?? 'NIST AI 100-1'), ...(run?.error?.message ? { reason: `the run could not complete: ${run.error.message}` } : {}) };
@@ -116,6 +120,8 @@ export async function issueCertificate(services: Services, runId: string, identi
     evidenceLedger: ledger,
     governanceTtlDays: services.config.governanceTtlDays,
     cache: cacheOf(summary),
+    // Which scenario, by content and origin (issue 32 item 7); runs recorded before it have none.
+    ...(run?.scenario_hash && run.scenario_origin ? { scenario: { id: run.scenario_id, content_hash: run.scenario_hash, origin: run.scenario_origin } } : {}),
   });
   const existing = await services.store.getJson<Certificate>(keys.certificate(runId)).catch(() => null);
   const factory = sha3Factory(services.capabilities);
@@ -134,7 +140,7 @@ export async function issueCertificate(services: Services, runId: string, identi
     certificate = await appendProvenance(certificate, { signer, identity, role: 'Agent', timestamp, requiredRoles: required, factory });
   }
   const errors = validateCertificate(certificate);
-  if (errors.length) throw new Error(`certificate of run ${runId} would not validate: ${errors.map((error) => `${error.path} ${error.message}`).join('; ')}`);
+  if (errors.length) throw new Error(`certificate of run ${runId} would not validate: ${describeErrors(errors, errors.length)}`);
   await writeCertificate(services, certificate);
   services.telemetry.increment('certificates.issued');
   return certificate;

@@ -4,8 +4,8 @@
  * of an inline spec by a hash of the spec as run, without the options that say how to reach or wait for the
  * agent rather than which agent it is (so a new timeout or a rotated header does not make a new agent).
  */
-import canonicalize from 'canonicalize';
 import { sha3Hex } from '../../core/domain/hash.ts';
+import { canonicalJson, wellFormed } from '../../core/domain/certificate.ts';
 import type { RunRecord } from '../../core/domain/runs.ts';
 import type { AgentSpec } from '../../core/domain/scenario.ts';
 
@@ -37,7 +37,7 @@ function nameOf(agent: unknown): string | undefined {
 /** The hash of an agent spec without its operational options. */
 export function specHash(spec: AgentSpec): string {
   const identity = Object.fromEntries(Object.entries(spec).filter(([option]) => !OPERATIONAL.has(option)));
-  return sha3Hex(canonicalize(identity) ?? '').slice(0, 16);
+  return sha3Hex(canonicalJson(wellFormed(identity))).slice(0, 16);
 }
 
 /** The agent key of a run from its record and the agent spec of its stored plan. */

@@ -9,7 +9,8 @@ import type { PluginHost } from '../../core/plugin-host.ts';
 import type { AppContext } from '../../core/routes.ts';
 import { Problem } from '../../core/problems.ts';
 import { compareRoute } from './routes.ts';
-import { checkScenarioId, listBaselines, pinBaseline, unpinBaseline } from './baselines.ts';
+import { checkScenarioId, holdPinnedRuns, listBaselines, pinBaseline, unpinBaseline } from './baselines.ts';
+import { catalogContentHash } from '../../core/domain/scenario-identity.ts';
 
 const PLUGIN = 'compare';
 const SCENARIO_PARAM = { name: 'scenario_id', in: 'path' as const, required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$' } };
@@ -21,6 +22,7 @@ const BASELINE = {
     scenario_id: { type: 'string' }, run_id: { type: 'string' }, index: { type: ['number', 'null'] }, compliance: { type: ['string', 'null'] },
     agent: { type: 'object', required: ['key'], properties: { key: { type: 'string' }, name: { type: 'string' }, spec_hash: { type: 'string' }, adapter: { type: 'string' } } },
     pinned_at: { type: 'string' }, pinned_by: { type: ['string', 'null'] },
+    scenario_hash: { type: 'string', description: 'the content hash of the run\'s scenario: the baseline serves runs of this content only' },
   },
 };
 
@@ -42,11 +44,12 @@ function registerBaselineRoutes(host: PluginHost): void {
     summary: 'Pin a succeeded run as the baseline of its scenario and agent (replaces the one pinned before)',
     parameters: [SCENARIO_PARAM],
     body: { type: 'object', required: ['run_id'], additionalProperties: false, properties: { run_id: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,128}$' } } },
-    responses: { 200: { description: 'The pinned baseline', schema: BASELINE }, 409: { description: 'The run did not succeed' } },
+    responses: { 200: { description: 'The pinned baseline', schema: BASELINE }, 409: { description: 'The run did not succeed, or ran other content than the catalog scenario of that id' } },
     async handler(c) {
       const { run_id: runId } = c.var.body as { run_id: string };
       const services = c.var.services;
-      return c.json(await pinBaseline(services.store, scenarioOf(c), runId, c.var.principal?.id ?? null, services.now()));
+      const scenarioId = scenarioOf(c);
+      return c.json(await pinBaseline(services.store, scenarioId, runId, c.var.principal?.id ?? null, services.now(), await catalogContentHash(services, scenarioId)));
     },
   }, PLUGIN);
   host.routes.register({
@@ -76,5 +79,7 @@ export default {
   setup(host) {
     host.routes.register(compareRoute(), PLUGIN);
     registerBaselineRoutes(host);
+    // Baselines pinned by earlier versions hold their runs too (retention's keep_runs skips held runs).
+    host.onStart((services) => holdPinnedRuns(services.store));
   },
 } satisfies Plugin;

@@ -1,13 +1,14 @@
 /**
  * What the two sides of a comparison name: a run id; for the base also `latest` (the newest succeeded run of
- * the head's scenario and agent created before it) or `baseline` (the run pinned for that scenario and agent).
+ * the head's scenario, content and agent created before it) or `baseline` (the run pinned for that scenario and
+ * agent, when it is of the head's content: issue 32 item 7).
  * `suite:<suite_id>` on both sides compares two suites (suites.ts).
  */
 import type { Principal } from '../../core/auth-manager.ts';
 import { isValidRunId } from '../../core/domain/runs.ts';
 import type { Services } from '../../core/services.ts';
 import { Problem } from '../../core/problems.ts';
-import { agentOfRun, readBaseline } from './baselines.ts';
+import { baselineContent, keysOfRun, readBaseline } from './baselines.ts';
 import type { RunSnapshot } from './snapshot.ts';
 
 /** Index pages walked looking for `latest` (each reads at most 250 index entries): the newest ~5,000 runs. */
@@ -34,7 +35,7 @@ export function checkRef(ref: string | undefined, name: 'base' | 'head'): string
   return ref;
 }
 
-/** The newest succeeded run of the head's scenario and agent created before the head, through the run list. */
+/** The newest succeeded run of the head's scenario, content and agent created before the head, through the run list. */
 async function latestBefore(services: Services, principal: Principal | undefined, head: RunSnapshot): Promise<string> {
   let cursor: string | undefined;
   for (let page = 0; page < LATEST_PAGES; page++) {
@@ -45,12 +46,14 @@ async function latestBefore(services: Services, principal: Principal | undefined
     const listed = (await response.json()) as { items: ListedRun[]; next_cursor: string | null };
     for (const item of listed.items) {
       if (item.run_id === head.run.run_id || item.created_at > head.run.created_at) continue;
-      if ((await agentOfRun(services.store, item.run_id))?.key === head.agent.key) return item.run_id;
+      const candidate = await keysOfRun(services.store, item.run_id);
+      // Another document under the same id is another scenario, whatever it scored.
+      if (candidate?.agent.key === head.agent.key && candidate.contentHash === head.contentHash) return item.run_id;
     }
     if (!listed.next_cursor) break;
     cursor = listed.next_cursor;
   }
-  throw noBaseline(`no succeeded run of scenario ${head.run.scenario_id} with agent ${head.agent.key} before ${head.run.run_id} (among the newest runs)`);
+  throw noBaseline(`no succeeded run of scenario ${head.run.scenario_id} (this content) with agent ${head.agent.key} before ${head.run.run_id} (among the newest runs)`);
 }
 
 /** The run id the base names, given the head. */
@@ -59,6 +62,9 @@ export async function resolveBase(services: Services, principal: Principal | und
   if (base === 'baseline') {
     const pinned = await readBaseline(services.store, head.run.scenario_id, head.agent.key);
     if (!pinned) throw noBaseline(`no baseline is pinned for scenario ${head.run.scenario_id} and agent ${head.agent.key}`);
+    if ((await baselineContent(services.store, pinned)) !== head.contentHash) {
+      throw noBaseline(`the baseline pinned for scenario ${head.run.scenario_id} and agent ${head.agent.key} (run ${pinned.run_id}) ran other content than run ${head.run.run_id}: pin a run of this content`);
+    }
     return pinned.run_id;
   }
   return base;

@@ -31,6 +31,7 @@ function side(snapshot: RunSnapshot) {
     run_id: run.run_id,
     scenario_id: run.scenario_id,
     scenario_title: run.scenario_title,
+    ...(snapshot.contentHash ? { scenario_hash: snapshot.contentHash } : {}),
     agent: snapshot.agent,
     status: run.status,
     created_at: run.created_at,
@@ -60,7 +61,8 @@ export async function compareRuns(c: AppContext) {
     kind: 'run' as const,
     base: { ...side(base), ref: baseRef },
     head: side(head),
-    same_scenario: base.run.scenario_id === head.run.scenario_id,
+    // One id with other content is another scenario (issue 32 item 7).
+    same_scenario: base.run.scenario_id === head.run.scenario_id && base.contentHash === head.contentHash,
     same_agent: base.agent.key === head.agent.key,
     index: diff.index,
     dimensions: diff.dimensions,

@@ -10,6 +10,7 @@ import { readTraceEvents } from '../../core/domain/trace-lines.ts';
 import { Problem, notFound } from '../../core/problems.ts';
 import { agentKeyOf, type AgentKey } from './agent-key.ts';
 import { readEvidenceJson } from '../../core/domain/packed-evidence.ts';
+import { runContentHash } from '../../core/domain/scenario-identity.ts';
 
 /**
  * A task's outcome: `pass` (scored, no failure), `fail`, `unmeasured` (no metric could decide), `error` (the
@@ -20,6 +21,8 @@ export type TaskOutcome = 'pass' | 'fail' | 'unmeasured' | 'error' | 'not_run';
 export interface RunSnapshot {
   run: RunRecord;
   scenario?: Scenario;
+  /** The scenario's content hash (core/domain/scenario-identity.ts): the record's, or its plan's for older runs. */
+  contentHash?: string;
   agent: AgentKey;
   /** Task ids in the scenario's order (tasks the plan does not name follow in the order they were scored). */
   taskIds: string[];
@@ -86,7 +89,7 @@ export async function loadSnapshot(store: Store, runId: string): Promise<RunSnap
   const outcomes = outcomesOf(scores?.per_task, failures, taskIds);
   const known = new Set(taskIds);
   for (const taskId of outcomes.keys()) if (!known.has(taskId)) taskIds.push(taskId);
-  return { run, scenario, agent: agentKeyOf(run, scenario?.agent), taskIds, outcomes, failures };
+  return { run, scenario, contentHash: runContentHash(run, plan), agent: agentKeyOf(run, scenario?.agent), taskIds, outcomes, failures };
 }
 
 /**

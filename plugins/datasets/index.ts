@@ -19,6 +19,9 @@ import { decodeUtf8, type DatasetFormat } from './parse.ts';
 import { importRows, type ImportedRows, type ImportJob } from './import-job.ts';
 import { transcriptBytes, transcriptLines } from './transcripts.ts';
 import { readEvidenceJson } from '../../core/domain/packed-evidence.ts';
+import { describeErrors } from '../../core/validate.ts';
+import { JsonDepthError, parseWithinDepth } from '../../core/guards/json-depth.ts';
+import { depthProblem } from '../../core/pipeline/json-body.ts';
 
 const PLUGIN = 'datasets';
 const ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -51,16 +54,17 @@ async function readImport(c: AppContext): Promise<{ format: DatasetFormat; text:
   if (type !== 'application/json') throw new Problem('unsupported_media_type', { detail: `send text/csv, application/x-ndjson, or application/json with {format, data}; not "${type || 'nothing'}"` });
   let body: { format?: unknown; data?: unknown; scenario?: unknown };
   try {
-    body = JSON.parse(decodeUtf8(bytes));
+    body = parseWithinDepth(decodeUtf8(bytes)) as typeof body;
   } catch (error) {
     if (error instanceof Problem) throw error;
+    if (error instanceof JsonDepthError) throw depthProblem(error, 'the body');
     throw new Problem('invalid_json', { detail: 'the body is not JSON' });
   }
   const errors = [];
   if (body?.format !== 'csv' && body?.format !== 'jsonl') errors.push({ path: '/format', message: 'must be "csv" or "jsonl"' });
   if (typeof body?.data !== 'string') errors.push({ path: '/data', message: 'must be the dataset as text' });
   if (body?.scenario !== undefined && (typeof body.scenario !== 'object' || body.scenario === null || Array.isArray(body.scenario))) errors.push({ path: '/scenario', message: 'must be an object' });
-  if (errors.length) throw new Problem('validation_failed', { detail: errors.map((error) => `${error.path} ${error.message}`).join('; '), errors });
+  if (errors.length) throw new Problem('validation_failed', { detail: describeErrors(errors, errors.length), errors });
   return { format: body.format as DatasetFormat, text: body.data as string, fields: (body.scenario ?? {}) as ScenarioFields };
 }
 
@@ -93,7 +97,7 @@ function validatedImport(document: Record<string, unknown>, rowOf: number[], ser
       const task = /^\/tasks\/(\d+)(\/.*)?$/.exec(inner.path);
       return { ...inner, path: task ? `/rows/${rowOf[Number(task[1])]}${task[2] ?? ''}` : `/scenario${inner.path === '/' ? '' : inner.path}` };
     });
-    throw new Problem('validation_failed', { detail: `the imported scenario is invalid: ${errors.slice(0, 3).map((entry) => `${entry.path} ${entry.message}`).join('; ')}`, errors });
+    throw new Problem('validation_failed', { detail: `the imported scenario is invalid: ${describeErrors(errors)}`, errors });
   }
 }
 
@@ -118,7 +122,7 @@ export default {
         const { errors, mapped } = await readRows(services, budgetMs, { text, format, metricParams }, c);
         if (errors.length) {
           errors.sort((a, b) => Number(a.path.split('/')[2] ?? 0) - Number(b.path.split('/')[2] ?? 0));
-          throw new Problem('validation_failed', { detail: `${errors.length} problem(s) in the dataset: ${errors.slice(0, 3).map((error) => `${error.path} ${error.message}`).join('; ')}`, errors: errors.slice(0, 200), extra: { warnings: mapped.warnings.slice(0, 200) } });
+          throw new Problem('validation_failed', { detail: `${errors.length} problem(s) in the dataset: ${describeErrors(errors)}`, errors: errors.slice(0, 200), extra: { warnings: mapped.warnings.slice(0, 200) } });
         }
         if (fields.tasks !== undefined) throw new Problem('validation_failed', { detail: 'the scenario template may not hold tasks: they come from the rows', errors: [{ path: '/scenario/tasks', message: 'tasks come from the rows' }] });
         const document = {

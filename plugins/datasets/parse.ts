@@ -6,6 +6,7 @@
 // The browser build carries its own Buffer: the plain one needs Node's at load, which edge runtimes (workerd) lack.
 import { parse } from 'csv-parse/browser/esm/sync';
 import { Problem, type FieldError } from '../../core/problems.ts';
+import { JsonDepthError, parseWithinDepth } from '../../core/guards/json-depth.ts';
 
 /** The most test cases one import may hold. */
 export const MAX_ROWS = 10_000;
@@ -46,9 +47,11 @@ function parseJsonl(text: string, errors: FieldError[]): DatasetRow[] {
     if (row > MAX_ROWS) throw tooMany(row);
     let value: unknown;
     try {
-      value = JSON.parse(line);
-    } catch {
-      errors.push({ path: `/rows/${row}`, message: 'is not a JSON object (one object per line)' });
+      value = parseWithinDepth(line);
+    } catch (error) {
+      errors.push(error instanceof JsonDepthError
+        ? { path: `/rows/${row}${error.path}`, message: `nests deeper than ${error.limit} levels here` }
+        : { path: `/rows/${row}`, message: 'is not a JSON object (one object per line)' });
       continue;
     }
     if (!value || typeof value !== 'object' || Array.isArray(value)) errors.push({ path: `/rows/${row}`, message: 'is not a JSON object' });

@@ -24,6 +24,7 @@ import { check, type JsonSchema } from '../../core/validate.ts';
 import { scenarioSchema } from '../../core/domain/schemas/scenario.ts';
 import { MAX_CELL, type DatasetRow } from './parse.ts';
 import { impliedMetricIds } from '../../core/domain/implied-metrics.ts';
+import { JsonDepthError, parseWithinDepth } from '../../core/guards/json-depth.ts';
 
 const LIST_COLUMNS = ['required_tools', 'forbidden_tools', 'tools'] as const;
 const JSON_COLUMNS = ['expected_outcome', 'expected_actions', 'turns'] as const;
@@ -120,9 +121,11 @@ function structuredOf(fields: Record<string, unknown>, path: string, errors: Fie
     if (value === undefined || value === null || value === '') continue;
     if (typeof value === 'string') {
       try {
-        value = JSON.parse(value);
-      } catch {
-        errors.push({ path: `${path}/${column}`, message: 'must be JSON (in a CSV cell: the JSON text of the value)' });
+        value = parseWithinDepth(value);
+      } catch (error) {
+        errors.push(error instanceof JsonDepthError
+          ? { path: `${path}/${column}${error.path}`, message: `nests deeper than ${error.limit} levels here` }
+          : { path: `${path}/${column}`, message: 'must be JSON (in a CSV cell: the JSON text of the value)' });
         continue;
       }
     }

@@ -57,6 +57,10 @@ export default {
     host.on('run.deleted', async ({ submitted_by, bytes_freed }, services) => {
       if (submitted_by) await creditDeleted(services.store, submitted_by, bytes_freed);
     });
+    // So does a shared blob, charged to the principal whose run first wrote it (issue 33 item 2).
+    host.on('blob.deleted', async ({ charged_to, bytes }, services) => {
+      if (charged_to) await creditDeleted(services.store, charged_to, bytes);
+    });
     host.onStop(async () => {
       const engine = holder.current;
       holder.current = undefined;

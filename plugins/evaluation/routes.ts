@@ -5,7 +5,10 @@
 import type { PluginHost } from '../../core/plugin-host.ts';
 import type { RouteDefinition } from '../../core/routes.ts';
 import { Problem, notFound } from '../../core/problems.ts';
-import { isValidRunId, keys, readRun, readTask } from '../../core/domain/runs.ts';
+import { isValidRunId, keys, readRun, readTask, type TaskRecord } from '../../core/domain/runs.ts';
+import { permissionCheck } from '../../core/permissions.ts';
+import { ownsRecord } from '../../core/ownership.ts';
+import type { Principal } from '../../core/auth-manager.ts';
 import { engineOf, type EngineHolder } from './engine.ts';
 import { submitEvaluation, type EvaluateBody } from './submission/submit.ts';
 import { submitOnce } from './submission/idempotency.ts';
@@ -75,6 +78,19 @@ function taskStatusRoute(): RouteDefinition {
   };
 }
 
+const cancelsAny = permissionCheck('runs:cancel-any');
+
+/**
+ * Who may cancel a task (issue 33 item 5): its submitter (a schedule's or suite's creator for their runs), or a
+ * holder of `runs:cancel-any` (SUPERVISOR). `evaluations:launch` alone cancelled anyone's run, a release gate's
+ * included, which then got no certificate. Answers the submitter when the canceller is someone else.
+ */
+function authorizeCancel(principal: Principal | undefined, task: TaskRecord): string | undefined {
+  if (principal && ownsRecord(principal, task.submitted_by, task.created_at)) return undefined;
+  if (principal && cancelsAny(principal.permissions)) return task.submitted_by ?? 'unknown';
+  throw new Problem('forbidden', { detail: 'only the principal that submitted the run, or a holder of "runs:cancel-any" (SUPERVISOR), may cancel it', extra: { permission: 'runs:cancel-any' } });
+}
+
 /** DELETE /api/v1/tasks/:task_id: cancels a task here, or asks the instance running it. */
 function cancelRoute(holder: EngineHolder): RouteDefinition {
   return {
@@ -88,11 +104,15 @@ function cancelRoute(holder: EngineHolder): RouteDefinition {
     responses: {
       200: { description: 'Cancelled', schema: TASK },
       202: { description: 'Running on another instance; cancellation requested', schema: TASK },
+      403: { description: 'Neither the run\'s submitter nor a holder of runs:cancel-any', contentType: 'application/problem+json' },
       409: { description: 'The task has already ended' },
     },
     async handler(c) {
       const taskId = (c.req.param('task_id') ?? '');
-      if (!isValidRunId(taskId)) throw notFound(`task ${taskId}`);
+      const submitted = isValidRunId(taskId) ? await readTask(c.var.services.store, taskId) : null;
+      if (!submitted) throw notFound(`task ${taskId}`);
+      const owner = authorizeCancel(c.var.principal, submitted);
+      c.set('auditFacts', { run_id: submitted.run_id, ...(owner !== undefined ? { run_owner: owner } : {}) });
       const { status, task } = await cancelTask(engineOf(holder), taskId);
       return c.json({ ...taskView(task), ...(status === 202 ? { cancel_requested: true } : {}) }, status);
     },

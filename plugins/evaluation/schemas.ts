@@ -94,6 +94,8 @@ export const RUN = {
     run_id: { type: 'string' },
     task_id: { type: 'string' },
     scenario_id: { type: 'string' },
+    scenario_hash: { type: 'string', description: 'SHA3-256 of the scenario\'s content as run, without its agent: runs of one scenario_id are of the same scenario only when it is the same' },
+    scenario_origin: { enum: ['catalog', 'file', 'inline'], description: 'where the scenario came from: the catalog (scenario_id), a file under PROJECT_ROOT (path), or the request (scenario)' },
     status: STATUS,
     started_at: TIME,
     finished_at: TIME,
@@ -105,7 +107,8 @@ export const RUN = {
       properties: {
         status: { enum: ['pass', 'warning', 'fail', 'error'] }, score: { type: 'number', description: 'the index' }, policy_ref: { type: 'string' },
         reason: { type: 'string', description: 'with status error: why (the run could not complete, a must-pass check could not be measured, or nothing was measured)' },
-        policy: { ...verdictPolicySchema, description: 'the verdict policy applied' },
+        policy: { ...verdictPolicySchema, properties: { ...verdictPolicySchema.properties, min_pass_rate: { type: 'number', minimum: 0, maximum: 1 } }, description: 'the verdict policy applied' },
+        policy_relaxed: { type: 'array', items: { type: 'object', properties: { field: { type: 'string' }, applied: {}, reference: {} } }, description: 'present when the policy gates less than the defaults: each loosened field, the value applied and the default (signed in the certificate)' },
         decided_by: { type: 'object', properties: { gate: { enum: [...VERDICT_GATES] }, reason: { type: 'string' } }, description: 'the gate that decided the status, and why' },
       },
     },

@@ -11,10 +11,10 @@ import { assertNotDeleted } from '../../core/domain/tombstone.ts';
 
 /**
  * `GET /api/v1/tasks/:task_id`: the task record minus its handoff token (internal state, not a credential to
- * share) and its stored submitter (permissions and token claims, which may be personal).
+ * share), its stored submitter (permissions and token claims, which may be personal) and its quota bookkeeping.
  */
-export function taskView(task: TaskRecord): Omit<TaskRecord, 'handoff' | 'submitter'> {
-  const { handoff: _handoff, submitter: _submitter, ...view } = task;
+export function taskView(task: TaskRecord): Omit<TaskRecord, 'handoff' | 'submitter' | 'reserved_bytes'> {
+  const { handoff: _handoff, submitter: _submitter, reserved_bytes: _reserved, ...view } = task;
   return view;
 }
 
@@ -50,6 +50,8 @@ export function runSummary(run: RunRecord) {
     task_id: run.task_id,
     scenario_id: run.scenario_id,
     scenario_title: run.scenario_title,
+    ...(run.scenario_hash ? { scenario_hash: run.scenario_hash } : {}),
+    ...(run.scenario_origin ? { scenario_origin: run.scenario_origin } : {}),
     ...(run.agent ? { agent: run.agent } : {}),
     status: run.status,
     created_at: run.created_at,

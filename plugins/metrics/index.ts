@@ -1,5 +1,5 @@
 /**
- * The bundled metrics plugin: registers the fifteen built-in metrics, serves `GET /api/v1/metrics`
+ * The bundled metrics plugin: registers the seventeen built-in metrics, serves `GET /api/v1/metrics`
  * (`metrics:read`) and `GET /api/v1/taxonomy` (`taxonomy:read`) as the API contract states, and provides the
  * `redactor` service (redactor.ts) built on its detectors.
  */
@@ -25,13 +25,16 @@ import robustness from './robustness.ts';
 import llmJudge from './llm-judge.ts';
 import toolUse from './tool-use.ts';
 import stateMatch from './state-match.ts';
+import conversationEnd from './conversation-end.ts';
+import nlAssertions from './nl-assertions.ts';
 import toolSafety from './tool-safety.ts';
 import claimCheck, { createClaimCheckMetric } from './claim-check.ts';
 import { createRedactor } from './redactor.ts';
 
 /** The built-in metrics, in the order `GET /api/v1/metrics` lists them. */
 export const BUILTIN_METRICS: readonly Metric[] = [
-  taskSuccess, latencyBudget, refusal, harmfulContent, secretLeak, promptInjection, piiLeak, counterfactualParity, aiDisclosure, robustness, llmJudge, toolUse, toolSafety, stateMatch, claimCheck,
+  taskSuccess, latencyBudget, refusal, harmfulContent, secretLeak, promptInjection, piiLeak, counterfactualParity, aiDisclosure, robustness, llmJudge, toolUse, toolSafety, stateMatch,
+  conversationEnd, nlAssertions, claimCheck,
 ];
 
 const PLUGIN_NAME = 'metrics';

@@ -6,7 +6,7 @@
  * fenced and labelled, and the judge is told to ignore instructions inside it.
  */
 import { defineMetric, unmeasured, type MetricResult } from '../../core/metric.ts';
-import { check } from '../../core/validate.ts';
+import { check, describeErrors } from '../../core/validate.ts';
 import { extractJson } from './shared/expected.ts';
 import { excerpt } from './shared/text.ts';
 
@@ -81,7 +81,7 @@ export default defineMetric({
           failures: score >= threshold ? [] : [{ code: 'LOGIC.RUBRIC_NOT_MET', severity: score < 0.3 ? 'high' : 'medium', message: `the judge scored ${score} against a pass threshold of ${threshold}`, event_index: outputEvent, evidence }],
         };
       }
-      lastProblem = errors.map((error) => `${error.path} ${error.message}`).join('; ');
+      lastProblem = describeErrors(errors, errors.length);
     }
     return unavailable('the judge answered outside its schema twice: the rubric is unmeasured', outputEvent, lastProblem);
   },

@@ -1,17 +1,20 @@
 /**
  * `state_match` (reliability): the task's outcome assertions hold once the agent is done — of the world's
  * final state (`shim:<name>`), of the tool calls it made, or of its message (the AES `expected_outcome` shape;
- * plugins/metrics/shared/assertions.ts). tau-bench judges agents the same way: by the state they leave. The
- * score is the share of assertions that hold; one that cannot be checked (a shim the run did not enable, a
- * path that does not parse) is reported, and the metric is unmeasured when none could be.
+ * plugins/metrics/shared/assertions.ts). tau-bench judges agents the same way: by the state they leave. With
+ * `expected_actions` (`[]`: nothing may change) the whole world is compared with the gold one, less the shims'
+ * incidental state and the `ignore_paths` (plugins/evaluation/worlds/gold-world.ts). The score is the share of
+ * checks that hold; one that cannot be checked (a shim the run did not enable, a path that does not parse) is
+ * reported, and the metric is unmeasured when none could be.
  */
-import { defineMetric, unmeasured, type MetricFailure } from '../../core/metric.ts';
+import { defineMetric, unmeasured, type MetricContext, type MetricFailure } from '../../core/metric.ts';
 import { checkAssertion, type Assertion } from '../../core/domain/assertions.ts';
 import { toolCallsOf } from '../../core/domain/tool-calls.ts';
 import { outcomeAssertionSchema } from '../../core/domain/schemas/scenario.ts';
 import type { ScenarioTask } from '../../core/domain/scenario.ts';
 import { safeExcerpt } from './shared/safe-excerpt.ts';
 import { describeDifferences, jsonDifferences, type JsonDifference } from '../../core/domain/json-diff.ts';
+import { pointerTrie } from '../../core/domain/pointer-patterns.ts';
 import { isAnswer } from '../../core/domain/trace.ts';
 
 /** The most differing paths a whole-world comparison reports (the count says when there were more). */
@@ -40,10 +43,46 @@ function shownDifferences(differences: readonly JsonDifference[], task: Scenario
   }));
 }
 
+/** The task's world once its gold world was built. */
+type GoldComparison = NonNullable<MetricContext['world']> & { expected: Record<string, unknown> };
+
+/** `payments.create_charge {"customer":"bob",…}`, clipped: how a failure names a gold action. */
+function goldActionText(action: { index: number; name: string; arguments?: Record<string, unknown> }): string {
+  const args = JSON.stringify(action.arguments ?? {});
+  return `${action.index + 1} (${action.name} ${args.length > 160 ? `${args.slice(0, 160)}…` : args})`;
+}
+
+/**
+ * Why the agent's world is not the gold one, or nothing when it is: the paths where they differ (what the
+ * shims' incidental state and `ignore_paths` cover left out), and the gold writes with matchers that no call
+ * of the agent met (the gold world was built without them).
+ */
+function goldFailure(gold: GoldComparison, task: ScenarioTask): Omit<MetricFailure, 'event_index'> | undefined {
+  const ignored = gold.ignoredPaths?.length ? pointerTrie(gold.ignoredPaths) : undefined;
+  const differences = jsonDifferences(gold.expected, gold.final, MAX_DIFFERENCES, ignored);
+  const unmatched = gold.unmatchedActions ?? [];
+  if (differences.length === 0 && unmatched.length === 0) return undefined;
+  const count = differences.length === MAX_DIFFERENCES ? `${MAX_DIFFERENCES}+` : String(differences.length);
+  const parts = [
+    ...(unmatched.length ? [`no call of the agent's meets gold action ${unmatched.slice(0, 3).map(goldActionText).join(', gold action ')}${unmatched.length > 3 ? ` (and ${unmatched.length - 3} more)` : ''}`] : []),
+    ...(differences.length ? [`the world differs from the one the expected actions produce${unmatched.length ? ` without ${unmatched.length === 1 ? 'it' : 'them'}` : ''} at ${count} path(s): ${describeDifferences(differences)}`] : []),
+  ];
+  return {
+    code: 'LOGIC.STATE_MISMATCH', severity: 'high',
+    message: shown(parts.join('; '), task) as string,
+    evidence: {
+      expected_actions: task.expected_actions!.length,
+      differences: shownDifferences(differences, task),
+      ...(unmatched.length ? { unmatched_actions: unmatched.slice(0, 20).map((action) => ({ index: action.index, name: action.name, arguments: shown(action.arguments ?? {}, task) })) } : {}),
+      ...(gold.ignoredPaths?.length ? { ignored_paths: gold.ignoredPaths.slice(0, 50) } : {}),
+    },
+  };
+}
+
 export default defineMetric({
   id: 'state_match',
   dimension: 'reliability',
-  version: '1.2.0',
+  version: '1.3.0',
   module: import.meta.url,
   // The world's states share every record no call replaced: compared here, identical references are skipped;
   // copied to a worker, the whole database would be cloned and walked (issue 27, "Speed").
@@ -60,8 +99,11 @@ export default defineMetric({
     const assertions = (params.assertions as Assertion[] | undefined) ?? task.expected_outcome ?? [];
     // Checks the engine ran after turns of a conversation (the world as it stood then), one per assertion.
     const turnChecks = events.filter((event) => event.type === 'turn_check');
-    const gold = task.expected_actions?.length ? world : undefined;
-    if (assertions.length === 0 && turnChecks.length === 0 && !gold) return unmeasured('the task has no expected_outcome assertions, expected_actions or turn checks');
+    // `expected_actions: []` is a gold too: the world must not change.
+    const gold = task.expected_actions ? world : undefined;
+    if (assertions.length === 0 && turnChecks.length === 0 && !gold) {
+      return unmeasured(task.expected_actions ? 'expected_actions need a world: the scenario enables no shim' : 'the task has no expected_outcome assertions, expected_actions or turn checks');
+    }
     const calls = toolCallsOf(events);
     // `message` reads every answer of the conversation (τ-bench: an output said in any turn counts).
     const messages = events.filter(isAnswer).map((event) => String(event.data?.output ?? ''));
@@ -116,17 +158,9 @@ export default defineMetric({
       if (!gold.expected) unchecked.push(gold.expectedError ?? 'the world of the expected actions could not be built');
       else {
         measured++;
-        const differences = jsonDifferences(gold.expected, gold.final, MAX_DIFFERENCES);
-        if (differences.length === 0) held++;
-        else {
-          const lastChange = [...events].reverse().find((event) => event.type === 'state_change');
-          failures.push({
-            code: 'LOGIC.STATE_MISMATCH', severity: 'high',
-            message: shown(`the world differs from the one the expected actions produce at ${differences.length === MAX_DIFFERENCES ? `${MAX_DIFFERENCES}+` : differences.length} path(s): ${describeDifferences(differences)}`, task) as string,
-            event_index: lastChange?.seq ?? outputEvent,
-            evidence: { expected_actions: task.expected_actions!.length, differences: shownDifferences(differences, task) },
-          });
-        }
+        const failure = goldFailure(gold as GoldComparison, task);
+        if (!failure) held++;
+        else failures.push({ ...failure, event_index: [...events].reverse().find((event) => event.type === 'state_change')?.seq ?? outputEvent });
       }
     }
     if (measured === 0) return unmeasured(`no assertion could be checked: ${unchecked.join('; ')}`);

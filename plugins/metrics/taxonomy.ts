@@ -61,6 +61,7 @@ const ROWS: Row[] = [
   ['INFRA.METRIC_TIMEOUT', 'Metric timed out', 'reliability', ['valid_reliable', 'accountable_transparent'], [], 'INFRA', 'A metric ran past its time budget (AEH_METRIC_BUDGET_MS) on this answer and was stopped; its result is unmeasured.'],
   ['INFRA.USER_SIMULATOR_ERROR', 'User simulator failed', 'reliability', ['valid_reliable'], [], 'INFRA', 'The language model playing the user of a multi-turn task could not be reached or did not answer; the conversation could not go on.'],
   ['INFRA.WORLD_BUDGET', 'World too costly to build', 'reliability', ['valid_reliable'], [], 'INFRA', 'A task\'s world (a shim\'s initial state, such as a SQL schema) did not build within the shim budget (AEH_SHIM_BUDGET_MS); the run could not go on.'],
+  ['INFRA.ENGINE_ERROR', 'Harness error', 'reliability', ['valid_reliable'], [], 'INFRA', 'The harness met an unexpected error while running a unit (a bug, or an answer it could not record); the run ends with status error and the reason, never left running.'],
   ['INFRA.PROBE_FAILED', 'Probe failed', 'reliability', ['valid_reliable'], [], 'INFRA', 'A metric re-asked the agent (a counterfactual or follow-up) and the agent did not answer.'],
   ['INFRA.JUDGE_UNAVAILABLE', 'Judge unavailable', 'reliability', ['valid_reliable', 'accountable_transparent'], [], 'INFRA', 'The language-model judge could not be reached or answered outside its schema; the rubric is unmeasured, never guessed.'],
 
@@ -74,6 +75,8 @@ const ROWS: Row[] = [
   ['LOGIC.TOOL_ARGUMENTS', 'Wrong tool arguments', 'reliability', ['valid_reliable'], [], 'LOGIC', 'No call of a tool had the arguments the task requires (wrong record, amount or target).'],
   ['LOGIC.FALSE_CLAIM', 'False claim of completion', 'reliability', ['valid_reliable', 'accountable_transparent'], ['LLM09:2025'], 'LOGIC', 'The agent said the work was done when the world shows it was not: a required write was refused, failed or never called.'],
   ['LOGIC.RUBRIC_NOT_MET', 'Rubric not met', 'reliability', ['valid_reliable'], [], 'LOGIC', 'The language-model judge scored the output below the pass threshold of its rubric.'],
+  ['LOGIC.NL_ASSERTION_NOT_MET', 'Natural-language assertion not met', 'reliability', ['valid_reliable'], [], 'LOGIC', 'A language-model judge found that the conversation does not meet one of the task\'s natural-language assertions about the agent (τ²-bench\'s NL_ASSERTION).'],
+  ['LOGIC.CONVERSATION_LIMIT', 'Conversation cut by a limit', 'reliability', ['valid_reliable'], [], 'LOGIC', 'The conversation ended because it reached a limit (user turns, steps or failed tool calls) rather than by the user or the agent: the task was not completed in the conversation allowed (τ-bench: reward 0).'],
   ['RELIABILITY', 'Reliability', 'reliability', ['valid_reliable'], [], 'LOGIC', 'The agent answered, but not dependably: too slow, or empty.'],
   ['RELIABILITY.LATENCY_BUDGET_EXCEEDED', 'Latency budget exceeded', 'reliability', ['valid_reliable'], [], 'RELIABILITY', 'The agent took longer than the task latency budget.'],
   ['RELIABILITY.TOOL_BUDGET_EXCEEDED', 'Tool call budget exceeded', 'reliability', ['valid_reliable'], [], 'RELIABILITY', 'The agent made more tool calls than the task allows: looping, or working by trial and error.'],

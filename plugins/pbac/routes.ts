@@ -8,6 +8,7 @@ import type { AppContext } from '../../core/routes.ts';
 import { Problem, type FieldError } from '../../core/problems.ts';
 import { addedGrants, beyondEditor, roleNodes, claimGrantsBeyond, lockOutErrors, unknownPermissions } from './rules.ts';
 import { readTable, versionKey, writeTable, type ClaimMappings, type PbacTable } from './table.ts';
+import { describeErrors } from '../../core/validate.ts';
 
 const BUILT_IN = ['viewer', 'auditor', 'operator', 'supervisor'];
 const ROLE = '^[a-z][a-z0-9_-]{0,39}$';
@@ -34,7 +35,7 @@ function beyondHeld(what: string, nodes: string[]): Problem {
 }
 
 function invalid(detail: string, errors: FieldError[]): Problem {
-  return new Problem('validation_failed', { detail: `${detail}: ${errors.slice(0, 3).map((error) => `${error.path} ${error.message}`).join('; ')}`, errors });
+  return new Problem('validation_failed', { detail: `${detail}: ${describeErrors(errors)}`, errors });
 }
 
 /** Writes a change on top of the current table, or answers 409 when it is not the version the client saw. */

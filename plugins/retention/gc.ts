@@ -10,10 +10,11 @@
  */
 import type { Store } from '../../core/storage.ts';
 import { blobsOf, packedKey, type PackedEvidence } from '../../core/domain/packed-evidence.ts';
-import { blobKeys, collectBlob, listBlobs, releaseBlobs } from '../../core/domain/blobs.ts';
+import { blobCharge, blobKeys, collectBlob, listBlobs, releaseBlobs } from '../../core/domain/blobs.ts';
 import { isValidRunId, keys, type RunRecord, type TaskRecord } from '../../core/domain/runs.ts';
 import { KEPT_AFTER_DELETE, tombstoneKey, type Tombstone } from '../../core/domain/tombstone.ts';
-import { selectRuns, type RetentionRules, type Selected } from './policy.ts';
+import { selectRuns, type RetentionRules, type RunFacts, type Selected } from './policy.ts';
+import { heldRuns } from '../../core/domain/run-holds.ts';
 
 /** A reference younger than this whose run has no record yet belongs to a submission in progress. */
 export const REFERENCE_GRACE_MS = 3_600_000;
@@ -29,6 +30,19 @@ export interface GcReport {
 
 /** The most run ids a report lists. */
 const LISTED = 1000;
+
+/** Who submitted each run (its task record's `submitted_by`) and whether something holds it: what keep_runs counts by. */
+async function factsOfRuns(store: Store, runs: readonly RunRecord[]): Promise<Map<string, RunFacts>> {
+  const held = await heldRuns(store);
+  const facts = new Map<string, RunFacts>();
+  for (let start = 0; start < runs.length; start += 64) {
+    await Promise.all(runs.slice(start, start + 64).map(async (run) => {
+      const task = isValidRunId(run.task_id) ? await store.getJson<TaskRecord>(keys.task(run.task_id)).catch(() => null) : null;
+      facts.set(run.run_id, { ...(task?.submitted_by ? { owner: task.submitted_by } : {}), held: held.has(run.run_id) });
+    }));
+  }
+  return facts;
+}
 
 /** Every run id with a directory in the store, and whether it has a record and a tombstone. */
 async function runDirectories(store: Store): Promise<Map<string, Set<string>>> {
@@ -75,15 +89,34 @@ export interface DeletedRun {
   bytes_freed: number;
 }
 
+/** What `collectGarbage` reports of each blob it deleted (the `blob.deleted` hook's payload). */
+export interface DeletedBlob {
+  digest: string;
+  charged_to?: string;
+  bytes: number;
+}
+
+/** Options of `collectGarbage`. */
+export interface GcOptions {
+  now: number;
+  dryRun: boolean;
+  /** Called for each run deleted: its owner's stored bytes are credited back. */
+  onDeleted?: (deleted: DeletedRun) => Promise<void>;
+  /** Called for each blob deleted: the principal it was charged to is credited back. */
+  onBlobDeleted?: (deleted: DeletedBlob) => Promise<void>;
+}
+
 /** Collects runs and blobs under `rules` at `now`; `dryRun` reports without deleting. */
-export async function collectGarbage(store: Store, rules: RetentionRules, options: { now: number; dryRun: boolean; onDeleted?: (deleted: DeletedRun) => Promise<void> }): Promise<GcReport> {
+export async function collectGarbage(store: Store, rules: RetentionRules, options: GcOptions): Promise<GcReport> {
   const { now, dryRun, onDeleted } = options;
   const dirs = await runDirectories(store);
   const records = (await Promise.all([...dirs].filter(([, files]) => files.has('run.json')).map(([runId]) => store.getJson<RunRecord>(keys.run(runId)).catch(() => null)))).filter((run): run is RunRecord => run !== null);
   // Runs marked deleted by a collection that was cut short are finished first.
   const unfinished = [...dirs].filter(([, files]) => files.has('deleted.json') && [...files].some((file) => !KEPT_AFTER_DELETE.has(file)));
   const unfinishedIds = new Set(unfinished.map(([runId]) => runId));
-  const selected: Selected[] = selectRuns(records.filter((run) => !unfinishedIds.has(run.run_id)), rules, now);
+  const candidates = records.filter((run) => !unfinishedIds.has(run.run_id));
+  const facts = rules.keep_runs === undefined ? new Map<string, RunFacts>() : await factsOfRuns(store, candidates);
+  const selected: Selected[] = selectRuns(candidates, rules, now, (run) => facts.get(run.run_id) ?? {});
   const deletedIds = [...unfinishedIds, ...selected.map((entry) => entry.run.run_id)];
   let bytesFreed = 0;
   const deletedAt = new Date(now).toISOString();
@@ -100,7 +133,7 @@ export async function collectGarbage(store: Store, rules: RetentionRules, option
     const tombstone: Tombstone = { run_id: run.run_id, deleted_at: deletedAt, reason: 'retention', rule, scenario_id: run.scenario_id, agent, finished_at: run.finished_at, certificate_url: run.certificate_url };
     bytesFreed += await deleteRun(store, run.run_id, files, tombstone, run.task_id, onDeleted);
   }
-  const blobs = await collectBlobs(store, new Set(dryRun ? deletedIds : []), dryRun);
+  const blobs = await collectBlobs(store, new Set(dryRun ? deletedIds : []), dryRun, options.onBlobDeleted);
   return {
     dry_run: dryRun,
     rules,
@@ -113,9 +146,9 @@ export async function collectGarbage(store: Store, rules: RetentionRules, option
 /**
  * Deletes unreferenced blobs. A reference is live while its run has a record and no tombstone (and, dry, is not
  * among the runs this collection would delete), or, without a record, while it is younger than the grace of a
- * submission in progress.
+ * submission in progress. A deleted blob's charge goes, credited back to the principal it was charged to.
  */
-async function collectBlobs(store: Store, deleting: ReadonlySet<string>, dryRun: boolean): Promise<{ examined: number; deleted: number; bytes: number }> {
+async function collectBlobs(store: Store, deleting: ReadonlySet<string>, dryRun: boolean, onDeleted?: (deleted: DeletedBlob) => Promise<void>): Promise<{ examined: number; deleted: number; bytes: number }> {
   const digests = await listBlobs(store);
   let deleted = 0;
   let bytes = 0;
@@ -130,6 +163,11 @@ async function collectBlobs(store: Store, deleting: ReadonlySet<string>, dryRun:
     if (outcome === 'deleted') {
       deleted++;
       bytes += size;
+      if (!dryRun) {
+        const charge = await blobCharge(store, digest);
+        await store.remove(blobKeys.charge(digest));
+        await onDeleted?.({ digest, ...(charge ? { charged_to: charge.owner } : {}), bytes: size });
+      }
     }
   }
   return { examined: digests.length, deleted, bytes };

@@ -1,6 +1,7 @@
 /**
  * Retention (issue 27 item 5): keeps a long-lived instance bounded. `AEH_RETENTION_MAX_AGE_DAYS` deletes runs
- * finished longer ago; `AEH_RETENTION_KEEP_RUNS` keeps only the newest runs of each scenario and agent. Both
+ * finished longer ago; `AEH_RETENTION_KEEP_RUNS` keeps only the newest runs of each submitter, scenario (id and
+ * content) and agent, never a run a pinned baseline or a suite certificate holds (policy.ts). Both
  * apply at the daily `retention.gc` job and at `POST /api/v1/gc` (`aeh gc`; permission `storage:gc`, held only
  * by SUPERVISOR or a key granted it), which may also give its own rules and `dry_run`. A deleted run keeps its
  * certificate and a tombstone (core/domain/tombstone.ts); blobs no run refers to are deleted (gc.ts).
@@ -18,7 +19,7 @@ const SETTINGS = {
   type: 'object',
   properties: {
     AEH_RETENTION_MAX_AGE_DAYS: { ...DAYS, description: 'Delete the evidence of runs finished more than this many days ago (default: keep)' },
-    AEH_RETENTION_KEEP_RUNS: { ...COUNT, description: 'Keep only this many newest finished runs per scenario and agent (default: keep all)' },
+    AEH_RETENTION_KEEP_RUNS: { ...COUNT, description: 'Keep only this many newest finished runs per submitter, scenario (id and content) and agent; runs a baseline or suite certificate holds are kept (default: keep all)' },
   },
 } as const;
 
@@ -46,7 +47,11 @@ export default {
   settings: SETTINGS,
   setup(host) {
     const configured = configuredRules(host.settings);
-    const collect = (services: Services, rules: RetentionRules, dryRun: boolean) => collectGarbage(services.store, rules, { now: services.now(), dryRun, onDeleted: (deleted) => services.hooks.emit('run.deleted', deleted) });
+    const collect = (services: Services, rules: RetentionRules, dryRun: boolean) => collectGarbage(services.store, rules, {
+      now: services.now(), dryRun,
+      onDeleted: (deleted) => services.hooks.emit('run.deleted', deleted),
+      onBlobDeleted: (deleted) => services.hooks.emit('blob.deleted', deleted),
+    });
     host.jobs.register({
       name: 'retention.gc',
       cron: '41 3 * * *',

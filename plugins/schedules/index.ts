@@ -12,6 +12,7 @@ import type { Plugin } from '../../core/plugin.ts';
 import { Problem, notFound } from '../../core/problems.ts';
 import { loadScenarioFile } from '../../core/scenario-file.ts';
 import { normalizeScenario } from '../../core/domain/scenario-load.ts';
+import { checkInlineScenarioId } from '../../core/domain/scenario-identity.ts';
 import { AGENT_NAME } from '../../core/domain/agent-target.ts';
 import { listSchedules, scheduleKey, scheduleView, type ScheduleRecord } from './store.ts';
 import { schedulesTick } from './tick.ts';
@@ -84,6 +85,8 @@ export default {
         // A file or inline scenario that could never run is refused now, not at its first firing.
         if (body.path) await withPlace('/path', () => loadScenarioFile(services, body.path!));
         const inline = body.scenario ? await withPlace('/scenario', async () => normalizeScenario(body.scenario, { formats: services.scenarioFormats.list() })) : undefined;
+        // Every firing would be refused (409) for an inline scenario under a catalog scenario's id: refused now.
+        if (inline) await checkInlineScenarioId(services, inline);
         if (body.agent && !(await services.find('agentTargets')?.get(body.agent))) throw notFound(`agent ${body.agent}`);
         const principal = c.var.principal!;
         const limit = services.config.quotas.schedulesPerPrincipal;

@@ -19,9 +19,14 @@ export interface ScheduleRecord {
   created_by?: string;
   /** Who firings run as: the creator's principal as of creation. Never shown by the API (claims may be personal). */
   creator?: StoredCreator;
-  /** Set when a firing found that the creator may no longer launch evaluations; a disabled schedule never fires. */
+  /**
+   * Set when a firing found that the creator may no longer launch evaluations, or after `MAX_REFUSED_FIRINGS`
+   * refused firings in a row; a disabled schedule never fires.
+   */
   disabled?: { at: string; reason: string };
   last_run?: { at: string; task_id?: string; run_id?: string; status: number; error?: string };
+  /** Firings refused in a row for what the schedule asks (tick.ts); absent after one that was not. */
+  refused_firings?: number;
 }
 
 

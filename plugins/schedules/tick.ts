@@ -5,6 +5,12 @@
  * `evaluations:launch` permission they held at creation, and only while they still exist and still hold it, asked
  * at each firing (issue 25 item 3: a revoked or expired key, a role that lost the node, identity-provider claims
  * that no longer map to it); otherwise the schedule is disabled with the reason and the audit log says so.
+ *
+ * A schedule whose firings are refused for what it asks (400, 404, 409, 413, 422: a scenario that cannot run
+ * here) `MAX_REFUSED_FIRINGS` times in a row is disabled too: each refused firing validates the scenario again
+ * (its world built in the pool under the shim budget), and a refused submission holds no quota, so 50 such
+ * schedules firing every minute were pool work nobody was charged for, for good. Quota and availability
+ * refusals (429, 503) are not counted: those firings may pass next time.
  */
 import { Cron } from 'croner';
 import type { ScheduledJob } from '../../core/services.ts';
@@ -14,6 +20,11 @@ import { actingPrincipal } from '../../core/delegation.ts';
 import { listSchedules, scheduleKey, type ScheduleRecord } from './store.ts';
 
 /** True when `record` is due in the minute that starts at `minute`. */
+/** Refused firings in a row after which a schedule is disabled. */
+export const MAX_REFUSED_FIRINGS = 3;
+/** Statuses that refuse what a schedule asks, not the moment it asks. */
+const REFUSALS = new Set([400, 404, 409, 413, 422]);
+
 export function isDue(record: ScheduleRecord, minute: Date): boolean {
   if (record.disabled) return false;
   const next = new Cron(record.cron, { paused: true, timezone: record.timezone }).nextRun(new Date(minute.getTime() - 1000));
@@ -27,7 +38,7 @@ export async function firingPrincipal(services: Services, record: ScheduleRecord
   return acting;
 }
 
-async function disable(services: Services, record: ScheduleRecord, reason: string, minute: Date): Promise<void> {
+async function disable(services: Services, record: ScheduleRecord, reason: string, minute: Date, status = 403): Promise<void> {
   const current = await services.store.getJson<ScheduleRecord>(scheduleKey(record.schedule_id));
   if (!current || current.disabled) return;
   const at = new Date(services.now()).toISOString();
@@ -37,7 +48,7 @@ async function disable(services: Services, record: ScheduleRecord, reason: strin
   services.logger.warn('schedule disabled', { schedule_id: record.schedule_id, reason });
   await services.hooks.emit('audit', {
     at, request_id: `schedule-${record.schedule_id}-${minute.getTime()}`, principal: record.creator?.id ?? record.created_by,
-    method: 'POST', path: '/api/evaluate', action: 'schedule.disabled', outcome: 'refused', status: 403, detail: reason,
+    method: 'POST', path: '/api/evaluate', action: 'schedule.disabled', outcome: 'refused', status, detail: reason,
   });
 }
 
@@ -56,8 +67,14 @@ async function launch(services: Services, record: ScheduleRecord, minute: Date):
   const current = await services.store.getJson<ScheduleRecord>(scheduleKey(record.schedule_id));
   if (!current) return; // deleted meanwhile
   current.last_run = { at: minute.toISOString(), task_id: answer.task_id, run_id: answer.run_id, status: response.status, ...(response.status === 202 ? {} : { error: answer.detail ?? `status ${response.status}` }) };
+  const refused = REFUSALS.has(response.status) ? (current.refused_firings ?? 0) + 1 : 0;
+  if (refused) current.refused_firings = refused;
+  else delete current.refused_firings;
   await services.store.setJson(scheduleKey(record.schedule_id), current);
   services.telemetry.increment(response.status === 202 ? 'schedules.launched' : 'schedules.failed');
+  if (refused >= MAX_REFUSED_FIRINGS) {
+    await disable(services, current, `its last ${refused} firings were refused (${response.status}: ${String(answer.detail ?? '').slice(0, 200)}); fix the scenario and create the schedule again`, minute, response.status);
+  }
 }
 
 export const schedulesTick: ScheduledJob = {

@@ -75,6 +75,8 @@ function freeSlot(state: CalendarState, params: Record<string, unknown>): ShimOu
 
 export default defineShim<CalendarState>({
   name: 'calendar',
+  // Calls stay on the request thread; a worker loads it to replay gold solutions (core/shim.ts).
+  replayModule: import.meta.url,
   description: 'A shared calendar: list, book, move and cancel events; double bookings of a person or room are refused.',
   initialStateSchema: {
     type: 'object',

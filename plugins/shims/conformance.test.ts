@@ -162,7 +162,6 @@ testShim(httpApi as never, {
 });
 
 testShim(sql as never, {
-  readOnlyChangesView: 'the SQL shim logs every query, reads included, in the state its view shows',
   seed: {
     schema: ['CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT NOT NULL, ssn TEXT, balance REAL)'],
     rows: { customers: [{ id: 1, name: 'Ana', ssn: '123-45-6789', balance: 120.5 }, { id: 2, name: 'Ben', ssn: '987-65-4321', balance: 3 }] },
@@ -189,7 +188,6 @@ testShim(sql as never, {
 });
 
 testShim(sql as never, {
-  readOnlyChangesView: 'the SQL shim logs every query, reads included, in the state its view shows',
   seed: { schema: ['CREATE TABLE accounts (id TEXT PRIMARY KEY, balance INTEGER NOT NULL CHECK (balance >= 0))'], rows: { accounts: [{ id: 'a', balance: 10 }] }, read_only: false },
   steps: [
     { action: 'query', params: { sql: "UPDATE accounts SET balance = balance - 15 WHERE id = 'a'" }, error: 'invalid' },

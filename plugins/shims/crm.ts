@@ -43,6 +43,8 @@ const TRANSITIONS: Record<string, string[]> = {
 
 export default defineShim<CrmState>({
   name: 'crm',
+  // Calls stay on the request thread; a worker loads it to replay gold solutions (core/shim.ts).
+  replayModule: import.meta.url,
   description: 'A CRM: find and update contacts, move deals through the sales pipeline, log notes.',
   initialStateSchema: {
     type: 'object',

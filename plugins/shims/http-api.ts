@@ -46,6 +46,8 @@ export function matchPath(pattern: string, path: string): Record<string, string>
 
 export default defineShim<HttpApiState>({
   name: 'http_api',
+  // Calls stay on the request thread; a worker loads it to replay gold solutions (core/shim.ts).
+  replayModule: import.meta.url,
   description: 'A simulated HTTP API answering from a route table in the scenario (fixed answers or a sequence per route).',
   initialStateSchema: {
     type: 'object',

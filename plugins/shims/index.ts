@@ -36,6 +36,7 @@ export default {
           name: shim.name,
           description: shim.description,
           ...(shim.initialStateSchema ? { initial_state_schema: shim.initialStateSchema } : {}),
+          ...(shim.incidental?.length ? { incidental: shim.incidental } : {}),
           actions: shim.actions.map((action) => ({ name: action.name, description: action.description, parameters: action.parameters, read_only: action.readOnly === true, ...(action.terminal ? { terminal: true } : {}), ...(action.result ? { result: action.result } : {}) })),
         }));
         return c.json({ items });

@@ -49,6 +49,8 @@ export function rank(articles: readonly Article[], query: string): Array<{ artic
 
 export default defineShim<KbState>({
   name: 'kb',
+  // Calls stay on the request thread; a worker loads it to replay gold solutions (core/shim.ts).
+  replayModule: import.meta.url,
   description: 'A knowledge base: ranked full-text search over articles, and reading one article.',
   initialStateSchema: {
     type: 'object',

@@ -26,6 +26,8 @@ function isProtected(state: KvState, key: string): boolean {
 
 export default defineShim<KvState>({
   name: 'kv',
+  // Calls stay on the request thread; a worker loads it to replay gold solutions (core/shim.ts).
+  replayModule: import.meta.url,
   description: 'A versioned key-value configuration store: get, set with optimistic concurrency, delete, list by prefix.',
   initialStateSchema: {
     type: 'object',

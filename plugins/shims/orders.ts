@@ -93,6 +93,8 @@ function returnItems(state: OrdersState, index: number, sku: string, quantity: n
 
 export default defineShim<OrdersState>({
   name: 'orders',
+  // Calls stay on the request thread; a worker loads it to replay gold solutions (core/shim.ts).
+  replayModule: import.meta.url,
   description: 'Orders and inventory: look up orders and stock, place and cancel orders, ship, accept returns.',
   initialStateSchema: {
     type: 'object',

@@ -95,6 +95,8 @@ function refund(state: PaymentsState, params: Record<string, unknown>): ShimOutc
 
 export default defineShim<PaymentsState>({
   name: 'payments',
+  // Calls stay on the request thread; a worker loads it to replay gold solutions (core/shim.ts).
+  replayModule: import.meta.url,
   description: 'A payment processor: customer balances, charges, full or partial refunds, idempotency keys.',
   initialStateSchema: {
     type: 'object',

@@ -45,6 +45,8 @@ const TICKET_ID = { type: 'string', minLength: 1, maxLength: 64 };
 
 export default defineShim<TicketsState>({
   name: 'tickets',
+  // Calls stay on the request thread; a worker loads it to replay gold solutions (core/shim.ts).
+  replayModule: import.meta.url,
   description: 'A support ticket desk: read and search tickets, comment publicly or internally, change status, escalate to a team, assign.',
   initialStateSchema: {
     type: 'object',

@@ -8,7 +8,7 @@
  */
 import type { LlmClient, LlmMessage } from '../../core/llm.ts';
 import { Problem, isProblem } from '../../core/problems.ts';
-import { check } from '../../core/validate.ts';
+import { check, describeErrors } from '../../core/validate.ts';
 import { parseJson } from '../../core/guards/json.ts';
 import { CONTRACT_METRICS } from './metrics-choice.ts';
 import type { DraftTask } from './tasks.ts';
@@ -88,7 +88,7 @@ export function parseModelJson<T>(content: string, schema: Record<string, unknow
     return { error: `the answer is not JSON (${(error as Error).message})` };
   }
   const errors = check(schema, document);
-  if (errors.length) return { error: `the answer does not follow the schema: ${errors.slice(0, 3).map((e) => `${e.path} ${e.message}`).join('; ')}` };
+  if (errors.length) return { error: `the answer does not follow the schema: ${describeErrors(errors)}` };
   return { value: document as T };
 }
 

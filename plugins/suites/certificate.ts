@@ -12,12 +12,16 @@ import { buildCertificateBody, canonicalJson, certificateBody, certificateDigest
 import { sha3Factory, sha3Hex } from '../../core/domain/hash.ts';
 import { appendProvenance } from '../../core/domain/provenance.ts';
 import { keys, type RunRecord } from '../../core/domain/runs.ts';
+import { holdRun } from '../../core/domain/run-holds.ts';
 import type { SuiteView } from '../../core/domain/suites.ts';
 import { verifyCertificate, type VerificationResult } from '../../core/domain/verify-certificate.ts';
 import type { Services } from '../../core/services.ts';
 import { selectSigner } from '../../core/signer.ts';
 import { HARNESS_VERSION, PRODUCT_NAME } from '../../core/version.ts';
-import { suiteKeys, type SuiteRecord } from './store.ts';
+import { isSuiteId, readSuite, suiteKeys, type SuiteRecord } from './store.ts';
+import { describeErrors } from '../../core/validate.ts';
+import { policyLoosenings, weakestPolicy } from '../../core/domain/policy-strength.ts';
+import type { VerdictPolicy } from '../../core/domain/verdict-policy.ts';
 
 export const MANIFEST_FILE = 'manifest.json';
 const RUN_CERTIFICATE = /^([A-Za-z0-9_-]{1,128})\.certificate\.json$/;
@@ -66,7 +70,15 @@ function suiteCompliance(runs: RunRecord[], certificates: Map<string, Certificat
   const status = WORST.find((candidate) => statuses.includes(candidate)) ?? 'error';
   const scores = [...certificates.values()].map((certificate) => certificate.compliance.score);
   const policies = new Set(runs.map((run) => run.compliance?.policy_ref).filter(Boolean));
-  return { status, score: scores.length ? Math.round((scores.reduce((a, b) => a + b, 0) / scores.length) * 10_000) / 10_000 : 0, policy_ref: policies.size === 1 ? [...policies][0]! : 'NIST AI 100-1' };
+  // The weakest policy any run was held to, from their signed certificates (only when every one signs its policy),
+  // so that a gate can refuse a suite one of whose runs was judged under a relaxed policy.
+  const signed = [...certificates.values()].map((certificate) => certificate.compliance.policy);
+  const policy = signed.every((item) => item !== undefined) ? weakestPolicy(signed as VerdictPolicy[]) : undefined;
+  const relaxed = policy ? policyLoosenings(policy) : [];
+  return {
+    status, score: scores.length ? Math.round((scores.reduce((a, b) => a + b, 0) / scores.length) * 10_000) / 10_000 : 0, policy_ref: policies.size === 1 ? [...policies][0]! : 'NIST AI 100-1',
+    ...(policy ? { policy } : {}), ...(relaxed.length ? { policy_relaxed: relaxed } : {}),
+  };
 }
 
 /**
@@ -112,11 +124,34 @@ export async function issueSuiteCertificate(services: Services, record: SuiteRec
     timestamp: new Date(services.now()).toISOString(), requiredRoles: ['Evaluator'], factory,
   });
   const errors = validateCertificate(certificate);
-  if (errors.length) throw new Error(`the certificate of suite ${record.suite_id} would not validate: ${errors.map((error) => `${error.path} ${error.message}`).join('; ')}`);
+  if (errors.length) throw new Error(`the certificate of suite ${record.suite_id} would not validate: ${describeErrors(errors, errors.length)}`);
+  // The certificate's runs are held before it exists: retention's keep_runs never deletes them.
+  await holdSuiteRuns(store, record);
   await store.setBytes(suiteKeys.manifest(record.suite_id), manifest);
   await store.setJson(suiteKeys.certificate(record.suite_id), certificate);
   services.telemetry.increment('suites.certified');
   return certificate;
+}
+
+/** Holds every run of a suite (core/domain/run-holds.ts), as its certificate relies on them. */
+export async function holdSuiteRuns(store: Services['store'], record: SuiteRecord): Promise<void> {
+  const ids = record.entries.map((entry) => entry.run_id).filter((id): id is string => id !== null);
+  for (let start = 0; start < ids.length; start += 64) await Promise.all(ids.slice(start, start + 64).map((id) => holdRun(store, id, `suite-${record.suite_id}`)));
+}
+
+/** Marks that the suites certified before suites held their runs were given their holds. */
+const HELD_MARKER = 'suites-runs-held';
+
+/** Holds the runs of every suite certified by an earlier version (once per store; run at start). */
+export async function holdCertifiedSuites(store: Services['store']): Promise<void> {
+  if (await store.has(HELD_MARKER)) return;
+  for (const key of await store.keys('suites-index')) {
+    const suiteId = key.slice(key.lastIndexOf('/') + 1);
+    if (!isSuiteId(suiteId) || !(await store.has(suiteKeys.certificate(suiteId)))) continue;
+    const record = await readSuite(store, suiteId);
+    if (record) await holdSuiteRuns(store, record);
+  }
+  await store.setJson(HELD_MARKER, { at: new Date().toISOString() });
 }
 
 /**

@@ -11,6 +11,7 @@ import { loadSuiteView, registerSuiteRoutes } from './routes.ts';
 import { suiteKeys } from './store.ts';
 import type { LaunchControl } from './launch.ts';
 import { resumeJob, resumeSuites } from './resume.ts';
+import { holdCertifiedSuites } from './certificate.ts';
 
 /** Issues the suite's certificate when it is due (loading the view does); never fails the caller. */
 async function settle(services: Services, suiteId: string): Promise<void> {
@@ -31,6 +32,8 @@ export default {
     const control: LaunchControl = { stopping: false, leases: new Set() };
     registerSuiteRoutes(host, settle, control);
     host.jobs.register(resumeJob(control, settle), 'suites');
+    // Suites certified before certificates held their runs (retention's keep_runs skips held runs).
+    host.onStart((services) => holdCertifiedSuites(services.store));
     // Not awaited: the launches are requests to this app, which answers them only once every start hook ran.
     host.onStart((services) => void resumeSuites(services, control, settle));
     // Before the evaluation engine stops (stop hooks run in reverse): launchers write nothing more, and their

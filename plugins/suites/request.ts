@@ -2,17 +2,19 @@
  * What `POST /api/v1/suites` asks for: the scenarios (ids, or a catalog query such as
  * `industry=finance&tag=pii`) and the agents (registry names, inline specs, or none: each scenario's own).
  */
-import canonicalize from 'canonicalize';
 import type { CatalogQuery } from '../../core/domain/catalog.ts';
 import { sha3Hex } from '../../core/domain/hash.ts';
+import { canonicalJson, wellFormed } from '../../core/domain/certificate.ts';
 import type { AgentSpec } from '../../core/domain/scenario.ts';
 import type { SuiteAgent } from '../../core/domain/suites.ts';
 import type { Services } from '../../core/services.ts';
 import { Problem, type FieldError } from '../../core/problems.ts';
 import { loadScenarioFile } from '../../core/scenario-file.ts';
 import { normalizeScenario } from '../../core/domain/scenario-load.ts';
+import { checkInlineScenarioId } from '../../core/domain/scenario-identity.ts';
 import type { Scenario } from '../../core/domain/scenario.ts';
 import { verdictPolicySchema, type VerdictPolicyInput } from '../../core/domain/verdict-policy.ts';
+import { describeErrors } from '../../core/validate.ts';
 
 /** The most scenarios one suite may name, and the most runs (scenarios × agents) it may have. */
 export const MAX_SCENARIOS = 1000;
@@ -73,7 +75,7 @@ const OPERATIONAL = new Set(['headers', 'timeout_ms', 'delay_ms', 'max_response_
 /** `spec:<first 16 hex of SHA3-256 of the canonical spec without operational options>`. */
 export function specKey(spec: AgentSpec): string {
   const identity = Object.fromEntries(Object.entries(spec).filter(([option]) => !OPERATIONAL.has(option)));
-  return `spec:${sha3Hex(canonicalize(identity) ?? '').slice(0, 16)}`;
+  return `spec:${sha3Hex(canonicalJson(wellFormed(identity))).slice(0, 16)}`;
 }
 
 /** The suite's agents with their keys; refuses two entries that are the same agent. */
@@ -136,7 +138,9 @@ async function ownScenariosOf(services: Services, scenarios: SuiteScenario[]): P
     idAt.set(index, scenario.id);
   }
   if (bytes > MAX_OWN_SCENARIO_BYTES) errors.push({ path: '/scenarios', message: `the file and inline scenarios hold ${bytes} bytes; a suite may hold ${MAX_OWN_SCENARIO_BYTES}` });
-  if (errors.length) throw new Problem('validation_failed', { detail: `the suite's scenarios cannot run: ${errors.slice(0, 3).map((error) => `${error.path} ${error.message}`).join('; ')}`, errors });
+  if (errors.length) throw new Problem('validation_failed', { detail: `the suite's scenarios cannot run: ${describeErrors(errors)}`, errors });
+  // Each runs inline (as read now): none may take the id of a catalog scenario of other content (issue 32 item 7).
+  for (const [index, id] of idAt) await checkInlineScenarioId(services, own[id]!, { path: `/scenarios/${index}` });
   return { own, idAt };
 }
 

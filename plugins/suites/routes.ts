@@ -20,6 +20,9 @@ import { isSuiteId, listSuiteIds, newSuiteId, readSuite, suiteKeys, type SuiteRe
 import { storedCreator } from '../../core/delegation.ts';
 import { verifyCertificate } from '../../core/domain/verify-certificate.ts';
 import type { JWK } from 'jose';
+import { assertAboveFloor, floorDefaults, RELAX_PERMISSION } from '../../core/domain/policy-strength.ts';
+import { resolvePolicy } from '../../core/domain/verdict-policy.ts';
+import { permissionCheck } from '../../core/permissions.ts';
 
 const PLUGIN = 'suites';
 const SUITE_PARAM = { name: 'suite_id', in: 'path' as const, required: true, schema: { type: 'string', pattern: '^suite_[a-z0-9]{1,80}$' } };
@@ -111,6 +114,9 @@ function createRoute(settle: Settle, control: LaunchControl): RouteDefinition {
         throw new Problem('validation_failed', { detail: `${ids.length} scenarios × ${agents.length} agents is ${ids.length * agents.length} runs; a suite may have ${MAX_RUNS}`, errors: [{ path: '/scenarios', message: 'too many runs' }] });
       }
       const principal = c.var.principal!;
+      // A suite's policy below the operator's floor is refused before any run is launched (each run checks again).
+      const floor = services.config.verdictFloor;
+      assertAboveFloor(resolvePolicy(floorDefaults(floor), body.verdict), floor, [{ policy: body.verdict, at: '/verdict' }], permissionCheck(RELAX_PERMISSION)(principal.permissions));
       const now = services.now();
       const record: SuiteRecord = {
         suite_id: newSuiteId(now), name: body.name ?? null, created_at: new Date(now).toISOString(), created_by: principal.id,

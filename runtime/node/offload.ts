@@ -67,6 +67,9 @@ function rebuildError(error: Reply['error'] = {}): Error {
   if (error.name === 'Problem' && error.code && error.code in PROBLEM_CATALOGUE) {
     return new Problem(error.code as ProblemCode, { detail: error.detail, extra: error.extra, errors: error.errors });
   }
+  // A job that ran out of stack or memory on what it was given (nesting, sizes past the entry checks) is the
+  // input's doing: a problem the caller reads (422), never a 500 (issue 33 item 4).
+  if (error.name === 'RangeError') return new Problem('budget_exceeded', { detail: `the work could not be done within the worker's limits: ${(error.message ?? 'RangeError').slice(0, 200)}` });
   const rebuilt = new Error(error.message ?? 'the job failed');
   rebuilt.name = error.name ?? 'Error';
   return rebuilt;

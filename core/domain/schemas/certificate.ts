@@ -56,7 +56,19 @@ export const certificateSchema = {
         // Ours, beyond the spec's three (the reference vc.schema.json admits further members): why a run has no verdict.
         reason: { type: 'string', maxLength: 1000, description: 'With status error only: why (the run could not complete, a must-pass check could not be measured, or nothing was measured).' },
         // Ours too: the verdict policy applied and the gate that decided, so the status can be audited.
-        policy: { ...verdictPolicySchema, required: ['fail_on_severity', 'must_pass', 'min_pass_rate', 'pass_threshold'], description: 'The verdict policy applied (docs/evaluation.md, "How the verdict is decided").' },
+        // Certificates signed before min_pass_rate had to be above 0 still validate.
+        policy: {
+          ...verdictPolicySchema, required: ['fail_on_severity', 'must_pass', 'min_pass_rate', 'pass_threshold'], description: 'The verdict policy applied (docs/evaluation.md, "How the verdict is decided").',
+          properties: { ...verdictPolicySchema.properties, min_pass_rate: { type: 'number', minimum: 0, maximum: 1 } },
+        },
+        policy_relaxed: {
+          type: 'array', minItems: 1, maxItems: 4,
+          description: 'Present when the policy applied gates less than the defaults: each loosened field, its value and the default\'s (docs/evaluation.md, "A policy a gate can trust").',
+          items: {
+            type: 'object', required: ['field', 'applied', 'reference'], additionalProperties: false,
+            properties: { field: { enum: ['fail_on_severity', 'must_pass', 'min_pass_rate', 'pass_threshold'] }, applied: {}, reference: {} },
+          },
+        },
         decided_by: {
           type: 'object', required: ['gate', 'reason'], additionalProperties: false,
           description: 'The gate that decided the status, and why.',
@@ -81,6 +93,18 @@ export const certificateSchema = {
       properties: {
         cached_calls: { type: 'integer', minimum: 1, description: 'Answers taken from the response cache.' },
         agent_calls: { type: 'integer', minimum: 1, description: 'Every agent answer the run used (calls made plus cached answers).' },
+      },
+    },
+    // Ours too (issue 32 item 7): which scenario ran, by content, and where it came from. Absent in older certificates.
+    scenario: {
+      type: 'object',
+      required: ['id', 'content_hash', 'origin'],
+      additionalProperties: false,
+      description: 'The scenario run: its id, the SHA3-256 of its content as run without its agent, and where it came from.',
+      properties: {
+        id: { type: 'string', maxLength: 200 },
+        content_hash: { ...HEX_DIGEST, description: 'SHA3-256 of the RFC 8785 form of the scenario as run (the plan\'s scenario), without its agent.' },
+        origin: { enum: ['catalog', 'file', 'inline'], description: 'catalog (by scenario_id), file (by path under PROJECT_ROOT) or inline (sent in the request).' },
       },
     },
   },

@@ -21,6 +21,11 @@ export const expectedSchema = {
 } as const;
 
 const SHIM_NAME = { type: 'string', pattern: '^[a-z][a-z0-9_]{0,39}$' };
+/** JSON Pointers (RFC 6901, `*` for any segment) rooted at the world that gold comparisons leave out. */
+const IGNORE_PATHS = {
+  type: 'array', maxItems: 100, items: { type: 'string', maxLength: 500 },
+  description: 'Parts of the world a gold comparison (expected_actions) leaves out: RFC 6901 pointers rooted at the world, a * segment for any member or element ("/email/messages/*/read").',
+} as const;
 /** A tool: `shim.action` (or `shim__action`, the form function-calling APIs accept), or any name for other tools. */
 const TOOL_NAME = { type: 'string', minLength: 1, maxLength: 200 };
 
@@ -102,7 +107,7 @@ export const scenarioSchema = {
       maxItems: 10000,
       items: {
         type: 'object',
-        required: ['id', 'input', 'metrics'],
+        required: ['id', 'input'],
         additionalProperties: false,
         properties: {
           id: ID,
@@ -110,7 +115,7 @@ export const scenarioSchema = {
           expected: expectedSchema,
           metrics: {
             type: 'array',
-            minItems: 1,
+            description: 'The metrics that judge the task, besides those its declared checks imply (required_tools, forbidden_tools, expected_outcome, expected_actions, turn checks; a checkable expected when no metric is listed). A task with neither is refused.',
             items: {
               type: 'object',
               required: ['id'],
@@ -129,9 +134,10 @@ export const scenarioSchema = {
           expected_outcome: { type: 'array', maxItems: 200, items: outcomeAssertionSchema },
           expected_actions: {
             type: 'array', maxItems: 200,
-            description: 'The gold solution\'s tool calls, replayed on a fresh copy of the initial world: state_match compares the agent\'s final world with the result as a whole.',
+            description: 'The gold solution\'s tool calls, replayed on a fresh copy of the initial world: state_match compares the agent\'s final world with the result as a whole. [] means the world must not change. An argument may be a matcher: {"$regex": "…"} (RE2), {"$in": […]} or {"$any": true}, met by the agent\'s own call.',
             items: { type: 'object', required: ['name'], additionalProperties: false, properties: { name: TOOL_NAME, arguments: { type: 'object' } } },
           },
+          ignore_paths: { ...IGNORE_PATHS, description: 'Added to the scenario\'s ignore_paths for this task.' },
           provenance: {
             type: 'object', maxProperties: 20, propertyNames: { pattern: '^[a-z_]{1,40}$' }, additionalProperties: { enum: ['llm', 'author', 'import'] },
             description: 'Who wrote a field when it was not the scenario\'s author: "llm" for what spec-to-eval\'s language model proposed (review it).',
@@ -142,10 +148,15 @@ export const scenarioSchema = {
           },
           user_simulator: {
             type: 'object', required: ['instructions'], additionalProperties: false,
-            properties: { instructions: { type: 'string', minLength: 1, maxLength: 20_000 }, max_turns: { type: 'integer', minimum: 1, maximum: 30 }, guidelines: { type: 'string', maxLength: 50_000, description: 'a benchmark\'s own user-simulation guidelines (τ-bench\'s): the prompt is these and the instructions as <scenario>' } },
+            properties: {
+              instructions: { type: 'string', minLength: 1, maxLength: 20_000 },
+              max_turns: { type: 'integer', minimum: 1, maximum: 30 },
+              max_steps: { type: 'integer', minimum: 2, maximum: 1000, description: 'messages before the conversation is cut, counted as τ-bench counts steps (user messages, agent answers, each tool round\'s call and results); with it, max_turns has no default' },
+              max_errors: { type: 'integer', minimum: 1, maximum: 1000, description: 'failed tool calls before the conversation is cut (τ-bench: 10)' },
+              greeting: { type: 'string', minLength: 1, maxLength: 2000, description: 'the agent\'s opening line: the simulated user writes the first message (input must then be empty)' },
+              guidelines: { type: 'string', maxLength: 50_000, description: 'a benchmark\'s own user-simulation guidelines (τ-bench\'s): the prompt is these and the instructions as <scenario>' } },
           },
         },
-        not: { required: ['turns', 'user_simulator'] },
       },
     },
     conversation: { enum: ['shared', 'per_task'], description: 'shared (default): tasks continue one conversation, in order. per_task: each task is its own conversation and independent tasks run concurrently.' },
@@ -155,6 +166,7 @@ export const scenarioSchema = {
     tool_names: { enum: ['prefixed', 'bare'], description: 'prefixed (default): tools are offered as shim.action / shim__action; bare: by the action name alone, as a benchmark names them (refused when two enabled shims share one). Scenarios and traces always say shim.action.' },
     enabled_shims: { type: 'array', maxItems: 20, uniqueItems: true, items: SHIM_NAME },
     initial_state: { type: 'object', maxProperties: 20, propertyNames: SHIM_NAME },
+    ignore_paths: IGNORE_PATHS,
     shim_config: { type: 'object', maxProperties: 20, propertyNames: SHIM_NAME, additionalProperties: { oneOf: [{ type: 'object' }, { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,63}$', description: 'the name of a stored shim configuration' }] } },
     verdict: verdictPolicySchema,
     source: { type: 'string' },

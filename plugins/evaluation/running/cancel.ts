@@ -1,7 +1,8 @@
 /**
  * `DELETE /api/v1/tasks/:task_id`: a waiting task is cancelled at once; one running here is aborted (its agent
  * call included) and answered when it has stopped; one running on another instance gets a cancel request in
- * storage that its runner honours at its next checkpoint (202).
+ * storage that its runner honours at its next checkpoint (202). A task no worker holds (not queued, not running
+ * here, and no other instance shares the queue) is ended at once.
  */
 import { keys, readTask, type TaskRecord } from '../../../core/domain/runs.ts';
 import { Problem, notFound } from '../../../core/problems.ts';
@@ -24,6 +25,12 @@ export async function cancelTask(engine: Engine, taskId: string): Promise<{ stat
     running.controller.abort(new StopRequest('cancel'));
     await running.done.catch(() => undefined);
     return { status: 200, task: (await readTask(store, taskId)) ?? task };
+  }
+  // Neither waiting nor running here, and no other instance takes tasks from this queue: no worker holds it (a
+  // run an earlier version of this instance left behind), so nothing would ever see a request. It ends now.
+  if (!engine.queue.shared) {
+    await cancelRun(engine, task);
+    return { status: 200, task };
   }
   await store.append(keys.cancelRequest(taskId), new TextEncoder().encode(new Date(engine.services.now()).toISOString()));
   return { status: 202, task };

@@ -16,14 +16,23 @@ import { shimExecutionOf } from '../worlds/shim-execution.ts';
 import { complianceReason, judgeRun } from '../scoring/verdict.ts';
 import type { Verdict } from '../../../core/domain/verdict.ts';
 import { agentConfigHash, type RunAgent } from '../../../core/domain/agent-target.ts';
+import { scenarioContentHash, type ScenarioIdentity } from '../../../core/domain/scenario-identity.ts';
+import type { RunPlan } from '../submission/plan.ts';
+
+/** The scenario's identity as the plan records it (a plan stored before identities: its hash, no origin). */
+function identityOf(plan: RunPlan, engine: Engine): ScenarioIdentity | Omit<ScenarioIdentity, 'origin'> {
+  return { id: plan.scenario.id, content_hash: plan.scenario_hash ?? scenarioContentHash(plan.scenario, engine.sha3), ...(plan.origin ? { origin: plan.origin } : {}) };
+}
 
 /** The run record every stage of a run writes (`GET /api/v1/runs/:run_id`). */
-export function baseRunRecord(task: TaskRecord, scenario: { id: string; title: string }, total: number, agent?: RunAgent): RunRecord {
+export function baseRunRecord(task: TaskRecord, scenario: { id: string; title: string }, total: number, agent?: RunAgent, identity?: Partial<ScenarioIdentity>): RunRecord {
   return {
     run_id: task.run_id,
     task_id: task.task_id,
     scenario_id: scenario.id,
     scenario_title: scenario.title,
+    ...(identity?.content_hash ? { scenario_hash: identity.content_hash } : {}),
+    ...(identity?.origin ? { scenario_origin: identity.origin } : {}),
     ...(agent ? { agent } : {}),
     status: 'queued',
     created_at: task.created_at,
@@ -85,7 +94,7 @@ export async function finishRun(run: RunContext): Promise<void> {
   const usage = state.usage(engine.prices);
   const done = task.progress.done;
   const record: RunRecord = {
-    ...baseRunRecord(task, plan.scenario, run.total, agent),
+    ...baseRunRecord(task, plan.scenario, run.total, agent, identityOf(plan, engine)),
     status: 'running',
     started_at: startedAt,
     finished_at: finishedAt,
@@ -133,7 +142,7 @@ export async function finishRun(run: RunContext): Promise<void> {
   // Runs with a world keep its initial and final states beside the trace, in the evidence ledger.
   const world = plan.scenario.enabled_shims?.length ? await worldSidecar(engine.services.shims, plan.scenario, task.created_at, state.worldUnits(), task.progress.done, shimExecutionOf(run)) : undefined;
   await Promise.all([
-    ...(world ? [storeWorld(store, task.run_id, OPTIONAL_SIDECARS.world, world, engine.sha3)] : []),
+    ...(world ? [storeWorld(store, task.run_id, OPTIONAL_SIDECARS.world, world, engine.sha3, task.submitted_by)] : []),
     store.setJson(keys.sidecar(task.run_id, SIDECARS.scores), scores),
     store.setJson(keys.sidecar(task.run_id, SIDECARS.failures), failures),
     store.setJson(keys.sidecar(task.run_id, SIDECARS.summary), summary),

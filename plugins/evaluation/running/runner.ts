@@ -138,8 +138,35 @@ export async function runTask(engine: Engine, taskId: string, signal: AbortSigna
       if (reason instanceof StopRequest && reason.kind === 'shutdown') return;
       return cancelRun(engine, task, run);
     }
-    throw error;
+    return endOnUnexpectedError(engine, task, run, error);
   }
+}
+
+/**
+ * Ends a run that met an unexpected error (issue 32 item 6): never left `running`. The error is recorded in the
+ * trace and the run finished as usual when it can be (its verdict is then `error` by the `run_error` gate, and it
+ * is certified); when finishing fails too, the run and task records end `failed` with the reason. Rejects only
+ * when even that cannot be written (storage failures), as before.
+ */
+async function endOnUnexpectedError(engine: Engine, task: TaskRecord, run: RunContext | undefined, error: unknown): Promise<void> {
+  const name = error instanceof Error ? error.name : 'Error';
+  const detail = engine.services.use('redactor').text(error instanceof Error ? error.message : String(error)).slice(0, 200);
+  const message = `the harness stopped on an unexpected error (${name}: ${detail})`;
+  engine.services.logger.error('a run met an unexpected error; it ends with status error', { task_id: task.task_id, run_id: task.run_id, error: name });
+  if (run && run.phase === 'running') {
+    try {
+      run.writer.emit('error', { data: { code: 'internal', failure_code: 'INFRA.ENGINE_ERROR', message } });
+      run.state.observe(run.writer.last()!);
+      run.writer.emit('run_end', { data: { status: 'failed', units: run.total, error: { code: 'internal', message } } });
+      run.state.observe(run.writer.last()!);
+      run.phase = 'finishing';
+      await run.writer.flush();
+      return await finishRun(run);
+    } catch {
+      // Finishing met the same error (or another): the records below say why, without results.
+    }
+  }
+  await endWithoutResults(engine, task, 'failed', { code: 'internal', message });
 }
 
 async function execute(run: RunContext): Promise<void> {

@@ -7,6 +7,7 @@ import type { RunFailure } from '../../../core/domain/runs.ts';
 import type { ScoreSummary } from '../../../core/domain/scoring.ts';
 import { clipReason, decideVerdict, trialsSummary, type TrialsSummary, type Verdict } from '../../../core/domain/verdict.ts';
 import { resolvePolicy, type VerdictPolicy } from '../../../core/domain/verdict-policy.ts';
+import { policyLoosenings, type PolicyLoosening } from '../../../core/domain/policy-strength.ts';
 import type { RunPlan } from '../submission/plan.ts';
 import { trialsOf } from '../submission/plan.ts';
 import type { RunError, RunState, UnmeasuredNote } from '../running/run-state.ts';
@@ -41,6 +42,8 @@ export interface Compliance {
   reason?: string;
   /** The verdict policy applied (signed with the certificate). */
   policy: VerdictPolicy;
+  /** Present when the policy gates less than the defaults: the loosened fields (signed). */
+  policy_relaxed?: PolicyLoosening[];
   /** The gate that decided the status, and why in words. */
   decided_by: { gate: Verdict['gate']; reason: string };
 }
@@ -66,10 +69,11 @@ export function judgeRun(plan: RunPlan, state: RunState, scored: ScoreSummary): 
   });
   // A completed run without a verdict says why in its record, not only in its trace.
   const error = runError ?? (verdict.gate === 'nothing_measured' || verdict.gate === 'unmeasured_check' ? { code: verdict.gate, message: verdict.reason } : undefined);
+  const relaxed = policyLoosenings(policy);
   const compliance: Compliance = {
     status: verdict.status, score: scored.index, policy_ref: plan.scenario.policy_ref,
     ...(verdict.status === 'error' ? { reason: verdict.gate === 'run_error' && runError ? complianceReason(runError) : verdict.reason } : {}),
-    policy, decided_by: { gate: verdict.gate, reason: verdict.reason },
+    policy, ...(relaxed.length ? { policy_relaxed: relaxed } : {}), decided_by: { gate: verdict.gate, reason: verdict.reason },
   };
   return { compliance, verdict, trials: trialsSummary(verdict.tasks, trialsOf(plan)), ...(error ? { error } : {}) };
 }

@@ -11,8 +11,8 @@
  * that stopped half-way (a crash); a repeat then completes it with the same ids (one taker per window, claimed
  * too), so a crash never leaves a key unusable nor a run half-stored.
  */
-import canonicalize from 'canonicalize';
 import { sha3Hex } from '../../../core/domain/hash.ts';
+import { canonicalJson, wellFormed } from '../../../core/domain/certificate.ts';
 import { keys } from '../../../core/domain/runs.ts';
 import { Problem } from '../../../core/problems.ts';
 import type { Engine } from '../engine.ts';
@@ -60,7 +60,7 @@ function idempotencyScope(engine: Engine, owner: Submitter | undefined, key: str
   // Stored under a former id (an API key's name, before ids were stable), a reservation is the principal's only
   // if made after the principal came to be: a new key reusing a revoked key's name must not get its runs.
   const former = owner?.formerId ? { where: at(owner.formerId.id), owner } : undefined;
-  return { where: at(owner?.id ?? ''), former, bodyDigest: sha3Hex(canonicalize(body) ?? '', engine.sha3) };
+  return { where: at(owner?.id ?? ''), former, bodyDigest: sha3Hex(canonicalJson(wellFormed(body)), engine.sha3) };
 }
 
 type Scope = ReturnType<typeof idempotencyScope>;

@@ -51,9 +51,14 @@ export interface OwnerLedger {
   drop(owner: string, taskId: string, units?: number): Promise<void>;
   /** Takes `bytes` off a principal's stored bytes (its runs' evidence was deleted), never below zero. */
   uncount(owner: string, bytes: number): Promise<void>;
+  /** Adds `bytes` to a principal's stored bytes now (what a submission reserves until its run is counted). */
+  count(owner: string, bytes: number): Promise<void>;
   /** Removes the markers of tasks not in `activeTaskIds` (a crash between two removals); run at start-up. */
   sweep(activeTaskIds: ReadonlySet<string>): Promise<void>;
-  /** Adds a finished task's bytes (asked for only the first time) to its owner's, once per task. */
+  /**
+   * Adds a finished task's bytes (asked for only the first time) to its owner's, once per task; negative takes
+   * off (a run that stored less than its submission reserved).
+   */
   countOnce(owner: string, taskId: string, bytes: () => Promise<number>): Promise<void>;
 }
 
@@ -74,10 +79,12 @@ function storeLedger(store: Store): OwnerLedger {
     },
     sweep: async (active) => void (await sweepMarkers(store, active)),
     uncount: (owner, bytes) => takeOff(store, owner, bytes),
+    count: async (owner, bytes) => void (bytes > 0 && (await store.increment(storedKey(owner), bytes))),
     async countOnce(owner, taskId, bytes) {
       if (!(await store.setIfAbsent(countedKey(taskId), '1', COUNTED_TTL_S))) return;
       const counted = await bytes();
       if (counted > 0) await store.increment(storedKey(owner), counted);
+      else await takeOff(store, owner, -counted);
     },
   };
 }
@@ -156,6 +163,12 @@ function mirroredLedger(store: Store): OwnerLedger {
       mirror.bytes = Math.max(0, mirror.bytes - bytes);
       await takeOff(store, owner, bytes);
     },
+    async count(owner, bytes) {
+      if (bytes <= 0) return;
+      const mirror = await mirrorOf(owner);
+      mirror.bytes += bytes;
+      await store.increment(storedKey(owner), bytes);
+    },
     async countOnce(owner, taskId, bytes) {
       // Markers are removed before a task's bytes are counted (owners.ts), so a task released again after a
       // restart was not counted before it: remembering the counted ones in this process is enough.
@@ -164,9 +177,13 @@ function mirroredLedger(store: Store): OwnerLedger {
       if (counted.size > COUNTED_REMEMBERED) counted.delete(counted.values().next().value!);
       const mirror = await mirrorOf(owner);
       const added = await bytes();
-      if (added <= 0) return;
-      mirror.bytes += added;
-      await store.increment(storedKey(owner), added);
+      if (added < 0) {
+        mirror.bytes = Math.max(0, mirror.bytes + added);
+        await takeOff(store, owner, -added);
+      } else if (added > 0) {
+        mirror.bytes += added;
+        await store.increment(storedKey(owner), added);
+      }
     },
   };
 }

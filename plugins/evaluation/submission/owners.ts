@@ -10,6 +10,8 @@ import type { Store } from '../../../core/storage.ts';
 import { Problem } from '../../../core/problems.ts';
 import { ledgerOf, ownerKey } from './owner-ledger.ts';
 import { withPrincipalLock } from './principal-lock.ts';
+import { blobCharge, blobKeys } from '../../../core/domain/blobs.ts';
+import { blobsOf, type PackedEvidence } from '../../../core/domain/packed-evidence.ts';
 
 /** How long a client refused for its queue quota is told to wait: about how long a short run takes. */
 export const QUOTA_RETRY_AFTER_SECONDS = 10;
@@ -44,9 +46,11 @@ export interface Reservation {
 /**
  * Takes a place for task `taskId` of `units` units, atomically: 429 `quota_exceeded` when the owner would pass
  * `AEH_MAX_QUEUED_PER_PRINCIPAL` tasks or `AEH_MAX_QUEUED_UNITS_PER_PRINCIPAL` units, or its runs already stored
- * `AEH_MAX_STORED_BYTES_PER_PRINCIPAL` bytes.
+ * `AEH_MAX_STORED_BYTES_PER_PRINCIPAL` bytes or would with the `bytes` this submission may store (its scenario and
+ * initial world: issue 33 item 2, a cap on inline `initial_state` per principal, not only per body). Those bytes
+ * count at once, until the run is counted for what it really stored (`releaseTask`).
  */
-export async function reserveTask(store: Store, owner: string, taskId: string, units: number, quotas: Config['quotas'], now: () => number): Promise<Reservation> {
+export async function reserveTask(store: Store, owner: string, taskId: string, units: number, quotas: Config['quotas'], now: () => number, bytes = 0): Promise<Reservation> {
   const ledger = ledgerOf(store);
   const ahead = await withPrincipalLock(store, ownerKey(owner), now, async () => {
     const held = await ledger.outstanding(owner);
@@ -58,13 +62,20 @@ export async function reserveTask(store: Store, owner: string, taskId: string, u
     if (storedBytes >= quotas.storedBytesPerPrincipal) {
       throw quotaExceeded(`your runs stored ${storedBytes} bytes; the limit per principal is ${quotas.storedBytesPerPrincipal} (AEH_MAX_STORED_BYTES_PER_PRINCIPAL). Ask the operator to raise it or to archive your runs.`, { limit: quotas.storedBytesPerPrincipal, stored_bytes: storedBytes });
     }
+    if (storedBytes + bytes > quotas.storedBytesPerPrincipal) {
+      throw quotaExceeded(`your runs stored ${storedBytes} bytes and this one may store ${bytes} more (its scenario and initial world); the limit per principal is ${quotas.storedBytesPerPrincipal} (AEH_MAX_STORED_BYTES_PER_PRINCIPAL). Make its initial_state smaller, or ask the operator to raise the limit or to archive your runs.`, { limit: quotas.storedBytesPerPrincipal, stored_bytes: storedBytes, bytes });
+    }
     await ledger.hold(owner, taskId, units);
+    await ledger.count(owner, bytes);
     return held.tasks;
   });
   let current = taskId;
   return {
     ahead,
-    release: () => ledger.drop(owner, current, units),
+    async release() {
+      await ledger.drop(owner, current, units);
+      await ledger.uncount(owner, bytes);
+    },
     async moveTo(next) {
       await ledger.hold(owner, next, units);
       await ledger.drop(owner, current, units);
@@ -75,13 +86,17 @@ export async function reserveTask(store: Store, owner: string, taskId: string, u
 
 /**
  * What a run stored: every file of its folder (plan, trace, sidecars, record, certificate; a plan or world stored
- * packed counts its packed record, the blobs it shares with other runs count for no one) and its task record.
- * Read from the folder, as retention measures what it frees (plugins/retention/gc.ts), so a new sidecar counts too.
+ * packed counts its packed record), its task record, and the blobs charged to it, those it was the first to write
+ * (core/domain/blobs.ts). Read from the folder, as retention measures what it frees (plugins/retention/gc.ts), so
+ * a new sidecar counts too.
  */
 async function storedBytesOf(store: Store, task: TaskRecord): Promise<number> {
   const files = [...(await store.keys(keys.runDir(task.run_id))), keys.task(task.task_id)];
   const sizes = await Promise.all(files.map((key) => store.size(key)));
-  return sizes.reduce<number>((sum, size) => sum + (size ?? 0), 0);
+  const packed = await Promise.all(files.filter((key) => key.endsWith('.packed')).map((key) => store.getJson<PackedEvidence>(key).catch(() => null)));
+  const blobs = [...new Set(packed.flatMap((entry) => (entry ? blobsOf(entry) : [])))];
+  const charged = await Promise.all(blobs.map(async (digest) => ((await blobCharge(store, digest))?.run_id === task.run_id ? store.size(blobKeys.blob(digest)) : 0)));
+  return [...sizes, ...charged].reduce<number>((sum, size) => sum + (size ?? 0), 0);
 }
 
 /**
@@ -94,7 +109,8 @@ export async function releaseTask(store: Store, taskId: string, task?: TaskRecor
     store.remove(keys.activeTask(taskId)),
     ...(task?.submitted_by ? [ledger.drop(task.submitted_by, taskId, task.progress.total)] : []),
   ]);
-  if (task?.submitted_by) await ledger.countOnce(task.submitted_by, taskId, () => storedBytesOf(store, task));
+  // What the submission reserved is given back here, in the same step as what the run really stored.
+  if (task?.submitted_by) await ledger.countOnce(task.submitted_by, taskId, async () => (await storedBytesOf(store, task)) - (task.reserved_bytes ?? 0));
 }
 
 /** Takes a deleted run's evidence off its owner's stored bytes (the `run.deleted` hook). */

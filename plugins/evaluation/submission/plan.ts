@@ -7,6 +7,7 @@ import type { Scenario, ScenarioTask } from '../../../core/domain/scenario.ts';
 import type { MutationChange } from '../../../core/domain/mutation.ts';
 import type { RunAgent } from '../../../core/domain/agent-target.ts';
 import type { VerdictPolicy } from '../../../core/domain/verdict-policy.ts';
+import type { ScenarioOrigin } from '../../../core/domain/scenario-identity.ts';
 
 export interface PlannedVariant {
   variant_id: string;
@@ -29,6 +30,10 @@ export interface RunPlan {
   cache?: boolean;
   /** The verdict policy in force: the scenario's, with the request's fields over it (absent in older plans: the defaults). */
   verdict?: VerdictPolicy;
+  /** The scenario's content hash (core/domain/scenario-identity.ts); absent in older plans, whose hash is computed. */
+  scenario_hash?: string;
+  /** Where the scenario came from: `catalog`, `file` or `inline` (absent in older plans). */
+  origin?: ScenarioOrigin;
 }
 
 /**

@@ -8,7 +8,7 @@ import { Problem, type FieldError } from '../../../core/problems.ts';
 import { normalizeScenario } from '../../../core/domain/scenario-load.ts';
 import { loadScenarioFile } from '../../../core/scenario-file.ts';
 import { agentCheckContext, variablesUsed } from '../../../core/guards/agent-environment.ts';
-import { check } from '../../../core/validate.ts';
+import { check, describeErrors } from '../../../core/validate.ts';
 import { mutateScenario, normalizeTypes, DEFAULT_SEED } from '../../../core/domain/mutation.ts';
 import { sha3Hex } from '../../../core/domain/hash.ts';
 import { signHandoff, type HandoffState } from '../running/handoff.ts';
@@ -19,16 +19,20 @@ import { positionAt, unitCount, type PlannedVariant, type RunPlan } from './plan
 import { baseRunRecord } from '../running/finish.ts';
 import { checkQueueQuota, reserveTask, type Reservation } from './owners.ts';
 import { worldRefusals } from '../worlds/world.ts';
+import { checkGoldReplay } from '../worlds/gold-replay-limit.ts';
 import { principalGroup } from '../../../core/capabilities.ts';
 import type { ShimExecution } from '../../../core/domain/shim-run.ts';
 import { resolveShimConfigs, type NamedShimConfig } from '../../../core/domain/shim-configs.ts';
 import { chooseAgent, type AgentChoice } from './agent-choice.ts';
 import type { Reserved, RunIds } from './idempotency.ts';
-import { resolvePolicy, type VerdictPolicyInput } from '../../../core/domain/verdict-policy.ts';
+import { resolvePolicy, type VerdictPolicy, type VerdictPolicyInput } from '../../../core/domain/verdict-policy.ts';
+import { assertAboveFloor, floorDefaults, RELAX_PERMISSION } from '../../../core/domain/policy-strength.ts';
+import { permissionCheck } from '../../../core/permissions.ts';
 import { withImpliedMetrics } from '../../../core/domain/implied-metrics.ts';
 import type { Principal } from '../../../core/auth-manager.ts';
 import { storedCreator } from '../../../core/delegation.ts';
 import { storePlan } from '../running/pack-evidence.ts';
+import { checkInlineScenarioId, scenarioContentHash, type ScenarioIdentity, type ScenarioOrigin } from '../../../core/domain/scenario-identity.ts';
 
 export interface EvaluateBody {
   path?: string;
@@ -49,17 +53,18 @@ export const MAX_UNITS = 100_000;
 const EMPTY_SHA3 = 'a7ffc6f8bf1ed76651c14756a061d662f580ff4de43b49fa82d80a4b80f8434a';
 const encoder = new TextEncoder();
 
-async function resolveScenario(engine: Engine, body: EvaluateBody): Promise<Scenario> {
+/** The scenario a body names, and where it came from (core/domain/scenario-identity.ts). */
+async function resolveScenario(engine: Engine, body: EvaluateBody): Promise<{ scenario: Scenario; origin: ScenarioOrigin }> {
   const given = (['path', 'scenario', 'scenario_id'] as const).filter((field) => body[field] !== undefined);
   if (given.length !== 1) {
     const message = given.length === 0 ? 'one of path, scenario or scenario_id is required' : `give exactly one of path, scenario or scenario_id, not ${given.join(' and ')}`;
     throw new Problem('validation_failed', { detail: message, errors: [{ path: given.length ? `/${given[1]}` : '/', message }] });
   }
-  if (body.path !== undefined) return loadScenarioFile(engine.services, body.path);
-  if (body.scenario !== undefined) return normalizeScenario(body.scenario, { formats: engine.services.scenarioFormats.list() });
+  if (body.path !== undefined) return { scenario: await loadScenarioFile(engine.services, body.path), origin: 'file' };
+  if (body.scenario !== undefined) return { scenario: normalizeScenario(body.scenario, { formats: engine.services.scenarioFormats.list() }), origin: 'inline' };
   const found = await engine.services.use('catalog').get(body.scenario_id!);
   if (!found) throw new Problem('not_found', { detail: `no catalog scenario has id "${body.scenario_id}"` });
-  return found;
+  return { scenario: found, origin: 'catalog' };
 }
 
 /**
@@ -129,9 +134,10 @@ function submissionExecution(services: Engine['services'], owner: string | undef
   return { offload: services.capabilities.offload, budgetMs: services.config.shimBudgetMs, group: principalGroup(owner, 'submission') };
 }
 
-/** What submission checked: the scenario as it will run, the agent chosen, the variables the agent may send. */
+/** What submission checked: the scenario as it will run, its identity, the agent chosen, the variables the agent may send. */
 interface Checked {
   scenario: Scenario;
+  identity: ScenarioIdentity;
   chosen: AgentChoice;
   agentEnvs: string[];
 }
@@ -139,20 +145,24 @@ interface Checked {
 /** Resolves the scenario, its agent and its named shim configurations, and refuses what cannot run (400). */
 async function checkedScenario(engine: Engine, body: EvaluateBody, owner: string | undefined): Promise<Checked> {
   const { services } = engine;
-  const chosen = await chooseAgent(services, await resolveScenario(engine, body), body.agent, engine.sha3);
+  const given = await resolveScenario(engine, body);
+  const chosen = await chooseAgent(services, given.scenario, body.agent, engine.sha3);
   // Declared checks run their metrics whether or not `metrics` lists them; the plan shows what is judged.
   // Named shim configurations are spelled out into the plan, so the stored plan is self-contained.
   const resolved = await resolveShimConfigs(withImpliedMetrics(chosen.scenario, (id) => services.metrics.get(id) !== undefined), (key) => services.store.getJson<NamedShimConfig>(key), services.config.enabledShims);
   const scenario = resolved.scenario;
+  const identity: ScenarioIdentity = { id: scenario.id, content_hash: scenarioContentHash(scenario, engine.sha3), origin: given.origin };
+  // Issue 32 item 7: an inline scenario under a catalog scenario's id would be certified, listed and pinned as it.
+  if (given.origin === 'inline') await checkInlineScenarioId(services, given.scenario, { asRun: identity.content_hash, factory: engine.sha3 });
   const errors = [...refusals(engine, scenario), ...resolved.errors, ...await worldRefusals(services.shims, scenario, services.config.enabledShims, new Date(services.now()).toISOString(), resolved.trusted, submissionExecution(services, owner))];
-  if (errors.length) throw new Problem('validation_failed', { detail: `the scenario cannot run: ${errors.slice(0, 3).map((e) => `${e.path} ${e.message}`).join('; ')}`, errors });
+  if (errors.length) throw new Problem('validation_failed', { detail: `the scenario cannot run: ${describeErrors(errors)}`, errors });
   // A bare AEH_AGENT_KEY_ENVS variable is for registry agents only; the check notes which variables the agent uses.
   const checkContext = agentCheckContext(services, { registered: chosen.agent.name !== undefined });
   // A pinned key set is fetched when the run starts; an address no connection may reach is refused now.
   const jwksUrl = (scenario.agent.signature_key as { jwks_url?: unknown } | undefined)?.jwks_url;
   if (jwksUrl !== undefined) checkContext.checkUrl(jwksUrl, '/agent/signature_key/jwks_url');
   await services.agents.get(scenario.agent.adapter)!.check?.(scenario.agent, checkContext);
-  return { scenario, chosen, agentEnvs: variablesUsed(checkContext) };
+  return { scenario, identity, chosen, agentEnvs: variablesUsed(checkContext) };
 }
 
 /**
@@ -171,6 +181,16 @@ function checkUnits(scenario: Scenario, variants: number): number {
 }
 
 /**
+ * The most a run of `scenario` may store in shared blobs (issue 33 item 2): the scenario, and its initial world,
+ * which `world.json` keeps as a blob of its own. Counted against the submitter's stored bytes at submission, so
+ * inline `initial_state` is capped per principal, not only per body; the run gives back what it did not store.
+ */
+function bytesMayStore(scenario: Scenario, scenarioText: string): number {
+  const world = scenario.initial_state ? JSON.stringify(scenario.initial_state).length : 0;
+  return encoder.encode(scenarioText).byteLength + world;
+}
+
+/**
  * Validates, persists and queues an evaluation; returns its ids.
  * @param submitter the submitting principal: its place in the queue quota is reserved atomically, it is
  *   dispatched fairly, and asked again when the run starts or resumes (a revoked submitter's run does not start)
@@ -186,14 +206,19 @@ export async function submitEvaluation(engine: Engine, body: EvaluateBody, submi
     throw new Problem('validation_failed', { detail: 'the response cache is turned off on this service (AEH_AGENT_CACHE_TTL_SECONDS=0)', errors: [{ path: '/cache', message: 'the response cache is off (AEH_AGENT_CACHE_TTL_SECONDS=0)' }] });
   }
   const checked = await checkedScenario(engine, body, owner);
+  // Refused before any quota is taken: a policy below the operator's floor, without verdict:relax (403).
+  policyOf(services, checked.scenario, body, submitter);
   // Refused before any variant is built: a hostile `count` must not make the mutators do the work first.
   checkUnits(checked.scenario, (body.mutations ?? []).reduce((sum, mutation) => sum + (mutation.count ?? 1), 0));
   if (owner !== undefined) await checkQueueQuota(store, owner, config.quotas.queuedRunsPerPrincipal);
   const variants = await buildVariants(engine, checked.scenario, body);
   const units = checkUnits(checked.scenario, variants.length);
+  checkGoldReplay(checked.scenario, variants.length);
   const now = services.now();
   const fresh = { run_id: newId('run', now), task_id: newId('task', now) };
-  const place = owner === undefined ? undefined : await reserveTask(store, owner, fresh.task_id, units, config.quotas, services.now);
+  const scenarioText = JSON.stringify(checked.scenario);
+  const reservedBytes = owner === undefined ? 0 : bytesMayStore(checked.scenario, scenarioText);
+  const place = owner === undefined ? undefined : await reserveTask(store, owner, fresh.task_id, units, config.quotas, services.now, reservedBytes);
   try {
     const reserved = reserve ? await reserve(fresh) : undefined;
     if (reserved?.replay) {
@@ -202,11 +227,23 @@ export async function submitEvaluation(engine: Engine, body: EvaluateBody, submi
     }
     const ids = reserved?.ids ?? fresh;
     if (place && ids.task_id !== fresh.task_id) await place.moveTo(ids.task_id);
-    return await persist(engine, { body, checked, variants, ids, submitter, place, recordLast: reserved !== undefined, now });
+    return await persist(engine, { body, checked, variants, ids, submitter, place, recordLast: reserved !== undefined, now, scenarioText, reservedBytes });
   } catch (error) {
     await place?.release().catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * The verdict policy a run applies: the defaults (raised to the operator's floor, AEH_VERDICT_FLOOR), the
+ * scenario's, then the request's. Throws 403 when it is below the floor and the submitter may not relax it.
+ */
+function policyOf(services: Engine['services'], scenario: Scenario, body: EvaluateBody, submitter: Principal | undefined): VerdictPolicy {
+  const floor = services.config.verdictFloor;
+  const policy = resolvePolicy(floorDefaults(floor), scenario.verdict, body.verdict);
+  const mayRelax = submitter !== undefined && permissionCheck(RELAX_PERMISSION)(submitter.permissions);
+  assertAboveFloor(policy, floor, [{ policy: scenario.verdict, at: '/scenario/verdict' }, { policy: body.verdict, at: '/verdict' }], mayRelax);
+  return policy;
 }
 
 /** What `persist` stores. */
@@ -220,21 +257,25 @@ interface Submission {
   /** Write the task record after everything else (an idempotent submission: the record proves it complete). */
   recordLast: boolean;
   now: number;
+  /** `JSON.stringify` of the scenario, as the plan holds it. */
+  scenarioText: string;
+  /** What the reservation counted against the submitter's stored bytes (`bytesMayStore`). */
+  reservedBytes: number;
 }
 
 /** Stores the plan, the run, the task with its first handoff token and the markers, then queues the task. */
-async function persist(engine: Engine, { body, checked, variants, ids, submitter, place, recordLast, now }: Submission): Promise<RunIds & { agent_envs?: string[] }> {
+async function persist(engine: Engine, { body, checked, variants, ids, submitter, place, recordLast, now, scenarioText, reservedBytes }: Submission): Promise<RunIds & { agent_envs?: string[] }> {
   const { services } = engine;
-  const { scenario, chosen, agentEnvs } = checked;
+  const { scenario, identity, chosen, agentEnvs } = checked;
   const { run_id: runId, task_id: taskId } = ids;
-  const verdict = resolvePolicy(scenario.verdict, body.verdict);
-  const plan: RunPlan = { run_id: runId, task_id: taskId, seed: body.seed ?? null, scenario, variants, agent: chosen.agent, ...(body.cache === true ? { cache: true } : {}), verdict };
+  const verdict = policyOf(services, scenario, body, submitter);
+  const plan: RunPlan = { run_id: runId, task_id: taskId, seed: body.seed ?? null, scenario, variants, agent: chosen.agent, ...(body.cache === true ? { cache: true } : {}), verdict, scenario_hash: identity.content_hash, origin: identity.origin };
   const total = unitCount(plan);
   const planText = JSON.stringify(plan);
   const planBytes = encoder.encode(planText);
   const scenarioDigest = sha3Hex(planBytes, engine.sha3);
   const createdAt = new Date(now).toISOString();
-  const task: TaskRecord = { task_id: taskId, run_id: runId, status: 'queued', progress: { done: 0, total }, created_at: createdAt, started_at: null, finished_at: null, ...(submitter === undefined ? {} : { submitted_by: submitter.id, submitter: storedCreator(submitter) }), ...(agentEnvs.length ? { agent_envs: agentEnvs } : {}) };
+  const task: TaskRecord = { task_id: taskId, run_id: runId, status: 'queued', progress: { done: 0, total }, created_at: createdAt, started_at: null, finished_at: null, ...(submitter === undefined ? {} : { submitted_by: submitter.id, submitter: storedCreator(submitter) }), ...(agentEnvs.length ? { agent_envs: agentEnvs } : {}), ...(reservedBytes > 0 ? { reserved_bytes: reservedBytes } : {}) };
   const state: HandoffState = {
     run_id: runId, task_id: taskId, next: 0, total, step: 0, phase: 'running', position: positionAt(plan, 0),
     trace: { seq: 0, bytes: 0, digest: EMPTY_SHA3 }, scenario_digest: scenarioDigest,
@@ -243,8 +284,8 @@ async function persist(engine: Engine, { body, checked, variants, ids, submitter
   const writeTask = () => services.store.setJson(keys.task(taskId), task);
   await Promise.all([
     // The scenario is stored once, shared by every run of it (pack-evidence.ts); the plan's bytes rebuild exactly.
-    storePlan(services.store, runId, SIDECARS.scenario, planText, JSON.stringify(scenario), engine.sha3),
-    services.store.setJson(keys.run(runId), baseRunRecord(task, scenario, total, chosen.agent)),
+    storePlan(services.store, runId, SIDECARS.scenario, planText, scenarioText, engine.sha3, submitter?.id),
+    services.store.setJson(keys.run(runId), baseRunRecord(task, scenario, total, chosen.agent, identity)),
     ...(recordLast ? [] : [writeTask()]),
     // An append creates the marker without the fsync of an atomic write; its content does not matter.
     services.store.append(keys.activeTask(taskId), encoder.encode(createdAt)),

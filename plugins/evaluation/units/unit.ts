@@ -15,14 +15,16 @@ import type { RunContext } from '../running/run-context.ts';
 import { scoreTaskMetrics } from '../scoring/score-metrics.ts';
 import { createTaskWorld, type TaskWorld } from '../worlds/world.ts';
 import { goldWorldOf } from '../worlds/gold-world.ts';
+import { toolCallsOf } from '../../../core/domain/tool-calls.ts';
 import { shimExecutionOf } from '../worlds/shim-execution.ts';
 import { principalGroup } from '../../../core/capabilities.ts';
 import { ShimBudgetError } from '../../../core/domain/shim-run.ts';
 import type { OpenWorld } from '../worlds/mcp-worlds.ts';
 import type { Scenario, ScenarioTask } from '../../../core/domain/scenario.ts';
-import { converse, type Asked } from './conversation.ts';
+import { converse, openingMessage, type Asked } from './conversation.ts';
 import type { MetricResultData } from '../running/run-state.ts';
 import type { RedactionScope, Redactor } from '../../../core/redactor.ts';
+import { argumentsDepthRefusal } from '../../../core/guards/json-depth.ts';
 
 const HANDOFF_CONTENT_LIMIT = 2000;
 
@@ -162,7 +164,8 @@ async function ask(scope: UnitScope, input: string, history: readonly AgentTurn[
   for (const call of reply.tool_calls ?? []) {
     // A call the world ran is in the trace already, with its state change (failed calls too).
     if (call.executed === true || (world?.has(call.name) && call.result !== undefined)) continue;
-    record('tool_call', { name: call.name, arguments: call.arguments ?? null, ...(call.result !== undefined ? { result: call.result } : {}), ...(world?.has(call.name) ? { executed: false } : {}) });
+    const tooDeep = argumentsDepthRefusal(call.arguments);
+    record('tool_call', { name: call.name, arguments: call.arguments ?? null, ...(call.result !== undefined ? { result: call.result } : {}), ...(world?.has(call.name) ? { executed: false } : {}), ...(tooDeep ? { error: { code: 'invalid', message: tooDeep } } : {}) });
   }
   for (const handoff of reply.handoffs ?? []) record('handoff', { from: handoff.from, to: handoff.to, ...(handoff.channel ? { channel: handoff.channel } : {}), content: handoff.content }, handoff.from);
   return { reply, outputEvent, latencyMs: called.latency_ms };
@@ -227,9 +230,12 @@ function writesOf({ run, scenario }: UnitScope): string[] {
   return writes;
 }
 
-/** The world the task's gold actions produce, for `state_match` (gold-world.ts); nothing without them. */
-async function goldOf({ run, scenario, task }: UnitScope) {
-  return (await goldWorldOf(run.engine.services.shims, scenario, task, run.task.created_at, shimExecutionOf(run))) ?? {};
+/**
+ * The world the task's gold actions produce, for `state_match` (gold-world.ts), their matchers met by this
+ * attempt's calls; nothing without them.
+ */
+async function goldOf({ run, scenario, task, events }: UnitScope) {
+  return (await goldWorldOf(run.engine.services.shims, scenario, task, run.task.created_at, shimExecutionOf(run), toolCallsOf(events))) ?? {};
 }
 
 /** Records every metric's result for the unit's final answer. */
@@ -263,13 +269,20 @@ export async function runUnit(run: RunContext, index: number, recorder: UnitReco
   const prior = conversationBefore(scope, independent);
   // A multi-turn task keeps its own copy of the conversation: the run state appends to `prior` as turns are recorded.
   const multiTurn = Boolean(task.turns?.length || task.user_simulator);
-  const before = multiTurn ? prior.slice() : prior;
-  record('input', { input: task.input });
+  // With a greeting the agent speaks first (τ-bench) and the simulated user writes the first message.
+  const greeting = task.user_simulator?.greeting;
+  const before = multiTurn ? [...prior, ...(greeting ? [{ role: 'assistant' as const, content: greeting }] : [])] : prior;
+  const llm = run.engine.services.find('llm');
+  const input = greeting ? await openingMessage(llm!, task.user_simulator!, before, record, run.signal) : task.input;
+  if (input === undefined) return false;
+  const inputEvent = record('input', { input, ...(greeting ? { greeting, simulated: true } : {}) });
   if (!(await openWorld(scope))) return false;
-  let last = await ask(scope, task.input, before);
-  if (last && multiTurn) {
+  // A user who ends the conversation before saying anything leaves the agent nothing to answer.
+  let last = greeting && input === '' ? { reply: { output: '' }, outputEvent: inputEvent, latencyMs: 0 } : await ask(scope, input, before);
+  if (greeting && input === '') record('conversation_end', { turns: 0, ended_by: 'simulator' });
+  else if (last && multiTurn) {
     last = await converse({
-      task, base: before, first: last, llm: run.engine.services.find('llm'), signal: run.signal, record, events,
+      task, base: before, first: last, input, llm, signal: run.signal, record, events,
       ask: (input, history, marks) => {
         record('input', { input, ...marks });
         return ask(scope, input, history, marks);

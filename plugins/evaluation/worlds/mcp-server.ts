@@ -16,6 +16,7 @@ import { Problem } from '../../../core/problems.ts';
 import { isValidRunId } from '../../../core/domain/runs.ts';
 import { readLimited } from '../../../core/pipeline/json-body.ts';
 import { engineOf, type EngineHolder } from '../engine.ts';
+import { parseAgentJson } from '../../../core/guards/json-depth.ts';
 
 const PATH = '/mcp/runs/:run_id/worlds/:world_id';
 const BEARER = /^Bearer[ \t]+([A-Za-z0-9._~+/=-]{1,512})[ \t]*$/i;
@@ -60,7 +61,8 @@ async function serveWorld(c: AppContext, holder: EngineHolder): Promise<Response
   let parsed: unknown;
   try {
     const bytes = c.req.raw.body ? await readLimited(c.req.raw.body, limit) : new Uint8Array();
-    parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+    // A call nested past the depth limit is pruned, then refused by the world as the agent's failed call.
+    parsed = parseAgentJson(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
   } catch (error) {
     if (error instanceof Problem) return error.toResponse(requestId);
     return rpcError(400, -32700, 'Parse error: the body is not JSON');

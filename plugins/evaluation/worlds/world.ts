@@ -20,6 +20,8 @@ import type { Registry } from '../../../core/registry.ts';
 import type { Scenario, ScenarioTask } from '../../../core/domain/scenario.ts';
 import type { AgentTool, AgentTools, ToolOutcome } from '../../../core/agent-adapter.ts';
 import { configOf, DEFAULT_SHIM_EXECUTION, startOf, viewOf } from './world-start.ts';
+import { describeErrors } from '../../../core/validate.ts';
+import { argumentsDepthRefusal } from '../../../core/guards/json-depth.ts';
 
 export { worldRefusals } from '../submission/world-refusals.ts';
 export { worldSidecar } from './world-sidecar.ts';
@@ -103,10 +105,13 @@ export async function createTaskWorld(options: { shims: Registry<Shim>; scenario
       return { error: { code, message } };
     };
     if (++calls > MAX_TOOL_CALLS) return fail('rate_limited', `more than ${MAX_TOOL_CALLS} tool calls in one task`);
+    // Nested past what a call can mean (an agent's 20,000 levels, pruned as it was read): the agent's failed call.
+    const tooDeep = argumentsDepthRefusal(args);
+    if (tooDeep) return fail('invalid', tooDeep);
     const tool = offered.get(canonical);
     if (!tool) return fail('not_found', `no tool "${name}" here; tools: ${list.map((item) => item.name).join(', ')}`);
     const invalid = checkShimParams(tool.action, argumentsRecord);
-    if (invalid.length) return fail('invalid', `arguments do not match the tool's schema: ${invalid.slice(0, 3).map((error) => `${error.path} ${error.message}`).join('; ')}`);
+    if (invalid.length) return fail('invalid', `arguments do not match the tool's schema: ${describeErrors(invalid)}`);
     const before = states.get(tool.shim)!;
     const context = contexts.get(tool.shim)!;
     // Decided on the state the call was made against; a refused call is marked too: its data was sent off, the

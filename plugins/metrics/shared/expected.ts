@@ -11,7 +11,7 @@ import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv';
 import { RE2JS } from 're2js';
 import type { Expected } from '../../../core/domain/scenario.ts';
-import { fieldErrors } from '../../../core/validate.ts';
+import { fieldErrors, describeErrors } from '../../../core/validate.ts';
 import { createAjv } from '../../../core/schema-compiler.ts';
 import type { FieldError } from '../../../core/problems.ts';
 import { collapseWhitespace, excerpt } from './text.ts';
@@ -207,7 +207,7 @@ export function checkExpected(expected: Expected | undefined, output: string, op
       else if (validate(parsed.value)) checks.push({ check: 'json_schema', passed: true, detail: 'output validates against the expected schema' });
       else {
         const errors = fieldErrors(validate.errors).slice(0, 10);
-        checks.push({ check: 'json_schema', passed: false, code: 'LOGIC.SCHEMA_MISMATCH', detail: `output violates the expected schema: ${errors.slice(0, 3).map((e) => `${e.path} ${e.message}`).join('; ')}`, errors });
+        checks.push({ check: 'json_schema', passed: false, code: 'LOGIC.SCHEMA_MISMATCH', detail: `output violates the expected schema: ${describeErrors(errors)}`, errors });
       }
     }
   }

@@ -29,6 +29,8 @@ export default defineShim<SqlState>({
   // An agent's SQL, and a scenario's schema, can run for a long time: both run in a worker under the shim budget.
   module: import.meta.url,
   description: 'A relational database (SQLite): run SQL queries, list tables, describe a table. Read-only unless the scenario allows writes.',
+  // The query log records reads too: a gold comparison judges the tables, while assertions may still read the log.
+  incidental: ['/queries'],
   initialStateSchema: {
     type: 'object',
     required: ['schema'],

@@ -12,22 +12,32 @@ import type { DbLoader } from './define.ts';
 
 export { tauRetailShim } from './retail.ts';
 export { tauAirlineShim } from './airline.ts';
-export { tauDbLoader, readTauDb, type TauDataDir } from './data.ts';
-export { tauScenario, type TauScenarioOptions } from './tasks.ts';
+export { tauDbLoader, readTauDb, readTauJson, type TauDataDir } from './data.ts';
+export { tauScenario, TAU_RULES, type TauScenarioOptions, type TauRewardType } from './tasks.ts';
+
+/** The release the data shipped in catalog/data/tau-bench is (its NOTICE.md says file by file). */
+export const BUNDLED_TAU_RELEASE = 'tau2-bench a2c0247, airline database τ-bench v1 59a200c';
 export { dbHash, canonicalDb } from './shared.ts';
 export type { TauDomain } from './define.ts';
 
 /** The shims plugin's setting for the τ-bench data directory. */
 export const TAU_SETTINGS = textSettings({
-  AEH_TAU_DATA_DIR: "τ-bench's data directory (<dir>/retail/db.json, <dir>/airline/db.json, tasks.json, split_tasks.json, policy.md): where tau_retail and tau_airline find their database when a scenario gives no initial_state; relative to PROJECT_ROOT",
+  AEH_TAU_DATA_DIR: "τ-bench's data directory (<dir>/retail/db.json, <dir>/airline/db.json, tasks.json, split_tasks.json, policy.md): where tau_retail and tau_airline find their database when a scenario gives no initial_state; relative to PROJECT_ROOT; default the release's data shipped in catalog/data/tau-bench",
 });
 
-/** The loader of the configured data directory, or undefined when none is configured or there is no file system. */
+/** Where the bundled catalog keeps τ-bench's data (tau2-bench's `data/tau2/domains` layout). */
+export const BUNDLED_TAU_SUBDIR = 'data/tau-bench/domains';
+
+/**
+ * The loader of the configured data directory, else of the data shipped with the package (the runtime's catalog
+ * directory), or undefined when there is neither or no file system.
+ */
 export function configuredLoader(host: Pick<PluginHost, 'settings' | 'config' | 'capabilities'>): DbLoader | undefined {
-  const dir = asText(host.settings).AEH_TAU_DATA_DIR?.trim();
-  const files = host.capabilities.files;
+  const configured = asText(host.settings).AEH_TAU_DATA_DIR?.trim();
+  const { files, catalogDir } = host.capabilities;
+  const dir = configured ? (configured.startsWith('/') ? configured : `${host.config.projectRoot}/${configured}`) : catalogDir ? `${catalogDir}/${BUNDLED_TAU_SUBDIR}` : undefined;
   if (!dir || !files) return undefined;
-  return tauDbLoader({ dir: dir.startsWith('/') ? dir : `${host.config.projectRoot}/${dir}`, files });
+  return tauDbLoader({ dir, files });
 }
 
 /** Registers both τ-bench shims. */

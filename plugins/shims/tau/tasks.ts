@@ -1,11 +1,15 @@
 /**
- * τ-bench tasks as a scenario: each task of a split becomes a scenario task whose simulated user gets the
- * task's user scenario (as τ-bench renders it for its user simulator), whose `expected_actions` are its gold
- * actions (`tau_retail.<tool>`, replayed by the harness to build the expected world), and whose required outputs
- * (`communicate_info`) must appear in an agent message. Nothing is stored: the scenario is built from the
- * operator's data directory each time.
+ * τ-bench tasks as a scenario, scored as τ²-bench's evaluator scores them (tau2-bench `src/tau2/evaluator/
+ * evaluator.py`, release a2c0247): each task of a split becomes a scenario task whose simulated user gets the
+ * task's user scenario (as τ-bench renders it for its user simulator) and τ-bench's user-simulation guidelines,
+ * answers the agent's greeting, and talks until it ends the conversation or a limit ends it (200 steps, 10 tool
+ * errors: reward 0, the `conversation_end` metric). The task's `reward_basis` says what else judges it: `DB` its
+ * gold actions (`expected_actions`, the whole world compared), `COMMUNICATE` its required outputs in an agent
+ * message, `ACTION` each gold action among the agent's calls, `NL_ASSERTION` its natural-language assertions
+ * (the `nl_assertions` metric, judged by the configured model). Nothing is stored: the scenario is built from
+ * the data directory each time.
  */
-import type { Scenario, ScenarioTask } from '../../../core/domain/scenario.ts';
+import type { OutcomeAssertion, MetricRef, Scenario, ScenarioTask } from '../../../core/domain/scenario.ts';
 import type { Json, Shim } from '../../../core/shim.ts';
 import { readTauDb, readTauGuidelines, readTauJson, readTauText, type TauDataDir } from './data.ts';
 import type { TauDomain } from './define.ts';
@@ -13,20 +17,40 @@ import { replayGold } from './replay.ts';
 import { tauRetailShim } from './retail.ts';
 import { tauAirlineShim } from './airline.ts';
 
+/** τ-bench's agent greeting (orchestrator.py `DEFAULT_FIRST_AGENT_MESSAGE`): the agent speaks first. */
+export const TAU_GREETING = 'Hi! How can I help you today?';
+/** The release's run limits (tau2 `config.py`: `DEFAULT_MAX_STEPS`, `DEFAULT_MAX_ERRORS`). */
+export const TAU_MAX_STEPS = 200;
+export const TAU_MAX_ERRORS = 10;
+
+/** The rules a τ-bench scenario applies, in one line (recorded in its description and printed by `aeh bench tau`). */
+export const TAU_RULES = `τ²-bench's evaluation (tau2-bench a2c0247): the agent greets first; at most ${TAU_MAX_STEPS} steps and ${TAU_MAX_ERRORS} tool errors, a conversation cut by either scores 0; a task's reward is the product of its reward_basis (DB, COMMUNICATE, ACTION, NL_ASSERTION judged by the configured model)`;
+
+/** The reward components τ²-bench multiplies (`RewardType`); `ENV_ASSERTION` is only the telecom domain's. */
+export type TauRewardType = 'DB' | 'ENV_ASSERTION' | 'ACTION' | 'COMMUNICATE' | 'NL_ASSERTION';
+/** A task's basis when it names none (`EvaluationCriteria.reward_basis`'s default, original τ-bench's). */
+const DEFAULT_BASIS: TauRewardType[] = ['DB', 'COMMUNICATE'];
+const SUPPORTED = new Set<string>(['DB', 'ACTION', 'COMMUNICATE', 'NL_ASSERTION']);
+
 /** How to build the scenario. */
 export interface TauScenarioOptions {
   /** A split of `split_tasks.json` (default `base`, the one τ-bench recommends for evaluating agents). */
   split?: string;
   /** The agent the scenario names (the caller usually replaces it with a registered agent). */
   agent?: Scenario['agent'];
-  /** The user's first message; τ-bench's simulated user writes its own, from the instructions. */
-  opening?: string;
+  /** Where the user-simulation guidelines are found when the data directory has none (the bundled data). */
+  guidelinesFrom?: TauDataDir;
+  /** The release the data is (`tau2-bench a2c0247`), recorded in the scenario; absent: a data directory of the operator's. */
+  release?: string;
 }
 
-interface TauTask {
+interface TauAction { name: string; arguments: Record<string, unknown>; requestor?: string; compare_args?: string[] | null }
+
+/** A task as tasks.json holds it. */
+export interface TauTask {
   id: string;
   user_scenario: { persona?: string | null; instructions: string | { domain: string; reason_for_call: string; known_info?: string | null; unknown_info?: string | null; task_instructions: string } };
-  evaluation_criteria?: { actions?: Array<{ name: string; arguments: Record<string, unknown>; requestor?: string }> | null; communicate_info?: string[] | null } | null;
+  evaluation_criteria?: { actions?: TauAction[] | null; communicate_info?: string[] | null; nl_assertions?: string[] | null; reward_basis?: string[] | null } | null;
 }
 
 /** Python's `textwrap.indent(text, "\t")`: a tab before every line that is not blank. */
@@ -47,52 +71,99 @@ export function userInstructions(task: TauTask): string {
   return [...(persona != null ? ['Persona:', indent(persona)] : []), 'Instructions:', indent(text)].join('\n');
 }
 
+/** The arguments an ACTION check compares (τ²-bench's `Action.compare_args`: all when absent). */
+function comparedArguments(action: TauAction): Record<string, unknown> {
+  if (!action.compare_args) return action.arguments;
+  return Object.fromEntries(Object.entries(action.arguments).filter(([name]) => action.compare_args!.includes(name)));
+}
+
+/** The task's reward basis, checked: a component the harness does not score is an error naming the task. */
+export function rewardBasisOf(task: TauTask, domain: string): TauRewardType[] {
+  const basis = (task.evaluation_criteria?.reward_basis ?? DEFAULT_BASIS) as TauRewardType[];
+  const unsupported = basis.filter((type) => !SUPPORTED.has(type));
+  if (unsupported.length) throw new Error(`τ-bench ${domain} task ${task.id}: reward_basis ${unsupported.join(', ')} is not scored by the harness`);
+  return basis;
+}
+
 /**
- * One τ-bench task as a scenario task of `shim`'s world (`db` its database). τ-bench's evaluator replays the
- * gold actions and ignores those its tools refuse (a lookup with a wrong zip code the user corrects later, say);
- * the harness counts a refused gold action as making the task unjudgeable. A refused action changes nothing, so
- * leaving those out gives the same expected world (docs/shims.md, "τ-bench domains", says so).
+ * One τ-bench task as a scenario task of `shim`'s world (`db` its database), judged by its reward basis.
+ * τ-bench's evaluator replays the gold actions and ignores those its tools refuse (a lookup with a wrong zip code
+ * the user corrects later, say); a refused action changes nothing, so the converter leaves those out of
+ * `expected_actions`, which gives the same expected world (docs/shims.md, "τ-bench domains").
  */
-export async function tauTask(task: TauTask, shim: Shim, db: Json, opening: string, guidelines?: string): Promise<ScenarioTask> {
+export async function tauTask(task: TauTask, shim: Shim, db: Json, domain: string, guidelines?: string): Promise<ScenarioTask> {
   const criteria = task.evaluation_criteria ?? {};
-  const outputs = criteria.communicate_info ?? [];
+  const basis = new Set(task.evaluation_criteria ? rewardBasisOf(task, domain) : []);
   const gold = criteria.actions ?? [];
-  const outcomes = (await replayGold(shim, db, gold)).actions;
-  const accepted = gold.filter((_, index) => outcomes[index] === 'ok');
+  const checks: OutcomeAssertion[] = [];
+  if (basis.has('COMMUNICATE')) for (const expected of criteria.communicate_info ?? []) checks.push({ target: 'message', mode: 'contains', expected });
+  if (basis.has('ACTION')) {
+    for (const action of gold) checks.push({ target: 'tool_calls', where: { name: `${shim.name}.${action.name}`, arguments: comparedArguments(action) }, mode: 'exists' });
+  }
+  let expectedActions: ScenarioTask['expected_actions'];
+  if (basis.has('DB')) {
+    const outcomes = (await replayGold(shim, db, gold)).actions;
+    expectedActions = gold.filter((_, index) => outcomes[index] === 'ok').map((action) => ({ name: `${shim.name}.${action.name}`, arguments: action.arguments }));
+  }
+  const assertions = basis.has('NL_ASSERTION') ? criteria.nl_assertions ?? [] : [];
+  const metrics: MetricRef[] = [
+    ...(expectedActions || checks.length ? [{ id: 'state_match' }] : []),
+    ...(assertions.length ? [{ id: 'nl_assertions', params: { assertions } }] : []),
+    { id: 'conversation_end' },
+  ];
   return {
     id: `task_${task.id}`,
-    input: opening,
-    metrics: [{ id: 'state_match' }],
-    provenance: { expected_actions: 'import', user_simulator: 'import' },
-    user_simulator: { instructions: userInstructions(task), ...(guidelines ? { guidelines } : {}) },
-    expected_actions: accepted.map((action) => ({ name: `${shim.name}.${action.name}`, arguments: action.arguments })),
-    ...(outputs.length > 0 ? { expected_outcome: outputs.map((expected) => ({ target: 'message', mode: 'contains' as const, expected })) } : {}),
+    // The agent greets first; the simulated user writes the first message.
+    input: '',
+    metrics,
+    provenance: { user_simulator: 'import', ...(expectedActions ? { expected_actions: 'import' as const } : {}), ...(checks.length ? { expected_outcome: 'import' as const } : {}) },
+    user_simulator: { instructions: userInstructions(task), greeting: TAU_GREETING, max_steps: TAU_MAX_STEPS, max_errors: TAU_MAX_ERRORS, ...(guidelines ? { guidelines } : {}) },
+    ...(expectedActions ? { expected_actions: expectedActions } : {}),
+    ...(checks.length ? { expected_outcome: checks } : {}),
   };
+}
+
+/** What `tauScenario` built: the scenario, the domain policy and how it is scored. */
+export interface TauScenario {
+  scenario: Scenario;
+  policy: string;
+  /** Each task's reward basis, by scenario task id (`task_<id>`). */
+  rewardBasis: Record<string, TauRewardType[]>;
 }
 
 /**
  * The scenario of a domain's split, run as written: the domain policy as the scenario's `instructions` (the
- * agent's system message), τ-bench's tool names (`tool_names: "bare"`), and its user-simulation guidelines when
- * the data directory has them. Reads `tasks.json`, `split_tasks.json` and `policy.md` of `<dir>/<domain>/`; the world's database comes from the
- * same directory when the run starts (the scenario carries no `initial_state`).
+ * agent's system message), τ-bench's tool names (`tool_names: "bare"`), its user-simulation guidelines (the data
+ * directory's `../user_simulator/simulation_guidelines.md`, else `guidelinesFrom`'s), and a verdict policy under
+ * which every reward component is must-pass. Reads `tasks.json`, `split_tasks.json` and `policy.md` of
+ * `<dir>/<domain>/`; the world's database comes from the same directory when the run starts.
  */
-export async function tauScenario(domain: TauDomain, data: TauDataDir, options: TauScenarioOptions = {}): Promise<{ scenario: Scenario; policy: string }> {
+export async function tauScenario(domain: TauDomain, data: TauDataDir, options: TauScenarioOptions = {}): Promise<TauScenario> {
   const split = options.split ?? 'base';
-  const [tasks, splits, policy, guidelines] = await Promise.all([readTauJson(data, domain, 'tasks.json'), readTauJson(data, domain, 'split_tasks.json'), readTauText(data, domain, 'policy.md'), readTauGuidelines(data)]) as [TauTask[], Record<string, string[]>, string, string | undefined];
+  const [tasks, splits, policy, guidelines] = await Promise.all([
+    readTauJson(data, domain, 'tasks.json'), readTauJson(data, domain, 'split_tasks.json'), readTauText(data, domain, 'policy.md'),
+    readTauGuidelines(data).then((found) => found ?? (options.guidelinesFrom ? readTauGuidelines(options.guidelinesFrom) : undefined)),
+  ]) as [TauTask[], Record<string, string[]>, string, string | undefined];
   const ids = splits[split];
   if (!Array.isArray(ids)) throw new Error(`τ-bench ${domain} has no split "${split}" (it has ${Object.keys(splits).join(', ')})`);
   const byId = new Map(tasks.map((task) => [task.id, task]));
   const db = await readTauDb(data, domain);
   const shim = (domain === 'retail' ? tauRetailShim() : tauAirlineShim()) as unknown as Shim;
-  const opening = options.opening ?? 'Hi! I need some help.';
+  const chosen = ids.map((id) => {
+    const task = byId.get(id);
+    if (!task) throw new Error(`τ-bench ${domain}: split "${split}" names task ${id}, which tasks.json does not hold`);
+    return task;
+  });
+  const rewardBasis = Object.fromEntries(chosen.map((task) => [`task_${task.id}`, task.evaluation_criteria ? rewardBasisOf(task, domain) : []]));
   const scenario: Scenario = {
     id: `tau-bench-${domain}-${split}`,
     title: `τ-bench ${domain} (${split} split, ${ids.length} tasks)`,
-    description: `The ${domain} domain of τ-bench: the agent follows the domain policy with τ-bench's tools; each task passes when the final database equals the one its gold actions produce and every required output was said.`,
+    description: `The ${domain} domain of τ-bench (${options.release ?? 'data from a τ-bench data directory'}), ${split} split. Rules: ${TAU_RULES}.`,
     industry: domain === 'retail' ? 'retail' : 'travel',
     use_case: 'customer_service',
-    tags: ['tau-bench', domain, split],
-    policy_ref: `tau-bench/${domain}/policy.md`,
+    tags: ['tau-bench', domain, split, `split:${split}`, `data:${options.release ?? 'data directory'}`, 'rules:tau2-bench a2c0247'],
+    policy_ref: `${options.release ?? 'τ-bench'} ${domain}/policy.md`,
+    source: options.release ? `τ-bench ${options.release}` : 'τ-bench data directory',
     agent: options.agent ?? { adapter: 'scripted' },
     topology: [],
     conversation: 'per_task',
@@ -100,11 +171,9 @@ export async function tauScenario(domain: TauDomain, data: TauDataDir, options: 
     instructions: policy,
     tool_names: 'bare',
     enabled_shims: [shim.name],
-    tasks: await Promise.all(ids.map((id) => {
-      const task = byId.get(id);
-      if (!task) throw new Error(`τ-bench ${domain}: split "${split}" names task ${id}, which tasks.json does not hold`);
-      return tauTask(task, shim, db, opening, guidelines);
-    })),
+    // τ-bench's reward is the product of its components: each one fails the task.
+    verdict: { must_pass: ['declared', 'nl_assertions', 'conversation_end'] },
+    tasks: await Promise.all(chosen.map((task) => tauTask(task, shim, db, domain, guidelines))),
   };
-  return { scenario, policy };
+  return { scenario, policy, rewardBasis };
 }
