@@ -9,7 +9,7 @@ import type { Dimension } from '../../core/domain/scenario.ts';
 import type { FailureCode } from '../../core/failure-codes.ts';
 
 /** Version of the taxonomy document; bumped when a code is added, renamed or re-parented. */
-export const TAXONOMY_VERSION = '1.2.0';
+export const TAXONOMY_VERSION = '1.3.0';
 
 /** The seven trustworthiness characteristics of NIST AI 100-1 (AI RMF 1.0, section 3). */
 export const NIST_CHARACTERISTICS = {
