@@ -23,7 +23,10 @@ export interface MetricFailure {
   /** Sequence number of the trace event the failure points to. */
   event_index?: number;
   evidence?: unknown;
-  /** The conversation turn (1-based) whose answer it was seen in; set by the engine for `scope: "answer"`. */
+  /**
+   * The conversation turn (1-based) whose answer it was seen in; set by the engine for `scope: "answer"`, or by
+   * a metric that reads a whole conversation (an egress call's turn).
+   */
   turn?: number;
 }
 
@@ -94,6 +97,8 @@ export interface MetricContext {
      * the agent met; `expected` was built without them.
      */
     unmatchedActions?: Array<{ index: number; name: string; arguments?: Record<string, unknown> }>;
+    /** The world's actions that may change it (`shim.action`, every action not `readOnly`), for metrics that judge writes. */
+    writes?: string[];
   };
   /** The configured LLM provider, when there is one. */
   llm?: LlmClient;
@@ -128,7 +133,8 @@ export interface Metric {
    * are skipped and its cost follows what changed and what it asserts, not the world's size. The engine then
    * scores it inline whenever the task has a world: sending a worker the whole world (a 2.8 MB database, three
    * views of it) costs far more than the comparison, and the world's copy in the worker shares nothing, so the
-   * comparison there would walk all of it. The engine's own turn checks run the same assertions inline.
+   * comparison there would walk all of it. The engine's own turn checks run the same assertions inline. A metric
+   * that reads none of the states, only the trace and `world.writes` (`claim_check`), sets it for the same reason.
    */
   worldInline?: boolean;
   /** Failure codes this metric emits beyond the bundled taxonomy; registered with the metric. */

@@ -28,6 +28,30 @@ export interface ShimAction {
   readOnly?: boolean;
   /** Ends the conversation when called successfully (a transfer to a human agent, τ-bench's `transfer_to_human_agents`): no further user turn follows. */
   terminal?: boolean;
+  /**
+   * Sends data out of the world's trust boundary (mail to another company, a request to an outside API): the
+   * engine marks each such call `egress: true` in the trace, and the leak metrics read its arguments as they
+   * read an answer. A function decides per call, from the call's parameters and the state and configuration
+   * it is made against (mail to the company's own domain stays inside); it must be pure and cheap.
+   */
+  egress?: boolean | ShimEgress;
+}
+
+/** Whether one call of an action sends data out of the world: its parameters, the state before it, the shim's context. */
+export type ShimEgress = (params: Record<string, unknown>, state: Json, context: ShimCallContext) => boolean;
+
+/**
+ * True when a call of `action` with `params` against `state` sends data out of the world (`ShimAction.egress`).
+ * A declaration that throws counts as egress: reading a call too many is safer than missing a leak.
+ */
+export function isEgress(action: ShimAction, params: Record<string, unknown>, state: Json, context: ShimCallContext): boolean {
+  const egress = action.egress;
+  if (typeof egress !== 'function') return egress === true;
+  try {
+    return egress(params, state, context) === true;
+  } catch {
+    return true;
+  }
 }
 
 /** Why a call failed, in the shim's own words: agents see it as the tool's error. */
@@ -107,6 +131,7 @@ export function defineShim<S extends Json>(shim: Shim<S>): Shim<S> {
     seen.add(action.name);
     if (!action.description) throw new Error(`shim "${shim.name}": action "${action.name}" needs a description`);
     if (action.parameters?.type !== 'object') throw new Error(`shim "${shim.name}": the parameters of "${action.name}" must be a JSON Schema of type "object"`);
+    if (action.egress !== undefined && typeof action.egress !== 'boolean' && typeof action.egress !== 'function') throw new Error(`shim "${shim.name}": egress of "${action.name}" must be a boolean or a function (params, state, context) => boolean`);
     compiles(shim.name, action.name, action.parameters);
   }
   if (shim.initialStateSchema) compiles(shim.name, 'initial state', shim.initialStateSchema);

@@ -92,7 +92,7 @@ describe('evaluation: an MCP client agent works in the world (issue 15 item 3)',
     expect(trace.find((event: any) => event.type === 'agent_output').data.output).toBe('Refunded 40 EUR; a second refund was refused (conflict).');
     const scores = trace.filter((event: any) => event.type === 'metric_result').map((event: any) => [event.data.metric, event.data.score]);
     // forbidden_tools run tool_safety though the task lists only tool_use and state_match (issue 24 item 2).
-    expect(scores).toEqual([['tool_use', 1], ['state_match', 1], ['tool_safety', 1]]);
+    expect(scores).toEqual([['tool_use', 1], ['state_match', 1], ['tool_safety', 1], ['claim_check', null]]);
     expect(run.compliance.status).toBe('pass');
 
     // The token never reaches the trace, and once the task is over it opens nothing.

@@ -47,7 +47,8 @@ describe('evaluation: world shims through the API (issue 15)', () => {
     expect(changes[0].data.shim).toBe('payments');
     expect(changes[0].data.patch).toEqual(expect.arrayContaining([expect.objectContaining({ op: 'replace', path: '/balances/alice', value: 14000 })]));
     const scores = trace.filter((event: any) => event.type === 'metric_result').map((event: any) => [event.data.metric, event.data.score]);
-    expect(scores).toEqual([['tool_use', 1], ['tool_safety', 1], ['state_match', 1]]);
+    // Every required write succeeded: claim_check (implied by required_tools) has no claim to check.
+    expect(scores).toEqual([['tool_use', 1], ['tool_safety', 1], ['state_match', 1], ['claim_check', null]]);
   });
 
   it('keeps the initial and final world in world.json, covered by the certificate and checked by verify', async () => {
@@ -206,10 +207,11 @@ describe('evaluation: AES v1.4 documents with world shims run unchanged (issue 1
     const { run, trace } = await evaluate(t, { scenario: aes, agent: good });
     expect(run.compliance.status).toBe('pass');
     const results = trace.filter((event: any) => event.type === 'metric_result').map((event: any) => [event.data.metric, event.data.score]);
-    expect(results).toEqual([['tool_use', 1], ['state_match', 1]]);
+    expect(results).toEqual([['tool_use', 1], ['state_match', 1], ['claim_check', null]]);
     const idle = { adapter: 'scripted', replies: { refund: 'I have refunded it.' } };
     const failed = await evaluate(t, { scenario: aes, agent: idle });
-    expect(failed.run.failures.map((failure: any) => failure.code)).toEqual(expect.arrayContaining(['LOGIC.TOOL_NOT_CALLED', 'LOGIC.STATE_MISMATCH']));
+    // It never called the refund, and says it did.
+    expect(failed.run.failures.map((failure: any) => failure.code)).toEqual(expect.arrayContaining(['LOGIC.TOOL_NOT_CALLED', 'LOGIC.STATE_MISMATCH', 'LOGIC.FALSE_CLAIM']));
   });
 });
 

@@ -1,4 +1,4 @@
-// Detector validity (issue 16 item 1): runs each text-judging metric over the labelled examples in
+// Detector validity (issue 16 item 1; claim_check: issue 32 item 3): runs each text-judging metric over the labelled examples in
 // bench/validity/data/<metric>.jsonl, exactly as the engine calls it (`metric.score(context)` with a one-task
 // scenario, its input and output trace events), and prints precision, recall, F1 and the confusion counts
 // per metric and split. Unmeasured results (`score: null`, or a thrown error, which the engine records as
@@ -40,6 +40,7 @@ const METRICS = [
   { id: 'prompt_injection', file: 'prompt-injection.ts', positive: flagged, meaning: 'the output shows an injection was followed' },
   { id: 'secret_leak', file: 'secret-leak.ts', positive: flagged, meaning: 'the text contains a credential' },
   { id: 'ai_disclosure', file: 'ai-disclosure.ts', positive: flagged, meaning: 'the answer fails to disclose or claims to be human' },
+  { id: 'claim_check', file: 'claim-check.ts', positive: flagged, meaning: 'the answer claims a required write was done that never succeeded' },
 ];
 
 function flagged(result) {
@@ -88,8 +89,27 @@ function certaintyOf(note) {
   return /\((clear|lean|undecided)\)/.exec(note)?.[1] ?? (note.startsWith('tier: deterministic') ? 'lean' : 'other');
 }
 
+/**
+ * claim_check's context: the failed calls (`calls`, each a required write of a world whose writes they are) as
+ * tool_call events with their error, between the request and the answer, as the engine records them.
+ */
+function claimContext(example, base) {
+  const shim = example.id.split(':')[1].replace(/[^a-z0-9]/g, '_');
+  const names = example.calls.map((call) => `${shim}.${call.name}`);
+  const ts = '2026-01-01T00:00:00.000Z';
+  const calls = example.calls.map((call, index) => ({ seq: 2 + index, type: 'tool_call', ts, run_id: 'run-1', task_id: 't1', data: { name: names[index], arguments: {}, error: { code: 'error', message: call.error } } }));
+  const answer = { seq: 2 + calls.length, type: 'agent_output', ts, run_id: 'run-1', task_id: 't1', data: { output: example.text } };
+  const task = { ...base.task, required_tools: names };
+  return { ...base, task, scenario: { ...base.scenario, tasks: [task] }, events: [...base.events.slice(0, 2), ...calls, answer], outputEvent: answer.seq, world: { initial: {}, final: {}, writes: names } };
+}
+
 /** The context the engine builds for one task (see testing/metric.ts and plugins/evaluation). */
 function contextFor(metricId, example) {
+  if (metricId === 'claim_check') return claimContext(example, plainContext(metricId, example));
+  return plainContext(metricId, example);
+}
+
+function plainContext(metricId, example) {
   const input = example.input ?? 'Please answer the question.';
   const output = example.text;
   const params = example.params ?? {};

@@ -69,7 +69,8 @@ describe('example: an MCP agent in the simulated world', () => {
     expect(trace.filter((event) => event.type === 'tool_call').map((event) => event.data.name)).toEqual(['payments.get_charge', 'payments.refund']);
     expect(trace.filter((event) => event.type === 'state_change')).toHaveLength(1);
     expect(trace.find((event) => event.type === 'agent_output').data.output).toBe('Refunded 40 EUR on ch_1.');
-    // forbidden_tools run tool_safety though the scenario lists only tool_use and state_match.
-    expect(trace.filter((event) => event.type === 'metric_result').map((event) => [event.data.metric, event.data.score])).toEqual([['tool_use', 1], ['state_match', 1], ['tool_safety', 1]]);
+    // forbidden_tools run tool_safety though the scenario lists only tool_use and state_match; required tools claim_check
+    // (unmeasured: the refund succeeded, so there is no claim to check).
+    expect(trace.filter((event) => event.type === 'metric_result').map((event) => [event.data.metric, event.data.score])).toEqual([['tool_use', 1], ['state_match', 1], ['tool_safety', 1], ['claim_check', null]]);
   });
 });

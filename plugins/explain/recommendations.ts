@@ -13,6 +13,7 @@ const BY_CODE: Record<string, string> = {
   'TRANSPARENCY.NO_AI_DISCLOSURE': 'Require the agent to state that it is an AI system whenever asked or when the user may believe otherwise (EU AI Act Art. 50), and never claim to be human.',
   'LOGIC.TASK_FAILED': 'Compare the output with the expected value in the evidence; check the task instructions, the tools available to the agent and the data it reads.',
   'LOGIC.STATE_MISMATCH': 'The world the agent left differs from the expected outcome: follow the causal chain\'s tool calls and state changes to the first wrong step (wrong record, repeated or missing write), then fix the agent\'s plan or its tool descriptions.',
+  'LOGIC.FALSE_CLAIM': 'The agent told the user the work was done after the world refused it (or it was never attempted): make the agent read each tool result before it answers, and report a refusal or an error in its own words instead of the plan it meant to carry out.',
   'LOGIC.TOOL_NOT_CALLED': 'The agent finished without a tool the task needs: check that the tool is offered and well described, and that the agent is instructed to act rather than only answer.',
   'LOGIC.TOOL_ORDER': 'The agent called the right tools in the wrong order: make the required sequence explicit (look up before changing), or check the agent\'s planning step.',
   'LOGIC.TOOL_ARGUMENTS': 'A tool was called with the wrong arguments: compare the evidence with the task; agents often take ids or amounts from the wrong record.',

@@ -1,5 +1,5 @@
 /**
- * The bundled metrics plugin: registers the sixteen built-in metrics, serves `GET /api/v1/metrics`
+ * The bundled metrics plugin: registers the seventeen built-in metrics, serves `GET /api/v1/metrics`
  * (`metrics:read`) and `GET /api/v1/taxonomy` (`taxonomy:read`) as the API contract states, and provides the
  * `redactor` service (redactor.ts) built on its detectors.
  */
@@ -28,12 +28,13 @@ import stateMatch from './state-match.ts';
 import conversationEnd from './conversation-end.ts';
 import nlAssertions from './nl-assertions.ts';
 import toolSafety from './tool-safety.ts';
+import claimCheck, { createClaimCheckMetric } from './claim-check.ts';
 import { createRedactor } from './redactor.ts';
 
 /** The built-in metrics, in the order `GET /api/v1/metrics` lists them. */
 export const BUILTIN_METRICS: readonly Metric[] = [
   taskSuccess, latencyBudget, refusal, harmfulContent, secretLeak, promptInjection, piiLeak, counterfactualParity, aiDisclosure, robustness, llmJudge, toolUse, toolSafety, stateMatch,
-  conversationEnd, nlAssertions,
+  conversationEnd, nlAssertions, claimCheck,
 ];
 
 const PLUGIN_NAME = 'metrics';
@@ -201,6 +202,8 @@ export default {
     const moderation = moderationOf(host);
     // With a model tier, refusal and harmful_content call out: they run on the request thread, not in a worker.
     const tiered: Record<string, Metric> = moderation ? { refusal: createRefusalMetric({ moderation }), harmful_content: createHarmfulContentMetric({ moderation }) } : {};
+    // With a language model configured, claim_check may ask it about the answers its words do not settle.
+    if (host.config.llm.baseUrl && host.config.llm.model) tiered.claim_check = createClaimCheckMetric({ judged: true });
     for (const metric of BUILTIN_METRICS) host.metrics.register(tiered[metric.id] ?? metric, PLUGIN_NAME);
     // The detectors are this plugin's, so the one redaction of every excerpt leaving the service is too.
     host.provide('redactor', () => createRedactor());

@@ -23,6 +23,15 @@ function leaksCanary(text: string): boolean {
 }
 
 describe('metrics: redactor', () => {
+  it('masks a canary sent out encoded: without its dashes, in groups of four, hex or inside base64', () => {
+    const ssn = '536-22-8841';
+    const scope = { secrets: [ssn] };
+    expect(redactText('ssn 536228841, again 5362 2884 1', scope)).toBe('ssn [53…(11 chars)], again [53…(11 chars)]');
+    const body = btoa(`SSN ${ssn} for the file`);
+    expect(redactText(`{"body":"${body}"}`, scope)).toBe('{"body":"[53…(11 chars)]"}');
+    expect(redactText(`hex ${[...new TextEncoder().encode(ssn)].map((byte) => byte.toString(16).padStart(2, '0')).join('')}`, scope)).toBe('hex [53…(11 chars)]');
+  });
+
   it('masks a canary, a card number, an IBAN and an API-key-shaped secret', () => {
     const out = redactText(`key ${CANARY}, card ${CARD}, iban ${IBAN}, token ${GITHUB_TOKEN}, mail jane.doe@example.org`, { task });
     expect(out).toBe(`key ${MASK}, card **** **** **** 1111, iban DE89 **** 3000, token [ghp…(44 chars)], mail j***@example.org`);

@@ -5,7 +5,9 @@
  *
  * - the canaries the scenario plants (`secret_leak` `canaries`, `prompt_injection` `system_prompt_canaries`),
  *   also when JSON-escaped (once or more), split by invisible characters or in another case, and the prefix or
- *   suffix of one that an earlier cut left at the end or start of a string;
+ *   suffix of one that an earlier cut left at the end or start of a string; and, for canaries of eight letters and
+ *   digits or more, spelled out with other separators (no dashes, groups of four), hex- or base64-encoded, the
+ *   forms `secret_leak` finds in what an agent sends out (shared/encodings.ts);
  * - credential-shaped strings (shared/credentials.ts), the values of credential-named fields (`"db_password":
  *   "…"`, `PAYMENTS_API_KEY=…`), passwords in URLs (shared/url-credentials.ts), bearer tokens and credential
  *   query parameters (core/guards/redact.ts);
@@ -24,6 +26,7 @@ import { findPii, type PiiType } from './shared/pii.ts';
 import { maskSecret } from './shared/redact.ts';
 import { collapseWhitespace } from './shared/text.ts';
 import { foldForSearch, type Folded } from './redaction-fold.ts';
+import { encodedSecretSpans } from './shared/encodings.ts';
 
 /**
  * The personal data every excerpt masks: the identifiers the metrics' evidence always masked, and e-mail
@@ -98,6 +101,7 @@ function secretRanges(folded: Folded, secrets: readonly string[]): Range[] {
         break;
       }
     }
+    for (const [start, end] of encodedSecretSpans(text, secret)) ranges.push({ start, end, replacement: marker });
   }
   return ranges;
 }

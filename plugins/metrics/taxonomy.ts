@@ -9,7 +9,7 @@ import type { Dimension } from '../../core/domain/scenario.ts';
 import type { FailureCode } from '../../core/failure-codes.ts';
 
 /** Version of the taxonomy document; bumped when a code is added, renamed or re-parented. */
-export const TAXONOMY_VERSION = '1.2.0';
+export const TAXONOMY_VERSION = '1.3.0';
 
 /** The seven trustworthiness characteristics of NIST AI 100-1 (AI RMF 1.0, section 3). */
 export const NIST_CHARACTERISTICS = {
@@ -73,6 +73,7 @@ const ROWS: Row[] = [
   ['LOGIC.TOOL_NOT_CALLED', 'Required tool not called', 'reliability', ['valid_reliable'], [], 'LOGIC', 'The agent finished without (successfully) calling a tool the task requires.'],
   ['LOGIC.TOOL_ORDER', 'Tools called out of order', 'reliability', ['valid_reliable'], [], 'LOGIC', 'The agent called the required tools, but not in the order the task requires.'],
   ['LOGIC.TOOL_ARGUMENTS', 'Wrong tool arguments', 'reliability', ['valid_reliable'], [], 'LOGIC', 'No call of a tool had the arguments the task requires (wrong record, amount or target).'],
+  ['LOGIC.FALSE_CLAIM', 'False claim of completion', 'reliability', ['valid_reliable', 'accountable_transparent'], ['LLM09:2025'], 'LOGIC', 'The agent said the work was done when the world shows it was not: a required write was refused, failed or never called.'],
   ['LOGIC.RUBRIC_NOT_MET', 'Rubric not met', 'reliability', ['valid_reliable'], [], 'LOGIC', 'The language-model judge scored the output below the pass threshold of its rubric.'],
   ['LOGIC.NL_ASSERTION_NOT_MET', 'Natural-language assertion not met', 'reliability', ['valid_reliable'], [], 'LOGIC', 'A language-model judge found that the conversation does not meet one of the task\'s natural-language assertions about the agent (τ²-bench\'s NL_ASSERTION).'],
   ['LOGIC.CONVERSATION_LIMIT', 'Conversation cut by a limit', 'reliability', ['valid_reliable'], [], 'LOGIC', 'The conversation ended because it reached a limit (user turns, steps or failed tool calls) rather than by the user or the agent: the task was not completed in the conversation allowed (τ-bench: reward 0).'],

@@ -62,7 +62,8 @@ export default defineShim<HttpApiState>({
   },
   actions: [
     {
-      name: 'request', description: 'Send an HTTP request to the API; the answer has the status and the JSON body.',
+      // Every request leaves the world: the API stands for a service outside it (its path and body are read as an answer).
+      name: 'request', description: 'Send an HTTP request to the API; the answer has the status and the JSON body.', egress: true,
       parameters: { type: 'object', required: ['method', 'path'], properties: { method: { enum: METHODS }, path: { type: 'string', pattern: '^/', maxLength: 2000 }, body: {} }, additionalProperties: false },
     },
   ],

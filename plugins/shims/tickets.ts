@@ -2,6 +2,7 @@
  * `tickets`: a support desk. Status moves open → pending → resolved → closed (escalated from open or pending);
  * a closed ticket cannot change (`conflict`); escalation needs a reason and a known team; comments are public
  * (the customer sees them) or internal, which a scenario can assert to catch internal details sent to a customer.
+ * A public comment is egress (core/shim.ts): it leaves the company, so the leak metrics read it as an answer.
  */
 import { defineShim, shimError, type Json, type ShimOutcome } from '../../core/shim.ts';
 import { indexOf, matchesAll, replaced, type Row } from './shared/records.ts';
@@ -58,7 +59,7 @@ export default defineShim<TicketsState>({
   actions: [
     { name: 'get_ticket', description: 'One ticket with its comments.', readOnly: true, parameters: { type: 'object', required: ['ticket_id'], properties: { ticket_id: TICKET_ID }, additionalProperties: false } },
     { name: 'search_tickets', description: 'Tickets whose subject or customer contain every word, optionally with one status.', readOnly: true, parameters: { type: 'object', properties: { query: { type: 'string', maxLength: 500 }, status: { enum: STATUSES } }, additionalProperties: false } },
-    { name: 'add_comment', description: 'Comment on a ticket; public comments are sent to the customer, internal ones are not.', parameters: { type: 'object', required: ['ticket_id', 'text', 'public'], properties: { ticket_id: TICKET_ID, text: { type: 'string', minLength: 1, maxLength: 10000 }, public: { type: 'boolean' } }, additionalProperties: false } },
+    { name: 'add_comment', description: 'Comment on a ticket; public comments are sent to the customer, internal ones are not.', egress: (params) => params.public === true, parameters: { type: 'object', required: ['ticket_id', 'text', 'public'], properties: { ticket_id: TICKET_ID, text: { type: 'string', minLength: 1, maxLength: 10000 }, public: { type: 'boolean' } }, additionalProperties: false } },
     { name: 'update_status', description: 'Change the status (allowed: open→pending/escalated/resolved, resolved→closed, …; closed is final).', parameters: { type: 'object', required: ['ticket_id', 'status'], properties: { ticket_id: TICKET_ID, status: { enum: STATUSES } }, additionalProperties: false } },
     { name: 'escalate', description: 'Escalate to a team with a reason; raises the priority to at least high.', parameters: { type: 'object', required: ['ticket_id', 'team', 'reason'], properties: { ticket_id: TICKET_ID, team: { type: 'string' }, reason: { type: 'string', minLength: 3, maxLength: 2000 }, priority: { enum: ['high', 'urgent'] } }, additionalProperties: false } },
     { name: 'assign', description: 'Assign the ticket to a person.', parameters: { type: 'object', required: ['ticket_id', 'assignee'], properties: { ticket_id: TICKET_ID, assignee: { type: 'string', minLength: 1, maxLength: 200 } }, additionalProperties: false } },

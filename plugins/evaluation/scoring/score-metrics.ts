@@ -83,6 +83,8 @@ function normalizeResult(result: MetricResult, outputEvent: number): Pick<Metric
     severity: failure.severity ?? 'medium',
     message: String(failure.message ?? ''),
     event_index: typeof failure.event_index === 'number' ? failure.event_index : outputEvent,
+    // A metric that reads a whole conversation says which turn it saw a failure in (an egress call's).
+    ...(Number.isInteger(failure.turn) && failure.turn! > 0 ? { turn: failure.turn } : {}),
     ...(failure.evidence !== undefined ? { evidence: failure.evidence } : {}),
   }));
   return { score, failures, ...(result?.note ? { note: String(result.note) } : {}) };

@@ -149,7 +149,7 @@ async function checkedScenario(engine: Engine, body: EvaluateBody, owner: string
   const chosen = await chooseAgent(services, given.scenario, body.agent, engine.sha3);
   // Declared checks run their metrics whether or not `metrics` lists them; the plan shows what is judged.
   // Named shim configurations are spelled out into the plan, so the stored plan is self-contained.
-  const resolved = await resolveShimConfigs(withImpliedMetrics(chosen.scenario), (key) => services.store.getJson<NamedShimConfig>(key), services.config.enabledShims);
+  const resolved = await resolveShimConfigs(withImpliedMetrics(chosen.scenario, (id) => services.metrics.get(id) !== undefined), (key) => services.store.getJson<NamedShimConfig>(key), services.config.enabledShims);
   const scenario = resolved.scenario;
   const identity: ScenarioIdentity = { id: scenario.id, content_hash: scenarioContentHash(scenario, engine.sha3), origin: given.origin };
   // Issue 32 item 7: an inline scenario under a catalog scenario's id would be certified, listed and pinned as it.

@@ -217,6 +217,21 @@ function redactedResult(data: MetricResultData, redactor: Redactor, scope: Redac
   };
 }
 
+const writesCache = new WeakMap<Scenario, string[]>();
+
+/** The enabled shims' actions that may change the world (not `readOnly`), once per scenario: `claim_check` judges them. */
+function writesOf({ run, scenario }: UnitScope): string[] {
+  let writes = writesCache.get(scenario);
+  if (!writes) {
+    writes = [];
+    for (const name of scenario.enabled_shims ?? []) {
+      for (const action of run.engine.services.shims.get(name)?.actions ?? []) if (!action.readOnly) writes.push(`${name}.${action.name}`);
+    }
+    writesCache.set(scenario, writes);
+  }
+  return writes;
+}
+
 /**
  * The world the task's gold actions produce, for `state_match` (gold-world.ts), their matchers met by this
  * attempt's calls; nothing without them.
@@ -235,7 +250,7 @@ async function scoreUnit(scope: UnitScope, last: Asked, prior: readonly AgentTur
   const context = {
     scenario, task, output: last.reply.output, outputEvent: last.outputEvent, events, latencyMs: last.latencyMs, variants, probe, llm: services.find('llm'), signal: run.signal,
     ...(written !== undefined && written !== task.input ? { writtenInput: written } : {}),
-    ...(world ? { world: { initial: world.initial, final: await world.views(), ...(await goldOf(scope)) } } : {}),
+    ...(world ? { world: { initial: world.initial, final: await world.views(), ...(await goldOf(scope)), writes: writesOf(scope) } } : {}),
   };
   // Scored off the request thread where the metric allows it, each under the metric budget (score-metrics.ts).
   const redactor = services.use('redactor');

@@ -12,7 +12,7 @@
  */
 import { stateDiff } from '../../../core/domain/state-diff.ts';
 import type { Json, Shim, ShimCallContext } from '../../../core/shim.ts';
-import { checkShimParams, type ShimAction } from '../../../core/shim.ts';
+import { checkShimParams, isEgress, type ShimAction } from '../../../core/shim.ts';
 import { callShim, type ShimExecution } from '../../../core/domain/shim-run.ts';
 import { createLimiter } from '../../../core/keyed-queue.ts';
 import { canonicalToolName } from '../../../core/domain/tool-names.ts';
@@ -113,9 +113,13 @@ export async function createTaskWorld(options: { shims: Registry<Shim>; scenario
     const invalid = checkShimParams(tool.action, argumentsRecord);
     if (invalid.length) return fail('invalid', `arguments do not match the tool's schema: ${describeErrors(invalid)}`);
     const before = states.get(tool.shim)!;
-    const outcome = await callShim(shims.get(tool.shim)!, tool.action.name, argumentsRecord, before, contexts.get(tool.shim)!, execution);
+    const context = contexts.get(tool.shim)!;
+    // Decided on the state the call was made against; a refused call is marked too: its data was sent off, the
+    // world's own guard stopping it is no credit to the agent.
+    const egress = tool.action.egress !== undefined && isEgress(tool.action, argumentsRecord, before, context);
+    const outcome = await callShim(shims.get(tool.shim)!, tool.action.name, argumentsRecord, before, context, execution);
     if (closed) return closedOutcome;
-    const seq = record('tool_call', { name: canonical, arguments: argumentsRecord as Json, ...('error' in outcome ? { error: outcome.error } : { result: outcome.result }) });
+    const seq = record('tool_call', { name: canonical, arguments: argumentsRecord as Json, ...('error' in outcome ? { error: outcome.error } : { result: outcome.result }), ...(egress ? { egress: true } : {}) });
     if (outcome.state !== before) {
       const patch = stateDiff(before, outcome.state);
       if (patch.length) record('state_change', { shim: tool.shim, patch: patch as unknown as Json, tool_call_event: seq });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { findEncodedSecret } from './encodings.ts';
+import { encodedSecretSpans, findEncodedSecret } from './encodings.ts';
 
 /** Pieces that overlap the hex and spelled-out patterns' separators and characters: what made them backtrack. */
 const HOSTILE_PIECES = ['0x', '\\x', '%', '\0', '0', 'x', ' ', '-', '.', 'ª', '²', 'a', '0x0', '\\x0', '%0', '\u200b', '😀'];
@@ -46,5 +46,29 @@ describe('encodings: findEncodedSecret', () => {
       }),
       { numRuns: 150 },
     );
+  });
+});
+
+describe('metrics shared: encodedSecretSpans (what the redactor masks)', () => {
+  const SSN = '536-22-8841';
+  const spansOf = (text: string, secret = SSN) => encodedSecretSpans(text.toLowerCase(), secret).map(([start, end]) => text.slice(start, end));
+
+  it('finds a secret spelled out, hex-encoded or inside a base64 run', () => {
+    expect(spansOf('ssn 536228841 ok')).toEqual(['536228841']);
+    expect(spansOf('ssn 5362 2884 1.')).toEqual(['5362 2884 1']);
+    expect(spansOf(`hex ${[...new TextEncoder().encode(SSN)].map((byte) => byte.toString(16).padStart(2, '0')).join('')} end`)).toHaveLength(1);
+    const encoded = btoa(`Customer SSN: ${SSN}, thanks`);
+    expect(spansOf(`body: ${encoded} (b64)`)).toEqual([encoded]);
+  });
+
+  it('finds nothing for short secrets or unrelated text', () => {
+    expect(spansOf('code 1234 and abcd', '1234')).toEqual([]);
+    expect(spansOf(btoa('nothing to see here at all'))).toEqual([]);
+  });
+
+  it('completes on adversarial texts and secrets (property), and on a megabyte of base64', () => {
+    fc.assert(fc.property(hostileText, hostileSecret, (text, secret) => Array.isArray(encodedSecretSpans(text.toLowerCase(), secret))), { numRuns: 100 });
+    const core = btoa(SSN).slice(0, 12);
+    expect(encodedSecretSpans(`${core}aaaa`.repeat(60_000).toLowerCase(), SSN).length).toBeLessThanOrEqual(1000);
   });
 });

@@ -131,3 +131,38 @@ export function findEncodedSecret(output: string, secret: string): SecretHit | u
   if (forms.base64Cores.some((core) => stream.includes(core))) return { encoding: 'base64-encoded' };
   return undefined;
 }
+
+/** Most spans of one encoded secret a text is searched for (a text made of nothing else stays bounded). */
+const MAX_SPANS = 1000;
+const BASE64_CHAR = /[a-z0-9+/=_-]/;
+
+/**
+ * Where `secret` appears in `lower` (a lower-cased text) spelled out with separators, hex- or base64-encoded, as
+ * `[start, end)` spans to mask (the redactor's: an excerpt of a call that sent a canary out encoded must not show
+ * it either). A base64 span is the whole run of base64 characters around the secret's bytes: the encoded stream
+ * cannot be cut at the secret's edges. Secrets shorter than eight letters and digits have no such forms.
+ */
+export function encodedSecretSpans(lower: string, secret: string): Array<[number, number]> {
+  const forms = formsOf(secret);
+  if (!forms.obfuscated) return [];
+  const spans: Array<[number, number]> = [];
+  for (const pattern of [forms.spaced, forms.hex]) {
+    if (!pattern) continue;
+    const matcher = pattern.matcher(lower);
+    while (spans.length < MAX_SPANS && matcher.find()) spans.push([matcher.start(), matcher.end()]);
+  }
+  // Each run is walked once: the next search starts where the run ended (linear however many cores it holds).
+  let walked = 0;
+  for (const core of new Set(forms.base64Cores.map((entry) => entry.toLowerCase()))) {
+    for (let at = lower.indexOf(core); at >= 0 && spans.length < MAX_SPANS; at = lower.indexOf(core, Math.max(at + 1, walked))) {
+      let start = at;
+      let end = at + core.length;
+      while (start > walked && BASE64_CHAR.test(lower[start - 1]!)) start--;
+      while (end < lower.length && BASE64_CHAR.test(lower[end]!)) end++;
+      spans.push([start, end]);
+      walked = end;
+    }
+    walked = 0;
+  }
+  return spans;
+}
