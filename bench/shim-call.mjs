@@ -8,12 +8,15 @@
 // Baseline, measured in the same run: the same result object returned by a plain async function (the round
 // trip with no shim at all). The difference of the medians is what the world adds.
 // τ-bench rows (issue 27 "Speed": ≤ 50 µs per tool call for the tau shims): tau_retail's tools on a database of
-// τ-bench's size and shape (bench/tau/synthetic-db.mjs; no τ-bench data needed), each also timed as the bare
+// τ-bench's size and shape (tau_telecom's on the release's own, small database) (bench/tau/synthetic-db.mjs; no τ-bench data needed), each also timed as the bare
 // function in the same run (the shim's pure `call` on the same state, no world): the difference of the medians
 // is the harness's overhead per tool call (lookup, schema check, the call queue, the diff, the trace events).
 // Usage: node bench/shim-call.mjs [--calls 20000] [--trials 3] [--only tau]
 import { performance } from 'node:perf_hooks';
-import { argument, ensureBuilt, fmt, median, numberArgument, importDist } from './lib.mjs';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { argument, ensureBuilt, fmt, median, numberArgument, importDist, repoRoot } from './lib.mjs';
 
 const CALLS = numberArgument('calls', 20_000);
 const TRIALS = numberArgument('trials', 3);
@@ -24,12 +27,13 @@ const { createTaskWorld } = await importDist('plugins/evaluation/worlds/world.js
 const { createRegistry } = await importDist('core/registry.js');
 const { createTraceWriter, runningSha3 } = await importDist('core/domain/trace.js');
 const { BUNDLED_SHIMS } = await importDist('plugins/shims/index.js');
-const { tauRetailShim } = await importDist('plugins/shims/tau/index.js');
+const { tauRetailShim, tauTelecomShim } = await importDist('plugins/shims/tau/index.js');
 const { syntheticRetailDb } = await import('./tau/synthetic-db.mjs');
 
 const shims = createRegistry('shim', (shim) => shim.name);
 for (const shim of BUNDLED_SHIMS) shims.register(shim);
 shims.register(tauRetailShim());
+shims.register(tauTelecomShim());
 
 const writer = createTraceWriter({ runId: 'run_bench', append: async () => undefined, now: Date.now, digest: runningSha3() });
 const record = (type, data) => {
@@ -96,6 +100,15 @@ const tauCases = [
   { action: 'modify_pending_order_address', kind: 'write + diff', params: (index) => ({ order_id: `#W${(index % 500) * 2}`, ...address(index) }) },
 ];
 
+// τ-bench telecom (the agent's side): the release's database itself (small: 4 customers, 9 lines, 6 bills).
+const tauTelecom = JSON.parse(gunzipSync(readFileSync(join(repoRoot, 'catalog/data/tau-bench/domains/telecom/db.json.gz'))).toString('utf8'));
+const telecomCases = [
+  { action: 'get_customer_by_phone', kind: 'read', params: (index) => ({ phone_number: `555-123-200${1 + (index % 9)}` }) },
+  { action: 'get_bills_for_customer', kind: 'read', params: () => ({ customer_id: 'C1001' }) },
+  { action: 'get_data_usage', kind: 'read', params: (index) => ({ customer_id: 'C1001', line_id: `L100${1 + (index % 3)}` }) },
+  { action: 'refuel_data', kind: 'write + diff', params: (index) => ({ customer_id: 'C1001', line_id: `L100${1 + (index % 2)}`, gb_amount: 1 + (index % 3) }) },
+];
+
 const cases = [
   { label: 'kv.get (read)', shim: 'kv', initial: kv, call: (w, index) => w.call('kv.get', { key: `flags/f${index % 200}` }) },
   { label: 'payments.get_charge (read)', shim: 'payments', initial: payments, call: (w, index) => w.call('payments.get_charge', { charge_id: `ch_${index % 100}` }) },
@@ -120,21 +133,23 @@ for (const item of argument('only') === 'tau' ? [] : cases) {
 
 // τ-bench's retail database at its real size (2.8 MB; a made-up one of the same shape): a write copies the
 // changed table's array of references once and the diff walks only the changed records.
-const retailShim = shims.get('tau_retail');
 const tauContext = { config: {}, now: '2026-11-24T00:00:00.000Z' };
-const tauState = await retailShim.initialState(tauRetail, tauContext);
 let worstTau = 0;
-for (const item of tauCases) {
-  const inWorld = [];
-  const bare = [];
-  for (let trial = 0; trial < TRIALS; trial++) {
-    bare.push(await timeCalls(async () => null, (_, index) => retailShim.call(item.action, item.params(index), tauState, tauContext)));
-    inWorld.push(await timeCalls(() => world('tau_retail', tauRetail), (w, index) => w.call(`tau_retail.${item.action}`, item.params(index))));
+for (const [name, db, items] of [['tau_retail', tauRetail, tauCases], ['tau_telecom', tauTelecom, telecomCases]]) {
+  const tauShim = shims.get(name);
+  const tauState = await tauShim.initialState(db, tauContext);
+  for (const item of items) {
+    const inWorld = [];
+    const bare = [];
+    for (let trial = 0; trial < TRIALS; trial++) {
+      bare.push(await timeCalls(async () => null, (_, index) => tauShim.call(item.action, item.params(index), tauState, tauContext)));
+      inWorld.push(await timeCalls(() => world(name, db), (w, index) => w.call(`${name}.${item.action}`, item.params(index))));
+    }
+    const added = median(inWorld) - median(bare);
+    worstTau = Math.max(worstTau, added);
+    worst = Math.max(worst, median(inWorld) - baselineUs);
+    console.log(`  ${`${name}.${item.action} (${item.kind})`.padEnd(56)} ${fmt(median(inWorld), 2)} µs median in a world, ${fmt(median(bare), 2)} µs the bare function: the harness adds ${fmt(added, 2)} µs`);
   }
-  const added = median(inWorld) - median(bare);
-  worstTau = Math.max(worstTau, added);
-  worst = Math.max(worst, median(inWorld) - baselineUs);
-  console.log(`  ${`tau_retail.${item.action} (${item.kind})`.padEnd(56)} ${fmt(median(inWorld), 2)} µs median in a world, ${fmt(median(bare), 2)} µs the bare function: the harness adds ${fmt(added, 2)} µs`);
 }
 console.log(`  tau shims: the harness adds at most ${fmt(worstTau, 2)} µs median per tool call over the bare function (goal <= ${GOAL_US} µs): ${worstTau <= GOAL_US ? 'met' : 'NOT met'}`);
 console.log(`  worst in-memory shim: adds ${fmt(worst, 2)} µs median per call (goal <= ${GOAL_US} µs): ${worst <= GOAL_US ? 'met' : 'NOT met'}`);

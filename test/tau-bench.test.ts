@@ -90,13 +90,14 @@ describe('τ-bench tasks as a scenario (tauScenario)', () => {
 });
 
 describe('τ-bench shims through the service', () => {
-  it('lists both, transfer_to_human_agents marked terminal', async () => {
+  it('lists the three, transfer_to_human_agents marked terminal', async () => {
     const t = await testApp();
     const { body } = await t.json('GET', '/api/v1/shims');
     const tau = (body as any).items.filter((shim: any) => shim.name.startsWith('tau_'));
-    expect(tau.map((shim: any) => shim.name)).toEqual(['tau_retail', 'tau_airline']);
+    expect(tau.map((shim: any) => shim.name)).toEqual(['tau_retail', 'tau_airline', 'tau_telecom']);
     expect(tau[0].actions.find((action: any) => action.name === 'transfer_to_human_agents')).toMatchObject({ terminal: true });
     expect(tau[1].actions.filter((action: any) => action.terminal).map((action: any) => action.name)).toEqual(['transfer_to_human_agents']);
+    expect(tau[2].actions.filter((action: any) => action.terminal).map((action: any) => action.name)).toEqual(['transfer_to_human_agents']);
   });
 
   it('judges a converted τ-bench task by its gold actions, the database read from AEH_TAU_DATA_DIR', async () => {

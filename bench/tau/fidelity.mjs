@@ -7,7 +7,7 @@
 //
 // Usage:
 //   node bench/tau/fidelity.mjs [--src <tau2-bench checkout>/src | --mirror <git dir>] [--data <τ-bench data dir>]
-//        [--domain retail|airline|all] [--split base] [--write-fixture] [--probes]
+//        [--domain retail|airline|telecom|all] [--split base] [--write-fixture] [--probes]
 // <data dir> has the layout of the release's data/tau2/domains/ (see plugins/shims/tau/data.ts), default the data
 // shipped in catalog/data/tau-bench/domains: retail/db.json, tasks.json, split_tasks.json; airline/ the same, or
 // τ-bench v1's flights.json, reservations.json, users.json instead of db.json (any of them gzipped). Without
@@ -16,6 +16,11 @@
 // plugins/shims/tau/fidelity.test.ts checks on every CI run, without Python). --probes runs, instead of the tasks, call
 // sequences of our own built from the database (bench/tau/probes.mjs) that reach every tool, its successes and
 // refusals, and compares each call's result and refusal message too.
+// Telecom (the agent's side, tau_telecom): each task starts from the database its initialization actions on the
+// agent's side make, and only its gold actions whose requestor is the assistant are replayed (the user's act on
+// their device); the reference reads the release's db.toml, ours the db.json the driver rendered from it. Every
+// action's result is compared, and recorded in the fixture with the hashes (also the probes', under
+// telecom_probes).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,14 +35,16 @@ function argument(name, fallback) {
 }
 const DATA = argument('data', join(repoRoot, 'catalog', 'data', 'tau-bench', 'domains'));
 const SPLIT = argument('split', 'base');
-const DOMAINS = (argument('domain', 'all') === 'all' ? ['retail', 'airline'] : [argument('domain')]);
+const DOMAINS = (argument('domain', 'all') === 'all' ? ['retail', 'airline', 'telecom'] : [argument('domain')]);
 const WRITE = process.argv.includes('--write-fixture');
 const PROBES = process.argv.includes('--probes');
 
 ensureBuilt();
 const tau = await importDist('plugins/shims/tau/index.js');
 const { replayGold } = await importDist('plugins/shims/tau/replay.js');
-const { retailProbes, airlineProbes } = await import('./probes.mjs');
+const { retailProbes, airlineProbes, telecomProbes } = await import('./probes.mjs');
+const SHIMS = { retail: tau.tauRetailShim, airline: tau.tauAirlineShim, telecom: tau.tauTelecomShim };
+const PROBES_OF = { retail: retailProbes, airline: airlineProbes, telecom: telecomProbes };
 
 const data = tauDataDir(DATA);
 const FIXTURE = join(repoRoot, 'plugins/shims/tau/fidelity.fixture.json');
@@ -51,10 +58,12 @@ try {
   for (const domain of DOMAINS) {
     const load = tau.tauDbLoader(data);
     const db = await load(domain);
-    const shim = domain === 'retail' ? tau.tauRetailShim(load) : tau.tauAirlineShim(load);
+    const shim = SHIMS[domain](load);
+    const telecom = domain === 'telecom';
+    const RESULTS = PROBES || telecom;
     // The driver reads plain JSON: the tasks (gzipped in the shipped data) are written out for it.
     const tasksFile = join(work, `${domain}-${PROBES ? 'probes' : 'tasks'}.json`);
-    const probes = PROBES ? (domain === 'retail' ? retailProbes(db) : airlineProbes(db)) : undefined;
+    const probes = PROBES ? PROBES_OF[domain](db) : undefined;
     const tasks = probes ?? await tau.readTauJson(data, domain, 'tasks.json');
     writeFileSync(tasksFile, JSON.stringify(tasks));
     const ids = probes ? probes.map((entry) => entry.id) : (await tau.readTauJson(data, domain, 'split_tasks.json'))[SPLIT];
@@ -63,17 +72,20 @@ try {
     const started = performance.now();
     const ours = {};
     for (const id of ids) {
-      const replay = await replayGold(shim, db, byId.get(id).evaluation_criteria?.actions ?? [], { results: PROBES });
+      const task = byId.get(id);
+      const start = telecom ? tau.initializeTelecomDb(db, task.initial_state?.initialization_actions ?? []) : db;
+      const gold = (task.evaluation_criteria?.actions ?? []).filter((action) => !telecom || (action.requestor ?? 'assistant') === 'assistant');
+      const replay = await replayGold(shim, start, gold, { results: RESULTS });
       ours[id] = { hash: tau.dbHash(replay.db), actions: replay.actions };
     }
     const oursMs = performance.now() - started;
 
-    const dbFile = join(work, `${domain}-db.json`);
+    const dbFile = telecom ? join(data.dir, 'telecom', 'db.toml') : join(work, `${domain}-db.json`);
     const idsFile = join(work, `${domain}-ids.json`);
-    writeFileSync(dbFile, JSON.stringify(db));
+    if (!telecom) writeFileSync(dbFile, JSON.stringify(db));
     writeFileSync(idsFile, JSON.stringify(ids));
     const pythonStarted = performance.now();
-    const run = spawnSync('python3', [join(repoRoot, 'bench/tau/reference_driver.py'), '--src', resolve(SRC), '--db', dbFile, '--tasks', tasksFile, '--ids', idsFile, '--domain', domain, ...(PROBES ? ['--results'] : [])], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const run = spawnSync('python3', [join(repoRoot, 'bench/tau/reference_driver.py'), '--src', resolve(SRC), '--db', dbFile, '--tasks', tasksFile, '--ids', idsFile, '--domain', domain, ...(RESULTS ? ['--results'] : [])], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
     const pythonMs = performance.now() - pythonStarted;
     if (run.status !== 0) throw new Error(`the reference driver failed:\n${run.stderr}`);
     const reference = JSON.parse(run.stdout);
@@ -93,19 +105,25 @@ try {
         }
         refusedBoth++;
         // Our schema refuses malformed arguments before the tool runs (Python raises a TypeError or pydantic's
-        // ValidationError there, in other words); a refusal by the tool itself must say what τ-bench says.
-        if (outcome.startsWith('invalid: /arguments')) schemaRefusals++;
-        else if (PROBES && outcome.slice(outcome.indexOf(': ') + 2) !== theirs.slice('error: '.length)) disagreements.push(`${id} #${index}: ours ${outcome}, reference ${theirs}`);
+        // ValidationError there, in other words), and the world refuses a name that is no tool of the shim's
+        // (τ-bench: "Tool '…' not found."); a refusal by the tool itself must say what τ-bench says.
+        if (outcome.startsWith('invalid: /arguments') || outcome.startsWith('invalid: no action ')) schemaRefusals++;
+        else if (RESULTS && outcome.slice(outcome.indexOf(': ') + 2) !== theirs.slice('error: '.length)) disagreements.push(`${id} #${index}: ours ${outcome}, reference ${theirs}`);
       });
     }
     const identical = ids.length - mismatched.length;
-    console.log(`${domain} (${PROBES ? `${ids.length} probes` : `${SPLIT} split, ${ids.length} tasks`}): initial database ${initial === reference.initial ? 'identical' : 'DIFFERENT'}; final databases identical for ${identical}/${ids.length} (${((100 * identical) / ids.length).toFixed(1)}%); ${PROBES ? 'calls' : 'gold actions'} refused by both: ${refusedBoth} (${schemaRefusals} by our parameter schema), ${PROBES ? 'result or message' : 'outcome'} disagreements: ${disagreements.length}${PROBES ? ` over ${Object.values(ours).reduce((sum, entry) => sum + entry.actions.length, 0)} calls` : ''}`);
+    console.log(`${domain} (${PROBES ? `${ids.length} probes` : `${SPLIT} split, ${ids.length} tasks`}): initial database ${initial === reference.initial ? 'identical' : 'DIFFERENT'}; final databases identical for ${identical}/${ids.length} (${((100 * identical) / ids.length).toFixed(1)}%); ${PROBES ? 'calls' : 'gold actions'} refused by both: ${refusedBoth} (${schemaRefusals} by our parameter schema or list of tools), ${PROBES ? 'result or message' : 'outcome'} disagreements: ${disagreements.length}${PROBES ? ` over ${Object.values(ours).reduce((sum, entry) => sum + entry.actions.length, 0)} calls` : ''}`);
     console.log(`  replay time: ours ${oursMs.toFixed(0)} ms, reference (Python, incl. start-up and database validation per task) ${pythonMs.toFixed(0)} ms`);
     for (const id of mismatched) console.log(`  task ${id}: ours ${ours[id].hash}, reference ${reference.tasks[id].hash}`);
     for (const line of disagreements) console.log(`  ${line}`);
-    if (!PROBES) for (const id of ids) for (const outcome of ours[id].actions) if (outcome !== 'ok') console.log(`  task ${id}: gold action refused (both sides): ${outcome}`);
+    if (!PROBES) for (const id of ids) for (const outcome of ours[id].actions) if (!outcome.startsWith('ok')) console.log(`  task ${id}: gold action refused (both sides): ${outcome}`);
     if (initial !== reference.initial || mismatched.length > 0 || disagreements.length > 0) failed = true;
-    else if (WRITE && !PROBES) {
+    else if (WRITE && telecom) {
+      // The reference's own hashes and outcomes (ours are the same, or we would not be here).
+      const recorded = Object.fromEntries(ids.map((id) => [id, { hash: reference.tasks[id].hash, actions: reference.tasks[id].actions }]));
+      if (PROBES) fixture.telecom_probes = recorded;
+      else fixture.telecom = { source: 'tools.py, data_model.py and db.toml of tau2-bench a2c0247 (data/tau2/domains/telecom); the base tasks regenerated by its create_tasks.py (bench/tau/telecom-tasks.mjs). Per task: its initialization actions on the agent\'s side, then its gold actions whose requestor is the assistant; each action\'s outcome (ok and the canonical JSON of what the agent is shown, or error: and the message)', split: SPLIT, initial_db_sha256: reference.initial, tasks: recorded };
+    } else if (WRITE && !PROBES) {
       // The reference's own hashes (ours are the same, or we would not be here).
       fixture[domain] = { ...(fixture[domain]?.source ? { source: fixture[domain].source } : {}), split: SPLIT, initial_db_sha256: reference.initial, tasks: Object.fromEntries(ids.map((id) => [id, reference.tasks[id].hash])) };
     }

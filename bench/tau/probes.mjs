@@ -149,3 +149,59 @@ export function airlineProbes(db) {
   }
   return out;
 }
+
+/**
+ * Telecom probes over `db` (the agent's side: {plans, customers, lines, bills, devices}, lists). A probe may set up
+ * its database with initialization actions on the agent's side, as a task does. Refuels are made only for
+ * customers with a draft bill: for the others τ-bench adds a bill whose id it draws at random.
+ */
+export function telecomProbes(db) {
+  const out = [];
+  const [customer] = db.customers;
+  const billsOf = (owner) => owner.bill_ids.map((id) => db.bills.find((bill) => bill.bill_id === id)).filter(Boolean);
+  const hasDraft = (owner) => billsOf(owner).some((bill) => bill.status === 'Draft');
+  const linePhone = db.lines.find((line) => customer.line_ids.includes(line.line_id) && line.phone_number !== customer.phone_number);
+  const foreignLine = db.lines.find((line) => !customer.line_ids.includes(line.line_id));
+  out.push(probe('lookups', [
+    call('get_customer_by_phone', { phone_number: customer.phone_number }), call('get_customer_by_phone', { phone_number: linePhone?.phone_number ?? '000' }),
+    call('get_customer_by_phone', { phone_number: db.customers.at(-1).phone_number }), call('get_customer_by_phone', { phone_number: '555-000-0000' }),
+    call('get_customer_by_id', { customer_id: customer.customer_id }), call('get_customer_by_id', { customer_id: 'C0000' }),
+    call('get_customer_by_name', { full_name: customer.full_name.toUpperCase(), dob: customer.date_of_birth }), call('get_customer_by_name', { full_name: customer.full_name, dob: '1900-01-01' }),
+    ...[db.lines[0].line_id, db.devices[0].device_id, db.bills[0].bill_id, customer.customer_id, db.plans[0].plan_id, 'L0000', 'D0000', 'B0000', 'C0000', 'P0000', 'X1', '', 'l1001'].map((id) => call('get_details_by_id', { id })),
+    ...db.customers.flatMap((owner) => [call('get_bills_for_customer', { customer_id: owner.customer_id }), call('get_bills_for_customer', { customer_id: owner.customer_id, limit: 1 }), call('get_bills_for_customer', { customer_id: owner.customer_id, limit: -1 }), call('get_bills_for_customer', { customer_id: owner.customer_id, limit: 0 })]),
+    call('get_bills_for_customer', { customer_id: 'C0000' }),
+    ...db.customers.flatMap((owner) => owner.line_ids.map((line_id) => call('get_data_usage', { customer_id: owner.customer_id, line_id }))),
+    call('get_data_usage', { customer_id: customer.customer_id, line_id: foreignLine.line_id }), call('get_data_usage', { customer_id: 'C0000', line_id: customer.line_ids[0] }),
+    call('transfer_to_human_agents', { summary: 'probe' }), call('set_data_usage', { customer_id: customer.customer_id, line_id: customer.line_ids[0], data_used_gb: 1 }), call('get_available_plan_ids', {}), call('no_such_tool', {}),
+  ]));
+  for (const owner of db.customers) {
+    for (const line_id of owner.line_ids) {
+      const ids = { customer_id: owner.customer_id, line_id };
+      out.push(probe(`line ${line_id}`, [
+        call('suspend_line', { ...ids, reason: 'travel' }), call('suspend_line', { ...ids, reason: 'travel' }), call('resume_line', ids), call('resume_line', ids),
+        call('enable_roaming', ids), call('enable_roaming', ids), call('disable_roaming', ids), call('disable_roaming', ids),
+        call('refuel_data', { ...ids, gb_amount: 0 }), call('refuel_data', { ...ids, gb_amount: -1 }),
+        ...(hasDraft(owner) ? [2, 1.5, 0.3, 0.125, 7].map((gb_amount) => call('refuel_data', { ...ids, gb_amount })) : []),
+        call('suspend_line', { customer_id: owner.customer_id, line_id: foreignLine.line_id, reason: 'x' }),
+      ]));
+    }
+    const bills = billsOf(owner);
+    for (const bill of bills) out.push(probe(`pay ${bill.bill_id}`, [call('send_payment_request', { customer_id: owner.customer_id, bill_id: bill.bill_id }), call('send_payment_request', { customer_id: owner.customer_id, bill_id: bill.bill_id })]));
+    out.push(probe(`pay another's bill ${owner.customer_id}`, [call('send_payment_request', { customer_id: owner.customer_id, bill_id: db.bills.find((bill) => !owner.bill_ids.includes(bill.bill_id)).bill_id }), call('send_payment_request', { customer_id: 'C0000', bill_id: 'B0000' })]));
+  }
+  // An overdue bill is set up (as tasks do) only where τ-bench's setup succeeds: an active line, no overdue bill yet.
+  for (const owner of db.customers.filter((candidate) => !billsOf(candidate).some((bill) => bill.status === 'Overdue'))) {
+    for (const line_id of owner.line_ids.filter((id) => db.lines.find((line) => line.line_id === id)?.status === 'Active')) {
+      const ids = { customer_id: owner.customer_id, line_id };
+      out.push({
+        ...probe(`overdue ${line_id}`, [call('resume_line', ids), call('send_payment_request', { customer_id: owner.customer_id, bill_id: 'B7777777' }), call('get_bills_for_customer', { customer_id: owner.customer_id }), call('get_details_by_id', { id: line_id })]),
+        initial_state: { initialization_actions: [
+          { env_type: 'assistant', func_name: 'set_data_usage', arguments: { ...ids, data_used_gb: 15.1 } },
+          { env_type: 'assistant', func_name: 'enable_roaming', arguments: ids },
+          { env_type: 'assistant', func_name: 'suspend_line_for_overdue_bill', arguments: { ...ids, new_bill_id: 'B7777777', contract_ended: line_id.endsWith('2') } },
+        ] },
+      });
+    }
+  }
+  return out;
+}

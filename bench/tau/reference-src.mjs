@@ -19,7 +19,7 @@ export function referenceSources(given, mirror = DEFAULT_MIRROR) {
   const dir = mkdtempSync(join(tmpdir(), 'tau2-src-'));
   const commit = execFileSync('git', ['--git-dir', mirror, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
   // A mirror may lack its largest blobs (data files); git says so on stderr even when the sources came out whole.
-  const archive = execFileSync('git', ['--git-dir', mirror, 'archive', 'HEAD', 'src/tau2/domains/retail', 'src/tau2/domains/airline'], { maxBuffer: 256 * 1024 * 1024, stdio: 'pipe' });
+  const archive = execFileSync('git', ['--git-dir', mirror, 'archive', 'HEAD', 'src/tau2/domains/retail', 'src/tau2/domains/airline', 'src/tau2/domains/telecom/tools.py', 'src/tau2/domains/telecom/data_model.py', 'src/tau2/domains/telecom/utils.py'], { maxBuffer: 256 * 1024 * 1024, stdio: 'pipe' });
   execFileSync('tar', ['-x', '-C', dir], { input: archive });
   return { src: join(dir, 'src'), commit: `tau2-bench ${commit}`, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -2,18 +2,26 @@
 """Runs every task's gold actions through τ-bench's own Python tools and prints each final database's hash.
 
 Usage: reference_driver.py --src <tau2 checkout>/src --db <db.json> --tasks <tasks.json> --ids <ids.json>
-                           --domain retail|airline [--results] [--evaluate --trials N]
+                           --domain retail|airline|telecom [--results] [--evaluate --trials N]
+       reference_driver.py --src <tau2 checkout>/src --db <db.toml> --domain telecom --dump-db <db.json>
 
 It loads the reference's real `tau2/domains/<domain>/data_model.py` and `tools.py` from the checkout given. Their
 imports of the rest of the τ-bench package are served by the smallest stand-ins, because that package's
 dependencies are not installable here from Debian (only pydantic is needed, and present):
-  - tau2.environment.toolkit: ToolKitBase (keeps `db`), ToolType (the enum's names), is_tool (returns the
-    function unchanged): the tool registry, which the gold replay does not use (it calls the methods directly,
+  - tau2.environment.toolkit: ToolKitBase (keeps `db`), ToolType (the enum's names), is_tool (marks the
+    function): the tool registry, which the gold replay does not use (it calls the methods directly,
     as τ-bench's `ToolKitBase.use_tool` does);
   - tau2.environment.db: DB = a pydantic BaseModel with extra="forbid" (τ-bench's BaseModelNoExtra), without
     its file loading and hashing helpers;
   - tau2.domains.<domain>.utils: the database paths (unused: the database is passed in);
   - loguru: a logger whose methods do nothing.
+Telecom (tools.py, data_model.py and utils.py, the last for its fixed today 2025-02-25): --db is the release's
+db.toml, read with the standard library's tomllib and validated as the reference's DB.load does; the database is
+hashed and results rendered as the environment renders a tool's answer to the agent (pydantic's model_dump(),
+dates through str(): `2025-01-20 14:30:00`), and --dump-db writes the database so rendered, which is what the
+telecom shim's state is. Before a task's gold actions, its initialization actions on the agent's side
+(env_type "assistant": set_data_usage, suspend_line_for_overdue_bill, ...) run, as the environment's set_state
+runs them; only gold actions whose requestor is the assistant are replayed (the user's act on their device).
 With --evaluate (bench/tau/throughput.mjs), it times what τ-bench's own run does per task and trial with no model,
 its environment step: the simulation's environment built from the database file (`get_environment`:
 `RetailDB.load`), the agent's tool calls (here the gold actions, each result rendered to JSON as a tool message)
@@ -28,11 +36,13 @@ JSON of what it returned; else the message of the error it raised).
 """
 import argparse
 import copy
+import datetime
 import enum
 import hashlib
 import importlib.util
 import json
 import math
+import pathlib
 import sys
 import types
 
@@ -55,7 +65,11 @@ def install_stand_ins(domain):
         GENERIC = "generic"
 
     def is_tool(tool_type=None, **_):
-        return lambda function: function
+        def mark(function):
+            function.__tool__ = True  # what ToolKitBase.tools lists, and use_tool accepts
+            return function
+
+        return mark
 
     class ToolKitBase:
         def __init__(self, db=None):
@@ -76,6 +90,9 @@ def install_stand_ins(domain):
     stand_in("tau2.domains")
     stand_in(f"tau2.domains.{domain}")
     stand_in(f"tau2.domains.{domain}.utils", RETAIL_DB_PATH=None, AIRLINE_DB_PATH=None)
+    stand_in("tau2.utils", get_dict_hash=None)
+    stand_in("tau2.utils.utils", DATA_DIR=pathlib.Path("/nonexistent"))
+    stand_in("tau2.utils.pydantic_utils", BaseModelNoExtra=DB)
 
 
 def load_reference(src, domain, name):
@@ -151,8 +168,33 @@ def jsonable(value):
     return value
 
 
+def rendered(value):
+    """What the agent is shown of a tool's answer (Environment.to_json_str: a model's model_dump() as it is, a date
+    met outside a model in isoformat(), the rest of the dates through json.dumps' default=str), parsed back."""
+    if isinstance(value, str):
+        return value
+
+    def plain(member):
+        if isinstance(member, BaseModel):
+            return member.model_dump()
+        if isinstance(member, (list, tuple)):
+            return [plain(item) for item in member]
+        if isinstance(member, dict):
+            return {key: plain(item) for key, item in member.items()}
+        if isinstance(member, (datetime.date, datetime.datetime)):
+            return member.isoformat()
+        return member
+
+    return json.loads(json.dumps(plain(value), default=str))
+
+
+def db_json(db):
+    """The database as τ-bench's own hash sees it (json.dumps of model_dump(), default=str), parsed back."""
+    return json.loads(json.dumps(db.model_dump(), default=str))
+
+
 def db_hash(db):
-    return hashlib.sha256(canonical(db.model_dump()).encode("utf-8")).hexdigest()
+    return hashlib.sha256(canonical(db_json(db)).encode("utf-8")).hexdigest()
 
 
 def pydantic_hash(db):
@@ -205,22 +247,37 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--src", required=True)
     parser.add_argument("--db", required=True, help="the database JSON (as the shims read it)")
-    parser.add_argument("--tasks", required=True)
-    parser.add_argument("--ids", required=True, help="JSON array of the task ids to run")
-    parser.add_argument("--domain", required=True, choices=["retail", "airline"])
+    parser.add_argument("--tasks")
+    parser.add_argument("--ids", help="JSON array of the task ids to run")
+    parser.add_argument("--domain", required=True, choices=["retail", "airline", "telecom"])
+    parser.add_argument("--dump-db", help="telecom: write the validated database, rendered as JSON, to this file")
     parser.add_argument("--results", action="store_true", help="also print each successful call's result")
     parser.add_argument("--evaluate", action="store_true", help="time τ-bench's environment step per task and trial instead")
     parser.add_argument("--trials", type=int, default=1)
     args = parser.parse_args()
 
     install_stand_ins(args.domain)
+    telecom = args.domain == "telecom"
+    if telecom:
+        load_reference(args.src, "telecom", "utils")
     data_model = load_reference(args.src, args.domain, "data_model")
     tools_module = load_reference(args.src, args.domain, "tools")
-    db_class = data_model.RetailDB if args.domain == "retail" else data_model.FlightDB
-    tools_class = tools_module.RetailTools if args.domain == "retail" else tools_module.AirlineTools
+    db_class = {"retail": "RetailDB", "airline": "FlightDB", "telecom": "TelecomDB"}[args.domain]
+    db_class = getattr(data_model, db_class)
+    tools_class = getattr(tools_module, {"retail": "RetailTools", "airline": "AirlineTools", "telecom": "TelecomTools"}[args.domain])
 
-    with open(args.db) as handle:
-        raw = json.load(handle)
+    if telecom:
+        import tomllib
+
+        with open(args.db, "rb") as handle:
+            raw = tomllib.load(handle)
+    else:
+        with open(args.db) as handle:
+            raw = json.load(handle)
+    if args.dump_db:
+        with open(args.dump_db, "w") as handle:
+            json.dump(db_json(db_class.model_validate(raw)), handle, indent=1)
+        return
     with open(args.tasks) as handle:
         tasks = {task["id"]: task for task in json.load(handle)}
     with open(args.ids) as handle:
@@ -233,10 +290,18 @@ def main():
     for task_id in ids:
         tools = tools_class(db_class.model_validate(copy.deepcopy(raw)))
         outcomes = []
-        for action in (tasks[task_id].get("evaluation_criteria") or {}).get("actions") or []:
+        actions = (tasks[task_id].get("evaluation_criteria") or {}).get("actions") or []
+        if telecom:
+            for call in (tasks[task_id].get("initial_state") or {}).get("initialization_actions") or []:
+                if call["env_type"] == "assistant":
+                    getattr(tools, call["func_name"])(**call["arguments"])
+            actions = [action for action in actions if action.get("requestor", "assistant") == "assistant"]
+        for action in actions:
             try:
+                if not getattr(getattr(tools, action["name"], None), "__tool__", False):
+                    raise ValueError(f"Tool '{action['name']}' not found.")
                 result = getattr(tools, action["name"])(**action["arguments"])
-                outcomes.append("ok " + canonical(jsonable(result)) if args.results else "ok")
+                outcomes.append(("ok " + canonical(rendered(result) if telecom else jsonable(result))) if args.results else "ok")
             except Exception as error:  # τ-bench's evaluator logs and goes on
                 outcomes.append(f"error: {error}")
         out["tasks"][task_id] = {"hash": db_hash(tools.db), "actions": outcomes}

@@ -1,5 +1,5 @@
 /**
- * The frame both τ-bench shims share: the database as τ-bench publishes it, given inline as
+ * The frame the τ-bench shims share: the database as τ-bench publishes it, given inline as
  * `initial_state.<shim>` or, when a scenario gives none, loaded once from the operator's τ-bench data directory
  * (`AEH_TAU_DATA_DIR`, read by the shims plugin through the runtime's file access). The state holds its big
  * tables as arrays of records (`table` in shared.ts: a write copies references, not a 1,000-key object); the view,
@@ -9,7 +9,7 @@ import { defineShim, type Json, type Shim, type ShimAction, type ShimOutcome } f
 import type { JsonObject, Keyed, Table } from './shared.ts';
 
 /** The τ-bench domains bundled as shims. */
-export type TauDomain = 'retail' | 'airline';
+export type TauDomain = 'retail' | 'airline' | 'telecom';
 
 /** Gives a domain's database from the configured data directory (or throws saying why it cannot). */
 export type DbLoader = (domain: TauDomain) => Promise<JsonObject>;
@@ -35,7 +35,7 @@ export function defineTauShim<S extends JsonObject>(definition: TauShimDefinitio
   const toState = (db: JsonObject): S => {
     let state = states.get(db);
     if (!state) {
-      state = Object.fromEntries(names.map((table) => [table, tables[table].fromKeyed(db[table] as Keyed, `initial_state.${name}.${table}`)])) as S;
+      state = Object.fromEntries(names.map((table) => [table, tables[table].fromKeyed(db[table] as Keyed | JsonObject[], `initial_state.${name}.${table}`)])) as S;
       states.set(db, state);
       views.set(state, db);
     }
@@ -47,9 +47,9 @@ export function defineTauShim<S extends JsonObject>(definition: TauShimDefinitio
     actions: definition.actions,
     initialStateSchema: {
       type: 'object',
-      description: `τ-bench's ${domain} database (its db.json); absent: the one in the τ-bench data directory (AEH_TAU_DATA_DIR).`,
+      description: `τ-bench's ${domain} database (its db.json${domain === 'telecom' ? ': db.toml as the reference loads it, in JSON' : ''}); absent: the one in the τ-bench data directory (AEH_TAU_DATA_DIR).`,
       required: names,
-      properties: Object.fromEntries(names.map((table) => [table, { type: 'object', additionalProperties: { type: 'object' } }])),
+      properties: Object.fromEntries(names.map((table) => [table, tables[table].published === 'list' ? { type: 'array', items: { type: 'object' } } : { type: 'object', additionalProperties: { type: 'object' } }])),
       additionalProperties: false,
     },
     async initialState(seed) {
@@ -61,7 +61,7 @@ export function defineTauShim<S extends JsonObject>(definition: TauShimDefinitio
     view(state) {
       let view = views.get(state);
       if (!view) {
-        view = Object.fromEntries(names.map((table) => [table, tables[table].toKeyed(state[table] as JsonObject[])]));
+        view = Object.fromEntries(names.map((table) => [table, tables[table].toKeyed(state[table] as JsonObject[])])) as Json;
         views.set(state, view);
       }
       return view;

@@ -1,5 +1,5 @@
 /**
- * The τ-bench domains as bundled shims (`tau_retail`, `tau_airline`), their databases from the scenario or
+ * The τ-bench domains as bundled shims (`tau_retail`, `tau_airline`, and telecom's agent side `tau_telecom`), their databases from the scenario or
  * from the operator's τ-bench data directory (`AEH_TAU_DATA_DIR`), and the converter from τ-bench tasks to
  * scenarios (`tauScenario`).
  */
@@ -7,11 +7,13 @@ import type { PluginHost } from '../../../core/plugin-host.ts';
 import { asText, textSettings } from '../../../core/plugin-settings.ts';
 import { tauRetailShim } from './retail.ts';
 import { tauAirlineShim } from './airline.ts';
+import { tauTelecomShim } from './telecom.ts';
 import { tauDbLoader } from './data.ts';
 import type { DbLoader } from './define.ts';
 
 export { tauRetailShim } from './retail.ts';
 export { tauAirlineShim } from './airline.ts';
+export { tauTelecomShim, initializeTelecomDb, TELECOM_ENV_FUNCTIONS, type TelecomDb } from './telecom.ts';
 export { tauDbLoader, readTauDb, readTauJson, type TauDataDir } from './data.ts';
 export { tauScenario, TAU_RULES, type TauScenarioOptions, type TauRewardType } from './tasks.ts';
 
@@ -22,7 +24,7 @@ export type { TauDomain } from './define.ts';
 
 /** The shims plugin's setting for the τ-bench data directory. */
 export const TAU_SETTINGS = textSettings({
-  AEH_TAU_DATA_DIR: "τ-bench's data directory (<dir>/retail/db.json, <dir>/airline/db.json, tasks.json, split_tasks.json, policy.md): where tau_retail and tau_airline find their database when a scenario gives no initial_state; relative to PROJECT_ROOT; default the release's data shipped in catalog/data/tau-bench",
+  AEH_TAU_DATA_DIR: "τ-bench's data directory (<dir>/retail/db.json, <dir>/airline/db.json, tasks.json, split_tasks.json, policy.md): where tau_retail, tau_airline and tau_telecom find their database when a scenario gives no initial_state; relative to PROJECT_ROOT; default the release's data shipped in catalog/data/tau-bench",
 });
 
 /** Where the bundled catalog keeps τ-bench's data (tau2-bench's `data/tau2/domains` layout). */
@@ -40,9 +42,10 @@ export function configuredLoader(host: Pick<PluginHost, 'settings' | 'config' | 
   return tauDbLoader({ dir, files });
 }
 
-/** Registers both τ-bench shims. */
+/** Registers the τ-bench shims (telecom: the agent's side). */
 export function registerTauShims(host: PluginHost): void {
   const load = configuredLoader(host);
   host.shims.register(tauRetailShim(load) as never, 'shims');
   host.shims.register(tauAirlineShim(load) as never, 'shims');
+  host.shims.register(tauTelecomShim(load) as never, 'shims');
 }

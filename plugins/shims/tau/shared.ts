@@ -38,30 +38,38 @@ const keyedForms = new WeakMap<readonly JsonObject[], Keyed<JsonObject>>();
 export interface Table<T extends JsonObject> {
   /** The id field of its records (`order_id`), equal to their key in τ-bench's JSON. */
   idField: string;
+  /** How τ-bench publishes the table: an object keyed by id (retail, airline) or a list (telecom). */
+  published: 'keyed' | 'list';
   get(rows: readonly T[], id: unknown): T | undefined;
   /** A copy of `rows` with `record` in place of the one with its id, or appended; the other records shared. */
   put(rows: readonly T[], record: T): T[];
   /** τ-bench's keyed form to ours, refusing a record whose id field is not its key. */
-  fromKeyed(keyed: Keyed<T>, name: string): T[];
-  toKeyed(rows: readonly T[]): Keyed<T>;
+  fromKeyed(keyed: Keyed<T> | readonly T[], name: string): T[];
+  toKeyed(rows: readonly T[]): Keyed<T> | T[];
 }
 
 /**
  * A big table held as an array of records in τ-bench's order. Copying an object of 1,000 keys costs hundreds of
  * microseconds (V8 keeps such objects as hash tables); copying an array of 1,000 references costs about one, so
- * a call that changes one order stays far inside the shim-call budget. The view shows τ-bench's keyed form.
+ * a call that changes one order stays far inside the shim-call budget. The view shows τ-bench's keyed form, or
+ * with `published: 'list'` its list (telecom's tables are pydantic lists, searched first match first).
  */
-export function table<T extends JsonObject>(idField: string): Table<T> {
+export function table<T extends JsonObject>(idField: string, published: 'keyed' | 'list' = 'keyed'): Table<T> {
   const indexOf = (rows: readonly T[]) => {
     let index = indexes.get(rows);
     if (!index) {
-      index = new Map(rows.map((row, position) => [row[idField] as string, position]));
+      // The first record with an id wins, as τ-bench's lookups of a list return the first match.
+      index = new Map();
+      rows.forEach((row, position) => {
+        if (!index!.has(row[idField] as string)) index!.set(row[idField] as string, position);
+      });
       indexes.set(rows, index);
     }
     return index;
   };
   return {
     idField,
+    published,
     get(rows, id) {
       const position = typeof id === 'string' ? indexOf(rows).get(id) : undefined;
       return position === undefined ? undefined : rows[position];
@@ -81,12 +89,20 @@ export function table<T extends JsonObject>(idField: string): Table<T> {
       return copy;
     },
     fromKeyed(keyed, name) {
-      return Object.entries(keyed).map(([id, record]) => {
+      if (published === 'list') {
+        if (!Array.isArray(keyed)) throw new Error(`${name} must be a list of records`);
+        return keyed.map((record, position) => {
+          if (record === null || typeof record !== 'object' || Array.isArray(record) || typeof record[idField] !== 'string') throw new Error(`${name}[${position}] must be an object with a string ${idField}`);
+          return record;
+        });
+      }
+      return Object.entries(keyed as Keyed<T>).map(([id, record]) => {
         if (record === null || typeof record !== 'object' || record[idField] !== id) throw new Error(`${name}["${id}"] must be an object whose ${idField} is "${id}"`);
         return record;
       });
     },
     toKeyed(rows) {
+      if (published === 'list') return rows as T[];
       let keyed = keyedForms.get(rows) as Keyed<T> | undefined;
       if (!keyed) {
         keyed = {};
@@ -141,7 +157,7 @@ export const CALCULATE_ACTION = {
   readOnly: true,
 } as const;
 
-export { calculate, roundMoney } from './calculate.ts';
+export { calculate, pyFloatString, roundMoney } from './calculate.ts';
 
 /** τ-bench's `calculate` tool as an action: the result, or its error message as an `invalid` refusal. */
 export function calculateAction(params: Record<string, unknown>): { result: Json } {
