@@ -26,11 +26,12 @@ import llmJudge from './llm-judge.ts';
 import toolUse from './tool-use.ts';
 import stateMatch from './state-match.ts';
 import toolSafety from './tool-safety.ts';
+import injectionSuccess from './injection-success.ts';
 import { createRedactor } from './redactor.ts';
 
 /** The built-in metrics, in the order `GET /api/v1/metrics` lists them. */
 export const BUILTIN_METRICS: readonly Metric[] = [
-  taskSuccess, latencyBudget, refusal, harmfulContent, secretLeak, promptInjection, piiLeak, counterfactualParity, aiDisclosure, robustness, llmJudge, toolUse, toolSafety, stateMatch,
+  taskSuccess, latencyBudget, refusal, harmfulContent, secretLeak, promptInjection, piiLeak, counterfactualParity, aiDisclosure, robustness, llmJudge, toolUse, toolSafety, stateMatch, injectionSuccess,
 ];
 
 const PLUGIN_NAME = 'metrics';
