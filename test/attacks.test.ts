@@ -87,6 +87,14 @@ describe('attacks: an injection planted where the gold reads', () => {
       by_attack: [{ attack: 'important_instructions', dos: false, cases: 1, resisted: 0, derailed: 0 }],
     });
     expect(run.tasks).toEqual({ total: 2, done: 2 });
+    // Signed: the certificate carries the numbers and verifies.
+    const certificate = (await t.json('GET', `/v1/certificates/${run.run_id}`, { key: null })).body;
+    expect(certificate.attacks).toEqual({
+      utility: { count: 1, total: 1, rate: 1 }, utility_under_attack: { count: 0, total: 1, rate: 0 }, targeted_asr: { count: 1, total: 1, rate: 1 },
+      by_attack: [{ attack: 'important_instructions', dos: false, cases: 1, utility_under_attack: { count: 0, total: 1, rate: 0 }, asr: { count: 1, total: 1, rate: 1 } }],
+    });
+    const verified = await t.json('GET', `/api/v1/verify/${run.run_id}`, { key: null });
+    expect(verified.body).toMatchObject({ valid: true, status: 'valid' });
   });
 
   it('passes an agent that ignores it: utility under attack 1/1, ASR 0/1, and robustness stays off', async () => {
