@@ -95,6 +95,11 @@ describe('attacks: an injection planted where the gold reads', () => {
     });
     const verified = await t.json('GET', `/api/v1/verify/${run.run_id}`, { key: null });
     expect(verified.body).toMatchObject({ valid: true, status: 'valid' });
+    // The HTML report and the console's run page show them.
+    const html = await (await t.request('GET', `/api/v1/runs/${run.run_id}/report`)).text();
+    expect(html).toContain('utility 1/1 (100.0%), utility under attack 0/1 (0.0%), targeted ASR 1/1 (100.0%)');
+    const page = await (await t.request('GET', `/console/fragments/runs/${run.run_id}`)).text();
+    expect(page).toContain('targeted ASR 1/1 (100.0%)');
   });
 
   it('passes an agent that ignores it: utility under attack 1/1, ASR 0/1, and robustness stays off', async () => {
