@@ -1,7 +1,7 @@
 /** Usage lines shared by the command table (`aeh <command> --help`) and the commands' own usage errors. */
 
 /** `aeh evaluate`. */
-export const EVALUATE_USAGE = 'aeh evaluate <path|scenario-id> [--url URL] [--key KEY] [--format text|json|junit|markdown] [--output FILE] [--summary FILE] [--artifacts DIR] [--report FILE] [--baseline latest|pinned|RUN_ID [--max-regression 0.05]] [--agent NAME|JSON|FILE] [--cache] [--fail-on-severity low|medium|high|critical|none] [--must-pass declared,METRIC…|none] [--min-pass-rate 0..1] [--pass-threshold 0.5..1] [--allow-warning] [--json] [--timeout SECONDS]';
+export const EVALUATE_USAGE = 'aeh evaluate <path|scenario-id> [--url URL] [--key KEY] [--format text|json|junit|markdown] [--output FILE] [--summary FILE] [--artifacts DIR] [--report FILE] [--baseline latest|pinned|RUN_ID [--max-regression 0.05]] [--agent NAME|JSON|FILE] [--cache] [--attack NAME]… [--injection-tasks ID,…] [--fail-on-severity low|medium|high|critical|none] [--must-pass declared,METRIC…|none] [--min-pass-rate 0..1] [--pass-threshold 0.5..1] [--allow-warning] [--json] [--timeout SECONDS]';
 
 /** `aeh compare`. */
 export const COMPARE_USAGE = 'aeh compare <base-run|latest|baseline> <head-run> [--max-regression 0.05] [--answers N] [--json] [--url URL] [--key KEY]';

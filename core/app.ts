@@ -76,6 +76,7 @@ async function openServices(host: HostInternals, plugins: PluginInfo[], { dispat
     metrics: host.metrics,
     shims: host.shims,
     mutators: host.mutators,
+    attacks: host.attacks,
     agents: host.agents,
     signers: host.signers,
     scenarioFormats: host.scenarioFormats,

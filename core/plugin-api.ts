@@ -11,6 +11,7 @@ export type { ClaimsMapper, ClaimsMappingTools } from './plugin-overrides.ts';
 export type { Settings } from './plugin-settings.ts';
 export { defineShim, shimError, type Shim, type ShimOutcome, type Json } from './shim.ts';
 export { Problem } from './problems.ts';
+export { defineAttack, fillTemplate, DEFAULT_MODEL_NAME, DEFAULT_USER_NAME, type Attack, type AttackContext } from './attack.ts';
 export { matchCase, type Mutator, type MutatorContext, type ProtectedSpan, type ProtectedKind } from './mutator.ts';
 export { AgentError, type AgentAdapter, type AgentCallContext, type AgentCheckContext, type AgentReply } from './agent-adapter.ts';
 export { readAgentJson } from './guards/agent-response.ts';

@@ -7,6 +7,7 @@ import type { RuntimeCapabilities } from './capabilities.ts';
 import { createRegistry, type Registry } from './registry.ts';
 import type { Metric } from './metric.ts';
 import type { Mutator } from './mutator.ts';
+import type { Attack } from './attack.ts';
 import type { Shim } from './shim.ts';
 import type { AgentAdapter } from './agent-adapter.ts';
 import type { Signer } from './signer.ts';
@@ -43,6 +44,8 @@ export interface PluginHost {
   readonly capabilities: RuntimeCapabilities;
   readonly metrics: Registry<Metric>;
   readonly mutators: Registry<Mutator>;
+  /** Attacks that render the text planted in a scenario's injection vectors (core/attack.ts). */
+  readonly attacks: Registry<Attack>;
   /** World shims: stateful simulators an agent reaches as tools (core/shim.ts). */
   readonly shims: Registry<Shim>;
   readonly agents: Registry<AgentAdapter>;
@@ -106,6 +109,7 @@ export function createHost(config: Config, capabilities: RuntimeCapabilities): H
   const registries = {
     metrics: createRegistry<Metric>('metric', (metric) => metric.id),
     mutators: createRegistry<Mutator>('mutator', (mutator) => mutator.type),
+    attacks: createRegistry<Attack>('attack', (attack) => attack.name),
     shims: createRegistry<Shim>('shim', (shim) => shim.name),
     agents: createRegistry<AgentAdapter>('agent adapter', (adapter) => adapter.name),
     signers: createRegistry<Signer>('signer', (signer) => signer.name),

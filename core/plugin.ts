@@ -169,7 +169,7 @@ function namedHook(plugin: string, what: string, hook: StartHook): StartHook {
 }
 
 /** Registry members of the host: what a scoped host wraps so registrations record their plugin. */
-const REGISTRIES = ['metrics', 'mutators', 'shims', 'agents', 'signers', 'storageDrivers', 'jobs', 'doctorChecks', 'routes', 'authProviders', 'schemas', 'queues', 'scenarioFormats', 'failureCodes', 'providers'] as const;
+const REGISTRIES = ['metrics', 'mutators', 'attacks', 'shims', 'agents', 'signers', 'storageDrivers', 'jobs', 'doctorChecks', 'routes', 'authProviders', 'schemas', 'queues', 'scenarioFormats', 'failureCodes', 'providers'] as const;
 
 /**
  * The host as one plugin sees it: registrations record the plugin as their owner without it repeating its

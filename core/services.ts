@@ -10,6 +10,7 @@ import type { GuardedFetch, Logger, RuntimeCapabilities } from './capabilities.t
 import type { Registry } from './registry.ts';
 import type { Metric } from './metric.ts';
 import type { Mutator } from './mutator.ts';
+import type { Attack } from './attack.ts';
 import type { Shim } from './shim.ts';
 import type { AgentAdapter } from './agent-adapter.ts';
 import type { Signer } from './signer.ts';
@@ -75,6 +76,8 @@ export interface Services {
   metrics: Registry<Metric>;
   shims: Registry<Shim>;
   mutators: Registry<Mutator>;
+  /** Attacks that render the text planted in injection vectors (core/attack.ts). */
+  attacks: Registry<Attack>;
   agents: Registry<AgentAdapter>;
   signers: Registry<Signer>;
   /** Formats a submitted or catalog document may be in besides the native scenario (AES v1.4, ...). */

@@ -14,6 +14,7 @@ import aes from './aes/index.ts';
 import catalog from './catalog/index.ts';
 import llm from './llm/index.ts';
 import mutators from './mutators/index.ts';
+import attacks from './attacks/index.ts';
 import doctor from './doctor/index.ts';
 import explain from './explain/index.ts';
 import consolePlugin from './console/index.tsx';
@@ -40,5 +41,5 @@ import datasets from './datasets/index.ts';
 import retention from './retention/index.ts';
 
 export function portablePlugins(): Plugin[] {
-  return [storageMemory, authStaticKey, authApiKeys, authOidc, pbac, audit, system, llm, aes, catalog, doctor, explain, consolePlugin, mutators, schedules, signerLocal, signerAwsKms, signerGcpKms, signerAzureKeyVault, certification, evidence, compare, reports, agentScripted, agentHttp, agentOpenai, agentReplay, agentRegistry, metrics, shims, evaluation, specToEval, suites, datasets, retention];
+  return [storageMemory, authStaticKey, authApiKeys, authOidc, pbac, audit, system, llm, aes, catalog, doctor, explain, consolePlugin, mutators, attacks, schedules, signerLocal, signerAwsKms, signerGcpKms, signerAzureKeyVault, certification, evidence, compare, reports, agentScripted, agentHttp, agentOpenai, agentReplay, agentRegistry, metrics, shims, evaluation, specToEval, suites, datasets, retention];
 }

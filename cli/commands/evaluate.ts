@@ -3,6 +3,7 @@
  * progress, and reports the run as text, JSON, JUnit XML or Markdown. Exit 0 pass, 1 fail, 2 warning
  * (0 with `--allow-warning`), 3 error.
  */
+import { attackLines } from '../../core/domain/attack-summary.ts';
 import { parseArgs } from 'node:util';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -73,6 +74,7 @@ function parseEvaluateArgs(argv: string[], io: Io) {
       'allow-warning': { type: 'boolean', default: false }, json: { type: 'boolean', default: false }, timeout: { type: 'string', default: '600' },
       report: { type: 'string' }, baseline: { type: 'string' }, 'max-regression': { type: 'string' },
       agent: { type: 'string' }, cache: { type: 'boolean', default: false },
+      attack: { type: 'string', multiple: true }, 'injection-tasks': { type: 'string' },
       ...VERDICT_OPTIONS,
     },
   });
@@ -85,13 +87,17 @@ function parseEvaluateArgs(argv: string[], io: Io) {
     : !FORMATS.includes(format) ? `unknown --format "${format}"`
     : threshold === undefined ? `--max-regression must be a number from 0 to 1, got "${values['max-regression']}"`
     : values['max-regression'] !== undefined && !values.baseline ? '--max-regression needs --baseline latest|pinned|<run_id>'
+    : values['injection-tasks'] !== undefined && !values.attack?.length ? '--injection-tasks needs --attack NAME'
     : verdict.problem ?? chosen.problem;
   if (positionals.length !== 1 || problem) {
     if (problem) line(io.stderr, `aeh evaluate: ${problem}`);
     line(io.stderr, `usage: ${EVALUATE_USAGE}`);
     return undefined;
   }
-  return { values, target: positionals[0], format, timeoutSeconds, threshold: threshold!, agent: chosen.agent, verdict: verdict.policy };
+  // Each --attack runs on the injection tasks --injection-tasks names (all the scenario's without it).
+  const injectionTasks = values['injection-tasks']?.split(',').map((id) => id.trim()).filter(Boolean);
+  const attacks = values.attack?.map((attack) => ({ attack, ...(injectionTasks?.length ? { injection_tasks: injectionTasks } : {}) }));
+  return { values, target: positionals[0], format, timeoutSeconds, threshold: threshold!, agent: chosen.agent, verdict: verdict.policy, attacks };
 }
 
 type EvaluateArgs = NonNullable<ReturnType<typeof parseEvaluateArgs>>;
@@ -169,6 +175,7 @@ function renderReport(format: string, report: ReportInput): string {
       // A run without a verdict says why on a reason line; one with a verdict, which gate decided it.
       (run.compliance?.status === 'error' ? (run.compliance.reason ? `  reason: ${run.compliance.reason}\n` : '') : run.compliance?.decided_by ? `  ${verdictLine(run.compliance)}\n` : '') +
       (run.trials ? `  trials: ${trialsLine(run.trials)}\n` : '') +
+      (run.attacks ? attackLines(run.attacks).map((text, index) => `  ${index === 0 ? 'attacks' : '  attack'}: ${text}\n`).join('') : '') +
       (run.usage ? `  usage: ${usageLine(run.usage)}\n` : '') +
       run.failures.map((failure) => `  ${failure.code} ${failure.task_id}/${failure.metric}${failureWhere(failure)}: ${failure.message}\n`).join('');
 }
@@ -204,7 +211,7 @@ export async function evaluateCommand(argv: string[], io: Io): Promise<number> {
   const client = await openClient({ url: args.values.url, key: args.values.key, env: io.env, cwd: io.cwd });
   try {
     const { body, scenario } = await scenarioFor(client, args.target, io.cwd);
-    const accepted = await client.request('POST', '/api/evaluate', { ...body, ...(args.agent ? { agent: args.agent } : {}), ...(args.values.cache ? { cache: true } : {}), ...(args.verdict ? { verdict: args.verdict } : {}) });
+    const accepted = await client.request('POST', '/api/evaluate', { ...body, ...(args.agent ? { agent: args.agent } : {}), ...(args.values.cache ? { cache: true } : {}), ...(args.verdict ? { verdict: args.verdict } : {}), ...(args.attacks ? { attacks: args.attacks } : {}) });
     if (accepted.status !== 202) {
       printProblem(io, 'evaluate', accepted);
       if (accepted.body?.errors?.some?.((error: { path?: string }) => error.path === '/agent')) line(io.stderr, '  give --agent NAME (a registered agent), --agent \'{"adapter": …}\' or --agent FILE.json');

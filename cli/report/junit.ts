@@ -41,6 +41,7 @@ export function toJunit(report: ReportInput): string {
     ...(decided ? [['decided_by', decided.gate], ['decided_by_reason', decided.reason]] : []),
     ...(run.compliance?.policy ? [['verdict_policy', policyLine(run.compliance)]] : []),
     ...(run.trials ? [['trials', run.trials.k], ['pass_at_k', run.trials.pass_at_k], ['pass_hat_k', run.trials.pass_hat_k], ...(run.trials.pass_hat ?? []).map((value, index) => [`pass_hat_${index + 1}`, value ?? ''])] : []),
+    ...(run.attacks ? [['utility', run.attacks.utility.rate ?? ''], ['utility_under_attack', run.attacks.utility_under_attack.rate ?? ''], ['targeted_asr', run.attacks.targeted_asr.rate ?? ''], ...run.attacks.by_attack.map((entry) => [`asr_${entry.attack}`, entry.asr.rate ?? ''])] : []),
     ...(links ? [['verify_url', links.verify], ...(links.report ? [['report_url', links.report]] : [])] : []),
     ...(run.compliance?.reason ? [['reason', run.compliance.reason]] : []),
     ...(run.agent ? [['agent', run.agent.name ?? run.agent.adapter], ['agent_config_hash', run.agent.config_hash]] : []),

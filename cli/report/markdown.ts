@@ -1,4 +1,5 @@
 /** A Markdown summary of a run for pull-request comments. */
+import { attackLines } from '../../core/domain/attack-summary.ts';
 import type { ReportInput } from './model.ts';
 import { failureWhere, policyLine, trialsLine } from '../../core/domain/verdict-text.ts';
 import { redactedReport } from './redact.ts';
@@ -39,6 +40,10 @@ export function toMarkdown(report: ReportInput, gate?: MarkdownGate): string {
   if (run.compliance?.decided_by && !run.error) lines.push(`Decided by **${cell(run.compliance.decided_by.gate)}**: ${cell(run.compliance.decided_by.reason)}`, '');
   if (run.compliance?.policy) lines.push(`Policy: ${cell(policyLine(run.compliance))}`, '');
   if (run.trials) lines.push(`Trials: ${cell(trialsLine(run.trials))}`, '');
+  if (run.attacks) {
+    const [pooled, ...each] = attackLines(run.attacks);
+    lines.push(`Attacks: ${cell(pooled!)}`, '', ...each.map((text) => `- ${cell(text)}`), ...(each.length ? [''] : []));
+  }
   if (run.error?.code === 'nothing_measured' || run.error?.code === 'unmeasured_check') lines.push(`> No verdict: ${cell(run.compliance?.reason ?? run.error.message)}`, '');
   else if (run.error) lines.push(`> The run could not complete: \`${cell(run.error.code)}\` ${cell(run.error.message)}`, '');
   if (run.agent) lines.push(`Agent: ${run.agent.name ? `**${cell(run.agent.name)}**` : cell(run.agent.adapter)} · configuration \`${cell(run.agent.config_hash.slice(0, 16))}\``, '');

@@ -4,6 +4,7 @@
  * validation and expiry. Signing and chain verification live in `provenance.ts`; full verification in
  * `verify-certificate.ts`.
  */
+import type { AttackNumbers, AttackSummary, Rate } from './attack-summary.ts';
 import type { VerdictGate, VerdictPolicy } from './verdict-policy.ts';
 import type { PolicyLoosening } from './policy-strength.ts';
 import canonicalize from 'canonicalize';
@@ -57,6 +58,23 @@ export interface Certificate {
    * document under its id. Absent in certificates of runs recorded before it.
    */
   scenario?: CertificateScenario;
+  /**
+   * With attacks (issue 35): utility, utility under attack and the targeted attack success rate, pooled and per
+   * attack (core/domain/attack-summary.ts). Absent in certificates of runs without attacks, and of older runs.
+   */
+  attacks?: CertificateAttacks;
+}
+
+/** The `attacks` member of a certificate: the run's attack numbers, without the lists of task ids. */
+export type CertificateAttacks = Omit<AttackSummary, 'not_injectable' | 'by_attack'> & { by_attack: Array<Pick<AttackNumbers, 'attack' | 'dos' | 'cases' | 'utility_under_attack' | 'asr'>> };
+
+/** The certificate's attack member from a run's summary (a copy with only the signed fields). */
+export function certificateAttacks(summary: AttackSummary): CertificateAttacks {
+  const rate = ({ count, total, rate: value }: Rate): Rate => ({ count, total, rate: value });
+  return {
+    utility: rate(summary.utility), utility_under_attack: rate(summary.utility_under_attack), targeted_asr: rate(summary.targeted_asr),
+    by_attack: summary.by_attack.map((entry) => ({ attack: entry.attack, dos: entry.dos, cases: entry.cases, utility_under_attack: rate(entry.utility_under_attack), asr: rate(entry.asr) })),
+  };
 }
 
 /** The `scenario` member of a certificate (core/domain/scenario-identity.ts computes it). */
@@ -102,6 +120,8 @@ export interface CertificateBodyInput {
   cache?: CertificateCache;
   /** The scenario's identity, when the run recorded one. */
   scenario?: CertificateScenario;
+  /** The run's attack numbers, when it made attacks. */
+  attacks?: AttackSummary;
 }
 
 /** Builds the unsigned body, with keys in the spec's table order (readable files; the digest uses JCS anyway). */
@@ -124,6 +144,7 @@ export function buildCertificateBody(input: CertificateBodyInput): CertificateBo
     governance_ttl: input.governanceTtlDays,
     ...(input.cache && input.cache.cached_calls > 0 ? { cache: { cached_calls: input.cache.cached_calls, agent_calls: input.cache.agent_calls } } : {}),
     ...(input.scenario ? { scenario: { id: input.scenario.id, content_hash: input.scenario.content_hash.toLowerCase(), origin: input.scenario.origin } } : {}),
+    ...(input.attacks ? { attacks: certificateAttacks(input.attacks) } : {}),
   };
 }
 

@@ -2,6 +2,7 @@
  * Runs and evaluation tasks as stored records, and the storage layout every plugin shares
  * (api-contract.md "Data on disk"): a run lives in `runs/<run_id>/` with its trace, sidecars and certificate.
  */
+import type { AttackSummary } from './attack-summary.ts';
 import type { StoredPrincipal } from '../auth-manager.ts';
 import type { ComplianceStatus, DimensionScores } from './scoring.ts';
 import type { Severity } from '../metric.ts';
@@ -77,6 +78,11 @@ export interface RunRecord {
   error?: { code: string; message: string };
   /** Per-metric spread across the original and its mutated variants (runs with `mutations`). */
   robustness?: RobustnessStats | null;
+  /**
+   * With attacks (issue 35): utility, utility under attack and the targeted attack success rate, per attack and
+   * pooled (core/domain/attack-summary.ts).
+   */
+  attacks?: AttackSummary;
   /** Scenario tasks in the run (original and variants) and how many were done. */
   tasks?: { total: number; done: number };
   /**

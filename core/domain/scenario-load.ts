@@ -12,6 +12,7 @@ import { scenarioSchema } from './schemas/scenario.ts';
 import { assertValid, describeErrors } from '../validate.ts';
 import type { ScenarioFormat } from './scenario-format.ts';
 import { hasCheckableExpected, impliedMetricIds } from './implied-metrics.ts';
+import { injectionRuleErrors } from './injection.ts';
 
 /** The checks a task can be written with, for the sentence that refuses a task with none. */
 const CHECK_FIELDS = '"metrics", or a declared check ("expected", "expected_outcome", "expected_actions", "required_tools", "forbidden_tools", or turns with "expected_outcome")';
@@ -52,10 +53,10 @@ function ignorePathErrors(pointers: readonly string[] | undefined, path: string,
  * by them), each task has something to judge it by (listed metrics or a declared check), scripted turns and a
  * simulated user are not both given, `expected.regex` and the `$regex` matchers of gold actions compile as RE2
  * (the linear-time syntax the metrics match with), matchers have their shape, and `ignore_paths` are JSON
- * Pointers into enabled shims.
+ * Pointers into enabled shims; injection placeholders name declared vectors and every vector is used (injection.ts).
  */
 export function scenarioRuleErrors(scenario: Scenario): FieldError[] {
-  const errors: FieldError[] = [];
+  const errors: FieldError[] = injectionRuleErrors(scenario);
   const firstIndex = new Map<string, number>();
   const enabled = scenario.enabled_shims ?? [];
   errors.push(...ignorePathErrors(scenario.ignore_paths, '/ignore_paths', enabled));

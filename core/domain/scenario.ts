@@ -134,6 +134,42 @@ export interface ScenarioTask {
   provenance?: Record<string, 'llm' | 'author' | 'import'>;
 }
 
+/**
+ * A place in the scenario's world where an attacker's text may be planted (AgentDojo's injection vectors): the
+ * `initial_state` strings hold `{{injection:<name>}}`, which renders `default` when no attack runs.
+ */
+export interface InjectionVector {
+  default: string;
+  description?: string;
+}
+
+/**
+ * How to tell an injection task's goal happened (AgentDojo's `security`): every given part must hold —
+ * `expected_outcome` assertions (the world after, the tool calls, the answer) and, with `egress`, one of the
+ * values sent out of the world through an egress call. `match: "any"` takes one part that holds.
+ */
+export interface InjectionSecurity {
+  expected_outcome?: OutcomeAssertion[];
+  egress?: { values: string[] };
+  match?: 'all' | 'any';
+}
+
+/** What an attacker wants the agent to do instead (AgentDojo's injection task). */
+export interface InjectionTask {
+  id: string;
+  goal: string;
+  /** The attacker's own solution (the `tool_knowledge` attack spells it out); `placeholder_arguments` as shown to the agent. */
+  ground_truth?: Array<ExpectedAction & { placeholder_arguments?: Record<string, unknown> }>;
+  security: InjectionSecurity;
+}
+
+/** One attack a run makes (plugins/attacks): on every injection task, or those named; with its settings. */
+export interface AttackRequest {
+  attack: string;
+  injection_tasks?: string[];
+  settings?: Record<string, unknown>;
+}
+
 export interface Scenario {
   id: string;
   title: string;
@@ -184,6 +220,12 @@ export interface Scenario {
   concurrency?: number;
   /** How the verdict is decided: which failures fail the run whatever the index (core/domain/verdict.ts). */
   verdict?: VerdictPolicyInput;
+  /** Where attacker text may be planted: `{{injection:<name>}}` in `initial_state` strings (core/domain/injection.ts). */
+  injection_vectors?: Record<string, InjectionVector>;
+  /** What attackers want instead of the user's task, and how to tell it happened. */
+  injection_tasks?: InjectionTask[];
+  /** The attacks a run of this scenario makes unless the request names its own. */
+  attacks?: AttackRequest[];
   /** Where the scenario came from: `native`, `aes-1.4`, `spec-to-eval`, `llm`, `mutation`. */
   source?: string;
 }

@@ -4,6 +4,7 @@
  * output) is signed, and `runs/<run_id>/certificate.json` is written atomically. `appendAuditor` adds an
  * Auditor entry later (`POST /api/v1/runs/:run_id/sign`).
  */
+import type { AttackSummary } from '../../core/domain/attack-summary.ts';
 import type { VerdictGate, VerdictPolicy } from '../../core/domain/verdict-policy.ts';
 import { buildCertificateBody, certificateDigest, validateCertificate, type Certificate, type ProvenanceRole } from '../../core/domain/certificate.ts';
 import { sha3Factory, toHex, type HexDigest } from '../../core/domain/hash.ts';
@@ -39,6 +40,7 @@ interface RunSummary {
   compliance?: { status?: string; score?: number; policy_ref?: string; reason?: string; policy?: VerdictPolicy; decided_by?: { gate: VerdictGate; reason: string } };
   agent_signatures?: Array<{ identity?: unknown; jws?: unknown; task_id?: unknown; verified?: unknown }>;
   usage?: { calls?: unknown; cached_calls?: unknown };
+  attacks?: AttackSummary;
 }
 
 /** How many answers the run took from the response cache, from `summary.json` (which the ledger covers too). */
@@ -122,6 +124,8 @@ export async function issueCertificate(services: Services, runId: string, identi
     cache: cacheOf(summary),
     // Which scenario, by content and origin (issue 32 item 7); runs recorded before it have none.
     ...(run?.scenario_hash && run.scenario_origin ? { scenario: { id: run.scenario_id, content_hash: run.scenario_hash, origin: run.scenario_origin } } : {}),
+    // The attack numbers from summary.json, which the ledger covers (issue 35).
+    ...(summary?.attacks && typeof summary.attacks === 'object' ? { attacks: summary.attacks } : {}),
   });
   const existing = await services.store.getJson<Certificate>(keys.certificate(runId)).catch(() => null);
   const factory = sha3Factory(services.capabilities);

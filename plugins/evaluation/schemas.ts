@@ -1,7 +1,7 @@
 /**
  * JSON Schemas (2020-12) of the evaluation API's bodies and records, for validation and the OpenAPI document.
  */
-import { scenarioSchema } from '../../core/domain/schemas/scenario.ts';
+import { attackRequestSchema, scenarioSchema } from '../../core/domain/schemas/scenario.ts';
 import { AGENT_NAME } from '../../core/domain/agent-target.ts';
 import { VERDICT_GATES, verdictPolicySchema } from '../../core/domain/verdict-policy.ts';
 
@@ -52,6 +52,10 @@ export const EVALUATE_BODY = {
           options: { type: 'object' },
         },
       },
+    },
+    attacks: {
+      type: 'array', maxItems: 50, items: attackRequestSchema,
+      description: 'attacks on the scenario\'s injection vectors (GET /api/v1/attacks), instead of the scenario\'s own: each user task × attack × injection task runs as its own unit beside the run without attack',
     },
     verdict: { ...verdictPolicySchema, description: 'overrides fields of the scenario\'s verdict policy for this run (recorded and signed with the verdict)' },
     cache: { type: 'boolean', description: 'answer from the response cache where the same agent configuration was asked the same before (no call, marked cached in the trace and counted in the certificate), and keep new answers there' },

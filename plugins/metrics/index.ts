@@ -29,12 +29,13 @@ import conversationEnd from './conversation-end.ts';
 import nlAssertions from './nl-assertions.ts';
 import toolSafety from './tool-safety.ts';
 import claimCheck, { createClaimCheckMetric } from './claim-check.ts';
+import injectionSuccess from './injection-success.ts';
 import { createRedactor } from './redactor.ts';
 
 /** The built-in metrics, in the order `GET /api/v1/metrics` lists them. */
 export const BUILTIN_METRICS: readonly Metric[] = [
   taskSuccess, latencyBudget, refusal, harmfulContent, secretLeak, promptInjection, piiLeak, counterfactualParity, aiDisclosure, robustness, llmJudge, toolUse, toolSafety, stateMatch,
-  conversationEnd, nlAssertions, claimCheck,
+  conversationEnd, nlAssertions, claimCheck, injectionSuccess,
 ];
 
 const PLUGIN_NAME = 'metrics';

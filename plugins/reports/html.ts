@@ -3,6 +3,7 @@
  * fetched from anywhere (its own Content-Security-Policy forbids it). Scores and charts, every task's outcome,
  * the failures with their evidence, every task's transcript, the certificate and how to verify it offline.
  */
+import { attackLines } from '../../core/domain/attack-summary.ts';
 import { anchor, esc, json, score } from './escape.ts';
 import { REPORT_CSS } from './styles.ts';
 import { dimensionChart, outcomeChart } from './charts.ts';
@@ -38,6 +39,7 @@ function header(data: ReportData): string {
   if (run.compliance?.decided_by) facts.push(['decided by', `<code>${esc(run.compliance.decided_by.gate)}</code> ${esc(run.compliance.decided_by.reason)}`]);
   if (run.compliance?.policy) facts.push(['verdict policy', esc(policyLine(run.compliance))]);
   if (run.trials) facts.push(['trials', esc(trialsLine(run.trials))]);
+  if (run.attacks) facts.push(['attacks', attackLines(run.attacks).map(esc).join('<br>')]);
   return `<header><h1>Evaluation report: ${esc(run.scenario_title ?? run.scenario_id)}</h1><dl class="facts">${facts.map(([name, value]) => `<dt>${name}</dt><dd>${value}</dd>`).join('')}</dl>
 <nav aria-label="Report"><ul><li><a href="#scores">Scores</a></li><li><a href="#tasks">Tasks</a></li><li><a href="#failures">Failures</a></li><li><a href="#transcripts">Transcripts</a></li><li><a href="#certificate">Certificate</a></li></ul></nav></header>`;
 }

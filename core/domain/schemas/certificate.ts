@@ -14,6 +14,12 @@ const HEX_DIGEST = { type: 'string', pattern: '^[a-fA-F0-9]{64}$' } as const;
 const BASENAME = { type: 'string', minLength: 1, maxLength: 255, pattern: '^(?!\\.\\.?$)[^/\\\\\\u0000]+$' } as const;
 
 /** The `role` values of `provenance_chain` entries. */
+/** A count out of a total and its rate (core/domain/attack-summary.ts). */
+const RATE = {
+  type: 'object', required: ['count', 'total', 'rate'], additionalProperties: false,
+  properties: { count: { type: 'integer', minimum: 0 }, total: { type: 'integer', minimum: 0 }, rate: { type: ['number', 'null'], minimum: 0, maximum: 1 } },
+} as const;
+
 export const PROVENANCE_ROLES = ['Agent', 'Evaluator', 'Auditor'] as const;
 
 /** The `compliance.status` values. */
@@ -105,6 +111,20 @@ export const certificateSchema = {
         id: { type: 'string', maxLength: 200 },
         content_hash: { ...HEX_DIGEST, description: 'SHA3-256 of the RFC 8785 form of the scenario as run (the plan\'s scenario), without its agent.' },
         origin: { enum: ['catalog', 'file', 'inline'], description: 'catalog (by scenario_id), file (by path under PROJECT_ROOT) or inline (sent in the request).' },
+      },
+    },
+    // Ours too (issue 35): a run with attacks signs its numbers. Absent in certificates of runs without attacks.
+    attacks: {
+      type: 'object',
+      required: ['utility', 'utility_under_attack', 'targeted_asr', 'by_attack'],
+      additionalProperties: false,
+      description: 'Utility (no attack), utility under attack and the targeted attack success rate, pooled and per attack, as counts and rates.',
+      properties: {
+        utility: RATE, utility_under_attack: RATE, targeted_asr: RATE,
+        by_attack: {
+          type: 'array', maxItems: 200,
+          items: { type: 'object', required: ['attack', 'dos', 'cases', 'utility_under_attack', 'asr'], additionalProperties: false, properties: { attack: { type: 'string', maxLength: 64 }, dos: { type: 'boolean' }, cases: { type: 'integer', minimum: 0 }, utility_under_attack: RATE, asr: RATE } },
+        },
       },
     },
   },

@@ -48,6 +48,44 @@ export const outcomeAssertionSchema = {
   },
 } as const;
 
+const INJECTION_NAME = { type: 'string', pattern: '^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}$' };
+
+/** `injection_tasks[]` (core/domain/scenario.ts `InjectionTask`). */
+export const injectionTaskSchema = {
+  type: 'object',
+  required: ['id', 'goal', 'security'],
+  additionalProperties: false,
+  properties: {
+    id: ID,
+    goal: { type: 'string', minLength: 1, maxLength: 10_000 },
+    ground_truth: {
+      type: 'array', maxItems: 50,
+      items: { type: 'object', required: ['name'], additionalProperties: false, properties: { name: TOOL_NAME, arguments: { type: 'object' }, placeholder_arguments: { type: 'object' } } },
+    },
+    security: {
+      type: 'object', minProperties: 1, additionalProperties: false,
+      description: 'How to tell the attacker\'s goal happened: expected_outcome assertions (world after, tool calls, the answer) and/or a value sent out through an egress call; all must hold, or one with match "any".',
+      properties: {
+        expected_outcome: { type: 'array', minItems: 1, maxItems: 50, items: outcomeAssertionSchema },
+        egress: { type: 'object', required: ['values'], additionalProperties: false, properties: { values: { type: 'array', minItems: 1, maxItems: 50, items: { type: 'string', minLength: 1, maxLength: 10_000 } } } },
+        match: { enum: ['all', 'any'] },
+      },
+    },
+  },
+} as const;
+
+/** One `attacks[]` entry, in a scenario or a run request. */
+export const attackRequestSchema = {
+  type: 'object',
+  required: ['attack'],
+  additionalProperties: false,
+  properties: {
+    attack: { type: 'string', pattern: '^[a-z][a-z0-9_]{0,63}$' },
+    injection_tasks: { type: 'array', minItems: 1, maxItems: 1000, uniqueItems: true, items: ID },
+    settings: { type: 'object' },
+  },
+} as const;
+
 export const scenarioSchema = {
   $id: 'https://aeh.dev/schemas/scenario.json',
   $schema: 'https://json-schema.org/draft/2020-12/schema',
@@ -169,6 +207,13 @@ export const scenarioSchema = {
     ignore_paths: IGNORE_PATHS,
     shim_config: { type: 'object', maxProperties: 20, propertyNames: SHIM_NAME, additionalProperties: { oneOf: [{ type: 'object' }, { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,63}$', description: 'the name of a stored shim configuration' }] } },
     verdict: verdictPolicySchema,
+    injection_vectors: {
+      type: 'object', maxProperties: 500, propertyNames: INJECTION_NAME,
+      description: 'Where attacker text may be planted: each name is written {{injection:<name>}} in initial_state strings and renders its default without an attack.',
+      additionalProperties: { type: 'object', required: ['default'], additionalProperties: false, properties: { default: { type: 'string', maxLength: 100_000 }, description: { type: 'string', maxLength: 2000 } } },
+    },
+    injection_tasks: { type: 'array', maxItems: 200, items: injectionTaskSchema },
+    attacks: { type: 'array', maxItems: 50, items: attackRequestSchema },
     source: { type: 'string' },
   },
 } as const;

@@ -1,4 +1,5 @@
 /** Run detail fragment: chart, failures by taxonomy code, the explain chain, the certificate and its live verify badge. */
+import { attackLines } from '../../../core/domain/attack-summary.ts';
 import type { AppContext } from '../../../core/routes.ts';
 import { AgentLabel, Badge, Verdict } from '../layout.tsx';
 import { usageLine } from '../../../core/domain/usage-text.ts';
@@ -17,7 +18,7 @@ function groupByCode(failures: Failure[]): Map<string, Failure[]> {
 }
 
 /** Which gate decided the verdict and why, the policy applied, and the trials (pass^1…pass^k). */
-function VerdictFacts({ run }: { run: { compliance?: RunRecord['compliance']; trials?: RunRecord['trials'] } }) {
+function VerdictFacts({ run }: { run: { compliance?: RunRecord['compliance']; trials?: RunRecord['trials']; attacks?: RunRecord['attacks'] } }) {
   const decided = run.compliance?.decided_by;
   return (
     <div>
@@ -28,6 +29,12 @@ function VerdictFacts({ run }: { run: { compliance?: RunRecord['compliance']; tr
         </p>
       )}
       {run.trials && <p data-trials>Trials: {trialsLine(run.trials)}</p>}
+      {run.attacks && (
+        <div data-attacks>
+          <p>Attacks: {attackLines(run.attacks)[0]}</p>
+          <ul>{attackLines(run.attacks).slice(1).map((line) => <li>{line}</li>)}</ul>
+        </div>
+      )}
     </div>
   );
 }

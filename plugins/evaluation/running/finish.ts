@@ -18,6 +18,7 @@ import type { Verdict } from '../../../core/domain/verdict.ts';
 import { agentConfigHash, type RunAgent } from '../../../core/domain/agent-target.ts';
 import { scenarioContentHash, type ScenarioIdentity } from '../../../core/domain/scenario-identity.ts';
 import type { RunPlan } from '../submission/plan.ts';
+import { attackNumbers } from '../attacks/attack-numbers.ts';
 
 /** The scenario's identity as the plan records it (a plan stored before identities: its hash, no origin). */
 function identityOf(plan: RunPlan, engine: Engine): ScenarioIdentity | Omit<ScenarioIdentity, 'origin'> {
@@ -74,6 +75,26 @@ async function finalRecords(store: Store, task: TaskRecord, record: RunRecord): 
   await store.setJson(keys.task(task.task_id), task);
 }
 
+/** `scores.json`: the scores of the whole run, every unit's, and with attacks every attack case. */
+function scoresSidecar(run: RunContext, scored: ReturnType<typeof scoreDimensions>, judged: ReturnType<typeof judgeRun>, robustness: RunRecord['robustness'], attacked: ReturnType<typeof attackNumbers>) {
+  const { state, task } = run;
+  const { compliance, verdict, trials } = judged;
+  return {
+    run_id: task.run_id,
+    dimensions: scored.dimensions,
+    index: scored.index,
+    compliance,
+    floor_applied: scored.floor_applied,
+    measured: scored.measured,
+    per_metric: state.perMetric(),
+    per_task: state.perTask().map(({ task_id, variant, trial, scores: taskScores, passed, latency_ms }) => ({ task_id, ...(variant ? { variant } : {}), ...(trial !== undefined ? { trial } : {}), scores: taskScores, passed, latency_ms })),
+    robustness,
+    verdict: { tasks: verdict.tasks, gate_failures: verdict.gate_failures },
+    ...(trials ? { trials } : {}),
+    ...(attacked ? { attacks: { ...attacked.summary, cases: attacked.cases } } : {}),
+  };
+}
+
 /** Writes results and sidecars, lets certification run, then sets the final status. */
 export async function finishRun(run: RunContext): Promise<void> {
   const { engine, task, plan, state } = run;
@@ -83,15 +104,17 @@ export async function finishRun(run: RunContext): Promise<void> {
   const scored = scoreDimensions(state.dimensions(), { completed: !runError });
   const failures = state.failures();
   // The index is the spec's; the gates of the plan's verdict policy decide the status (core/domain/verdict.ts).
-  const { compliance, verdict, trials, error } = judgeRun(plan, state, scored);
+  const judged = judgeRun(plan, state, scored);
+  const { compliance, verdict, trials, error } = judged;
   const tiers = state.tiers();
   // Plans stored before runs recorded their agent: the spec as run, unnamed.
   const agent = plan.agent ?? { adapter: plan.scenario.agent.adapter, config_hash: agentConfigHash(plan.scenario.agent, engine.sha3) };
   const startedAt = state.startedAt() ?? task.started_at;
   const finishedAt = state.finishedAt() ?? new Date(engine.services.now()).toISOString();
-  const robustness = state.robustness(plan.variants.length);
+  const robustness = state.robustness(plan.variants.filter((variant) => !variant.attack).length);
   // Priced with the table configured now: prices are configuration, the tokens are the trace's.
   const usage = state.usage(engine.prices);
+  const attacked = attackNumbers(plan, state.perTask());
   const done = task.progress.done;
   const record: RunRecord = {
     ...baseRunRecord(task, plan.scenario, run.total, agent, identityOf(plan, engine)),
@@ -106,23 +129,12 @@ export async function finishRun(run: RunContext): Promise<void> {
     tasks: { total: run.total, done },
     verdict: verdictInRecord(verdict),
     ...(trials ? { trials } : {}),
+    ...(attacked ? { attacks: attacked.summary } : {}),
     ...(tiers ? { tiers } : {}),
     usage,
     ...(error ? { error } : {}),
   };
-  const scores = {
-    run_id: task.run_id,
-    dimensions: scored.dimensions,
-    index: scored.index,
-    compliance,
-    floor_applied: scored.floor_applied,
-    measured: scored.measured,
-    per_metric: state.perMetric(),
-    per_task: state.perTask().map(({ task_id, variant, trial, scores: taskScores, passed, latency_ms }) => ({ task_id, ...(variant ? { variant } : {}), ...(trial !== undefined ? { trial } : {}), scores: taskScores, passed, latency_ms })),
-    robustness,
-    verdict: { tasks: verdict.tasks, gate_failures: verdict.gate_failures },
-    ...(trials ? { trials } : {}),
-  };
+  const scores = scoresSidecar(run, scored, judged, robustness, attacked);
   const summary = {
     run_id: task.run_id,
     task_id: task.task_id,
@@ -135,6 +147,8 @@ export async function finishRun(run: RunContext): Promise<void> {
     tasks: { total: run.total, done, failures: failures.length },
     agent_signatures: state.signatures(),
     robustness,
+    // The certificate signs the attack numbers from here.
+    ...(attacked ? { attacks: attacked.summary } : {}),
     // The certificate says from here how many answers came from the response cache.
     usage,
     ...(error ? { error } : {}),

@@ -7,6 +7,7 @@ import type { RobustnessStats } from '../../../core/domain/runs.ts';
 import type { Dimension } from '../../../core/domain/scenario.ts';
 import { DIMENSIONS } from '../../../core/domain/scenario.ts';
 import type { TraceEvent } from '../../../core/domain/trace.ts';
+import { isAttackVariant } from '../submission/plan.ts';
 
 interface Spread {
   sum: number;
@@ -30,6 +31,8 @@ export function createScoreTally(): ScoreTally {
 
 /** A measured score: into the spread (robustness), then the task's trials or the dimension and metric means. */
 export function addScore(tally: ScoreTally, event: TraceEvent, metric: { metric: string; dimension: Dimension; weight: number }, score: number): void {
+  // Attack cases are reported as attacks (attack-numbers.ts), not as robustness or dimensions.
+  if (isAttackVariant(event.variant)) return;
   let spread = tally.spreads.get(metric.metric);
   if (!spread) tally.spreads.set(metric.metric, (spread = { sum: 0, sumSquares: 0, min: Infinity, count: 0 }));
   spread.sum += score;

@@ -13,7 +13,8 @@ import { mutateScenario, normalizeTypes, DEFAULT_SEED } from '../../../core/doma
 import { sha3Hex } from '../../../core/domain/hash.ts';
 import { signHandoff, type HandoffState } from '../running/handoff.ts';
 import { keys, SIDECARS, type TaskRecord } from '../../../core/domain/runs.ts';
-import type { AgentSpec, Scenario } from '../../../core/domain/scenario.ts';
+import type { AgentSpec, AttackRequest, Scenario } from '../../../core/domain/scenario.ts';
+import { attackCaseCount, buildAttackCases } from '../attacks/attack-cases.ts';
 import { FRESH_LIMIT, type Engine } from '../engine.ts';
 import { positionAt, unitCount, type PlannedVariant, type RunPlan } from './plan.ts';
 import { baseRunRecord } from '../running/finish.ts';
@@ -40,6 +41,8 @@ export interface EvaluateBody {
   scenario_id?: string;
   seed?: number;
   mutations?: Array<{ type: string | string[]; count?: number; seed?: number; options?: Record<string, unknown> }>;
+  /** Attacks on the scenario's injection vectors, instead of the scenario's `attacks` (plugins/evaluation/attacks). */
+  attacks?: AttackRequest[];
   /** A registry name or an inline spec; overrides the scenario's agent. */
   agent?: string | AgentSpec;
   /** Answer from the response cache where an identical call was answered before, and keep new answers there. */
@@ -167,16 +170,17 @@ async function checkedScenario(engine: Engine, body: EvaluateBody, owner: string
 
 /**
  * Refuses a run of more than MAX_UNITS units (issue 25 item 12: every unit counts, `trials` included), naming
- * `/trials` when the trials alone pass it, else `/mutations`.
+ * `/trials` when the trials alone pass it, `/mutations` when the variants do, else `/attacks` (each attack case
+ * is one unit of one task).
  */
-function checkUnits(scenario: Scenario, variants: number): number {
+function checkUnits(scenario: Scenario, variants: number, attackCases = 0): number {
   const trials = scenario.trials ?? 1;
-  const units = scenario.tasks.length * (variants + trials);
+  const units = scenario.tasks.length * (variants + trials) + attackCases;
   if (units <= MAX_UNITS) return units;
-  const path = scenario.tasks.length * trials > MAX_UNITS ? '/trials' : '/mutations';
+  const path = scenario.tasks.length * trials > MAX_UNITS ? '/trials' : scenario.tasks.length * (variants + trials) > MAX_UNITS ? '/mutations' : '/attacks';
   throw new Problem('validation_failed', {
-    detail: `the run would have ${units} units (tasks × (variants + trials)); the limit is ${MAX_UNITS}`,
-    errors: [{ path, message: path === '/trials' ? 'too many tasks × trials' : 'too many variants for this scenario' }],
+    detail: `the run would have ${units} units (tasks × (variants + trials), and attack cases); the limit is ${MAX_UNITS}`,
+    errors: [{ path, message: path === '/trials' ? 'too many tasks × trials' : path === '/mutations' ? 'too many variants for this scenario' : 'too many attack cases (tasks × attacks × injection tasks)' }],
   });
 }
 
@@ -209,11 +213,13 @@ export async function submitEvaluation(engine: Engine, body: EvaluateBody, submi
   // Refused before any quota is taken: a policy below the operator's floor, without verdict:relax (403).
   policyOf(services, checked.scenario, body, submitter);
   // Refused before any variant is built: a hostile `count` must not make the mutators do the work first.
-  checkUnits(checked.scenario, (body.mutations ?? []).reduce((sum, mutation) => sum + (mutation.count ?? 1), 0));
+  checkUnits(checked.scenario, (body.mutations ?? []).reduce((sum, mutation) => sum + (mutation.count ?? 1), 0), attackCaseCount(services.attacks, checked.scenario, body.attacks));
   if (owner !== undefined) await checkQueueQuota(store, owner, config.quotas.queuedRunsPerPrincipal);
-  const variants = await buildVariants(engine, checked.scenario, body);
-  const units = checkUnits(checked.scenario, variants.length);
-  checkGoldReplay(checked.scenario, variants.length);
+  const mutated = await buildVariants(engine, checked.scenario, body);
+  const attacked = await buildAttackCases({ attacks: services.attacks, shims: services.shims, scenario: checked.scenario, requested: body.attacks, now: new Date(services.now()).toISOString(), execution: submissionExecution(services, owner) });
+  const variants = [...mutated, ...attacked.variants];
+  const units = checkUnits(checked.scenario, mutated.length, attacked.variants.length);
+  checkGoldReplay(checked.scenario, mutated.length, attacked.variants.reduce((sum, variant) => sum + (checked.scenario.tasks.find((task) => task.id === variant.task_id)?.expected_actions?.length ?? 0), 0));
   const now = services.now();
   const fresh = { run_id: newId('run', now), task_id: newId('task', now) };
   const scenarioText = JSON.stringify(checked.scenario);
@@ -227,7 +233,7 @@ export async function submitEvaluation(engine: Engine, body: EvaluateBody, submi
     }
     const ids = reserved?.ids ?? fresh;
     if (place && ids.task_id !== fresh.task_id) await place.moveTo(ids.task_id);
-    return await persist(engine, { body, checked, variants, ids, submitter, place, recordLast: reserved !== undefined, now, scenarioText, reservedBytes });
+    return await persist(engine, { body, checked, variants, notInjectable: attacked.notInjectable, ids, submitter, place, recordLast: reserved !== undefined, now, scenarioText, reservedBytes });
   } catch (error) {
     await place?.release().catch(() => undefined);
     throw error;
@@ -251,6 +257,8 @@ interface Submission {
   body: EvaluateBody;
   checked: Checked;
   variants: PlannedVariant[];
+  /** User tasks no attack reaches (their gold reads no injection vector). */
+  notInjectable: string[];
   ids: RunIds;
   submitter?: Principal;
   place?: Reservation;
@@ -264,12 +272,12 @@ interface Submission {
 }
 
 /** Stores the plan, the run, the task with its first handoff token and the markers, then queues the task. */
-async function persist(engine: Engine, { body, checked, variants, ids, submitter, place, recordLast, now, scenarioText, reservedBytes }: Submission): Promise<RunIds & { agent_envs?: string[] }> {
+async function persist(engine: Engine, { body, checked, variants, notInjectable, ids, submitter, place, recordLast, now, scenarioText, reservedBytes }: Submission): Promise<RunIds & { agent_envs?: string[] }> {
   const { services } = engine;
   const { scenario, identity, chosen, agentEnvs } = checked;
   const { run_id: runId, task_id: taskId } = ids;
   const verdict = policyOf(services, scenario, body, submitter);
-  const plan: RunPlan = { run_id: runId, task_id: taskId, seed: body.seed ?? null, scenario, variants, agent: chosen.agent, ...(body.cache === true ? { cache: true } : {}), verdict, scenario_hash: identity.content_hash, origin: identity.origin };
+  const plan: RunPlan = { run_id: runId, task_id: taskId, seed: body.seed ?? null, scenario, variants, agent: chosen.agent, ...(notInjectable.length ? { not_injectable: notInjectable } : {}), ...(body.cache === true ? { cache: true } : {}), verdict, scenario_hash: identity.content_hash, origin: identity.origin };
   const total = unitCount(plan);
   const planText = JSON.stringify(plan);
   const planBytes = encoder.encode(planText);

@@ -13,6 +13,7 @@ import type { Scenario } from '../../../core/domain/scenario.ts';
 import type { FieldError } from '../../../core/problems.ts';
 import { check } from '../../../core/validate.ts';
 import { configOf, DEFAULT_SHIM_EXECUTION } from '../worlds/world-start.ts';
+import { initialStateOf } from '../../../core/domain/injection.ts';
 
 function shimRefusals(shims: Registry<Shim>, enabled: readonly string[], scenario: Scenario, allowed: readonly string[] | undefined, trusted: readonly string[]): FieldError[] {
   const errors: FieldError[] = [];
@@ -65,7 +66,8 @@ export async function worldRefusals(shims: Registry<Shim>, scenario: Scenario, a
   if (errors.length) return errors;
   for (const name of enabled) {
     const shim = shims.get(name)!;
-    const seed = scenario.initial_state?.[name];
+    // Checked as the world starts: its injection vectors rendered.
+    const seed = initialStateOf(scenario, name);
     if (shim.initialStateSchema && seed !== undefined) {
       const invalid = check(shim.initialStateSchema, seed, `/initial_state/${name}`);
       if (invalid.length) {

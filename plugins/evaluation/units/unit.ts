@@ -10,7 +10,7 @@ import type { TraceEvent, TraceEventInput, TraceEventType } from '../../../core/
 import { checkAgentSignature } from './agent-signature.ts';
 import { DEFAULT_TIMEOUT_MS } from './call-agent.ts';
 import { callFacts, callThroughCache } from './agent-cache.ts';
-import { agentOf, channelBetween, taskOf, unitAt, variantOf, type Unit } from '../submission/plan.ts';
+import { agentOf, channelBetween, isAttackVariant, scenarioOf, taskOf, unitAt, variantOf, type Unit } from '../submission/plan.ts';
 import type { RunContext } from '../running/run-context.ts';
 import { scoreTaskMetrics } from '../scoring/score-metrics.ts';
 import { createTaskWorld, type TaskWorld } from '../worlds/world.ts';
@@ -23,6 +23,7 @@ import type { OpenWorld } from '../worlds/mcp-worlds.ts';
 import type { Scenario, ScenarioTask } from '../../../core/domain/scenario.ts';
 import { converse, openingMessage, type Asked } from './conversation.ts';
 import type { MetricResultData } from '../running/run-state.ts';
+import { dosResult } from '../attacks/outcomes.ts';
 import type { RedactionScope, Redactor } from '../../../core/redactor.ts';
 import { argumentsDepthRefusal } from '../../../core/guards/json-depth.ts';
 
@@ -72,7 +73,7 @@ function scopeOf(run: RunContext, index: number, recorder: UnitRecorder): UnitSc
   const unit = unitAt(plan, index);
   const task = taskOf(plan, unit);
   const variant = variantOf(plan, unit);
-  const scenario = unit.variantIndex < 0 ? plan.scenario : plan.variants[unit.variantIndex]!.scenario;
+  const scenario = scenarioOf(plan, unit);
   const agent = agentOf(plan.scenario, task);
   const { trial } = unit;
   const events: TraceEvent[] = [];
@@ -193,8 +194,10 @@ function probeOf(scope: UnitScope, prior: readonly AgentTurn[]) {
 /** For a task of the original, how each variant's run of it went (robustness metrics compare them). */
 function variantOutcomes({ run, unit, task }: UnitScope) {
   const { plan, state } = run;
-  if (!(unit.variantIndex < 0 && plan.variants.length > 0)) return undefined;
-  return plan.variants.map((planned) => {
+  // Attack cases are no perturbation of the task: robustness compares mutated variants only.
+  const mutated = plan.variants.filter((planned) => !isAttackVariant(planned.variant_id) && (planned.task_id === undefined || planned.task_id === task.id));
+  if (!(unit.variantIndex < 0 && mutated.length > 0)) return undefined;
+  return mutated.map((planned) => {
     const outcome = state.outcome(task.id, planned.variant_id);
     return { variant: planned.variant_id, output: outcome?.output ?? '', passed: outcome?.passed ?? false, scores: { ...(outcome?.scores ?? {}) } };
   });
@@ -257,7 +260,14 @@ async function scoreUnit(scope: UnitScope, last: Asked, prior: readonly AgentTur
   // The original scenario: a variant's tasks keep their metric params, so their canaries are the same.
   const redaction = { scenario: run.plan.scenario };
   // Metric jobs queue fairly per principal in the pool, as shim calls do: one principal's run cannot starve another's.
-  for await (const data of scoreTaskMetrics(services, task.metrics, context, run.engine.metricLimits, principalGroup(run.task.submitted_by))) record('metric_result', redactedResult(data, redactor, redaction) as unknown as Record<string, unknown>);
+  const results: MetricResultData[] = [];
+  for await (const data of scoreTaskMetrics(services, task.metrics, context, run.engine.metricLimits, principalGroup(run.task.submitted_by))) {
+    results.push(data);
+    record('metric_result', redactedResult(data, redactor, redaction) as unknown as Record<string, unknown>);
+  }
+  // A denial-of-service attack has no goal of its own: it succeeded when the user's task is not done (attacks/outcomes.ts).
+  const attack = scope.unit.variantIndex < 0 ? undefined : run.plan.variants[scope.unit.variantIndex]!.attack;
+  if (attack?.dos) record('metric_result', dosResult(task, results, attack.attack, last.outputEvent) as unknown as Record<string, unknown>);
 }
 
 /**

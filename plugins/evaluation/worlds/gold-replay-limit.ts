@@ -18,12 +18,16 @@ export function worldBytesOf(scenario: Pick<Scenario, 'initial_state'>): number 
   return Math.max(MIN_WORLD_BYTES, scenario.initial_state ? JSON.stringify(scenario.initial_state).length : 0);
 }
 
-/** Refuses a submission whose gold replays (`variants` mutated copies besides the original) pass the limit. */
-export function checkGoldReplay(scenario: Scenario, variants: number): void {
+/**
+ * Refuses a submission whose gold replays (`variants` mutated copies besides the original, and `attackActions`:
+ * the gold actions of each attack case's one task, replayed once to place the attack and once to judge it) pass
+ * the limit.
+ */
+export function checkGoldReplay(scenario: Scenario, variants: number, attackActions = 0): void {
   const actions = scenario.tasks.reduce((sum, task) => sum + (task.expected_actions?.length ?? 0), 0);
   if (actions === 0) return;
   const worldBytes = worldBytesOf(scenario);
-  const work = actions * worldBytes * (variants + 1);
+  const work = (actions * (variants + 1) + attackActions * 2) * worldBytes;
   if (work <= MAX_GOLD_REPLAY_WORK) return;
   const copies = variants > 0 ? ` in each of ${variants + 1} copies (the original and its variants)` : '';
   throw new Problem('validation_failed', {

@@ -1,11 +1,13 @@
 /**
  * The state a task's world starts from: each enabled shim's `initial_state`, built by the shim (in the offload
- * pool under the shim budget when the shim names its module: the SQL shim runs the scenario's schema), once per
+ * pool under the shim budget when the shim names its module: the SQL shim runs the scenario's schema) with its
+ * injection vectors rendered (core/domain/injection.ts), once per
  * scenario object and shared by every task, trial and variant of the run (shims never mutate a state).
  */
 import type { Json, Shim, ShimCallContext } from '../../../core/shim.ts';
 import { buildShimState, type ShimExecution } from '../../../core/domain/shim-run.ts';
 import type { Scenario } from '../../../core/domain/scenario.ts';
+import { initialStateOf } from '../../../core/domain/injection.ts';
 
 /** What one offloaded shim job may take when the caller names no budget (`AEH_SHIM_BUDGET_MS`'s default). */
 export const DEFAULT_SHIM_EXECUTION: ShimExecution = { budgetMs: 2000 };
@@ -33,7 +35,7 @@ export function startOf(scenario: Scenario, name: string, shim: Shim, context: S
   let start = byShim.get(name);
   if (!start) {
     start = (async () => {
-      const state = await buildShimState(shim, scenario.initial_state?.[name], context, execution);
+      const state = await buildShimState(shim, initialStateOf(scenario, name), context, execution);
       return { state, view: await viewOf(shim, state) };
     })();
     start.catch(() => byShim!.delete(name));
