@@ -24,7 +24,7 @@ import type { Scenario, ScenarioTask } from '../../../core/domain/scenario.ts';
 import { converse, openingMessage, type Asked } from './conversation.ts';
 import type { MetricResultData } from '../running/run-state.ts';
 import { dosResult } from '../attacks/outcomes.ts';
-import type { RedactionScope, Redactor } from '../../../core/redactor.ts';
+import { redactedResult } from '../scoring/redacted-result.ts';
 import { argumentsDepthRefusal } from '../../../core/guards/json-depth.ts';
 
 const HANDOFF_CONTENT_LIMIT = 2000;
@@ -201,23 +201,6 @@ function variantOutcomes({ run, unit, task }: UnitScope) {
     const outcome = state.outcome(task.id, planned.variant_id);
     return { variant: planned.variant_id, output: outcome?.output ?? '', passed: outcome?.passed ?? false, scores: { ...(outcome?.scores ?? {}) } };
   });
-}
-
-/**
- * A metric's result as the trace keeps it: its messages and evidence through the redactor, so no failure
- * repeats a canary, a credential or personal data into the run record, failures.json or the certificate's
- * evidence (the agent's own output events stay as they were: they are the evidence of the leak).
- */
-function redactedResult(data: MetricResultData, redactor: Redactor, scope: RedactionScope): MetricResultData {
-  return {
-    ...data,
-    ...(data.note ? { note: redactor.text(data.note, scope) } : {}),
-    failures: data.failures.map((failure) => ({
-      ...failure,
-      message: redactor.text(failure.message, scope),
-      ...(failure.evidence !== undefined ? { evidence: redactor.value(failure.evidence, scope) } : {}),
-    })),
-  };
 }
 
 const writesCache = new WeakMap<Scenario, string[]>();
