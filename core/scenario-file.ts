@@ -8,6 +8,7 @@ import { normalizeScenario } from './domain/scenario-load.ts';
 import type { Services } from './services.ts';
 import { parseBoundedJson } from './guards/json.ts';
 import { JsonDepthError } from './guards/json-depth.ts';
+import { depthProblem } from './pipeline/json-body.ts';
 import { readJailedFile } from './guards/jail.ts';
 
 /** Reads a scenario JSON file through the jail and normalises it. */
@@ -17,7 +18,7 @@ export async function loadScenarioFile(services: Pick<Services, 'config' | 'capa
   try {
     document = parseBoundedJson(new TextDecoder().decode(bytes));
   } catch (error) {
-    if (error instanceof JsonDepthError) throw new Problem('validation_failed', { detail: `the scenario file ${error.message}`, errors: [{ path: error.path || '/', message: `nests deeper than ${error.limit} levels here` }] });
+    if (error instanceof JsonDepthError) throw depthProblem(error, 'the scenario file');
     // Where, never what: the file may be anything the jail lets through, and V8's message quotes it.
     const where = (error as Error).message;
     throw new Problem('validation_failed', { detail: `the scenario file is ${where}`, errors: [{ path: '/', message: where }] });

@@ -211,7 +211,7 @@ export async function submitEvaluation(engine: Engine, body: EvaluateBody, submi
   }
   const checked = await checkedScenario(engine, body, owner);
   // Refused before any quota is taken: a policy below the operator's floor, without verdict:relax (403).
-  policyOf(services, checked.scenario, body, submitter);
+  const verdict = policyOf(services, checked.scenario, body, submitter);
   // Refused before any variant is built: a hostile `count` must not make the mutators do the work first.
   checkUnits(checked.scenario, (body.mutations ?? []).reduce((sum, mutation) => sum + (mutation.count ?? 1), 0), attackCaseCount(services.attacks, checked.scenario, body.attacks));
   if (owner !== undefined) await checkQueueQuota(store, owner, config.quotas.queuedRunsPerPrincipal);
@@ -233,7 +233,7 @@ export async function submitEvaluation(engine: Engine, body: EvaluateBody, submi
     }
     const ids = reserved?.ids ?? fresh;
     if (place && ids.task_id !== fresh.task_id) await place.moveTo(ids.task_id);
-    return await persist(engine, { body, checked, variants, notInjectable: attacked.notInjectable, ids, submitter, place, recordLast: reserved !== undefined, now, scenarioText, reservedBytes });
+    return await persist(engine, { body, checked, verdict, variants, notInjectable: attacked.notInjectable, ids, submitter, place, recordLast: reserved !== undefined, now, scenarioText, reservedBytes });
   } catch (error) {
     await place?.release().catch(() => undefined);
     throw error;
@@ -256,6 +256,8 @@ function policyOf(services: Engine['services'], scenario: Scenario, body: Evalua
 interface Submission {
   body: EvaluateBody;
   checked: Checked;
+  /** The verdict policy the run applies (`policyOf`, checked against the floor before any quota was taken). */
+  verdict: VerdictPolicy;
   variants: PlannedVariant[];
   /** User tasks no attack reaches (their gold reads no injection vector). */
   notInjectable: string[];
@@ -272,11 +274,10 @@ interface Submission {
 }
 
 /** Stores the plan, the run, the task with its first handoff token and the markers, then queues the task. */
-async function persist(engine: Engine, { body, checked, variants, notInjectable, ids, submitter, place, recordLast, now, scenarioText, reservedBytes }: Submission): Promise<RunIds & { agent_envs?: string[] }> {
+async function persist(engine: Engine, { body, checked, verdict, variants, notInjectable, ids, submitter, place, recordLast, now, scenarioText, reservedBytes }: Submission): Promise<RunIds & { agent_envs?: string[] }> {
   const { services } = engine;
   const { scenario, identity, chosen, agentEnvs } = checked;
   const { run_id: runId, task_id: taskId } = ids;
-  const verdict = policyOf(services, scenario, body, submitter);
   const plan: RunPlan = { run_id: runId, task_id: taskId, seed: body.seed ?? null, scenario, variants, agent: chosen.agent, ...(notInjectable.length ? { not_injectable: notInjectable } : {}), ...(body.cache === true ? { cache: true } : {}), verdict, scenario_hash: identity.content_hash, origin: identity.origin };
   const total = unitCount(plan);
   const planText = JSON.stringify(plan);
