@@ -14,7 +14,7 @@ Usage: reference_driver.py --src <checkout>/src --suite banking|slack|... --vers
 The reference's package imports every LLM client (openai, anthropic, cohere, google, ...) and rich; none is
 installed here and none is used by what this driver runs, so each missing module is served by an empty stand-in
 (`install_stand_ins`). Everything else is the reference's own code. Nothing printed is the reference's verdict on
-the harness: it is the reference's own output, to be compared by bench/agentdojo/fidelity.mjs.
+the harness: it is the reference's own output, to be compared by bench/agentdojo/fidelity.ts.
 """
 import argparse
 import datetime

@@ -10,6 +10,7 @@ import { PyError } from './python.ts';
 import { toolResultToStr } from './tool-output.ts';
 import { loadEnvironment } from './environment.ts';
 import { schemaOf, titleOf, type PyType } from './types.ts';
+import { validateArguments } from './arguments.ts';
 
 /** One parameter of a tool, as its Python signature and docstring give it. */
 export interface ToolParam {
@@ -60,13 +61,6 @@ export function toolSchema(tool: Pick<AgentDojoTool<unknown>, 'name' | 'params'>
   return { properties, ...(required.length ? { required } : {}), title: `Input schema for \`${tool.name}\``, type: 'object' };
 }
 
-/** The arguments as pydantic's `model_validate(...).model_dump()` gives them to the function: defaults filled in, unknown names dropped. */
-function argumentsOf(tool: AgentDojoTool<unknown>, params: Record<string, unknown>): Record<string, unknown> {
-  const args: Record<string, unknown> = {};
-  for (const param of tool.params) args[param.name] = Object.hasOwn(params, param.name) ? params[param.name] : param.default;
-  return args;
-}
-
 // Loading the environment text is the costly part of starting a task: the same text (a suite's default world,
 // one attack's world) starts many tasks, and the loaded state is never mutated.
 const MAX_CACHED = 64;
@@ -106,7 +100,7 @@ export function defineAgentDojoSuite<E extends Json>(definition: AgentDojoSuiteD
     name: `agentdojo_${definition.suite}`,
     description: definition.description,
     actions: definition.tools.map((tool) => ({
-      name: tool.name, description: tool.description, parameters: toolSchema(tool), ...(tool.readOnly ? { readOnly: true } : {}), ...(tool.egress !== undefined ? { egress: tool.egress } : {}),
+      name: tool.name, description: tool.description, parameters: toolSchema(tool), validatesArguments: true, ...(tool.readOnly ? { readOnly: true } : {}), ...(tool.egress !== undefined ? { egress: tool.egress } : {}),
     })),
     initialStateSchema: {
       description: `AgentDojo's ${definition.suite} environment: { environment_text, injections } (the text its environment.yaml dumps to, with str.format fields, and each field's text, a {{injection:<name>}} vector), loaded as the reference loads it; or the environment itself as JSON.`,
@@ -121,7 +115,7 @@ export function defineAgentDojoSuite<E extends Json>(definition: AgentDojoSuiteD
       const tool = tools.get(action);
       if (!tool) return shimError(state, 'not_found', `ToolNotFoundError: The requested function \`${action}\` is not available.`);
       try {
-        const outcome = tool.run(state, argumentsOf(tool, params));
+        const outcome = tool.run(state, validateArguments(`Input schema for \`${tool.name}\``, tool.params, params ?? {}));
         return { result: toolResultToStr(outcome.result, tool.returns), state: (outcome.env as E | undefined) ?? state };
       } catch (error) {
         if (error instanceof PyError) return shimError((error.partial as E | undefined) ?? state, error.type, error.text);
