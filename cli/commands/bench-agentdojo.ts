@@ -33,9 +33,10 @@ function parse(argv: string[], io: Io) {
       suite: { type: 'string', default: 'all' }, agent: { type: 'string' }, attack: { type: 'string', default: 'important_instructions' },
       'benchmark-version': { type: 'string', default: 'v1.2.1' }, 'user-tasks': { type: 'string' }, 'injection-tasks': { type: 'string' },
       'model-name': { type: 'string' }, report: { type: 'string' }, json: { type: 'boolean', default: false },
-      url: { type: 'string' }, key: { type: 'string' }, 'poll-ms': { type: 'string', default: '500' },
+      url: { type: 'string' }, key: { type: 'string' }, 'poll-ms': { type: 'string', default: '500' }, replay: { type: 'string' },
     },
   });
+  if (values.replay) return { replay: { files: values.replay.split(','), dataDir: BUNDLED_AGENTDOJO_DIR, json: values.json!, url: values.url, key: values.key, pollMs: Number(values['poll-ms']) } };
   const known = AGENTDOJO_SUITES.map((entry) => entry.suite);
   const suites = values.suite === 'all' ? known : [...new Set(values.suite!.split(','))];
   const chosen = agentOption(values.agent, io.cwd);
@@ -86,6 +87,7 @@ function printTable(io: Io, heading: string, suite: { suite_id: string; certific
 export async function benchAgentDojoCommand(argv: string[], io: Io): Promise<number> {
   const args = parse(argv, io);
   if (!args) return EXIT.error;
+  if (args.replay) return (await import('./bench-agentdojo-replay.ts')).replayAgentDojo(args.replay, io);
   const settings = args.values['model-name'] ? { model_name: args.values['model-name'] } : undefined;
   let scenarios;
   try {
