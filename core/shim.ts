@@ -22,6 +22,12 @@ export interface ShimAction {
   description: string;
   /** JSON Schema (type `object`) of the parameters; calls that do not match are refused before `call`. */
   parameters: JsonSchema;
+  /**
+   * The shim reads and checks the arguments itself, as the system it reproduces does (AgentDojo's tools take
+   * `"10.0"` for a float, as pydantic does, and word their own refusals): the engine offers `parameters` but does
+   * not refuse a call that misses them.
+   */
+  validatesArguments?: boolean;
   /** JSON Schema of a successful result, for documentation and the conformance suite. */
   result?: JsonSchema;
   /** True for actions that change nothing but the shim's `incidental` state (reads, searches). */

@@ -5,8 +5,13 @@
  * - The global `Request` and `Response` are put back: @hono/node-server replaces them with its own lighter
  *   classes when a file starts a server in-process, and msw's `HttpResponse.error()` is a network error only
  *   with the platform's `Response` (the next file's mocked network error answered `status 0` instead).
+ * - @hono/node-server is loaded here, before any file's msw server listens: its `Request` class extends the global
+ *   `Request` it finds when first imported, and a first import under msw (a CLI test running the service
+ *   in-process while msw listens) made every later `app.request` in that worker construct through msw's torn-down
+ *   proxy ("inferRawHeaders(...) is not iterable", in whichever files the worker ran next).
  */
 import { afterAll } from 'vitest';
+import '@hono/node-server';
 import { runFileCleanups } from './file-cleanup.ts';
 
 const PLATFORM = Symbol.for('aeh.test.platformGlobals');

@@ -6,7 +6,7 @@
  * is certified: its signed runs carry the scenarios, which name the release, the split and the rules. Prints
  * τ-bench's leaderboard table (pass^1…pass^k per domain, with its reward bases, the split and the rules), then
  * each task's attempts, and with `--report` writes the suite's HTML report. Exit 0 when the benchmark ran
- * (whatever it measured), 3 on an error.
+ * (whatever it measured), 3 on an error. `aeh bench agentdojo` is bench-agentdojo.ts.
  */
 import { parseArgs } from 'node:util';
 import { readFile, stat } from 'node:fs/promises';
@@ -27,11 +27,11 @@ import type { TaskVerdict } from '../../core/domain/verdict.ts';
 const DOMAINS: TauDomain[] = ['retail', 'airline'];
 
 /** The package's own τ-bench data (catalog/data/tau-bench, tau2-bench's layout), from the sources or from dist/. */
-const packageRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..', ...(import.meta.url.includes('/dist/') ? ['..'] : []));
+export const packageRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..', ...(import.meta.url.includes('/dist/') ? ['..'] : []));
 export const BUNDLED_TAU_DIR = join(packageRoot, 'catalog', 'data', 'tau-bench', 'domains');
 
 /** The node file system as the τ-bench reader wants it (read and stat, nothing else). */
-const localFiles = { readFile: (path: string) => readFile(path), stat: async (path: string) => ({ isFile: (await stat(path)).isFile(), size: 0 }) };
+export const localFiles = { readFile: (path: string) => readFile(path), stat: async (path: string) => ({ isFile: (await stat(path)).isFile(), size: 0 }) };
 
 function parse(argv: string[], io: Io) {
   const { values, positionals } = parseArgs({
@@ -48,7 +48,7 @@ function parse(argv: string[], io: Io) {
   // The release's data ships with the package; a data directory of one's own overrides it.
   const data = values.data ?? io.env.AEH_TAU_DATA_DIR ?? BUNDLED_TAU_DIR;
   const chosen = agentOption(values.agent, io.cwd);
-  const problem = positionals[0] !== 'tau' ? 'the benchmark is "tau" (aeh bench tau …)'
+  const problem = positionals[0] !== 'tau' ? 'the benchmark is "tau" or "agentdojo" (aeh bench tau …, aeh bench agentdojo …)'
     : !domains.every((domain) => DOMAINS.includes(domain)) ? `--domain must be ${DOMAINS.join(', ')} or all (a comma list too)`
     : !chosen.agent ? '--agent is required (a registered agent, a spec, or a spec file)'
     : !(Number.isInteger(trials) && trials >= 1 && trials <= 20) ? `--trials must be a whole number from 1 to 20, got "${values.trials}"`
@@ -63,7 +63,7 @@ function parse(argv: string[], io: Io) {
 }
 
 /** Waits for the suite's one run to end; the suite as the API answers it then. */
-async function follow(client: ApiClient, suiteId: string, io: Io, quiet: boolean, pollMs: number): Promise<any> {
+export async function follow(client: ApiClient, suiteId: string, io: Io, quiet: boolean, pollMs: number): Promise<any> {
   const progress = createProgress(io, quiet);
   for (;;) {
     const suite = (await client.request('GET', `/api/v1/suites/${suiteId}`)).body;
@@ -116,6 +116,7 @@ function printTable(io: Io, heading: string, suite: any, results: DomainResult[]
 
 /** Runs `aeh bench`; returns the exit code. */
 export async function benchCommand(argv: string[], io: Io): Promise<number> {
+  if (argv.find((arg) => !arg.startsWith('-')) === 'agentdojo') return (await import('./bench-agentdojo.ts')).benchAgentDojoCommand(argv, io);
   const args = parse(argv, io);
   if (!args) return EXIT.error;
   const release = args.bundled ? BUNDLED_TAU_RELEASE : undefined;

@@ -27,4 +27,16 @@ describe('agent: replay recording index', () => {
     expect([...recording.keys()]).toEqual(['\u0000a']);
     expect(recording.get('\u0000a')).toEqual({ output: 'x', latency_ms: 3 });
   });
+
+  it('keeps a call recorded as not executed unrun (AgentDojo\'s tool loop stopped before it), and says so', () => {
+    const recording = indexRecording(lines(
+      { type: 'agent_output', task_id: 't1', data: { output: 'done' } },
+      { type: 'tool_call', task_id: 't1', data: { name: 'bank.send_money', arguments: { amount: 1 } } },
+      { type: 'tool_call', task_id: 't1', data: { name: 'bank.get_balance', arguments: {}, executed: false } },
+    ));
+    expect(recording.get('\u0000t1')!.tool_calls).toEqual([
+      { name: 'bank.send_money', arguments: { amount: 1 }, result: undefined },
+      { name: 'bank.get_balance', arguments: {}, result: undefined, executed: false },
+    ]);
+  });
 });

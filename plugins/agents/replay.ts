@@ -7,7 +7,7 @@
  * A recorded call that names a tool of the task's world runs on that world again, in the recorded order, and
  * the world's answer replaces the recorded one (as for `scripted`): the world then holds what the recorded agent
  * did, so gold worlds and state checks judge the recording (a published trajectory's reward reproduced,
- * bench/tau/trajectories.mjs). Other recorded calls are kept as recorded.
+ * bench/tau/trajectories.mjs). Other recorded calls, and those recorded `executed: false`, are kept as recorded.
  */
 import type { Plugin } from '../../core/plugin.ts';
 import { Problem } from '../../core/problems.ts';
@@ -48,7 +48,7 @@ export function indexRecording(bytes: Uint8Array): Recording {
     const key = keyOf(event.task_id, event.variant);
     const data = (event.data ?? {}) as Record<string, unknown>;
     if (event.type === 'tool_call') {
-      const call: ToolCall = { name: String(data.name ?? ''), arguments: data.arguments, result: data.result };
+      const call: ToolCall = { name: String(data.name ?? ''), arguments: data.arguments, result: data.result, ...(data.executed === false ? { executed: false } : {}) };
       if (open === key) (recording.get(key)!.tool_calls ??= []).push(call);
       else if (!recording.has(key)) pending.set(key, [...(pending.get(key) ?? []), call]);
       continue;
@@ -79,11 +79,15 @@ async function load(path: string, readFile: (path: string) => Promise<Uint8Array
   return recording;
 }
 
-/** The recorded calls, those naming a tool of the world run on it in order (the world records each). */
+/**
+ * The recorded calls, those naming a tool of the world run on it in order (the world records each). A call the
+ * recording marks `executed: false` (the recorded agent asked for it, its run never ran it: AgentDojo's tool loop
+ * stopping at its iteration limit) stays unrun, and is recorded as not executed.
+ */
 async function replayCalls(calls: readonly ToolCall[], tools: AgentTools): Promise<ToolCall[]> {
   const replayed: ToolCall[] = [];
   for (const call of calls) {
-    if (!tools.has(call.name)) {
+    if (!tools.has(call.name) || call.executed === false) {
       replayed.push(call);
       continue;
     }

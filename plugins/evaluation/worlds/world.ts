@@ -44,7 +44,7 @@ export interface TaskWorld extends AgentTools {
 
 /**
  * The tools a task offers, by canonical name (`shim.action`) for the lookups of every call. With
- * `tool_names: "bare"` each is offered by its action's name alone (a benchmark's own names), which `canonicalOf`
+ * `tool_names: "bare"` each is offered by its action's name and description alone (a benchmark's own), which `canonicalOf`
  * maps back; the trace and the scenario keep `shim.action` (submission refuses two shims sharing an action name).
  */
 function offeredTools(shims: Map<string, Shim>, scenario: Scenario, task: ScenarioTask) {
@@ -57,7 +57,8 @@ function offeredTools(shims: Map<string, Shim>, scenario: Scenario, task: Scenar
     for (const action of shim.actions) {
       const toolName = `${name}.${action.name}`;
       if (allowed && !allowed.has(toolName)) continue;
-      list.push({ name: bare ? action.name : toolName, function_name: bare ? action.name : `${name}__${action.name}`, description: `${shim.description} ${action.description}`, parameters: action.parameters });
+      // A benchmark's own names come with its own descriptions: the agent reads the tool as the benchmark wrote it.
+      list.push({ name: bare ? action.name : toolName, function_name: bare ? action.name : `${name}__${action.name}`, description: bare ? action.description : `${shim.description} ${action.description}`, parameters: action.parameters });
       offered.set(toolName, { shim: name, action });
       if (bare) aliases.set(action.name, toolName);
     }
@@ -110,7 +111,7 @@ export async function createTaskWorld(options: { shims: Registry<Shim>; scenario
     if (tooDeep) return fail('invalid', tooDeep);
     const tool = offered.get(canonical);
     if (!tool) return fail('not_found', `no tool "${name}" here; tools: ${list.map((item) => item.name).join(', ')}`);
-    const invalid = checkShimParams(tool.action, argumentsRecord);
+    const invalid = tool.action.validatesArguments ? [] : checkShimParams(tool.action, argumentsRecord);
     if (invalid.length) return fail('invalid', `arguments do not match the tool's schema: ${describeErrors(invalid)}`);
     const before = states.get(tool.shim)!;
     const context = contexts.get(tool.shim)!;
