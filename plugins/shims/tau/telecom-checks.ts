@@ -4,7 +4,9 @@
  * conversation is over (`world_checks` on `tau_telecom`). Each throws a `Refusal` where the reference raises.
  */
 import { fail, type JsonObject } from './shared.ts';
-import type { TelecomDb } from './telecom.ts';
+
+/** The tables the assertions read (telecom.ts's `TelecomDb`, which holds this file's checks). */
+type TelecomDb = { customers: JsonObject[]; lines: JsonObject[]; bills: JsonObject[] };
 
 type Params = Record<string, unknown>;
 
