@@ -22,7 +22,7 @@ export const KEYS_USAGE = 'aeh keys rotate [--data-dir <dir>] [--json]   (defaul
 export const SUITE_USAGE = 'aeh suite run (--scenarios ID|FILE.json[,…] | --query "industry=finance&tag=pii") [--agent NAME|@spec.json]… [--name N] [--cache] [--fail-on-severity S] [--must-pass IDS] [--min-pass-rate R] [--pass-threshold T] [--no-wait] [--json] [--url URL] [--key KEY]\n       aeh suite show <suite_id> [--json]\n       aeh suite list [--limit N] [--json]';
 
 /** `aeh bench`. */
-export const BENCH_USAGE = 'aeh bench tau --domain retail|airline|all --agent NAME|JSON|FILE [--trials 4] [--split base] [--tasks N] [--data DIR] [--report FILE] [--json] [--url URL] [--key KEY]';
+export const BENCH_USAGE = 'aeh bench tau --domain retail|airline|telecom|all --agent NAME|JSON|FILE [--trials 4] [--split base] [--tasks N] [--data DIR] [--report FILE] [--json] [--url URL] [--key KEY]';
 
 /** `aeh gc` (docs/cli.md). */
 export const GC_USAGE = 'aeh gc [--max-age-days N] [--keep-runs N] [--dry-run] [--json] [--url URL] [--key KEY]';

@@ -94,7 +94,7 @@ describe('τ-bench shims through the service', () => {
     const t = await testApp();
     const { body } = await t.json('GET', '/api/v1/shims');
     const tau = (body as any).items.filter((shim: any) => shim.name.startsWith('tau_'));
-    expect(tau.map((shim: any) => shim.name)).toEqual(['tau_retail', 'tau_airline', 'tau_telecom']);
+    expect(tau.map((shim: any) => shim.name)).toEqual(['tau_retail', 'tau_airline', 'tau_telecom', 'tau_telecom_user']);
     expect(tau[0].actions.find((action: any) => action.name === 'transfer_to_human_agents')).toMatchObject({ terminal: true });
     expect(tau[1].actions.filter((action: any) => action.terminal).map((action: any) => action.name)).toEqual(['transfer_to_human_agents']);
     expect(tau[2].actions.filter((action: any) => action.terminal).map((action: any) => action.name)).toEqual(['transfer_to_human_agents']);
