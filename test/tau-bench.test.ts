@@ -70,7 +70,7 @@ describe('τ-bench tasks as a scenario (tauScenario)', () => {
     expect(action.expected_outcome).toEqual([{ target: 'tool_calls', where: { name: 'tau_retail.get_order_details', arguments: { order_id: '#W2' } }, mode: 'exists' }]);
   });
 
-  it('names a reward component the harness does not score (the telecom domain\'s ENV_ASSERTION)', async () => {
+  it('names a reward component the harness does not score in the domain (ENV_ASSERTION outside telecom, whose worlds have no env assertions)', async () => {
     const { tauTask } = await import('../plugins/shims/tau/tasks.ts');
     const { tauRetailShim } = await import('../plugins/shims/tau/index.ts');
     const task = { id: '9', user_scenario: { instructions: 'x' }, evaluation_criteria: { actions: [], reward_basis: ['ENV_ASSERTION'] } };

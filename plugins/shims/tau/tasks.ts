@@ -9,6 +9,7 @@
  * (the `nl_assertions` metric, judged by the configured model). Nothing is stored: the scenario is built from
  * the data directory each time.
  */
+import { sha256 } from '@noble/hashes/sha2.js';
 import type { OutcomeAssertion, MetricRef, Scenario, ScenarioTask } from '../../../core/domain/scenario.ts';
 import type { Json, Shim } from '../../../core/shim.ts';
 import { readTauDb, readTauGuidelines, readTauJson, readTauText, type TauDataDir } from './data.ts';
@@ -66,6 +67,22 @@ export interface TauTask {
  * with the environment's sync), and its gold actions and env assertions name either world by their requestor.
  */
 interface DualControl { userShim: Shim; agentDb: TelecomDb }
+
+const TASK_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+/**
+ * The scenario task id of a τ-bench task: `task_<id>`; an id a scenario cannot hold (telecom's
+ * `[mms_issue]airplane_mode_on|…[PERSONA:Hard]`, up to 215 characters) with each run of other characters as `-`,
+ * cut to fit with 8 hex digits of its SHA-256 so that two long ids stay apart.
+ */
+export function scenarioTaskId(id: string): string {
+  const plain = `task_${id}`;
+  if (TASK_ID.test(plain)) return plain;
+  const slug = `task_${id.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '')}`;
+  if (slug.length <= 128) return slug;
+  const digest = Array.from(sha256(new TextEncoder().encode(id)).slice(0, 4), (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `${slug.slice(0, 119)}-${digest}`;
+}
 
 /** Python's `textwrap.indent(text, "\t")`: a tab before every line that is not blank. */
 const indent = (text: string) => text.split(/(?<=\n)/).map((line) => (line.trim() ? `\t${line}` : line)).join('');
@@ -132,7 +149,7 @@ export async function tauTask(task: TauTask, shim: Shim, db: Json, domain: strin
     { id: 'conversation_end' },
   ];
   return {
-    id: `task_${task.id}`,
+    id: scenarioTaskId(task.id),
     // The agent greets first; the simulated user writes the first message.
     input: '',
     metrics,
@@ -155,7 +172,7 @@ function telecomStart(task: TauTask, dual: DualControl): Record<string, unknown>
 export interface TauScenario {
   scenario: Scenario;
   policy: string;
-  /** Each task's reward basis, by scenario task id (`task_<id>`). */
+  /** Each task's reward basis, by scenario task id (`task_<id>`: scenarioTaskId). */
   rewardBasis: Record<string, TauRewardType[]>;
 }
 
@@ -193,7 +210,7 @@ export async function tauScenario(domain: TauDomain, data: TauDataDir, options: 
     if (!task) throw new Error(`τ-bench ${domain}: split "${split}" names task ${id}, which tasks.json does not hold`);
     return task;
   });
-  const rewardBasis = Object.fromEntries(chosen.map((task) => [`task_${task.id}`, task.evaluation_criteria ? rewardBasisOf(task, domain) : []]));
+  const rewardBasis = Object.fromEntries(chosen.map((task) => [scenarioTaskId(task.id), task.evaluation_criteria ? rewardBasisOf(task, domain) : []]));
   const scenario: Scenario = {
     id: `tau-bench-${domain}-${split}`,
     title: `τ-bench ${domain} (${split} split, ${ids.length} tasks)`,
