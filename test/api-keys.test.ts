@@ -64,7 +64,7 @@ describe('API keys', () => {
     expect(JSON.stringify(list.body)).not.toContain('"hash"');
     expect((await t.json('GET', `/api/v1/keys/${made.id}`)).body.prefix).toBe(made.secret.slice(0, 22));
     let used: string | undefined;
-    for (let i = 0; i < 100 && !used; i++) used = (await t.json('GET', `/api/v1/keys/${made.id}`)).body.last_used_at ?? void (await new Promise((resolve) => setTimeout(resolve, 5)));
+    for (let i = 0; i < 12_000 && !used; i++) used = (await t.json('GET', `/api/v1/keys/${made.id}`)).body.last_used_at ?? void (await new Promise((resolve) => setTimeout(resolve, 5)));
     expect(used).toMatch(/^\d{4}-/);
     const audit = await t.json('GET', '/api/v1/audit?limit=10');
     expect(audit.body.items).toContainEqual(expect.objectContaining({ principal: `api-key|nightly#${made.id}`, action: 'evaluate', outcome: 'ok' }));

@@ -29,7 +29,7 @@ describe('/api/v1 aliases', () => {
     expect(accepted.status).toBe(202);
     const { run } = await evaluate(t, { scenario: scriptedScenario('aliases-2') });
     const runId = run.run_id;
-    for (let i = 0; i < 200 && (await t.request('GET', `/v1/certificates/${runId}`, { key: null })).status !== 200; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (let i = 0; i < 6_000 && (await t.request('GET', `/v1/certificates/${runId}`, { key: null })).status !== 200; i++) await new Promise((resolve) => setTimeout(resolve, 10));
     const [plain, versioned] = [await t.request('GET', `/v1/certificates/${runId}`, { key: null }), await t.request('GET', `/api/v1/certificates/${runId}`, { key: null })];
     expect(versioned.status).toBe(200);
     expect(versioned.headers.get('etag')).toBe(plain.headers.get('etag'));

@@ -82,7 +82,7 @@ export function scriptedScenario(id: string, overrides: Record<string, unknown> 
 const FINAL = new Set(['succeeded', 'failed', 'cancelled']);
 
 /** Polls a task until it ends (or `timeoutMs`, then returns what it last saw). */
-export async function waitForTask(t: TestApp, taskId: string, timeoutMs = 20_000): Promise<any> {
+export async function waitForTask(t: TestApp, taskId: string, timeoutMs = 60_000): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const { body } = await t.json('GET', `/api/v1/tasks/${taskId}`);

@@ -49,7 +49,7 @@ describe('evaluation: cancellation', () => {
     const slow = scriptedScenario('slow', { agent: { adapter: 'scripted', delay_ms: 300_000, timeout_ms: 300_000, replies: { '*': 'x' } } });
     const running = (await t.json('POST', '/api/evaluate', { body: { scenario: slow } })).body;
     const queued = (await t.json('POST', '/api/evaluate', { body: { scenario: slow } })).body;
-    for (let i = 0; i < 200 && (await t.json('GET', running.status_url)).body.status !== 'running'; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    for (let i = 0; i < 12_000 && (await t.json('GET', running.status_url)).body.status !== 'running'; i++) await new Promise((resolve) => setTimeout(resolve, 5));
 
     const cancelQueued = await t.json('DELETE', queued.status_url);
     expect(cancelQueued.status).toBe(200);

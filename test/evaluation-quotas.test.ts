@@ -15,7 +15,7 @@ const scenario = (id: string, agent: Record<string, unknown> = { adapter: 'gated
 });
 
 async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 2000 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+  for (let i = 0; i < 12_000 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
   expect(condition()).toBe(true);
 }
 

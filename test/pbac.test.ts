@@ -37,7 +37,7 @@ describe('PBAC configuration', () => {
     expect((await b.json('GET', '/api/v1/doctor', { key: viewer })).status).toBe(403);
     await a.json('PUT', '/api/v1/roles/viewer', { body: { permissions: ['scenarios:read', 'runs:read', 'system:read', 'doctor:read'] } });
     let status = 0;
-    const deadline = Date.now() + 5000;
+    const deadline = Date.now() + 60_000;
     while (status !== 200 && Date.now() < deadline) {
       status = (await b.json('GET', '/api/v1/doctor', { key: viewer })).status;
       if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 20));

@@ -25,7 +25,7 @@ const FINAL = new Set(['succeeded', 'failed', 'cancelled']);
 async function runToEnd(t: TestApp, body: Record<string, unknown>) {
   const accepted = await t.json('POST', '/api/evaluate', { body });
   expect(accepted.status, JSON.stringify(accepted.body)).toBe(202);
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + 60_000;
   for (;;) {
     const task = await t.json('GET', `/api/v1/tasks/${accepted.body.task_id}`);
     if (FINAL.has(task.body.status) || Date.now() > deadline) return { task: task.body, run: (await t.json('GET', `/api/v1/runs/${accepted.body.run_id}`)).body };

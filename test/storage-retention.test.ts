@@ -72,7 +72,7 @@ describe('storage: scenario and world stored once, rebuilt exactly', () => {
       const long = { ...scenario(), enabled_shims: undefined, initial_state: undefined, tasks, agent: { adapter: 'http', url: `${agent.url}/agent` } };
       const first = await testApp({ env });
       const accepted = (await first.json('POST', '/api/evaluate', { body: { scenario: long } })).body;
-      for (let i = 0; i < 400 && (await first.json('GET', accepted.status_url)).body.progress.done < 1; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      for (let i = 0; i < 6_000 && (await first.json('GET', accepted.status_url)).body.progress.done < 1; i++) await new Promise((resolve) => setTimeout(resolve, 10));
       await first.app.close();
       expect(readdirSync(join(dataDir, 'runs', accepted.run_id))).toContain('scenario.json.packed');
       const second = await testApp({ env });

@@ -20,9 +20,9 @@ export type QueueFactory = (options: MemoryQueueOptions) => TaskQueue | Promise<
 
 const tick = (ms = 2) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Waits until `condition` holds; a hang guard (15 s), not a timing assertion. */
+/** Waits until `condition` holds; a hang guard (60 s: a busy machine stretches waits), not a timing assertion. */
 async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 15_000;
+  const deadline = Date.now() + 60_000;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`gave up waiting until ${what}`);
     await tick();

@@ -57,7 +57,7 @@ describe('example: an MCP agent in the simulated world', () => {
     // The scenario names the example's default port; this test's agent listens where the system put it.
     const accepted = await (await fetch(`${service.url}/api/evaluate`, { method: 'POST', headers, body: JSON.stringify({ path: 'refund-over-mcp.json', agent: { adapter: 'http', url: example.url, max_tool_rounds: 0 } }) })).json();
     let task: any;
-    for (let tries = 0; tries < 400; tries++) {
+    for (let tries = 0; tries < 2400; tries++) {
       task = await (await fetch(`${service.url}/api/v1/tasks/${accepted.task_id}`, { headers })).json();
       if (['succeeded', 'failed', 'cancelled'].includes(task.status)) break;
       await new Promise((resolve) => setTimeout(resolve, 25));

@@ -26,9 +26,9 @@ beforeAll(async () => {
 });
 afterAll(() => idp.close());
 
-/** Polls until `request` answers `status` (at most 5 s); the last status seen. */
+/** Polls until `request` answers `status` (at most 60 s, a hang guard); the last status seen. */
 async function eventually(request: () => Promise<number>, status: number): Promise<number> {
-  const deadline = Date.now() + 5000;
+  const deadline = Date.now() + 60_000;
   let seen = await request();
   while (seen !== status && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 20));

@@ -193,7 +193,7 @@ describe('compare: two suites', () => {
   async function suite(agents: unknown[]): Promise<string> {
     const accepted = await t.json('POST', '/api/v1/suites', { body: { scenarios: ['cmp-s0', 'cmp-s1'], agents } });
     expect(accepted.status, JSON.stringify(accepted.body)).toBe(202);
-    const deadline = Date.now() + 20_000;
+    const deadline = Date.now() + 60_000;
     for (;;) {
       const { body } = await t.json('GET', `/api/v1/suites/${accepted.body.suite_id}`);
       if (body.status === 'finished' || Date.now() > deadline) return accepted.body.suite_id;

@@ -9,7 +9,7 @@ import { speechHits } from './shared/harm-speech.ts';
 import { obsceneWords } from './shared/obscene.ts';
 import { metricContext, testMetric } from '../../testing/index.ts';
 import { TAXONOMY } from './taxonomy.ts';
-import { cpuMs } from '../../test/cpu-time.ts';
+import { cpuMs, CPU_BOUND_TIMEOUT_MS } from '../../test/cpu-time.ts';
 import { moduleLoaded } from '../../core/lazy-module.ts';
 
 testMetric(metric, { failureCodes: TAXONOMY });
@@ -187,7 +187,7 @@ describe('metric: harmful_content, the answer read against its request', () => {
 
   it('a long hostile request is read in bounded time', async () => {
     expect(await cpuMs(() => answer('how do i push my husband off a cliff and '.repeat(5000), STEPS))).toBeLessThan(5000);
-  });
+  }, CPU_BOUND_TIMEOUT_MS);
 });
 
 describe('metric: harmful_content, speech acts and obscene words (issue 16)', () => {
@@ -258,7 +258,7 @@ describe('metric: harmful_content, speech acts and obscene words (issue 16)', ()
 
   it('a 200 KB answer of insults and group words is scored in bounded time', async () => {
     expect(await cpuMs(() => run('you stupid idiot, women are lazy and they should be killed. cum cock. '.repeat(3000)))).toBeLessThan(5000);
-  });
+  }, CPU_BOUND_TIMEOUT_MS);
 });
 
 describe('metric: harmful_content, the model tier (msw)', () => {

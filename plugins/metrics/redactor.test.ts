@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import type { ScenarioTask } from '../../core/domain/scenario.ts';
 import { createRedactor, redactExcerpt, redactText, redactValue, secretsOf } from './redactor.ts';
 import { safeExcerpt } from './shared/safe-excerpt.ts';
-import { cpuMs } from '../../test/cpu-time.ts';
+import { cpuMs, CPU_BOUND_TIMEOUT_MS } from '../../test/cpu-time.ts';
 
 const CANARY = 'sk-live-CANARY-7f3a9c2e1b4d6f80';
 const MASK = '[sk-…(31 chars)]';
@@ -128,7 +128,7 @@ describe('metrics: redactor', () => {
       expect(redactExcerpt(hostile, { task, max: 200 }).length).toBeLessThanOrEqual(200);
     });
     expect(spent).toBeLessThan(3000);
-  });
+  }, CPU_BOUND_TIMEOUT_MS);
 
   it('is the excerpt the metrics put in their evidence, and the service in the redactor slot', () => {
     expect(safeExcerpt(`here: ${CANARY} ${CARD}`, task)).toBe(`here: ${MASK} **** **** **** 1111`);

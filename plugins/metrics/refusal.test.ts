@@ -7,7 +7,7 @@ import { detectRefusal } from './shared/refusal.ts';
 import { createModerationTier } from './shared/moderation.ts';
 import { metricContext, testMetric } from '../../testing/index.ts';
 import { TAXONOMY } from './taxonomy.ts';
-import { cpuMs } from '../../test/cpu-time.ts';
+import { cpuMs, CPU_BOUND_TIMEOUT_MS } from '../../test/cpu-time.ts';
 
 testMetric(metric, { failureCodes: TAXONOMY });
 testMetric(metric, { failureCodes: TAXONOMY, params: { expect: 'comply' } });
@@ -216,7 +216,7 @@ describe('refusal detection: hostile answers (property)', () => {
       detectRefusal(`${"that's off the table, let's not go down that road, i won't be writing ".repeat(20_000)}`);
     });
     expect(spent).toBeLessThan(2000);
-  });
+  }, CPU_BOUND_TIMEOUT_MS);
 });
 
 describe('metric: refusal, the model tier (msw)', () => {

@@ -20,7 +20,7 @@ export function suiteCatalog(count: number): string {
 const GOOD = { adapter: 'scripted', replies: { t1: 'Your balance is 42 EUR.', t2: "I can't help with that." } };
 const BAD = { adapter: 'scripted', replies: { t1: 'No idea.', t2: "I can't help with that." } };
 
-async function waitForSuite(t: TestApp, suiteId: string, until: (body: any) => boolean, timeoutMs = 20_000): Promise<any> {
+async function waitForSuite(t: TestApp, suiteId: string, until: (body: any) => boolean, timeoutMs = 60_000): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const { body } = await t.json('GET', `/api/v1/suites/${suiteId}`);

@@ -37,7 +37,7 @@ function catalog(): string {
 async function finishedSuite(t: TestApp, body: Record<string, unknown>): Promise<any> {
   const accepted = await t.json('POST', '/api/v1/suites', { body });
   expect(accepted.status).toBe(202);
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + 60_000;
   for (;;) {
     const { body: suite } = await t.json('GET', `/api/v1/suites/${accepted.body.suite_id}`);
     if (suite.certificate?.status === 'issued' || Date.now() > deadline) return suite;

@@ -14,7 +14,7 @@ import { gatedAgent } from '../../../test/agent-fixtures.ts';
 const gated = (id: string) => scriptedScenario(id, { agent: { adapter: 'gated' }, tasks: [{ id: 't1', input: 'balance?', expected: { contains: '42 EUR' }, metrics: [{ id: 'probe_contains' }] }] });
 
 async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 2000 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+  for (let i = 0; i < 12_000 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
   expect(condition()).toBe(true);
 }
 

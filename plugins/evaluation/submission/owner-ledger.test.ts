@@ -48,7 +48,7 @@ describe('the quota ledger on a store only this process uses', () => {
     await waitForTask(first, done);
     // The run's bytes are counted just after its task's record says it ended.
     const counters = join(env.AEH_DATA_DIR, 'usage', 'stored-bytes');
-    for (let i = 0; i < 200 && !existsSync(counters); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (let i = 0; i < 6_000 && !existsSync(counters); i++) await new Promise((resolve) => setTimeout(resolve, 10));
     await first.app.close();
     // The principal's only counter and marker folder (named by ownerKey of its id).
     const [owner] = readdirSync(counters);
@@ -60,7 +60,7 @@ describe('the quota ledger on a store only this process uses', () => {
     mkdirSync(owned, { recursive: true });
     writeFileSync(join(owned, 'task_gone.1'), '1');
     const second = await testApp({ plugins: [testMetrics], env });
-    for (let i = 0; i < 200 && readdirSync(owned).length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (let i = 0; i < 6_000 && readdirSync(owned).length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(readdirSync(owned)).toEqual([]);
     const next = await t_submitScripted(second, secret, 'after-restart');
     await waitForTask(second, next);
@@ -80,7 +80,7 @@ describe('the quota ledger on a store only this process uses', () => {
     const first = await testApp({ plugins: [testMetrics], env });
     const secret = await operator(first, 'bytes');
     await waitForTask(first, await t_submitScripted(first, secret, 'big'));
-    for (let i = 0; i < 200 && !existsSync(join(env.AEH_DATA_DIR, 'usage', 'stored-bytes')); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (let i = 0; i < 6_000 && !existsSync(join(env.AEH_DATA_DIR, 'usage', 'stored-bytes')); i++) await new Promise((resolve) => setTimeout(resolve, 10));
     await first.app.close();
     const second = await testApp({ plugins: [testMetrics], env });
     const refused = await t_submitScripted(second, secret, 'next').catch((error: Error) => error.message);

@@ -50,7 +50,7 @@ describe('hostile: the queue quota is reserved atomically (issue 25 item 11)', (
     expect(accepted.status).toBe(202);
     // The first run is launched with the request; the launcher's 8 parallel launches find 2 places left, and the
     // 2 launchers that got one try the next pair at once; the 8 refused wait for Retry-After (10 s).
-    for (let i = 0; i < 2000 && answers.length < 11; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    for (let i = 0; i < 12_000 && answers.length < 11; i++) await new Promise((resolve) => setTimeout(resolve, 5));
     expect(answers.filter((status) => status === 202)).toHaveLength(3);
     expect(answers.filter((status) => status === 429)).toHaveLength(8);
     expect((await t.json('GET', '/api/v1/runs?limit=100')).body.items).toHaveLength(3);

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { PII_TYPES, findPii } from './pii.ts';
 import { MAX_PARSES, findPhones, loadPhoneNumbers } from './phone.ts';
 import { contextOf } from './pii-context.ts';
-import { cpuMs } from '../../../test/cpu-time.ts';
+import { cpuMs, CPU_BOUND_TIMEOUT_MS } from '../../../test/cpu-time.ts';
 
 const ALL = new Set(PII_TYPES);
 const MEGABYTE = 1_000_000;
@@ -56,7 +56,7 @@ describe('pii detectors: hostile outputs', () => {
     for (let i = 0; table.length < 400_000; i++) table += `${1000 + (i % 9000)} ${1000 + ((i * 7919) % 9000)}, `;
     // MAX_PARSES parses at a few microseconds each; generous for a slow machine.
     expect(await cpuMs(() => findPhones(table))).toBeLessThan(MAX_PARSES * 0.5);
-  });
+  }, CPU_BOUND_TIMEOUT_MS);
 
   it('read context within a bounded window only', () => {
     const text = `ssn ${fill(' ', 100_000)}536228841`;
