@@ -6,7 +6,8 @@
  * task's gold in τ-bench's order: the user first says hello, the agent names the task and what it has done
  * (`[task <id>; agent-done n]`), the user how many of its actions it has done (`[user-done k]`). An honest agent
  * passes; one that says it did its part without calling its tools fails on the env assertions (and the
- * transfer task on its ACTION check). The run's trace holds the user's calls, marked as the user's.
+ * transfer task on its ACTION check), and so does an honest agent beside a user that only says it did its part.
+ * The run's trace holds the user's calls, marked as the user's.
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { setupServer } from 'msw/node';
@@ -28,6 +29,7 @@ const files = { readFile: (path: string) => readFile(path), stat: async (path: s
 type Gold = { name: string; arguments: Record<string, unknown>; requestor: 'user' | 'assistant' };
 const TASKS = JSON.parse(gunzipSync(readFileSync(join(BUNDLED_TAU_DIR, 'telecom', 'tasks.json.gz'))).toString()) as Array<{ id: string; evaluation_criteria: { actions: Gold[] } }>;
 const goldOf = (id: string) => TASKS.find((task) => task.id === id)!.evaluation_criteria.actions;
+const byScenarioId = new Map(TASKS.map((task) => [scenarioTaskId(task.id), task.id]));
 const CHOSEN = [
   // MMS: twelve actions, two of them the agent's (refuel_data, enable_roaming), the rest the user's on the phone.
   TASKS[0].id,
@@ -52,7 +54,11 @@ const server = setupServer(
   http.post('http://llm.test/v1/chat/completions', async ({ request }) => {
     const body = await request.json() as any;
     const messages = body.messages as any[];
-    const done = messages.reduce((count, message) => count + (message.role === 'assistant' ? message.tool_calls?.length ?? 0 : 0), 0);
+    // `user-claims`: a user that says it did its part on the phone without calling its tools.
+    const claims = body.model === 'user-claims';
+    const done = claims
+      ? Math.max(0, ...messages.filter((message) => message.role === 'assistant').map((message) => numberAfter(String(message.content ?? ''), 'user-done')))
+      : messages.reduce((count, message) => count + (message.role === 'assistant' ? message.tool_calls?.length ?? 0 : 0), 0);
     const last = messages[messages.length - 1];
     if (last.role === 'tool') return answer({ content: `I did that. [user-done ${done}]` });
     const task = /\[task (.+?); agent-done (\d+)\]/.exec(String(last.content));
@@ -62,6 +68,7 @@ const server = setupServer(
     if (cursor >= gold.length) return answer({ content: '###STOP###' });
     const mine = segment(gold, cursor, 'user');
     if (!mine.length) return answer({ content: `Please go on. [user-done ${done}]` });
+    if (claims) return answer({ content: `I did all that on my phone. [user-done ${done + mine.length}]` });
     expect(body.tools.map((tool: any) => tool.function.name)).toEqual(expect.arrayContaining(mine.map((action) => action.name)));
     const calls = mine.map((action, index) => ({ id: `u${done + index}`, type: 'function', function: { name: action.name, arguments: JSON.stringify(action.arguments) } }));
     userCalls.push(...calls);
@@ -70,7 +77,7 @@ const server = setupServer(
   // The agent: `honest` calls its gold actions; `claims` says it did without calling anything.
   http.post('http://agent.test/telecom/:who', async ({ request, params }) => {
     const body = await request.json() as any;
-    const id = CHOSEN.find((candidate) => scenarioTaskId(candidate) === body.task_id)!;
+    const id = byScenarioId.get(body.task_id)!;
     const gold = goldOf(id);
     const before = [...(body.history as any[])].reverse().find((turn) => turn.role === 'assistant' && /agent-done/.test(turn.content));
     const done = before ? numberAfter(before.content, 'agent-done') : 0;
@@ -116,6 +123,30 @@ describe('cli: aeh bench tau --domain telecom (dual control)', () => {
     expect(JSON.stringify(claims.compliance)).toContain('LOGIC.STATE_MISMATCH');
   }, 120_000);
 
+  it("a user that only says it did its part on its phone fails the tasks that need it, though the agent does its own (the transfer task needs only the agent's)", async () => {
+    const data = telecomData();
+    const cwd = mkdtempSync(join(tmpdir(), 'aeh-bench-'));
+    userCalls.length = 0;
+    const result = await runCli(['bench', 'tau', '--domain', 'telecom', '--data', data, '--agent', '{"adapter":"http","url":"http://agent.test/telecom/honest"}', '--trials', '1', '--poll-ms', '20', '--json'], { cwd, env: { ...env, AEH_LLM_MODEL: 'user-claims' } });
+    const report = JSON.parse(result.stdout);
+    expect(userCalls).toEqual([]);
+    expect(report.tasks.map((task: any) => [task.task_id, task.passed, task.status])).toEqual([[scenarioTaskId(CHOSEN[0]), 0, 'fail'], [scenarioTaskId(CHOSEN[1]), 0, 'fail'], [scenarioTaskId(CHOSEN[2]), 1, 'pass']]);
+    expect(JSON.stringify(report.compliance)).toContain('LOGIC.STATE_MISMATCH');
+  });
+
+  it("runs the release's whole base split from the shipped data, and an honest agent beside an honest user passes all 114 tasks", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'aeh-bench-'));
+    userCalls.length = 0;
+    const result = await runCli(['bench', 'tau', '--domain', 'telecom', '--agent', '{"adapter":"http","url":"http://agent.test/telecom/honest"}', '--trials', '1', '--poll-ms', '20', '--json'], { cwd, env });
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout);
+    expect(report).toMatchObject({ split: 'base', release: expect.stringContaining('a2c0247') });
+    expect(report.tasks).toHaveLength(114);
+    expect(report.tasks.filter((task: any) => task.status !== 'pass')).toEqual([]);
+    expect(report.domains[0]).toMatchObject({ domain: 'telecom', pass_hat: [1] });
+    expect(userCalls).toHaveLength(393);
+  });
+
   it('prints τ-bench\'s table for telecom with its reward bases', async () => {
     const data = telecomData();
     const cwd = mkdtempSync(join(tmpdir(), 'aeh-bench-'));
@@ -154,5 +185,5 @@ describe('τ-bench telecom through the API: the user\'s own tool calls in the tr
     // τ-bench's steps: the user's two tool rounds count two steps each.
     const end = trace.find((event: any) => event.type === 'conversation_end');
     expect(end.data).toMatchObject({ ended_by: 'simulator', tool_errors: 0 });
-  }, 60_000);
+  });
 });

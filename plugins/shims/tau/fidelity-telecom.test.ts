@@ -49,5 +49,5 @@ describe.skipIf(!present)('τ-bench telecom, dual control: the recorded fidelity
     expect(found).toEqual(recorded);
     // The device the release ships (user_db.toml) is the one recorded.
     expect(dbHash(await user.view!(await user.initialState(undefined, { config: {}, now: '' })))).toBe(fixture.initial.user);
-  }, 60_000);
+  });
 });
