@@ -10,17 +10,16 @@
 // test suite already fetches (scripts/test-node24.mjs), installed once into bench/.scratch/promptfoo.
 // Usage: node bench/concurrency.mjs [--tasks 400] [--delay-ms 100] [--concurrency 16] [--rounds 3] [--no-promptfoo]
 import { createServer } from 'node:http';
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { BENCH_KEY, ensureBuilt, fmt, freePort, freshRoot, median, numberArgument, repoRoot, serviceEnv, spawnProcess, waitForOk } from './lib.mjs';
+import { BENCH_KEY, ensureBuilt, fmt, freePort, freshRoot, median, node24, numberArgument, PROMPTFOO_VERSION, promptfooInstall, repoRoot, serviceEnv, spawnProcess, waitForOk } from './lib.mjs';
 
 const TASKS = numberArgument('tasks', 400);
 const DELAY_MS = numberArgument('delay-ms', 100);
 const CONCURRENCY = numberArgument('concurrency', 16);
 const ROUNDS = numberArgument('rounds', 3);
-const PROMPTFOO_VERSION = '0.123.1';
 const ideal = (TASKS * DELAY_MS) / CONCURRENCY;
 
 // The agent: answers every POST after DELAY_MS, whatever the client (our http adapter or promptfoo's).
@@ -77,28 +76,6 @@ async function runOurs() {
   }
 }
 
-function node24() {
-  const binary = join(repoRoot, 'node_modules', '.cache', 'node-24', 'package', 'bin', 'node');
-  if (!existsSync(binary)) {
-    console.log('  fetching Node 24 for promptfoo (scripts/test-node24.mjs caches it)…');
-    spawnSync(process.execPath, [join(repoRoot, 'scripts', 'test-node24.mjs'), '--fetch-only'], { stdio: 'ignore' });
-  }
-  if (!existsSync(binary)) throw new Error('Node 24 is not available (node scripts/test-node24.mjs --fetch-only), or pass --no-promptfoo');
-  return binary;
-}
-
-function promptfooMain() {
-  const dir = join(repoRoot, 'bench', '.scratch', 'promptfoo');
-  const main = join(dir, 'node_modules', 'promptfoo', 'dist', 'src', 'main.js');
-  if (!existsSync(main)) {
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'package.json'), '{"name":"promptfoo-bench","private":true}\n');
-    console.log(`  installing promptfoo@${PROMPTFOO_VERSION} into bench/.scratch/promptfoo (once)…`);
-    execFileSync('npm', ['install', `promptfoo@${PROMPTFOO_VERSION}`, '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: dir, stdio: 'ignore' });
-  }
-  return { dir, main };
-}
-
 /** Runs a command to its end without blocking this process (the agent it calls is served from here). */
 function run(command, args, options) {
   return new Promise((resolve) => {
@@ -112,7 +89,7 @@ function run(command, args, options) {
 
 async function runPromptfoo() {
   const binary = node24();
-  const { dir, main } = promptfooMain();
+  const { dir, main } = promptfooInstall('main.js');
   const config = join(dir, 'promptfooconfig.json');
   writeFileSync(config, JSON.stringify({
     description: 'concurrency bench',

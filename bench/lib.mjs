@@ -1,9 +1,9 @@
 // Shared helpers for the benchmarks: free ports, child services, autocannon runs, medians.
 // Benchmarks are run by hand (`node bench/<name>.mjs`) and print ratios against a baseline measured in the
 // same run, on the same machine, so the numbers compare like with like.
-import { spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname, resolve } from 'node:path';
 import { readFile, stat } from 'node:fs/promises';
@@ -174,4 +174,31 @@ export async function withBaseTree(base, body) {
 export function tauDataDir(dir) {
   const files = { readFile: (path) => readFile(path), stat: async (path) => ({ isFile: (await stat(path)).isFile(), size: 0 }) };
   return { dir: resolve(dir), files };
+}
+
+/** The promptfoo release the comparisons run (bench/concurrency.mjs, bench/per-run.mjs). */
+export const PROMPTFOO_VERSION = '0.123.1';
+
+/** Node 24's binary (promptfoo needs it), fetched and cached once by scripts/test-node24.mjs. */
+export function node24() {
+  const binary = join(repoRoot, 'node_modules', '.cache', 'node-24', 'package', 'bin', 'node');
+  if (!existsSync(binary)) {
+    console.log('  fetching Node 24 for promptfoo (scripts/test-node24.mjs caches it)…');
+    spawnSync(process.execPath, [join(repoRoot, 'scripts', 'test-node24.mjs'), '--fetch-only'], { stdio: 'ignore' });
+  }
+  if (!existsSync(binary)) throw new Error('Node 24 is not available (node scripts/test-node24.mjs --fetch-only), or pass --no-promptfoo');
+  return binary;
+}
+
+/** promptfoo installed once into bench/.scratch/promptfoo (gitignored): its folder and the path of a file in its dist/src. */
+export function promptfooInstall(file) {
+  const dir = join(repoRoot, 'bench', '.scratch', 'promptfoo');
+  const main = join(dir, 'node_modules', 'promptfoo', 'dist', 'src', file);
+  if (!existsSync(main)) {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'package.json'), '{"name":"promptfoo-bench","private":true}\n');
+    console.log(`  installing promptfoo@${PROMPTFOO_VERSION} into bench/.scratch/promptfoo (once)…`);
+    execFileSync('npm', ['install', `promptfoo@${PROMPTFOO_VERSION}`, '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: dir, stdio: 'ignore' });
+  }
+  return { dir, main };
 }

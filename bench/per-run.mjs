@@ -10,15 +10,13 @@
 //    inside a run, nothing cached or written. The ratio of tasks/s (ours / promptfoo's): the goal is >= 3.
 //    promptfoo signs, stores and certifies nothing; the harness does all three for every run.
 // Usage: node bench/per-run.mjs [--runs 1000] [--rounds 2] [--base <commit>] [--no-promptfoo]
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { argument, fmt, median, repoRoot, withBaseTree } from './lib.mjs';
+import { argument, fmt, median, node24, PROMPTFOO_VERSION, promptfooInstall, repoRoot, withBaseTree } from './lib.mjs';
 
 const RUNS = Number(argument('runs', '1000'));
 const ROUNDS = Number(argument('rounds', '2'));
 const BASE = argument('base', undefined);
-const PROMPTFOO_VERSION = '0.123.1';
 
 /** One evaluate-throughput measure in `tree`: tasks/s and server CPU ms per run. */
 function ours(tree, tasks) {
@@ -37,22 +35,8 @@ function costs(tree) {
   return { tasksPerSecond: twenty.tasksPerSecond, fixedMs: one.cpuMsPerRun - perTask, perTaskMs: perTask, twenty, one };
 }
 
-function node24() {
-  const binary = join(repoRoot, 'node_modules', '.cache', 'node-24', 'package', 'bin', 'node');
-  if (!existsSync(binary)) spawnSync(process.execPath, [join(repoRoot, 'scripts', 'test-node24.mjs'), '--fetch-only'], { stdio: 'ignore' });
-  if (!existsSync(binary)) throw new Error('Node 24 is not available (node scripts/test-node24.mjs --fetch-only), or pass --no-promptfoo');
-  return binary;
-}
-
 function promptfoo() {
-  const dir = join(repoRoot, 'bench', '.scratch', 'promptfoo');
-  const main = join(dir, 'node_modules', 'promptfoo', 'dist', 'src', 'index.js');
-  if (!existsSync(main)) {
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'package.json'), '{"name":"promptfoo-bench","private":true}\n');
-    console.log(`  installing promptfoo@${PROMPTFOO_VERSION} into bench/.scratch/promptfoo (once)…`);
-    execFileSync('npm', ['install', `promptfoo@${PROMPTFOO_VERSION}`, '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: dir, stdio: 'ignore' });
-  }
+  const { dir, main } = promptfooInstall('index.js');
   const runs = Math.max(50, Math.floor(RUNS / 2));
   const result = spawnSync(node24(), [join(repoRoot, 'bench', 'fixtures', 'promptfoo-evaluate.mjs'), main, String(runs), '20', '4'], {
     cwd: dir, encoding: 'utf8', maxBuffer: 64 << 20,

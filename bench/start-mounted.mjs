@@ -4,8 +4,9 @@
 // Each start is a fresh process in a fresh PROJECT_ROOT (a first start: the key is generated, the data folder
 // made), timed from spawn to its first successful answer (/healthz; the hello-world's /); starts alternate so
 // load from elsewhere on the machine hits both alike. Goals (issue 26 item 9): at most 6x the hello-world's start,
-// and under 1.5 s. Also printed, not judged: the compiled entry without npm, npm start without the mount, and the
-// time until the mounted catalog answers its first search (the index is built after the server answers).
+// and under 1.5 s. Issue 36: from spawn to the first answer of a search over the mounted catalog at most 2.5x the
+// floor, a hello-world that reads and parses every catalog file before it answers (bench/fixtures/
+// hello-hono-catalog.mjs). Also printed: the compiled entry without npm and npm start without the mount.
 // Usage: node bench/start-mounted.mjs [--runs 5]
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -23,6 +24,7 @@ if (!existsSync(join(aesRoot, 'industries'))) {
 const mounted = { AEH_CATALOG_DIRS: aesRoot };
 const modes = [
   { name: 'baseline', title: 'hono hello-world (node bench/fixtures/hello-hono.mjs)', command: process.execPath, args: [join(repoRoot, 'bench', 'fixtures', 'hello-hono.mjs')], path: '/' },
+  { name: 'floor', title: 'hono hello-world reading and parsing every catalog file first (bench/fixtures/hello-hono-catalog.mjs)', command: process.execPath, args: [join(repoRoot, 'bench', 'fixtures', 'hello-hono-catalog.mjs')], path: '/', env: mounted },
   { name: 'mounted', title: 'npm start, 5,028 AES scenarios mounted', command: 'npm', args: ['start', '--silent'], path: '/healthz', env: mounted, search: true },
   { name: 'compiled', title: 'node dist/runtime/node.js, mounted (without npm)', command: process.execPath, args: [join(repoRoot, 'dist', 'runtime', 'node.js')], path: '/healthz', env: mounted },
   { name: 'bare', title: 'npm start, nothing mounted', command: 'npm', args: ['start', '--silent'], path: '/healthz' },
@@ -53,15 +55,21 @@ ensureBuilt();
 const times = Object.fromEntries(modes.map((mode) => [mode.name, []]));
 const searches = [];
 const ratios = [];
+const searchRatios = [];
+const SEARCH_RATIO_GOAL = 2.5;
 for (let run = 0; run < runs; run++) {
   const round = {};
   for (const mode of modes) {
     const { answered, searched } = await timeStart(mode);
     times[mode.name].push(answered);
     round[mode.name] = answered;
-    if (searched !== undefined) searches.push(searched);
+    if (searched !== undefined) {
+      searches.push(searched);
+      round.searched = searched;
+    }
   }
   ratios.push(round.mounted / round.baseline);
+  searchRatios.push(round.searched / round.floor);
 }
 
 const load = (await import('node:os')).loadavg()[0];
@@ -75,4 +83,6 @@ const mountedMs = median(times.mounted);
 console.log(`\nper-run ratios: ${ratios.map((value) => `${fmt(value, 2)}x`).join(', ')}`);
 console.log(`ratio: npm start with the catalog mounted is ${fmt(ratio, 2)}x the hello-world's start (goal <= ${RATIO_GOAL}x): ${ratio <= RATIO_GOAL ? 'PASS' : 'FAIL'}`);
 console.log(`time: ${fmt(mountedMs)} ms median (goal < ${fmt(MS_GOAL)} ms): ${mountedMs < MS_GOAL ? 'PASS' : 'FAIL'}`);
-process.exitCode = ratio <= RATIO_GOAL && mountedMs < MS_GOAL ? 0 : 1;
+const searchRatio = median(searchRatios);
+console.log(`first search: ${fmt(median(searches))} ms median, ${fmt(searchRatio, 2)}x the floor's first answer (${fmt(median(times.floor))} ms; per run ${searchRatios.map((value) => `${fmt(value, 2)}x`).join(', ')}; goal <= ${SEARCH_RATIO_GOAL}x): ${searchRatio <= SEARCH_RATIO_GOAL ? 'PASS' : 'FAIL'}`);
+process.exitCode = ratio <= RATIO_GOAL && mountedMs < MS_GOAL && searchRatio <= SEARCH_RATIO_GOAL ? 0 : 1;

@@ -2,6 +2,7 @@
  * Runtime capabilities: what differs between Node, Deno, Bun and workerd is passed in by the runtime entry,
  * never sniffed inside the core.
  */
+import type { CatalogPrefetch } from './domain/catalog.ts';
 
 /** An incremental hash (native or @noble/hashes), as used by `core/domain/hash.ts`. */
 export interface IncrementalHash {
@@ -152,6 +153,8 @@ export interface RuntimeCapabilities {
   catalogDir?: string;
   /** The bundled catalog's documents themselves, where there is no `catalogDir` to read (workerd). */
   catalogDocuments?: readonly CatalogDocument[];
+  /** The catalog's files, loading since before the app was built (Node: in a worker, runtime/node/catalog-prefetch.ts). */
+  catalogPrefetch?: CatalogPrefetch;
   /**
    * The calling client's IP address, for per-address rate limits and the audit log. `bindings` is what the
    * server passed to `app.fetch` as its second argument (`{ incoming }` on @hono/node-server).

@@ -37,6 +37,32 @@ export interface CatalogProblem {
   message: string;
 }
 
+/** One catalog file as loaded: its scenario and format, or why it cannot be used. */
+export interface CatalogFile {
+  path: string;
+  /** The folder's source name (`bundled`, or the mounted folder as configured). */
+  source: string;
+  scenario?: Scenario;
+  format?: string;
+  problem?: string;
+}
+
+/** Every file of a catalog's folders, in order, and the folders that could not be listed. */
+export interface CatalogFiles {
+  problems: CatalogProblem[];
+  loaded: CatalogFile[];
+}
+
+/**
+ * The catalog's files loaded ahead of the app, off its thread (`RuntimeCapabilities.catalogPrefetch`): used for
+ * the first index when they were loaded from the same folders with the same scenario formats, ignored otherwise.
+ */
+export interface CatalogPrefetch {
+  dirs: ReadonlyArray<{ path: string; source: string }>;
+  /** The files, and the names of the scenario formats (besides the native one) they were loaded with. */
+  files: Promise<CatalogFiles & { formats: string[] }>;
+}
+
 export interface Catalog {
   /** Resolves when the index is built (starting the build if nothing has). Never rejects. */
   ready(): Promise<void>;

@@ -6,12 +6,10 @@
  * A file that cannot be used never stops the others: it is recorded for `integrity()` (the doctor's check).
  */
 import type { Scenario } from '../../core/domain/scenario.ts';
-import type { Catalog, CatalogEntry, CatalogProblem, CatalogQuery, CatalogRefresh, CatalogSearchResult } from '../../core/domain/catalog.ts';
+import type { Catalog, CatalogFiles, CatalogPrefetch, CatalogProblem, CatalogRefresh } from '../../core/domain/catalog.ts';
 import type { CatalogDocument, FileAccess, Logger } from '../../core/capabilities.ts';
-import { normalizeScenario } from '../../core/domain/scenario-load.ts';
-import { isProblem } from '../../core/problems.ts';
-import { JsonSyntaxError, parseBoundedJson } from '../../core/guards/json.ts';
 import type { ScenarioFormat } from '../../core/domain/scenario-format.ts';
+import { collectCatalogFiles } from './catalog-files.ts';
 import { buildSearchIndex, dimensionsOf, type MetricDimension, type SearchIndex } from './catalog-index.ts';
 
 export interface CatalogOptions {
@@ -27,148 +25,44 @@ export interface CatalogOptions {
   metricDimension?: MetricDimension;
   /** Files read at once while indexing, on runtimes without a synchronous read (default 32). */
   concurrency?: number;
+  /** The files loaded ahead of the app (runtime/node/catalog-prefetch.ts), for the first index when they match. */
+  prefetched?: CatalogPrefetch;
   /** Clock for the indexing time in the log. */
   now?: () => number;
 }
 
-/** Folders inside a catalog that hold no scenarios: JSON Schemas (the AES catalog's `schema/`), data, VCS. */
-const SKIPPED_FOLDERS = new Set(['schema', 'schemas', 'data', 'node_modules']);
-/** Longest stretch the indexer keeps the event loop busy before yielding. */
-const SLICE_MS = 25;
-/** Catalog files larger than this are refused rather than parsed. */
-const MAX_FILE_BYTES = 4 * 1024 * 1024;
-
 interface Built {
+  /** The files came from the runtime's prefetch (logged). */
+  prefetched?: true;
   index: SearchIndex;
   byId: Map<string, Scenario>;
   bySource: Record<string, number>;
   problems: CatalogProblem[];
 }
 
-interface Loaded {
-  path: string;
-  source: string;
-  scenario?: Scenario;
-  format?: string;
-  problem?: string;
+/** True when the prefetch read the folders this catalog indexes. */
+function sameDirs(prefetch: CatalogPrefetch, options: CatalogOptions): boolean {
+  return prefetch.dirs.length === options.dirs.length && prefetch.dirs.every((dir, at) => dir.path === options.dirs[at].path && dir.source === options.dirs[at].source);
 }
 
-/** True for files below `root` that may hold scenarios (not in hidden or skipped folders, not schemas). */
-function isScenarioFile(root: string, path: string): boolean {
-  const relative = path.startsWith(root) ? path.slice(root.length) : path;
-  const parts = relative.split(/[\\/]+/).filter(Boolean);
-  const file = parts.pop() ?? '';
-  if (file.startsWith('.') || file.endsWith('.schema.json')) return false;
-  return parts.every((folder) => !folder.startsWith('.') && !folder.startsWith('_') && !SKIPPED_FOLDERS.has(folder));
-}
-
-function describeError(error: unknown): string {
-  if (isProblem(error)) {
-    const first = error.errors?.slice(0, 3).map((field) => `${field.path} ${field.message}`).join('; ');
-    return first ? `invalid scenario: ${first}` : error.detail;
-  }
-  // JsonSyntaxError says where; any other SyntaxError's message would quote the file.
-  if (error instanceof SyntaxError) return error instanceof JsonSyntaxError ? error.message : 'invalid JSON';
-  return error instanceof Error ? error.message : String(error);
-}
-
-/**
- * Lets pending I/O (an incoming request) run. `setImmediate` where the runtime has it: unlike `setTimeout(0)`
- * it does not sleep when nothing is waiting, which matters on a busy machine.
- */
-function yieldToEventLoop(): Promise<void> {
-  const immediate = (globalThis as { setImmediate?: (callback: () => void) => unknown }).setImmediate;
-  return new Promise((resolve) => (immediate ? immediate(resolve) : setTimeout(resolve, 0)));
-}
-
-/** What loading a file needs besides its bytes. */
-interface LoadContext {
-  decoder: TextDecoder;
-  formats: readonly ScenarioFormat[];
-}
-
-/** Parses and normalises one file's bytes; a failure becomes the file's problem. */
-function loadBytes(bytes: Uint8Array, path: string, source: string, { decoder, formats }: LoadContext): Loaded {
-  try {
-    if (bytes.byteLength > MAX_FILE_BYTES) return { path, source, problem: `larger than ${MAX_FILE_BYTES} bytes` };
-    const document: unknown = parseBoundedJson(decoder.decode(bytes));
-    const scenario = normalizeScenario(document, { path, formats });
-    const format = formats.some((candidate) => candidate.name === scenario.source) ? scenario.source! : 'native';
-    return { path, source, scenario, format };
-  } catch (error) {
-    return { path, source, problem: describeError(error) };
-  }
-}
-
-function unreadable(path: string, source: string, error: unknown): Loaded {
-  return { path, source, problem: `unreadable: ${(error as Error).message}` };
-}
-
-/**
- * Reads with the runtime's synchronous read in slices of about `SLICE_MS`, yielding to the event loop in
- * between: thousands of small files load several times faster than through one promise per file, and
- * requests are never held for longer than a slice.
- */
-async function loadInSlices(files: FileAccess & { readFileSync(path: string): Uint8Array }, targets: Array<{ path: string; source: string }>, context: LoadContext): Promise<Loaded[]> {
-  const loaded: Loaded[] = [];
-  let sliceStart = performance.now();
-  for (const { path, source } of targets) {
-    let bytes: Uint8Array;
+/** The files loaded ahead of the app when they match (the first index only), else read here. */
+async function loadFiles(options: CatalogOptions, first: boolean): Promise<CatalogFiles & { prefetched?: true }> {
+  const prefetch = options.prefetched;
+  if (first && prefetch && !options.documents?.length && sameDirs(prefetch, options)) {
     try {
-      bytes = files.readFileSync(path);
+      const { formats, problems, loaded } = await prefetch.files;
+      const names = (options.formats ?? []).map((format) => format.name);
+      if (formats.length === names.length && formats.every((name, at) => name === names[at])) return { problems, loaded, prefetched: true };
     } catch (error) {
-      loaded.push(unreadable(path, source, error));
-      continue;
-    }
-    loaded.push(loadBytes(bytes, path, source, context));
-    if (performance.now() - sliceStart > SLICE_MS) {
-      await yieldToEventLoop();
-      sliceStart = performance.now();
+      options.logger.warn('catalog prefetch failed; reading the files here', { error: (error as Error).message });
     }
   }
-  return loaded;
+  return collectCatalogFiles({ files: options.files, dirs: options.dirs, documents: options.documents, formats: options.formats ?? [], concurrency: options.concurrency });
 }
 
-/** Runs `work` over `items` with at most `limit` in flight; results keep the order of `items`. */
-async function mapPool<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const at = next++;
-      results[at] = await work(items[at]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
-
-async function buildCatalog(options: CatalogOptions): Promise<Built> {
-  const { files, dirs, metricDimension } = options;
-  const problems: CatalogProblem[] = [];
-  const targets: Array<{ path: string; source: string }> = [];
-  if (!files && dirs.length) problems.push({ path: dirs[0].path, message: 'this runtime has no file system; the catalog is empty' });
-  for (const dir of dirs) {
-    if (!files) break;
-    try {
-      const root = await files.realpath(dir.path);
-      for (const path of await files.listFiles(root, '.json')) if (isScenarioFile(root, path)) targets.push({ path, source: dir.source });
-    } catch (error) {
-      problems.push({ path: dir.path, message: (error as { code?: string }).code === 'ENOENT' ? 'catalog folder not found' : `catalog folder unreadable: ${(error as Error).message}` });
-    }
-  }
-  const context: LoadContext = { decoder: new TextDecoder(), formats: options.formats ?? [] };
-  const encoder = new TextEncoder();
-  // Embedded documents follow the folder rules too (JSON only, no schemas, no hidden or skipped folders).
-  const embedded = (options.documents ?? []).filter((document) => document.path.endsWith('.json') && isScenarioFile('', document.path));
-  let loaded: Loaded[] = embedded.map((document) => loadBytes(encoder.encode(document.text), document.path, 'bundled', context));
-  if (files?.readFileSync) loaded = loaded.concat(await loadInSlices(files as FileAccess & { readFileSync(path: string): Uint8Array }, targets, context));
-  else if (files) {
-    loaded = loaded.concat(await mapPool(targets, options.concurrency ?? 32, (target) =>
-      files.readFile(target.path).then((bytes) => loadBytes(bytes, target.path, target.source, context), (error) => unreadable(target.path, target.source, error)),
-    ));
-  }
-
+async function buildCatalog(options: CatalogOptions, first: boolean): Promise<Built> {
+  const { metricDimension } = options;
+  const { problems, loaded, prefetched } = await loadFiles(options, first);
   const byId = new Map<string, Scenario>();
   const firstPath = new Map<string, string>();
   const bySource: Record<string, number> = {};
@@ -203,15 +97,15 @@ async function buildCatalog(options: CatalogOptions): Promise<Built> {
       },
     });
   }
-  return { index: buildSearchIndex(items), byId, bySource, problems };
+  return { index: buildSearchIndex(items), byId, bySource, problems, ...(prefetched ? { prefetched } : {}) };
 }
 
 /** Indexes once, serving an empty catalog that says why when only a bug could have stopped the build. */
-async function indexOnce(options: CatalogOptions, now: () => number): Promise<Built> {
+async function indexOnce(options: CatalogOptions, now: () => number, first = false): Promise<Built> {
   const startedAt = now();
   try {
-    const result = await buildCatalog(options);
-    options.logger.info('catalog indexed', { scenarios: result.index.size, problems: result.problems.length, sources: result.bySource, ms: now() - startedAt });
+    const result = await buildCatalog(options, first);
+    options.logger.info('catalog indexed', { scenarios: result.index.size, problems: result.problems.length, sources: result.bySource, ms: now() - startedAt, ...(result.prefetched ? { prefetched: true } : {}) });
     return result;
   } catch (error) {
     // Only a bug gets here (every file and folder error is caught in buildCatalog).
@@ -241,7 +135,7 @@ export function createCatalog(options: CatalogOptions): Catalog {
   const now = options.now ?? Date.now;
   let current: Promise<Built> | undefined;
   let refreshing: Promise<CatalogRefresh> | undefined;
-  const built = (): Promise<Built> => (current ??= indexOnce(options, now));
+  const built = (): Promise<Built> => (current ??= indexOnce(options, now, true));
   return {
     async ready() {
       await built();

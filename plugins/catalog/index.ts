@@ -8,6 +8,7 @@ import type { Plugin } from '../../core/plugin.ts';
 import type { PluginHost } from '../../core/plugin-host.ts';
 import type { AppContext } from '../../core/routes.ts';
 import type { CatalogQuery } from '../../core/domain/catalog.ts';
+import { catalogDirs } from './catalog-dirs.ts';
 import { createCatalog } from './catalog.ts';
 import { catalogCheck } from './doctor-check.ts';
 import { refreshRoute } from './refresh-route.ts';
@@ -138,11 +139,9 @@ function registerRoutes(host: PluginHost): void {
     const { config, capabilities } = services;
     return createCatalog({
       files: capabilities.files,
-      dirs: [
-        ...(capabilities.catalogDir ? [{ path: capabilities.catalogDir, source: 'bundled' }] : []),
-        ...config.catalogDirs.map((dir) => ({ path: dir.startsWith('/') ? dir : `${config.projectRoot}/${dir}`, source: dir })),
-      ],
+      dirs: catalogDirs(config, capabilities.catalogDir),
       documents: capabilities.catalogDocuments,
+      prefetched: capabilities.catalogPrefetch,
       formats: services.scenarioFormats.list(),
       logger: services.logger,
       metricDimension: (id) => services.metrics.get(id)?.dimension,

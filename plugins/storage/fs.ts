@@ -136,22 +136,43 @@ function createBufferPool(size: number, keep: number) {
 
 type BufferPool = ReturnType<typeof createBufferPool>;
 
-/** Feeds a regular file into `hash` through a pooled buffer; `null` when it is missing or not a file. */
+/**
+ * How much of a file `feedSync` reads at a time: a slice that stays in the CPU's cache between the kernel's copy
+ * and the hash. Reading 1 MiB whole and then hashing it costs ~1.2x the CPU of the bare hash of the same bytes;
+ * 64-256 KiB slices ~1.04x (`node bench/hash-slices.mjs`).
+ */
+const SYNC_SLICE = 64 << 10;
+
+/** Files the buffer pool holds whole are read synchronously by `hashFileInto` (see there), slice by slice. */
+const feedSync = (fd: number, size: number, buffer: Buffer, hash: IncrementalHash): number => {
+  let total = 0;
+  for (;;) {
+    // One byte more than what remains: a short read proves the end without another read.
+    const wanted = Math.min(Math.max(size - total, 0) + 1, SYNC_SLICE);
+    const bytesRead = readSync(fd, buffer, 0, wanted, null);
+    if (bytesRead > 0) hash.update(buffer.subarray(0, bytesRead));
+    total += bytesRead;
+    if (bytesRead < wanted) return total;
+  }
+};
+
 async function hashFileInto(path: string, hash: IncrementalHash, pool: BufferPool): Promise<number | null> {
   let fd: number;
   try {
-    fd = await call<number>((done) => open(path, 'r', done));
+    fd = openSync(path, 'r');
   } catch (error) {
     if (missing(error)) return null;
     throw error;
   }
   const buffer = pool.take();
+  let sync = true;
   try {
-    const stat = await call<{ isFile(): boolean; size: number }>((done) => fstat(fd, done));
+    const stat = fstatSync(fd);
     if (!stat.isFile()) return null;
+    if (stat.size < buffer.length) return feedSync(fd, stat.size, buffer, hash);
+    sync = false;
     let total = 0;
     for (;;) {
-      // One byte more than what remains: a short read proves the end without another read.
       const wanted = Math.min(Math.max(stat.size - total, 0) + 1, buffer.length);
       const bytesRead = await call<number>((done) => read(fd, buffer, 0, wanted, null, done));
       if (bytesRead > 0) hash.update(buffer.subarray(0, bytesRead));
@@ -160,7 +181,8 @@ async function hashFileInto(path: string, hash: IncrementalHash, pool: BufferPoo
     }
   } finally {
     pool.give(buffer);
-    await new Promise<void>((resolve) => close(fd, () => resolve()));
+    if (sync) closeSync(fd);
+    else await new Promise<void>((resolve) => close(fd, () => resolve()));
   }
 }
 

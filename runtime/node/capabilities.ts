@@ -5,12 +5,14 @@
 import { promises as fsp, createReadStream, realpathSync, readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
-import { join, resolve, isAbsolute } from 'node:path';
+import { resolve, isAbsolute } from 'node:path';
 import { Readable } from 'node:stream';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import type { FileAccess, IncrementalHash, Logger, RuntimeCapabilities } from '../../core/capabilities.ts';
 import { writeFileAtomic } from '../../plugins/storage/fs.ts';
 import { createNodeNet } from './net.ts';
+import { listFiles } from './list-files.ts';
+import { bundledCatalogDir } from './paths.ts';
 
 function realTempDirs(): string[] {
   const dirs = new Set<string>();
@@ -22,15 +24,6 @@ function realTempDirs(): string[] {
     }
   }
   return [...dirs];
-}
-
-async function listFiles(dir: string, extension: string): Promise<string[]> {
-  const found: string[] = [];
-  const entries = await fsp.readdir(dir, { withFileTypes: true, recursive: true });
-  for (const entry of entries) {
-    if (entry.isFile() && entry.name.endsWith(extension)) found.push(join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name));
-  }
-  return found.sort();
 }
 
 export function nodeFiles(): FileAccess {
@@ -67,7 +60,6 @@ export function nodeSha3(hash = createHash('sha3-256')): IncrementalHash {
 // "Cannot find package 'tsx:'").
 const nativeTypeScript = typeof process.versions.bun === 'string' || typeof process.versions.deno === 'string';
 
-const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..', ...(import.meta.url.includes('/dist/') ? ['..'] : []));
 
 /** Node's capabilities for a service rooted at `projectRoot`. */
 export function nodeCapabilities(projectRoot: string, logger?: Logger): RuntimeCapabilities {
@@ -79,7 +71,7 @@ export function nodeCapabilities(projectRoot: string, logger?: Logger): RuntimeC
     // @hono/node-server passes { incoming, outgoing } as the bindings of app.fetch (its getConnInfo reads the same).
     clientAddress: (_request, bindings) => (bindings as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress,
     logger,
-    catalogDir: join(repoRoot, 'catalog'),
+    catalogDir: bundledCatalogDir,
     async importModule(specifier) {
       const local = specifier.startsWith('.') || isAbsolute(specifier);
       const target = local ? pathToFileURL(resolve(projectRoot, specifier)).href : specifier;

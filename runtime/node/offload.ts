@@ -6,11 +6,10 @@
  * unref'd, so the pool never keeps a process alive by itself (a running job's budget timer does).
  */
 import { Worker } from 'node:worker_threads';
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
 import { OffloadBudgetError, type Logger, type Offload, type OffloadJob } from '../../core/capabilities.ts';
 import { Problem, PROBLEM_CATALOGUE, type ProblemCode } from '../../core/problems.ts';
 import { createFairQueue, type FairQueue } from './fair-queue.ts';
+import { startModuleWorker } from './module-worker.ts';
 
 /** Options of `createWorkerPool`. */
 export interface WorkerPoolOptions {
@@ -54,12 +53,7 @@ interface Reply {
 const workerUrl = new URL(`./offload-worker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url);
 
 function startWorker(typescript: 'tsx' | 'native'): Worker {
-  if (!workerUrl.pathname.endsWith('.ts') || typescript === 'native') return new Worker(workerUrl);
-  // Node 20 runs no TypeScript: the worker registers tsx's loader, then imports its entry (and, through the
-  // same loader, the .ts modules its jobs name).
-  const tsxApi = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href.replace(/\.cjs$/, '.mjs');
-  const code = `import(${JSON.stringify(tsxApi)}).then(({ register }) => { register(); return import(${JSON.stringify(workerUrl.href)}); })`;
-  return new Worker(code, { eval: true });
+  return startModuleWorker(workerUrl, {}, typescript);
 }
 
 /** The job's error as it was thrown in the worker: a `Problem` keeps its code and members. */

@@ -7,7 +7,7 @@ import { availableParallelism } from 'node:os';
 import { serve, type ServerType } from '@hono/node-server';
 import { parseConfig, type Config } from '../../core/config.ts';
 import { createApp, type AehApp } from '../../core/app.ts';
-import { consoleLogger, type Logger } from '../../core/capabilities.ts';
+import { consoleLogger, type Logger, type RuntimeCapabilities } from '../../core/capabilities.ts';
 import { nodeCapabilities } from './capabilities.ts';
 import { generateApiKey, readEnvFile } from './env-file.ts';
 import { loadUserPlugins } from './user-plugins.ts';
@@ -25,7 +25,13 @@ export interface NodeService {
 }
 
 /** Builds the app for an environment (no listening); generates the key on first start. */
-export async function buildNodeApp(processEnv: Record<string, string | undefined>, cwd: string, logger: Logger = consoleLogger(), runtime?: { name: string; version: string }): Promise<{ app: AehApp; config: Config }> {
+export async function buildNodeApp(
+  processEnv: Record<string, string | undefined>,
+  cwd: string,
+  logger: Logger = consoleLogger(),
+  runtime?: { name: string; version: string },
+  ahead: Pick<RuntimeCapabilities, 'catalogPrefetch'> = {},
+): Promise<{ app: AehApp; config: Config }> {
   const root = resolve(cwd, processEnv.PROJECT_ROOT?.trim() || '.');
   // An empty variable in the shell (`DASHBOARD_API_KEY=`) means "not set": it must not hide the key in .env,
   // or every start would generate a new one.
@@ -40,16 +46,16 @@ export async function buildNodeApp(processEnv: Record<string, string | undefined
   // Deno and Bun run this same builder through their Node compatibility; they only name themselves.
   // Deno and Bun load TypeScript natively, workers included; Node's workers load it through tsx.
   const offload = workerPoolFromEnv(env, availableParallelism(), runtime ? 'native' : 'tsx', logger);
-  const capabilities = { ...nodeCapabilities(config.projectRoot, logger), ...(runtime ? { runtime } : {}), ...(offload ? { offload } : {}) };
+  const capabilities = { ...nodeCapabilities(config.projectRoot, logger), ...ahead, ...(runtime ? { runtime } : {}), ...(offload ? { offload } : {}) };
   const user = await loadUserPlugins(config.projectRoot, config.plugins, capabilities);
   const app = createApp(config, [...nodePlugins(), ...user.plugins], capabilities, { userPlugins: user.plugins.map((plugin) => plugin.name), settings: user.settings });
   await app.ready;
   return { app, config };
 }
 
-/** Builds the app and listens on `HOST`/`PORT`. */
-export async function startNodeService(processEnv: Record<string, string | undefined>, cwd: string, logger: Logger = consoleLogger()): Promise<NodeService> {
-  const { app, config } = await buildNodeApp(processEnv, cwd, logger);
+/** Builds the app and listens on `HOST`/`PORT`; `ahead` holds work the entry started before it loaded the app. */
+export async function startNodeService(processEnv: Record<string, string | undefined>, cwd: string, logger: Logger = consoleLogger(), ahead: Pick<RuntimeCapabilities, 'catalogPrefetch'> = {}): Promise<NodeService> {
+  const { app, config } = await buildNodeApp(processEnv, cwd, logger, undefined, ahead);
   const server = await new Promise<ServerType>((resolve, reject) => {
     const listening = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, () => resolve(listening));
     listening.once('error', reject);

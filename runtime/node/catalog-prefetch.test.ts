@@ -1,0 +1,107 @@
+import { describe, it, expect } from 'vitest';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startCatalogPrefetch } from './catalog-prefetch.ts';
+import { catalogDirs } from '../../plugins/catalog/catalog-dirs.ts';
+import { collectCatalogFiles } from '../../plugins/catalog/catalog-files.ts';
+import { nodeFiles } from './capabilities.ts';
+import { bundledCatalogDir } from './paths.ts';
+import { aesFormat } from '../../plugins/aes/format.ts';
+import type { CatalogFiles, CatalogPrefetch } from '../../core/domain/catalog.ts';
+import { testApp } from '../../test/helpers.ts';
+
+const native = (id: string, title: string) => ({
+  id, title, industry: 'finance', use_case: 'lending', tags: [], policy_ref: 'NIST AI 100-1',
+  agent: { adapter: 'scripted', replies: { '*': 'ok' } }, topology: [],
+  tasks: [{ id: 't1', input: 'Decide the loan.', metrics: [{ id: 'task_success' }] }],
+});
+const aes = {
+  aes_version: 1.4, metadata: { id: 'refund-flow', name: 'Refund flow', compliance_level: 'Standard' }, description: 'A customer wants a refund.', industry: 'Ecommerce',
+  workflow: { nodes: [{ id: 'task-1', task_description: 'Find the order.', expected_outcome: [{ target: 'message', expected: 'Order \\d+', mode: 'regex' }] }], edges: [] },
+};
+
+/** A mounted folder with a native scenario, an AES one and two that cannot be used. */
+function mountedFolder(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'aeh-prefetch-'));
+  mkdirSync(join(dir, 'lending'));
+  writeFileSync(join(dir, 'lending', 'loan.json'), JSON.stringify(native('prefetch_loan', 'Loan prefetched')));
+  writeFileSync(join(dir, 'refund.json'), JSON.stringify(aes));
+  writeFileSync(join(dir, 'broken.json'), '{"id": ');
+  writeFileSync(join(dir, 'invalid.json'), JSON.stringify({ id: 'no tasks' }));
+  return dir;
+}
+
+describe('catalog prefetch (issue 36: a mounted catalog loaded on another thread while the service loads)', () => {
+  it('loads in a worker exactly what the catalog would load itself, with the bundled formats', async () => {
+    const dir = mountedFolder();
+    const root = mkdtempSync(join(tmpdir(), 'aeh-prefetch-root-'));
+    const prefetch = startCatalogPrefetch({ PROJECT_ROOT: root, AEH_CATALOG_DIRS: dir }, root)!;
+    expect(prefetch.dirs).toEqual(catalogDirs({ catalogDirs: [dir], projectRoot: root }, bundledCatalogDir));
+    const { formats, ...files } = await prefetch.files;
+    expect(formats).toEqual([aesFormat.name]);
+    const inline = await collectCatalogFiles({ files: nodeFiles(), dirs: prefetch.dirs, formats: [aesFormat] });
+    expect(files).toEqual(JSON.parse(JSON.stringify(inline)));
+    const mounted = files.loaded.filter((file) => file.source === dir);
+    expect(mounted.map((file) => [file.path.slice(dir.length), file.scenario?.id])).toEqual([
+      ['/broken.json', undefined],
+      ['/invalid.json', undefined],
+      ['/lending/loan.json', 'prefetch_loan'],
+      ['/refund.json', 'refund-flow'],
+    ]);
+    expect(mounted[0].problem).toMatch(/JSON/);
+    expect(mounted[1].problem).toMatch(/invalid scenario/);
+  }, 120_000);
+
+  it('reads the .env of the project root, as the service does', async () => {
+    const dir = mountedFolder();
+    const root = mkdtempSync(join(tmpdir(), 'aeh-prefetch-root-'));
+    writeFileSync(join(root, '.env'), `AEH_CATALOG_DIRS=${dir}\n`);
+    const prefetch = startCatalogPrefetch({ PROJECT_ROOT: root }, root)!;
+    expect(prefetch.dirs.map((entry) => entry.source)).toEqual(['bundled', dir]);
+    await prefetch.files;
+  }, 120_000);
+
+  it('gives no prefetch for a configuration the service would refuse (the service says why)', () => {
+    expect(startCatalogPrefetch({ PORT: 'eighty' }, tmpdir())).toBeUndefined();
+  });
+});
+
+describe('the catalog and a prefetch', () => {
+  const planted = (dirs: CatalogPrefetch['dirs'], formats = [aesFormat.name]): CatalogPrefetch => {
+    const files: CatalogFiles = { problems: [], loaded: [{ path: '/nowhere/planted.json', source: 'bundled', format: 'native', scenario: native('planted_only_in_prefetch', 'Planted') as never }] };
+    return { dirs, files: Promise.resolve({ ...files, formats }) };
+  };
+
+  it('indexes the prefetched files when they were loaded from its folders with its formats', async () => {
+    const t = await testApp({ capabilities: { catalogPrefetch: planted([{ path: bundledCatalogDir, source: 'bundled' }]) } });
+    const { body } = await t.json('GET', '/api/scenarios?limit=0');
+    expect(body.total).toBe(1);
+    expect((await t.json('GET', '/api/scenarios/planted_only_in_prefetch')).status).toBe(200);
+  });
+
+  it('reads the folders itself when the prefetch read other folders, other formats, or failed', async () => {
+    const own = await testApp();
+    const expected = (await own.json('GET', '/api/scenarios?limit=0')).body.total;
+    expect(expected).toBeGreaterThan(1);
+    const cases: CatalogPrefetch[] = [
+      planted([{ path: '/elsewhere', source: 'bundled' }]),
+      planted([{ path: bundledCatalogDir, source: 'bundled' }], ['some-other-format']),
+      { dirs: [{ path: bundledCatalogDir, source: 'bundled' }], files: Promise.reject(new Error('worker died')) },
+    ];
+    cases[2].files.catch(() => undefined);
+    for (const catalogPrefetch of cases) {
+      const t = await testApp({ capabilities: { catalogPrefetch } });
+      expect((await t.json('GET', '/api/scenarios?limit=0')).body.total).toBe(expected);
+      expect((await t.json('GET', '/api/scenarios/planted_only_in_prefetch')).status).toBe(404);
+    }
+  });
+
+  it('uses a prefetch for the first index only: a refresh reads the folders', async () => {
+    const t = await testApp({ capabilities: { catalogPrefetch: planted([{ path: bundledCatalogDir, source: 'bundled' }]) } });
+    expect((await t.json('GET', '/api/scenarios?limit=0')).body.total).toBe(1);
+    const refreshed = await t.json('POST', '/api/v1/catalog/refresh');
+    expect(refreshed.status).toBe(200);
+    expect((await t.json('GET', '/api/scenarios?limit=0')).body.total).toBeGreaterThan(1);
+  });
+});
