@@ -70,6 +70,9 @@ export interface ShimError {
 /** What one call returns: a result or an error, and the state after it (unchanged on error). */
 export type ShimOutcome<S extends Json = Json> = { result: Json; state: S } | { error: ShimError; state: S };
 
+/** A predicate of `Shim.checks` (a method's signature, so a shim of a narrower state is still a `Shim`). */
+export type ShimCheck<S extends Json = Json> = { check(state: S, args: Record<string, unknown>): boolean }['check'];
+
 /** What a call may know besides its parameters. */
 export interface ShimCallContext {
   /** The shim's configuration from the scenario (`shim_config[name]`) or a stored named configuration. */
@@ -116,6 +119,20 @@ export interface Shim<S extends Json = Json> {
    * else.
    */
   incidental?: string[];
+  /**
+   * Named predicates over this shim's state that a task's `world_checks` assert once the conversation is over
+   * (τ²-bench's env assertions: `assert_can_send_mms`, `assert_no_overdue_bill`): true when the world is as
+   * expected. Pure; one that throws fails its check, with its message.
+   */
+  checks?: Record<string, ShimCheck<S>>;
+  /**
+   * Keeps this shim's state in step with the other shims of the same world (τ²-bench's telecom device follows
+   * the carrier's line and bills, and a bill its user paid becomes paid at the carrier): the world calls it with
+   * every enabled shim's state, by name, when the task starts and after every call that changed a state, and
+   * applies the states it returns (its own or another shim's; `undefined`: nothing changes), recording each
+   * change. Must be pure, cheap and idempotent (a second call on its own result changes nothing).
+   */
+  reconcile?(world: Readonly<Record<string, Json>>, context: ShimCallContext): Record<string, Json> | undefined;
 }
 
 const SHIM_NAME = /^[a-z][a-z0-9_]{0,39}$/;
@@ -141,6 +158,8 @@ export function defineShim<S extends Json>(shim: Shim<S>): Shim<S> {
     compiles(shim.name, action.name, action.parameters);
   }
   if (shim.initialStateSchema) compiles(shim.name, 'initial state', shim.initialStateSchema);
+  if (shim.checks !== undefined && (typeof shim.checks !== 'object' || Object.values(shim.checks).some((check) => typeof check !== 'function'))) throw new Error(`shim "${shim.name}": checks must be an object of functions (state, args) => boolean`);
+  if (shim.reconcile !== undefined && typeof shim.reconcile !== 'function') throw new Error(`shim "${shim.name}": reconcile must be a function (world, context) => states`);
   if (shim.incidental !== undefined && !Array.isArray(shim.incidental)) throw new Error(`shim "${shim.name}": incidental must be a list of JSON Pointers`);
   for (const pointer of shim.incidental ?? []) {
     const problem = typeof pointer !== 'string' ? 'is not a string' : pointer === '' ? 'names the whole view: nothing would be compared' : pointerPatternError(pointer);

@@ -150,7 +150,7 @@ describe('cli: aeh bench tau', () => {
     const none = await runCli(['bench', 'tau', '--domain', 'retail', '--agent', 'support-bot', '--data', join(cwd, 'nowhere')], { cwd, env: { AEH_TAU_DATA_DIR: undefined } });
     expect(none.code).toBe(3);
     expect(none.stderr).toMatch(/τ-bench data: \S+\/nowhere\/retail\/\S+ cannot be read/);
-    expect((await runCli(['bench', 'tau', '--domain', 'telecom', '--agent', 'x'], { cwd })).stderr).toContain('--domain must be retail, airline or all (a comma list too)');
+    expect((await runCli(['bench', 'tau', '--domain', 'mobile', '--agent', 'x'], { cwd })).stderr).toContain('--domain must be retail, airline, telecom or all (a comma list too)');
     expect((await runCli(['bench', 'tau', '--domain', 'retail', '--data', dataDir()], { cwd })).stderr).toContain('--agent is required');
   });
 });

@@ -5,12 +5,14 @@
  * - The global `Request` and `Response` are put back: @hono/node-server replaces them with its own lighter
  *   classes when a file starts a server in-process, and msw's `HttpResponse.error()` is a network error only
  *   with the platform's `Response` (the next file's mocked network error answered `status 0` instead).
- * - @hono/node-server is loaded here, before any file's msw server listens: its `Request` class extends the global
- *   `Request` it finds when first imported, and a first import under msw (a CLI test running the service
- *   in-process while msw listens) made every later `app.request` in that worker construct through msw's torn-down
- *   proxy ("inferRawHeaders(...) is not iterable", in whichever files the worker ran next).
+ * - @hono/node-server is loaded before any file runs (below).
  */
 import { afterAll } from 'vitest';
+// Loaded here, before any file's msw server patches the globals: @hono/node-server builds its own `Request` on the
+// global one it finds when first imported, and keeps it for the worker's life. First imported by a file that had
+// msw listening (the CLI starting its service in-process: cli-usage, cli-bench-tau), it extended msw's proxy,
+// which after that server closed failed every later request of the worker's other files with
+// "inferRawHeaders(...) is not iterable" (test/hostile/limits.test.ts after test/cli-usage.test.ts).
 import '@hono/node-server';
 import { runFileCleanups } from './file-cleanup.ts';
 

@@ -70,7 +70,7 @@ describe('τ-bench tasks as a scenario (tauScenario)', () => {
     expect(action.expected_outcome).toEqual([{ target: 'tool_calls', where: { name: 'tau_retail.get_order_details', arguments: { order_id: '#W2' } }, mode: 'exists' }]);
   });
 
-  it('names a reward component the harness does not score (the telecom domain\'s ENV_ASSERTION)', async () => {
+  it('names a reward component the harness does not score in the domain (ENV_ASSERTION outside telecom, whose worlds have no env assertions)', async () => {
     const { tauTask } = await import('../plugins/shims/tau/tasks.ts');
     const { tauRetailShim } = await import('../plugins/shims/tau/index.ts');
     const task = { id: '9', user_scenario: { instructions: 'x' }, evaluation_criteria: { actions: [], reward_basis: ['ENV_ASSERTION'] } };
@@ -94,7 +94,7 @@ describe('τ-bench shims through the service', () => {
     const t = await testApp();
     const { body } = await t.json('GET', '/api/v1/shims');
     const tau = (body as any).items.filter((shim: any) => shim.name.startsWith('tau_'));
-    expect(tau.map((shim: any) => shim.name)).toEqual(['tau_retail', 'tau_airline', 'tau_telecom']);
+    expect(tau.map((shim: any) => shim.name)).toEqual(['tau_retail', 'tau_airline', 'tau_telecom', 'tau_telecom_user']);
     expect(tau[0].actions.find((action: any) => action.name === 'transfer_to_human_agents')).toMatchObject({ terminal: true });
     expect(tau[1].actions.filter((action: any) => action.terminal).map((action: any) => action.name)).toEqual(['transfer_to_human_agents']);
     expect(tau[2].actions.filter((action: any) => action.terminal).map((action: any) => action.name)).toEqual(['transfer_to_human_agents']);

@@ -20,7 +20,8 @@
 // agent's side make, and only its gold actions whose requestor is the assistant are replayed (the user's act on
 // their device); the reference reads the release's db.toml, ours the db.json the driver rendered from it. Every
 // action's result is compared, and recorded in the fixture with the hashes (also the probes', under
-// telecom_probes).
+// telecom_probes). Then both telecom worlds (dualControl below): the user's device too, every gold action of either
+// requestor, the environment's sync, and the env assertions, against the reference's own TelecomEnvironment.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -48,11 +49,65 @@ const PROBES_OF = { retail: retailProbes, airline: airlineProbes, telecom: telec
 
 const data = tauDataDir(DATA);
 const FIXTURE = join(repoRoot, 'plugins/shims/tau/fidelity.fixture.json');
+const DUAL_FIXTURE = join(repoRoot, 'plugins/shims/tau/fidelity-telecom.fixture.json');
 const fixture = existsSync(FIXTURE) ? JSON.parse(readFileSync(FIXTURE, 'utf8')) : {};
 const work = mkdtempSync(join(tmpdir(), 'tau-fidelity-'));
 const sources = referenceSources(argument('src'), argument('mirror', DEFAULT_MIRROR));
 const SRC = sources.src;
 let failed = false;
+
+/**
+ * Telecom with dual control: each task's two worlds (the carrier's and the user's device) through our shims
+ * (plugins/shims/tau/telecom-replay.ts) and through the reference's own environment (bench/tau/reference_telecom.py):
+ * after the initialization actions, each gold action of either requestor (each followed by the environment's
+ * sync), both worlds' hashes after them, and each env assertion's result. With --write-fixture, the reference's
+ * record goes to plugins/shims/tau/fidelity-telecom.fixture.json (checked by fidelity.test.ts on every CI run).
+ */
+async function dualControl(db, tasks, ids) {
+  const agentShim = tau.tauTelecomShim();
+  const userShim = tau.tauTelecomUserShim();
+  const agentDb = await agentShim.initialState(db, { config: {}, now: '' });
+  const byId = new Map(tasks.map((task) => [task.id, task]));
+  const started = performance.now();
+  const ours = {};
+  for (const id of ids) ours[id] = await tau.replayTelecomTask(agentShim, userShim, agentDb, byId.get(id));
+  const oursMs = performance.now() - started;
+  const tasksFile = join(work, 'telecom-dual-tasks.json');
+  const idsFile = join(work, 'telecom-dual-ids.json');
+  writeFileSync(tasksFile, JSON.stringify(tasks));
+  writeFileSync(idsFile, JSON.stringify(ids));
+  const pythonStarted = performance.now();
+  const run = spawnSync('python3', [join(repoRoot, 'bench/tau/reference_telecom.py'), '--src', resolve(SRC), '--db', join(data.dir, 'telecom', 'db.toml'), '--user-db', join(data.dir, 'telecom', 'user_db.toml'), '--tasks', tasksFile, '--ids', idsFile], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const pythonMs = performance.now() - pythonStarted;
+  if (run.status !== 0) throw new Error(`the reference's telecom environment failed:\n${run.stderr}`);
+  const reference = JSON.parse(run.stdout);
+  const differences = [];
+  let actions = 0;
+  let assertions = 0;
+  for (const id of ids) {
+    const [mine, theirs] = [ours[id], reference.tasks[id]];
+    for (const stage of ['init', 'live']) for (const side of ['agent', 'user']) if (mine[stage][side] !== theirs[stage][side]) differences.push(`${id}: ${side} world after ${stage === 'init' ? 'initialization' : 'the gold actions'}`);
+    mine.actions.forEach((outcome, index) => {
+      actions++;
+      if (outcome !== theirs.actions[index]) differences.push(`${id} action ${index}: ours ${outcome.slice(0, 200)}, reference ${theirs.actions[index].slice(0, 200)}`);
+    });
+    assertions += theirs.assertions.length;
+    if (JSON.stringify(mine.assertions) !== JSON.stringify(theirs.assertions)) differences.push(`${id}: assertions ours ${JSON.stringify(mine.assertions)}, reference ${JSON.stringify(theirs.assertions)}`);
+  }
+  const identical = ids.filter((id) => !differences.some((line) => line.startsWith(`${id}`))).length;
+  const unsynced = ids.filter((id) => reference.tasks[id].gold_env.user !== reference.tasks[id].live.user || reference.tasks[id].gold_env.agent !== reference.tasks[id].live.agent).length;
+  console.log(`telecom, dual control (${SPLIT} split, ${ids.length} tasks): both worlds identical after initialization and after the gold actions, every action's answer and every env assertion the same, for ${identical}/${ids.length} (${actions} actions, ${assertions} assertions; reference: ${ids.filter((id) => reference.tasks[id].assertions.every(Boolean)).length}/${ids.length} tasks' assertions all met by their gold)`);
+  console.log(`  the reference's own gold environment (its evaluator replays the gold without syncing between actions) ends elsewhere than the live replay for ${unsynced}/${ids.length} tasks: harmless there, as no base task is scored on DB`);
+  console.log(`  replay time: ours ${oursMs.toFixed(0)} ms, reference (Python, incl. start-up) ${pythonMs.toFixed(0)} ms`);
+  for (const line of differences.slice(0, 40)) console.log(`  ${line}`);
+  if (differences.length === 0 && WRITE) {
+    const record = Object.fromEntries(ids.map((id) => [id, { init: { agent: reference.tasks[id].init.agent, user: reference.tasks[id].init.user }, actions: reference.tasks[id].actions, live: reference.tasks[id].live, assertions: reference.tasks[id].assertions, gold_env: reference.tasks[id].gold_env }]));
+    const source = 'tau2-bench a2c0247: domains/telecom/environment.py (TelecomEnvironment and its sync_tools), tools.py, user_tools.py, user_data_model.py, db.toml and user_db.toml, run by bench/tau/reference_telecom.py; the base tasks regenerated by its create_tasks.py (bench/tau/telecom-tasks.mjs). Per task: both worlds\' hashes after its initialization actions (init) and after its gold actions of either requestor, each followed by the sync (live); each action\'s outcome (ok and the canonical JSON of what the caller is shown, or error: and the message); each env assertion\'s result; and the hashes of the evaluator\'s gold environment, which does not sync between gold actions (gold_env)';
+    writeFileSync(DUAL_FIXTURE, `${JSON.stringify({ source, split: SPLIT, initial: reference.initial, tasks: record }, null, 1)}\n`);
+    console.log(`wrote ${DUAL_FIXTURE}`);
+  }
+  return differences.length === 0;
+}
 
 try {
   for (const domain of DOMAINS) {
@@ -118,6 +173,7 @@ try {
     for (const line of disagreements) console.log(`  ${line}`);
     if (!PROBES) for (const id of ids) for (const outcome of ours[id].actions) if (!outcome.startsWith('ok')) console.log(`  task ${id}: gold action refused (both sides): ${outcome}`);
     if (initial !== reference.initial || mismatched.length > 0 || disagreements.length > 0) failed = true;
+    if (telecom && !PROBES && !(await dualControl(db, tasks, ids))) failed = true;
     else if (WRITE && telecom) {
       // The reference's own hashes and outcomes (ours are the same, or we would not be here).
       const recorded = Object.fromEntries(ids.map((id) => [id, { hash: reference.tasks[id].hash, actions: reference.tasks[id].actions }]));

@@ -1,5 +1,5 @@
 // The reference implementation's sources for bench/tau/*.mjs: a checkout given with --src, or the domain
-// modules the Python driver loads (src/tau2/domains/<domain>/) extracted from a git mirror of
+// package the Python drivers load (src/tau2) extracted from a git mirror of
 // sierra-research/tau2-bench into a temporary directory. Nothing of it is written into the repository.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -19,7 +19,8 @@ export function referenceSources(given, mirror = DEFAULT_MIRROR) {
   const dir = mkdtempSync(join(tmpdir(), 'tau2-src-'));
   const commit = execFileSync('git', ['--git-dir', mirror, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
   // A mirror may lack its largest blobs (data files); git says so on stderr even when the sources came out whole.
-  const archive = execFileSync('git', ['--git-dir', mirror, 'archive', 'HEAD', 'src/tau2/domains/retail', 'src/tau2/domains/airline', 'src/tau2/domains/telecom/tools.py', 'src/tau2/domains/telecom/data_model.py', 'src/tau2/domains/telecom/utils.py'], { maxBuffer: 256 * 1024 * 1024, stdio: 'pipe' });
+  // The whole package: reference_telecom.py imports telecom's environment, which imports much of it.
+  const archive = execFileSync('git', ['--git-dir', mirror, 'archive', 'HEAD', 'src/tau2'], { maxBuffer: 256 * 1024 * 1024, stdio: 'pipe' });
   execFileSync('tar', ['-x', '-C', dir], { input: archive });
   return { src: join(dir, 'src'), commit: `tau2-bench ${commit}`, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }

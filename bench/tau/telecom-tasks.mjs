@@ -19,7 +19,7 @@ const MIRROR = argument('mirror', '/work/.mirror/sierra-research+tau2-bench/repo
 const COMMIT = argument('commit', 'a2c0247');
 const TARGET = join(repoRoot, 'catalog/data/tau-bench/domains/telecom');
 const TELECOM = 'data/tau2/domains/telecom';
-const SHIPPED = ['split_tasks.json', 'tasks_small.json', 'db.toml', 'user_db.toml', 'main_policy.md'];
+const SHIPPED = ['split_tasks.json', 'tasks_small.json', 'db.toml', 'user_db.toml', 'main_policy.md', 'tech_support_manual.md'];
 
 /** JSON text without null members (what the release's older files simply lack), members sorted. */
 const canonical = (value) => JSON.stringify(value, (_key, member) => (member === null ? undefined : member && typeof member === 'object' && !Array.isArray(member) ? Object.fromEntries(Object.entries(member).sort(([a], [b]) => (a < b ? -1 : 1))) : member));
@@ -27,7 +27,7 @@ const canonical = (value) => JSON.stringify(value, (_key, member) => (member ===
 const work = mkdtempSync(join(tmpdir(), 'tau2-telecom-'));
 try {
   // A mirror may lack its largest blobs (the release's tasks.json among them): git says so on stderr.
-  const paths = ['src/tau2', ...SHIPPED.map((file) => `${TELECOM}/${file}`), `${TELECOM}/tech_support_manual.md`, `${TELECOM}/tech_support_workflow.md`];
+  const paths = ['src/tau2', ...SHIPPED.map((file) => `${TELECOM}/${file}`), `${TELECOM}/tech_support_workflow.md`];
   execFileSync('tar', ['-x', '-C', work], { input: execFileSync('git', ['--git-dir', MIRROR, 'archive', COMMIT, ...paths], { maxBuffer: 512 * 1024 * 1024, stdio: 'pipe' }) });
   const out = join(work, 'out');
   execFileSync('python3', [join(repoRoot, 'bench/tau/telecom_tasks.py'), join(work, 'src'), out], { stdio: 'inherit' });

@@ -1,5 +1,5 @@
 /**
- * `aeh bench tau --domain retail|airline|all --agent <agent> [--trials 4]`: τ-bench as written (issue 27 item 4,
+ * `aeh bench tau --domain retail|airline|telecom|all --agent <agent> [--trials 4]`: τ-bench as written (issue 27 item 4,
  * issue 34). Each domain's split (the release's data shipped in catalog/data/tau-bench, or `--data` /
  * `AEH_TAU_DATA_DIR`) becomes one scenario (plugins/shims/tau/tasks.ts: the policy, τ-bench's tool names, its
  * rules and each task's reward basis), and they run as one suite against the agent through the API, so the suite
@@ -24,7 +24,7 @@ import type { RunRecord } from '../../core/domain/runs.ts';
 import type { TaskVerdict } from '../../core/domain/verdict.ts';
 
 
-const DOMAINS: TauDomain[] = ['retail', 'airline'];
+const DOMAINS: TauDomain[] = ['retail', 'airline', 'telecom'];
 
 /** The package's own τ-bench data (catalog/data/tau-bench, tau2-bench's layout), from the sources or from dist/. */
 export const packageRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..', ...(import.meta.url.includes('/dist/') ? ['..'] : []));

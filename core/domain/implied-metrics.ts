@@ -1,6 +1,6 @@
 /**
  * Declared checks imply their metrics (issue 24 item 2): a task that writes down `required_tools` is judged by
- * `tool_use`, `forbidden_tools` by `tool_safety`, `expected_outcome`, `expected_actions` and turn checks by `state_match`, whether
+ * `tool_use`, `forbidden_tools` by `tool_safety`, `expected_outcome`, `world_checks`, `expected_actions` and turn checks by `state_match`, whether
  * or not its `metrics` lists them. A check nobody runs could never fail the run, which is the bug this closes.
  * (`expected` is left to the metrics a task lists: a custom metric may be the one that reads it.) A task that
  * requires actions is also read by `claim_check` (issue 32 item 3), which is not one of its declared checks.
@@ -22,7 +22,7 @@ export function impliedMetricIds(task: ScenarioTask): string[] {
   if (hasItems(task.required_tools)) ids.push('tool_use');
   if (hasItems(task.forbidden_tools)) ids.push('tool_safety');
   // `expected_actions: []` is a gold (nothing may change), so it is a check; an absent field is none.
-  if (hasItems(task.expected_outcome) || Array.isArray(task.expected_actions) || task.turns?.some((turn) => hasItems(turn.expected_outcome))) ids.push('state_match');
+  if (hasItems(task.expected_outcome) || hasItems(task.world_checks) || Array.isArray(task.expected_actions) || task.turns?.some((turn) => hasItems(turn.expected_outcome))) ids.push('state_match');
   return ids;
 }
 

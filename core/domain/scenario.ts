@@ -103,6 +103,19 @@ export interface UserSimulator {
   guidelines?: string;
 }
 
+/**
+ * A named check of a shim's final state (`Shim.checks`: τ²-bench's env assertions), asserted once the conversation
+ * is over: the check's result must be `expected` (default true). Recorded as a `world_check` event; `state_match`
+ * scores it with the task's other checks.
+ */
+export interface WorldCheck {
+  shim: string;
+  check: string;
+  arguments?: Record<string, unknown>;
+  expected?: boolean;
+  description?: string;
+}
+
 export interface ScenarioTask {
   id: string;
   input: string;
@@ -135,6 +148,14 @@ export interface ScenarioTask {
   turns?: ConversationTurn[];
   /** A simulated user continues the conversation after `input` (instead of scripted `turns`). */
   user_simulator?: UserSimulator;
+  /**
+   * The task's own starting state of some enabled shims, by shim name, instead of the scenario's `initial_state`
+   * (a benchmark whose every task starts from its own world: τ²-bench's telecom device after the task's
+   * initialization actions). Shims it does not name start from the scenario's.
+   */
+  initial_state?: Record<string, unknown>;
+  /** Checks of the final world by the shims' named predicates (`Shim.checks`), scored by `state_match`. */
+  world_checks?: WorldCheck[];
   /** Who wrote a field when not the author (`{"expected": "llm"}` from spec-to-eval's enrichment). */
   provenance?: Record<string, 'llm' | 'author' | 'import'>;
 }
@@ -201,6 +222,12 @@ export interface Scenario {
   tool_names?: 'prefixed' | 'bare';
   /** The world shims this scenario's agent works on (their actions are offered as tools). */
   enabled_shims?: string[];
+  /**
+   * Enabled shims that are the simulated user's own world (τ²-bench's telecom device): their actions are offered
+   * to the simulated user of each task (its own tool loop, its calls recorded with `requestor: "user"`), never to
+   * the agent. Without a simulated user nobody calls them; their state is still part of the world and its gold.
+   */
+  user_shims?: string[];
   /** Each enabled shim's starting state, by shim name (each task starts from it). */
   initial_state?: Record<string, unknown>;
   /**

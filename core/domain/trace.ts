@@ -17,6 +17,8 @@ export type TraceEventType =
   | 'state_change'
   /** A check after one turn of a conversation: `data.turn`, `data.assertion`, `data.passed`, `data.detail`. */
   | 'turn_check'
+  /** A check of the final world by a shim's named predicate (`task.world_checks`): `data.shim`, `data.check`, `data.passed`, `data.detail`. */
+  | 'world_check'
   /** A multi-turn task's conversation ended: `data.turns` (user turns), `data.ended_by`, `data.agent_end_tokens` (end tokens the agent sent the simulated user). */
   | 'conversation_end'
   | 'handoff'

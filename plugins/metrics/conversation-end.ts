@@ -12,6 +12,7 @@ const LIMITS: Record<string, string> = {
   turn_limit: 'its user-turn limit (max_turns)',
   step_limit: 'its step limit (max_steps)',
   error_limit: 'its limit of failed tool calls (max_errors)',
+  user_tool_limit: 'the simulated user\'s limit of tool rounds before one message (50)',
 };
 
 /** The code this metric reports (the bundled taxonomy's). */

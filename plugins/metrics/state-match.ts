@@ -4,7 +4,7 @@
  * plugins/metrics/shared/assertions.ts). tau-bench judges agents the same way: by the state they leave. With
  * `expected_actions` (`[]`: nothing may change) the whole world is compared with the gold one, less the shims'
  * incidental state and the `ignore_paths` (plugins/evaluation/worlds/gold-world.ts). The score is the share of
- * checks that hold; one that cannot be checked (a shim the run did not enable, a path that does not parse) is
+ * checks that hold (with the task's `world_checks`, which the engine runs on the final world: `world_check` events); one that cannot be checked (a shim the run did not enable, a path that does not parse) is
  * reported, and the metric is unmeasured when none could be.
  */
 import { defineMetric, unmeasured, type MetricContext, type MetricFailure } from '../../core/metric.ts';
@@ -15,7 +15,7 @@ import type { ScenarioTask } from '../../core/domain/scenario.ts';
 import { safeExcerpt } from './shared/safe-excerpt.ts';
 import { describeDifferences, jsonDifferences, type JsonDifference } from '../../core/domain/json-diff.ts';
 import { pointerTrie } from '../../core/domain/pointer-patterns.ts';
-import { isAnswer } from '../../core/domain/trace.ts';
+import { isAnswer, type TraceEvent } from '../../core/domain/trace.ts';
 
 /** The most differing paths a whole-world comparison reports (the count says when there were more). */
 const MAX_DIFFERENCES = 1000;
@@ -79,6 +79,24 @@ function goldFailure(gold: GoldComparison, task: ScenarioTask): Omit<MetricFailu
   };
 }
 
+/** The task's `world_check` events (its world_checks, run by the engine on the final world) as checks of this metric. */
+function worldCheckResults(checks: readonly TraceEvent[], task: ScenarioTask) {
+  const result = { measured: 0, held: 0, failures: [] as MetricFailure[], unchecked: [] as string[] };
+  for (const check of checks) {
+    if (check.data.passed === null || check.data.passed === undefined) {
+      result.unchecked.push(String(check.data.detail));
+      continue;
+    }
+    result.measured++;
+    if (check.data.passed === true) result.held++;
+    else {
+      const description = (check.data.check as { description?: string } | undefined)?.description;
+      result.failures.push({ code: 'LOGIC.STATE_MISMATCH', severity: 'high', message: shown(`${description ? `${description}: ` : ''}${String(check.data.detail)}`, task) as string, event_index: check.seq, evidence: { check: check.data.check } });
+    }
+  }
+  return result;
+}
+
 export default defineMetric({
   id: 'state_match',
   dimension: 'reliability',
@@ -99,9 +117,11 @@ export default defineMetric({
     const assertions = (params.assertions as Assertion[] | undefined) ?? task.expected_outcome ?? [];
     // Checks the engine ran after turns of a conversation (the world as it stood then), one per assertion.
     const turnChecks = events.filter((event) => event.type === 'turn_check');
+    // The task's world_checks, which the engine ran on the final world by the shims' predicates.
+    const worldChecks = events.filter((event) => event.type === 'world_check');
     // `expected_actions: []` is a gold too: the world must not change.
     const gold = task.expected_actions ? world : undefined;
-    if (assertions.length === 0 && turnChecks.length === 0 && !gold) {
+    if (assertions.length === 0 && turnChecks.length === 0 && worldChecks.length === 0 && !gold) {
       return unmeasured(task.expected_actions ? 'expected_actions need a world: the scenario enables no shim' : 'the task has no expected_outcome assertions, expected_actions or turn checks');
     }
     const calls = toolCallsOf(events);
@@ -153,6 +173,11 @@ export default defineMetric({
         evidence: { assertion, actual: shown(check.data.actual, task), turn: check.data.turn },
       });
     }
+    const checked = worldCheckResults(worldChecks, task);
+    measured += checked.measured;
+    held += checked.held;
+    failures.push(...checked.failures);
+    unchecked.push(...checked.unchecked);
     if (gold) {
       // The whole world against the one the gold actions produce: one check, every differing path its evidence.
       if (!gold.expected) unchecked.push(gold.expectedError ?? 'the world of the expected actions could not be built');

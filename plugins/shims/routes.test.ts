@@ -7,7 +7,7 @@ describe('shims: GET /api/v1/shims', () => {
     const t = await testApp();
     const { status, body } = await t.json('GET', '/api/v1/shims');
     expect(status).toBe(200);
-    expect(body.items.map((shim: { name: string }) => shim.name)).toEqual(['sql', 'orders', 'payments', 'email', 'calendar', 'crm', 'tickets', 'kb', 'kv', 'http_api', 'tau_retail', 'tau_airline', 'tau_telecom', ...AGENTDOJO_SUITES.map((suite) => `agentdojo_${suite.suite}`)]);
+    expect(body.items.map((shim: { name: string }) => shim.name)).toEqual(['sql', 'orders', 'payments', 'email', 'calendar', 'crm', 'tickets', 'kb', 'kv', 'http_api', 'tau_retail', 'tau_airline', 'tau_telecom', 'tau_telecom_user', ...AGENTDOJO_SUITES.map((suite) => `agentdojo_${suite.suite}`)]);
     const payments = body.items.find((shim: { name: string }) => shim.name === 'payments');
     expect(payments.actions.find((action: { name: string }) => action.name === 'create_charge')).toMatchObject({ read_only: false, parameters: { type: 'object', required: ['customer', 'amount'] } });
     expect(payments.initial_state_schema.type).toBe('object');

@@ -186,6 +186,15 @@ export const scenarioSchema = {
             items: { type: 'object', required: ['name'], additionalProperties: false, properties: { name: TOOL_NAME, arguments: { type: 'object' } } },
           },
           ignore_paths: { ...IGNORE_PATHS, description: 'Added to the scenario\'s ignore_paths for this task.' },
+          initial_state: { type: 'object', maxProperties: 20, propertyNames: SHIM_NAME, description: 'This task\'s own starting state of the shims it names, instead of the scenario\'s initial_state.' },
+          world_checks: {
+            type: 'array', maxItems: 200,
+            description: 'Checks of the final world by a shim\'s named predicates (τ²-bench\'s env assertions), scored by state_match.',
+            items: {
+              type: 'object', required: ['shim', 'check'], additionalProperties: false,
+              properties: { shim: SHIM_NAME, check: { type: 'string', pattern: '^[a-z][a-z0-9_]{0,63}$' }, arguments: { type: 'object' }, expected: { type: 'boolean' }, description: { type: 'string', maxLength: 2000 } },
+            },
+          },
           provenance: {
             type: 'object', maxProperties: 20, propertyNames: { pattern: '^[a-z_]{1,40}$' }, additionalProperties: { enum: ['llm', 'author', 'import'] },
             description: 'Who wrote a field when it was not the scenario\'s author: "llm" for what spec-to-eval\'s language model proposed (review it).',
@@ -213,6 +222,7 @@ export const scenarioSchema = {
     instructions: { type: 'string', maxLength: 200_000, description: 'What the agent is told before the conversation (a domain policy): the openai system message, the http request\'s instructions, the MCP server\'s instructions.' },
     tool_names: { enum: ['prefixed', 'bare'], description: 'prefixed (default): tools are offered as shim.action / shim__action; bare: by the action name alone, as a benchmark names them (refused when two enabled shims share one). Scenarios and traces always say shim.action.' },
     enabled_shims: { type: 'array', maxItems: 20, uniqueItems: true, items: SHIM_NAME },
+    user_shims: { type: 'array', maxItems: 20, uniqueItems: true, items: SHIM_NAME, description: 'Enabled shims that are the simulated user\'s own world: their actions are the simulated user\'s tools, never the agent\'s.' },
     initial_state: { type: 'object', maxProperties: 20, propertyNames: SHIM_NAME },
     ignore_paths: IGNORE_PATHS,
     shim_config: { type: 'object', maxProperties: 20, propertyNames: SHIM_NAME, additionalProperties: { oneOf: [{ type: 'object' }, { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,63}$', description: 'the name of a stored shim configuration' }] } },

@@ -1,7 +1,8 @@
 /**
  * Every reason a scenario's world cannot be built, for a 400 at submission: an unknown or disallowed shim
- * (`AEH_ENABLED_SHIMS`), an initial state for a shim that is not enabled or that its schema or the shim
- * refuses (the SQL shim runs the schema's statements), and task tools naming an action no enabled shim has.
+ * (`AEH_ENABLED_SHIMS`), an initial state (the scenario's or a task's own) for a shim that is not enabled or that
+ * its schema or the shim refuses (the SQL shim runs the schema's statements), user shims that are not enabled,
+ * world checks naming a check no such shim has, and task tools naming an action no enabled shim has.
  * Initial states are built as a run builds them (world-start.ts): in the offload pool, under the shim budget.
  */
 import type { Shim } from '../../../core/shim.ts';
@@ -24,6 +25,19 @@ function shimRefusals(shims: Registry<Shim>, enabled: readonly string[], scenari
   for (const name of Object.keys(scenario.initial_state ?? {})) {
     if (!enabled.includes(name)) errors.push({ path: `/initial_state/${name}`, message: `shim "${name}" is not in enabled_shims` });
   }
+  (scenario.user_shims ?? []).forEach((name, index) => {
+    if (!enabled.includes(name)) errors.push({ path: `/user_shims/${index}`, message: `shim "${name}" is not in enabled_shims` });
+  });
+  scenario.tasks.forEach((task, taskIndex) => {
+    for (const name of Object.keys(task.initial_state ?? {})) {
+      if (!enabled.includes(name)) errors.push({ path: `/tasks/${taskIndex}/initial_state/${name}`, message: `shim "${name}" is not in enabled_shims` });
+    }
+    (task.world_checks ?? []).forEach((check, index) => {
+      const shim = enabled.includes(check.shim) ? shims.get(check.shim) : undefined;
+      if (!shim) errors.push({ path: `/tasks/${taskIndex}/world_checks/${index}/shim`, message: `shim "${check.shim}" is not in enabled_shims` });
+      else if (!shim.checks?.[check.check]) errors.push({ path: `/tasks/${taskIndex}/world_checks/${index}/check`, message: `shim "${check.shim}" has no check "${check.check}"; checks: ${Object.keys(shim.checks ?? {}).join(', ') || 'none'}` });
+    });
+  });
   return errors;
 }
 
@@ -56,6 +70,21 @@ function bareNameRefusals(shims: Registry<Shim>, enabled: readonly string[], sce
   return errors;
 }
 
+/** Why shim `name` cannot start from `seed` (its schema, or the shim's own refusal), under `path`. */
+async function seedRefusals(shim: Shim, name: string, seed: unknown, path: string, scenario: Scenario, now: string, execution: ShimExecution): Promise<FieldError[]> {
+  if (shim.initialStateSchema && seed !== undefined) {
+    const invalid = check(shim.initialStateSchema, seed, `${path}/${name}`);
+    if (invalid.length) return invalid;
+  }
+  try {
+    await buildShimState(shim, seed, { config: configOf(scenario, name), now }, execution);
+    return [];
+  } catch (error) {
+    if (error instanceof ShimBudgetError) throw shimBudgetProblem(error, `${path}/${name}`);
+    return [{ path: `${path}/${name}`, message: `the ${name} shim cannot start from it: ${String((error as Error)?.message ?? error).slice(0, 300)}` }];
+  }
+}
+
 /**
  * The field errors of a scenario's world. Throws a 422 `budget_exceeded` problem when an initial state did not
  * build within the budget: the scenario may be valid, it is too costly to run here.
@@ -64,23 +93,9 @@ export async function worldRefusals(shims: Registry<Shim>, scenario: Scenario, a
   const enabled = scenario.enabled_shims ?? [];
   const errors = shimRefusals(shims, enabled, scenario, allowed, trusted);
   if (errors.length) return errors;
-  for (const name of enabled) {
-    const shim = shims.get(name)!;
-    // Checked as the world starts: its injection vectors rendered.
-    const seed = initialStateOf(scenario, name);
-    if (shim.initialStateSchema && seed !== undefined) {
-      const invalid = check(shim.initialStateSchema, seed, `/initial_state/${name}`);
-      if (invalid.length) {
-        errors.push(...invalid);
-        continue;
-      }
-    }
-    try {
-      await buildShimState(shim, seed, { config: configOf(scenario, name), now }, execution);
-    } catch (error) {
-      if (error instanceof ShimBudgetError) throw shimBudgetProblem(error, `/initial_state/${name}`);
-      errors.push({ path: `/initial_state/${name}`, message: `the ${name} shim cannot start from it: ${String((error as Error)?.message ?? error).slice(0, 300)}` });
-    }
+  for (const name of enabled) errors.push(...await seedRefusals(shims.get(name)!, name, initialStateOf(scenario, name), '/initial_state', scenario, now, execution));
+  for (const [taskIndex, task] of scenario.tasks.entries()) {
+    for (const [name, seed] of Object.entries(task.initial_state ?? {})) errors.push(...await seedRefusals(shims.get(name)!, name, seed, `/tasks/${taskIndex}/initial_state`, scenario, now, execution));
   }
   return [...errors, ...toolRefusals(shims, enabled, scenario)];
 }

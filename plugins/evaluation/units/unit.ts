@@ -22,6 +22,8 @@ import { ShimBudgetError } from '../../../core/domain/shim-run.ts';
 import type { OpenWorld } from '../worlds/mcp-worlds.ts';
 import type { Scenario, ScenarioTask } from '../../../core/domain/scenario.ts';
 import { converse, openingMessage, type Asked } from './conversation.ts';
+import { openingLimit, userSideOf } from './simulated-user.ts';
+import { recordWorldChecks } from '../worlds/world-links.ts';
 import type { MetricResultData } from '../running/run-state.ts';
 import { dosResult } from '../attacks/outcomes.ts';
 import { redactedResult } from '../scoring/redacted-result.ts';
@@ -125,7 +127,8 @@ async function openWorld(scope: UnitScope): Promise<boolean> {
   const { services } = run.engine;
   // The task's world starts from the scenario's initial state; its clock is the run's, never the wall clock.
   try {
-    scope.world = await createTaskWorld({ shims: services.shims, scenario, task, now: run.task.created_at, record: (type, data) => record(type, data), execution: shimExecutionOf(run) });
+    // The simulated user's own calls (a world with user_shims) are recorded as the user's.
+    scope.world = await createTaskWorld({ shims: services.shims, scenario, task, now: run.task.created_at, record: (type, data) => record(type, data, data.requestor === 'user' ? 'user' : undefined), execution: shimExecutionOf(run) });
   } catch (error) {
     if (!(error instanceof ShimBudgetError)) throw error;
     record('error', { code: 'world_budget', failure_code: 'INFRA.WORLD_BUDGET', message: error.message });
@@ -268,16 +271,23 @@ export async function runUnit(run: RunContext, index: number, recorder: UnitReco
   const greeting = task.user_simulator?.greeting;
   const before = multiTurn ? [...prior, ...(greeting ? [{ role: 'assistant' as const, content: greeting }] : [])] : prior;
   const llm = run.engine.services.find('llm');
-  const input = greeting ? await openingMessage(llm!, task.user_simulator!, before, record, run.signal) : task.input;
-  if (input === undefined) return false;
-  const inputEvent = record('input', { input, ...(greeting ? { greeting, simulated: true } : {}) });
+  // The world opens first: a simulated user with tools of its own may use them before its first message.
   if (!(await openWorld(scope))) return false;
+  const userSide = userSideOf(scope.world);
+  const opened = greeting ? await openingMessage(llm!, task.user_simulator!, before, record, run.signal, userSide, openingLimit(task.user_simulator!, events, userSide)) : task.input;
+  const input = typeof opened === 'string' ? opened : '';
+  if (opened === undefined) {
+    scope.world?.close();
+    scope.mcp?.close();
+    return false;
+  }
+  const inputEvent = record('input', { input, ...(greeting ? { greeting, simulated: true } : {}) });
   // A user who ends the conversation before saying anything leaves the agent nothing to answer.
   let last = greeting && input === '' ? { reply: { output: '' }, outputEvent: inputEvent, latencyMs: 0 } : await ask(scope, input, before);
-  if (greeting && input === '') record('conversation_end', { turns: 0, ended_by: 'simulator' });
+  if (greeting && input === '') record('conversation_end', { turns: 0, ended_by: typeof opened === 'object' ? opened.limit : 'simulator' });
   else if (last && multiTurn) {
     last = await converse({
-      task, base: before, first: last, input, llm, signal: run.signal, record, events,
+      task, base: before, first: last, input, llm, signal: run.signal, record, events, userSide,
       ask: (input, history, marks) => {
         record('input', { input, ...marks });
         return ask(scope, input, history, marks);
@@ -286,6 +296,7 @@ export async function runUnit(run: RunContext, index: number, recorder: UnitReco
       handedOff: handedOffBy(scope),
     });
   }
+  if (last && scope.world) recordWorldChecks(scope.world, task, record);
   scope.world?.close();
   scope.mcp?.close();
   if (!last) return false;

@@ -50,7 +50,9 @@ export async function replay(shims: Registry<Shim>, scenario: Scenario, task: Sc
   if (!world) return { expectedError: 'expected_actions need a world: the scenario enables no shim' };
   try {
     for (const { index, action } of actions) {
-      const outcome = await world.call(action.name, action.arguments ?? {});
+      // A gold action of the simulated user's own world (τ²-bench's user actions) is the user's call.
+      const side = !world.has(action.name) && world.user?.has(action.name) ? world.user : world;
+      const outcome = await side.call(action.name, action.arguments ?? {});
       if ('error' in outcome) return { expectedError: `gold action ${index + 1} (${action.name}) was refused by the world: ${outcome.error.code}: ${outcome.error.message}`.slice(0, 500) };
     }
     return { expected: await world.views() };

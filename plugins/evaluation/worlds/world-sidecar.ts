@@ -13,6 +13,20 @@ import type { Scenario } from '../../../core/domain/scenario.ts';
 import type { WorldUnit } from '../running/run-state.ts';
 import { configOf, startOf, viewOf } from './world-start.ts';
 
+/**
+ * The states a unit's task started from: the scenario's, but where the task gives its own `initial_state` (its
+ * diff then carries that start too, so applying it to `initial` still gives the unit's final world).
+ */
+async function unitStart(shims: Registry<Shim>, scenario: Scenario, taskId: string, now: string, raw: ReadonlyMap<string, Json>, execution?: ShimExecution): Promise<Map<string, Json>> {
+  const states = new Map(raw);
+  const task = scenario.tasks.find((candidate) => candidate.id === taskId);
+  for (const name of Object.keys(task?.initial_state ?? {})) {
+    const shim = shims.get(name);
+    if (shim && states.has(name)) states.set(name, (await startOf(scenario, name, shim, { config: configOf(scenario, name), now }, execution, task)).state);
+  }
+  return states;
+}
+
 /** The sidecar of a run; `execution` builds a starting state not built yet on this instance (a resumed run). */
 export async function worldSidecar(shims: Registry<Shim>, scenario: Scenario, now: string, units: readonly WorldUnit[], unitsRun: number, execution?: ShimExecution): Promise<Json> {
   const raw = new Map<string, Json>();
@@ -27,7 +41,7 @@ export async function worldSidecar(shims: Registry<Shim>, scenario: Scenario, no
   const finals: Json[] = [];
   for (const unit of units) {
     const identity = { task_id: unit.task_id, ...(unit.variant ? { variant: unit.variant } : {}), ...(unit.trial !== undefined ? { trial: unit.trial } : {}) };
-    const states = new Map(raw);
+    const states = await unitStart(shims, scenario, unit.task_id, now, raw, execution);
     for (const change of unit.changes) {
       if (!states.has(change.shim)) continue;
       // Shared with the starting state but for what the diff touched: a deep copy of a τ-bench database per

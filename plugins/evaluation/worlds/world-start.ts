@@ -6,7 +6,7 @@
  */
 import type { Json, Shim, ShimCallContext } from '../../../core/shim.ts';
 import { buildShimState, type ShimExecution } from '../../../core/domain/shim-run.ts';
-import type { Scenario } from '../../../core/domain/scenario.ts';
+import type { Scenario, ScenarioTask } from '../../../core/domain/scenario.ts';
 import { initialStateOf } from '../../../core/domain/injection.ts';
 
 /** What one offloaded shim job may take when the caller names no budget (`AEH_SHIM_BUDGET_MS`'s default). */
@@ -25,21 +25,29 @@ export async function viewOf(shim: Shim, state: Json): Promise<Json> {
 
 const starts = new WeakMap<Scenario, Map<string, Promise<{ state: Json; view: Json }>>>();
 
+/** The seed shim `name` starts from in `task`: the task's own `initial_state`, else the scenario's (vectors rendered). */
+export function seedOf(scenario: Scenario, task: ScenarioTask | undefined, name: string): unknown {
+  const own = task?.initial_state?.[name];
+  return own !== undefined ? own : initialStateOf(scenario, name);
+}
+
 /**
- * The starting state of shim `name` and its view, built once per scenario object. Rejects with the shim's
- * refusal, or `ShimBudgetError` past the budget; a failure is not kept (the next task tries again).
+ * The starting state of shim `name` and its view, built once per scenario object (and per task for a task that
+ * gives its own). Rejects with the shim's refusal, or `ShimBudgetError` past the budget; a failure is not kept
+ * (the next task tries again).
  */
-export function startOf(scenario: Scenario, name: string, shim: Shim, context: ShimCallContext, execution: ShimExecution = DEFAULT_SHIM_EXECUTION): Promise<{ state: Json; view: Json }> {
+export function startOf(scenario: Scenario, name: string, shim: Shim, context: ShimCallContext, execution: ShimExecution = DEFAULT_SHIM_EXECUTION, task?: ScenarioTask): Promise<{ state: Json; view: Json }> {
   let byShim = starts.get(scenario);
   if (!byShim) starts.set(scenario, (byShim = new Map()));
-  let start = byShim.get(name);
+  const key = task?.initial_state?.[name] !== undefined ? `${name}\u0000${task.id}` : name;
+  let start = byShim.get(key);
   if (!start) {
     start = (async () => {
-      const state = await buildShimState(shim, initialStateOf(scenario, name), context, execution);
+      const state = await buildShimState(shim, seedOf(scenario, task, name), context, execution);
       return { state, view: await viewOf(shim, state) };
     })();
-    start.catch(() => byShim!.delete(name));
-    byShim.set(name, start);
+    start.catch(() => byShim!.delete(key));
+    byShim.set(key, start);
   }
   return start;
 }

@@ -17,7 +17,8 @@ import { callShim, type ShimExecution } from '../../../core/domain/shim-run.ts';
 import { createLimiter } from '../../../core/keyed-queue.ts';
 import { canonicalToolName } from '../../../core/domain/tool-names.ts';
 import type { Registry } from '../../../core/registry.ts';
-import type { Scenario, ScenarioTask } from '../../../core/domain/scenario.ts';
+import type { Scenario, ScenarioTask, WorldCheck } from '../../../core/domain/scenario.ts';
+import { checkWorld, reconcileWorld, type WorldCheckOutcome } from './world-links.ts';
 import type { AgentTool, AgentTools, ToolOutcome } from '../../../core/agent-adapter.ts';
 import { configOf, DEFAULT_SHIM_EXECUTION, startOf, viewOf } from './world-start.ts';
 import { describeErrors } from '../../../core/validate.ts';
@@ -40,20 +41,27 @@ export interface TaskWorld extends AgentTools {
   close(): void;
   /** What the scenario tells the agent (its `instructions`): the MCP server's instructions too. */
   readonly instructions?: string;
+  /** The simulated user's tools (the scenario's `user_shims`), when there are any: its calls are recorded as the user's. */
+  readonly user?: AgentTools;
+  /** One of the task's `world_checks` on the world as it now stands. */
+  check(check: WorldCheck): WorldCheckOutcome;
 }
 
 /**
- * The tools a task offers, by canonical name (`shim.action`) for the lookups of every call. With
+ * The tools a task offers one side (the agent, or the simulated user: the scenario's `user_shims`), by canonical name (`shim.action`) for the lookups of every call. With
  * `tool_names: "bare"` each is offered by its action's name and description alone (a benchmark's own), which `canonicalOf`
  * maps back; the trace and the scenario keep `shim.action` (submission refuses two shims sharing an action name).
  */
-function offeredTools(shims: Map<string, Shim>, scenario: Scenario, task: ScenarioTask) {
-  const allowed = task.tools?.length ? new Set(task.tools.map(canonicalToolName)) : undefined;
+function offeredTools(shims: Map<string, Shim>, scenario: Scenario, task: ScenarioTask, side: 'agent' | 'user') {
+  const allowed = side === 'agent' && task.tools?.length ? new Set(task.tools.map(canonicalToolName)) : undefined;
+  const userShims = new Set(scenario.user_shims ?? []);
   const list: AgentTool[] = [];
   const offered = new Map<string, { shim: string; action: ShimAction }>();
   const bare = scenario.tool_names === 'bare';
   const aliases = new Map<string, string>();
   for (const [name, shim] of shims) {
+    // The simulated user's own world is never the agent's, nor the agent's world the user's.
+    if (userShims.has(name) !== (side === 'user')) continue;
     for (const action of shim.actions) {
       const toolName = `${name}.${action.name}`;
       if (allowed && !allowed.has(toolName)) continue;
@@ -86,31 +94,35 @@ export async function createTaskWorld(options: { shims: Registry<Shim>; scenario
     const context: ShimCallContext = { config: configOf(scenario, name), now };
     shims.set(name, shim);
     contexts.set(name, context);
-    const start = await startOf(scenario, name, shim, context, execution);
+    const start = await startOf(scenario, name, shim, context, execution, task);
     states.set(name, start.state);
     initial[name] = start.view;
   }
-  const { list, offered, canonicalOf } = offeredTools(shims, scenario, task);
+  // The shims that keep in step with others do so from the start (a task's starting states are usually so already).
+  for (const name of reconcileWorld(shims, states, contexts)) initial[name] = await viewOf(shims.get(name)!, states.get(name)!);
+  const agent = offeredTools(shims, scenario, task, 'agent');
+  const user = offeredTools(shims, scenario, task, 'user');
   let calls = 0;
   let closed = false;
   const closedOutcome: ToolOutcome = { error: { code: 'closed', message: 'the task is over: its world takes no more calls' } };
   const oneAtATime = createLimiter(1);
 
-  /** Applies one call to the world as it now stands, and records it. */
-  async function apply(name: string, args: unknown): Promise<ToolOutcome> {
+  /** Applies one call of `side` to the world as it now stands, and records it (a user's call says so). */
+  async function apply(side: typeof agent, name: string, args: unknown): Promise<ToolOutcome> {
     if (closed) return closedOutcome;
-    const canonical = canonicalOf(name);
+    const canonical = side.canonicalOf(name);
+    const requestor = side === user ? { requestor: 'user' } : {};
     const argumentsRecord = (args && typeof args === 'object' && !Array.isArray(args) ? args : {}) as Record<string, unknown>;
     const fail = (code: string, message: string): ToolOutcome => {
-      record('tool_call', { name: canonical, arguments: args ?? null, error: { code, message } });
+      record('tool_call', { name: canonical, arguments: args ?? null, error: { code, message }, ...requestor });
       return { error: { code, message } };
     };
     if (++calls > MAX_TOOL_CALLS) return fail('rate_limited', `more than ${MAX_TOOL_CALLS} tool calls in one task`);
     // Nested past what a call can mean (an agent's 20,000 levels, pruned as it was read): the agent's failed call.
     const tooDeep = argumentsDepthRefusal(args);
     if (tooDeep) return fail('invalid', tooDeep);
-    const tool = offered.get(canonical);
-    if (!tool) return fail('not_found', `no tool "${name}" here; tools: ${list.map((item) => item.name).join(', ')}`);
+    const tool = side.offered.get(canonical);
+    if (!tool) return fail('not_found', `no tool "${name}" here; tools: ${side.list.map((item) => item.name).join(', ')}`);
     const invalid = tool.action.validatesArguments ? [] : checkShimParams(tool.action, argumentsRecord);
     if (invalid.length) return fail('invalid', `arguments do not match the tool's schema: ${describeErrors(invalid)}`);
     const before = states.get(tool.shim)!;
@@ -120,27 +132,29 @@ export async function createTaskWorld(options: { shims: Registry<Shim>; scenario
     const egress = tool.action.egress !== undefined && isEgress(tool.action, argumentsRecord, before, context);
     const outcome = await callShim(shims.get(tool.shim)!, tool.action.name, argumentsRecord, before, context, execution);
     if (closed) return closedOutcome;
-    const seq = record('tool_call', { name: canonical, arguments: argumentsRecord as Json, ...('error' in outcome ? { error: outcome.error } : { result: outcome.result }), ...(egress ? { egress: true } : {}) });
+    const seq = record('tool_call', { name: canonical, arguments: argumentsRecord as Json, ...('error' in outcome ? { error: outcome.error } : { result: outcome.result }), ...(egress ? { egress: true } : {}), ...requestor });
     if (outcome.state !== before) {
       const patch = stateDiff(before, outcome.state);
       if (patch.length) record('state_change', { shim: tool.shim, patch: patch as unknown as Json, tool_call_event: seq });
       states.set(tool.shim, outcome.state);
+      reconcileWorld(shims, states, contexts, (shim, patch) => record('state_change', { shim, patch: patch as unknown as Json, tool_call_event: seq, reconciled: true }));
     }
     return 'error' in outcome ? { error: outcome.error } : { result: outcome.result };
   }
 
   return {
-    list,
-    call: (name, args) => oneAtATime(() => apply(name, args)),
+    list: agent.list,
+    call: (name, args) => oneAtATime(() => apply(agent, name, args)),
+    ...(user.list.length ? { user: { list: user.list, call: (name: string, args: unknown) => oneAtATime(() => apply(user, name, args)), has: (name: string) => user.offered.has(user.canonicalOf(name)) } } : {}),
     initial,
     ...(scenario.instructions ? { instructions: scenario.instructions } : {}),
     close: () => { closed = true; },
-    has: (name) => offered.has(canonicalOf(name)),
+    has: (name) => agent.offered.has(agent.canonicalOf(name)),
     async views() {
       const views: Record<string, Json> = {};
       for (const [name, shim] of shims) views[name] = await viewOf(shim, states.get(name)!);
       return views;
     },
+    check: (check) => checkWorld(shims, states, check),
   };
 }
-

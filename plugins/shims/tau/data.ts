@@ -50,12 +50,13 @@ export async function readTauJson(data: TauDataDir, domain: TauDomain, file: str
 
 /**
  * τ-bench's user-simulation guidelines (`<dir>/../user_simulator/simulation_guidelines.md` in a release's
- * layout), or `undefined` when the data directory has none.
+ * layout; `simulation_guidelines_tools.md` for a user with tools), or `undefined` when the data directory has none.
  */
-export async function readTauGuidelines(data: TauDataDir): Promise<string | undefined> {
+export async function readTauGuidelines(data: TauDataDir, withTools = false): Promise<string | undefined> {
   // The parent by name, not `..`: a path through a folder that is not there does not resolve.
   const parent = data.dir.replace(/\/+$/, '').replace(/\/[^/]*$/, '') || '/';
-  const path = `${parent}/user_simulator/simulation_guidelines.md`;
+  // A user with tools of its own (telecom) gets the release's guidelines for one (user_simulator.py `use_tools`).
+  const path = `${parent}/user_simulator/simulation_guidelines${withTools ? '_tools' : ''}.md`;
   return (await exists(data, path)) ? new TextDecoder().decode(await data.files.readFile(path)) : undefined;
 }
 

@@ -22,12 +22,19 @@ interface TauShimDefinition<S extends JsonObject> {
   tables: Record<string, Table<JsonObject>>;
   actions: ShimAction[];
   load?: DbLoader;
+  /** Named predicates over the database that a task's `world_checks` assert (τ²-bench's env assertions). */
+  checks?: Record<string, (db: S, params: Record<string, unknown>) => boolean>;
+  /**
+   * Runs a task's initialization actions on the database: a seed of `{ initialization_actions }` (without the
+   * tables) is then the domain's database with them applied, so a task ships its actions, not a copy of the database.
+   */
+  initialize?(db: S, calls: ReadonlyArray<{ env_type: string; func_name: string; arguments?: Record<string, unknown> }>): S;
   run(action: string, params: Record<string, unknown>, db: S): ShimOutcome<S>;
 }
 
 /** A τ-bench domain shim: its database inline or from the data directory, its tools run by `run`. */
 export function defineTauShim<S extends JsonObject>(definition: TauShimDefinition<S>): Shim<S> {
-  const { name, domain, tables, load } = definition;
+  const { name, domain, tables, load, initialize } = definition;
   const names = Object.keys(tables);
   // Both directions once per object: a run's tasks share one initial state, and a loaded database is frozen.
   const states = new WeakMap<object, S>();
@@ -41,22 +48,29 @@ export function defineTauShim<S extends JsonObject>(definition: TauShimDefinitio
     }
     return state;
   };
+  const database = {
+    type: 'object',
+    description: `τ-bench's ${domain} database (its db.json${domain === 'telecom' ? ': db.toml as the reference loads it, in JSON' : ''}); absent: the one in the τ-bench data directory (AEH_TAU_DATA_DIR).`,
+    required: names,
+    properties: Object.fromEntries(names.map((table) => [table, tables[table].published === 'list' ? { type: 'array', items: { type: 'object' } } : { type: 'object', additionalProperties: { type: 'object' } }])),
+    additionalProperties: false,
+  };
+  const initialization = { type: 'object', required: ['initialization_actions'], additionalProperties: false, description: 'the data directory\'s database after a τ-bench task\'s initialization actions', properties: { initialization_actions: { type: 'array', maxItems: 200, items: { type: 'object', required: ['env_type', 'func_name'], properties: { env_type: { type: 'string' }, func_name: { type: 'string' }, arguments: { type: 'object' } } } } } };
+  const loaded = async () => {
+    if (!load) throw new Error(`${name}: the scenario gives no initial_state.${name} and no τ-bench data directory is configured (AEH_TAU_DATA_DIR)`);
+    return toState(await load(domain));
+  };
   return defineShim<S>({
     name,
     description: definition.description,
     actions: definition.actions,
-    initialStateSchema: {
-      type: 'object',
-      description: `τ-bench's ${domain} database (its db.json${domain === 'telecom' ? ': db.toml as the reference loads it, in JSON' : ''}); absent: the one in the τ-bench data directory (AEH_TAU_DATA_DIR).`,
-      required: names,
-      properties: Object.fromEntries(names.map((table) => [table, tables[table].published === 'list' ? { type: 'array', items: { type: 'object' } } : { type: 'object', additionalProperties: { type: 'object' } }])),
-      additionalProperties: false,
-    },
+    initialStateSchema: initialize ? { oneOf: [database, initialization] } : database,
     async initialState(seed) {
-      if (seed !== undefined) return toState(seed as JsonObject);
-      if (!load) throw new Error(`${name}: the scenario gives no initial_state.${name} and no τ-bench data directory is configured (AEH_TAU_DATA_DIR)`);
-      return toState(await load(domain));
+      const calls = initialize && seed !== null && typeof seed === 'object' && 'initialization_actions' in seed ? (seed as { initialization_actions: Parameters<typeof initialize>[1] }).initialization_actions : undefined;
+      if (calls) return initialize!(await loaded(), calls);
+      return seed !== undefined ? toState(seed as JsonObject) : loaded();
     },
+    ...(definition.checks ? { checks: definition.checks } : {}),
     call: (action, params, state) => definition.run(action, params, state),
     view(state) {
       let view = views.get(state);

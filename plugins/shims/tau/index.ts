@@ -1,5 +1,6 @@
 /**
- * The τ-bench domains as bundled shims (`tau_retail`, `tau_airline`, and telecom's agent side `tau_telecom`), their databases from the scenario or
+ * The τ-bench domains as bundled shims (`tau_retail`, `tau_airline`, and telecom's two worlds: the agent's `tau_telecom`
+ * and the user's device `tau_telecom_user`), their databases from the scenario or
  * from the operator's τ-bench data directory (`AEH_TAU_DATA_DIR`), and the converter from τ-bench tasks to
  * scenarios (`tauScenario`).
  */
@@ -8,12 +9,16 @@ import { asText, textSettings } from '../../../core/plugin-settings.ts';
 import { tauRetailShim } from './retail.ts';
 import { tauAirlineShim } from './airline.ts';
 import { tauTelecomShim } from './telecom.ts';
+import { tauTelecomUserShim } from './telecom-user.ts';
 import { tauDbLoader } from './data.ts';
 import type { DbLoader } from './define.ts';
 
 export { tauRetailShim } from './retail.ts';
 export { tauAirlineShim } from './airline.ts';
 export { tauTelecomShim, initializeTelecomDb, TELECOM_ENV_FUNCTIONS, type TelecomDb } from './telecom.ts';
+export { tauTelecomUserShim } from './telecom-user.ts';
+export { initializeTelecomWorlds, syncTelecom } from './telecom-sync.ts';
+export { replayTelecomTask, type TelecomReplay } from './telecom-replay.ts';
 export { tauDbLoader, readTauDb, readTauJson, type TauDataDir } from './data.ts';
 export { tauScenario, TAU_RULES, type TauScenarioOptions, type TauRewardType } from './tasks.ts';
 
@@ -42,10 +47,11 @@ export function configuredLoader(host: Pick<PluginHost, 'settings' | 'config' | 
   return tauDbLoader({ dir, files });
 }
 
-/** Registers the τ-bench shims (telecom: the agent's side). */
+/** Registers the τ-bench shims (telecom: the agent's side and the user's device). */
 export function registerTauShims(host: PluginHost): void {
   const load = configuredLoader(host);
   host.shims.register(tauRetailShim(load) as never, 'shims');
   host.shims.register(tauAirlineShim(load) as never, 'shims');
   host.shims.register(tauTelecomShim(load) as never, 'shims');
+  host.shims.register(tauTelecomUserShim() as never, 'shims');
 }

@@ -9,6 +9,7 @@
  * (the `nl_assertions` metric, judged by the configured model). Nothing is stored: the scenario is built from
  * the data directory each time.
  */
+import { sha256 } from '@noble/hashes/sha2.js';
 import type { OutcomeAssertion, MetricRef, Scenario, ScenarioTask } from '../../../core/domain/scenario.ts';
 import type { Json, Shim } from '../../../core/shim.ts';
 import { readTauDb, readTauGuidelines, readTauJson, readTauText, type TauDataDir } from './data.ts';
@@ -16,6 +17,10 @@ import type { TauDomain } from './define.ts';
 import { replayGold } from './replay.ts';
 import { tauRetailShim } from './retail.ts';
 import { tauAirlineShim } from './airline.ts';
+import { tauTelecomShim, type TelecomDb } from './telecom.ts';
+import { tauTelecomUserShim } from './telecom-user.ts';
+import { initializeTelecomWorlds, type TelecomInitCall } from './telecom-sync.ts';
+import { replayTelecomTask } from './telecom-replay.ts';
 
 /** τ-bench's agent greeting (orchestrator.py `DEFAULT_FIRST_AGENT_MESSAGE`): the agent speaks first. */
 export const TAU_GREETING = 'Hi! How can I help you today?';
@@ -26,11 +31,11 @@ export const TAU_MAX_ERRORS = 10;
 /** The rules a τ-bench scenario applies, in one line (recorded in its description and printed by `aeh bench tau`). */
 export const TAU_RULES = `τ²-bench's evaluation (tau2-bench a2c0247): the agent greets first; at most ${TAU_MAX_STEPS} steps and ${TAU_MAX_ERRORS} tool errors, a conversation cut by either scores 0; a task's reward is the product of its reward_basis (DB, COMMUNICATE, ACTION, NL_ASSERTION judged by the configured model)`;
 
-/** The reward components τ²-bench multiplies (`RewardType`); `ENV_ASSERTION` is only the telecom domain's. */
+/** The reward components τ²-bench multiplies (`RewardType`); `ENV_ASSERTION` (its env assertions, on either world) is only the telecom domain's. */
 export type TauRewardType = 'DB' | 'ENV_ASSERTION' | 'ACTION' | 'COMMUNICATE' | 'NL_ASSERTION';
 /** A task's basis when it names none (`EvaluationCriteria.reward_basis`'s default, original τ-bench's). */
 const DEFAULT_BASIS: TauRewardType[] = ['DB', 'COMMUNICATE'];
-const SUPPORTED = new Set<string>(['DB', 'ACTION', 'COMMUNICATE', 'NL_ASSERTION']);
+const SUPPORTED = new Set<string>(['DB', 'ACTION', 'COMMUNICATE', 'NL_ASSERTION', 'ENV_ASSERTION']);
 
 /** How to build the scenario. */
 export interface TauScenarioOptions {
@@ -45,12 +50,38 @@ export interface TauScenarioOptions {
 }
 
 interface TauAction { name: string; arguments: Record<string, unknown>; requestor?: string; compare_args?: string[] | null }
+interface TauEnvAssertion { env_type: string; func_name: string; arguments?: Record<string, unknown>; assert_value?: boolean; message?: string | null }
 
 /** A task as tasks.json holds it. */
 export interface TauTask {
   id: string;
   user_scenario: { persona?: string | null; instructions: string | { domain: string; reason_for_call: string; known_info?: string | null; unknown_info?: string | null; task_instructions: string } };
-  evaluation_criteria?: { actions?: TauAction[] | null; communicate_info?: string[] | null; nl_assertions?: string[] | null; reward_basis?: string[] | null } | null;
+  initial_state?: { initialization_actions?: TelecomInitCall[] | null } | null;
+  evaluation_criteria?: { actions?: TauAction[] | null; env_assertions?: TauEnvAssertion[] | null; communicate_info?: string[] | null; nl_assertions?: string[] | null; reward_basis?: string[] | null } | null;
+}
+
+/**
+ * Telecom's dual control (tau2-bench's `TelecomEnvironment`): the user's world is a second shim, its tools the
+ * simulated user's; each task starts from the worlds its initialization actions make (the carrier's as those
+ * actions on the data directory's database, the device as the whole initialization leaves it, both sides in order
+ * with the environment's sync), and its gold actions and env assertions name either world by their requestor.
+ */
+interface DualControl { userShim: Shim; agentDb: TelecomDb }
+
+const TASK_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+/**
+ * The scenario task id of a τ-bench task: `task_<id>`; an id a scenario cannot hold (telecom's
+ * `[mms_issue]airplane_mode_on|…[PERSONA:Hard]`, up to 215 characters) with each run of other characters as `-`,
+ * cut to fit with 8 hex digits of its SHA-256 so that two long ids stay apart.
+ */
+export function scenarioTaskId(id: string): string {
+  const plain = `task_${id}`;
+  if (TASK_ID.test(plain)) return plain;
+  const slug = `task_${id.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '')}`;
+  if (slug.length <= 128) return slug;
+  const digest = Array.from(sha256(new TextEncoder().encode(id)).slice(0, 4), (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `${slug.slice(0, 119)}-${digest}`;
 }
 
 /** Python's `textwrap.indent(text, "\t")`: a tab before every line that is not blank. */
@@ -80,7 +111,8 @@ function comparedArguments(action: TauAction): Record<string, unknown> {
 /** The task's reward basis, checked: a component the harness does not score is an error naming the task. */
 export function rewardBasisOf(task: TauTask, domain: string): TauRewardType[] {
   const basis = (task.evaluation_criteria?.reward_basis ?? DEFAULT_BASIS) as TauRewardType[];
-  const unsupported = basis.filter((type) => !SUPPORTED.has(type));
+  // Env assertions are functions of telecom's toolkits; no other domain has any.
+  const unsupported = basis.filter((type) => !SUPPORTED.has(type) || (type === 'ENV_ASSERTION' && domain !== 'telecom'));
   if (unsupported.length) throw new Error(`τ-bench ${domain} task ${task.id}: reward_basis ${unsupported.join(', ')} is not scored by the harness`);
   return basis;
 }
@@ -91,44 +123,66 @@ export function rewardBasisOf(task: TauTask, domain: string): TauRewardType[] {
  * the user corrects later, say); a refused action changes nothing, so the converter leaves those out of
  * `expected_actions`, which gives the same expected world (docs/shims.md, "τ-bench domains").
  */
-export async function tauTask(task: TauTask, shim: Shim, db: Json, domain: string, guidelines?: string): Promise<ScenarioTask> {
+export async function tauTask(task: TauTask, shim: Shim, db: Json, domain: string, guidelines?: string, dual?: DualControl): Promise<ScenarioTask> {
   const criteria = task.evaluation_criteria ?? {};
   const basis = new Set(task.evaluation_criteria ? rewardBasisOf(task, domain) : []);
   const gold = criteria.actions ?? [];
+  // A user's action is a tool of the user's world (telecom); τ²-bench's ACTION check matches either side's calls.
+  const toolOf = (action: TauAction) => `${action.requestor === 'user' && dual ? dual.userShim.name : shim.name}.${action.name}`;
   const checks: OutcomeAssertion[] = [];
   if (basis.has('COMMUNICATE')) for (const expected of criteria.communicate_info ?? []) checks.push({ target: 'message', mode: 'contains', expected });
   if (basis.has('ACTION')) {
-    for (const action of gold) checks.push({ target: 'tool_calls', where: { name: `${shim.name}.${action.name}`, arguments: comparedArguments(action) }, mode: 'exists' });
+    for (const action of gold) checks.push({ target: 'tool_calls', where: { name: toolOf(action), arguments: comparedArguments(action) }, mode: 'exists' });
   }
   let expectedActions: ScenarioTask['expected_actions'];
   if (basis.has('DB')) {
-    const outcomes = (await replayGold(shim, db, gold)).actions;
-    expectedActions = gold.filter((_, index) => outcomes[index] === 'ok').map((action) => ({ name: `${shim.name}.${action.name}`, arguments: action.arguments }));
+    const outcomes = dual ? (await replayTelecomTask(shim, dual.userShim, dual.agentDb, task)).actions.map((outcome) => (outcome.startsWith('ok') ? 'ok' : outcome)) : (await replayGold(shim, db, gold)).actions;
+    expectedActions = gold.filter((_, index) => outcomes[index] === 'ok').map((action) => ({ name: toolOf(action), arguments: action.arguments }));
   }
+  const worldChecks = basis.has('ENV_ASSERTION') && dual ? (criteria.env_assertions ?? []).map((assertion) => ({
+    shim: assertion.env_type === 'user' ? dual.userShim.name : shim.name, check: assertion.func_name, arguments: assertion.arguments ?? {}, expected: assertion.assert_value ?? true, ...(assertion.message ? { description: assertion.message } : {}),
+  })) : [];
   const assertions = basis.has('NL_ASSERTION') ? criteria.nl_assertions ?? [] : [];
   const metrics: MetricRef[] = [
-    ...(expectedActions || checks.length ? [{ id: 'state_match' }] : []),
+    ...(expectedActions || checks.length || worldChecks.length ? [{ id: 'state_match' }] : []),
     ...(assertions.length ? [{ id: 'nl_assertions', params: { assertions } }] : []),
     { id: 'conversation_end' },
   ];
   return {
-    id: `task_${task.id}`,
+    id: scenarioTaskId(task.id),
     // The agent greets first; the simulated user writes the first message.
     input: '',
     metrics,
     provenance: { user_simulator: 'import', ...(expectedActions ? { expected_actions: 'import' as const } : {}), ...(checks.length ? { expected_outcome: 'import' as const } : {}) },
     user_simulator: { instructions: userInstructions(task), greeting: TAU_GREETING, max_steps: TAU_MAX_STEPS, max_errors: TAU_MAX_ERRORS, ...(guidelines ? { guidelines } : {}) },
+    ...(dual ? { initial_state: telecomStart(task, dual) } : {}),
+    ...(worldChecks.length ? { world_checks: worldChecks } : {}),
     ...(expectedActions ? { expected_actions: expectedActions } : {}),
     ...(checks.length ? { expected_outcome: checks } : {}),
   };
+}
+
+/** Each world of a telecom task at its start: the carrier's as its initialization actions, the device as the whole initialization leaves it. */
+function telecomStart(task: TauTask, dual: DualControl): Record<string, unknown> {
+  const calls = task.initial_state?.initialization_actions ?? [];
+  return { tau_telecom: { initialization_actions: calls.filter((call) => call.env_type === 'assistant') }, [dual.userShim.name]: initializeTelecomWorlds(dual.agentDb, calls).user };
 }
 
 /** What `tauScenario` built: the scenario, the domain policy and how it is scored. */
 export interface TauScenario {
   scenario: Scenario;
   policy: string;
-  /** Each task's reward basis, by scenario task id (`task_<id>`). */
+  /** Each task's reward basis, by scenario task id (`task_<id>`: scenarioTaskId). */
   rewardBasis: Record<string, TauRewardType[]>;
+}
+
+/**
+ * Telecom's policy as its environment composes it (tau2-bench `domains/telecom/environment.py`, the manual
+ * policy): `main_policy.md` and `tech_support_manual.md`, each in its tag.
+ */
+async function readTelecomPolicy(data: TauDataDir): Promise<string> {
+  const [main, manual] = await Promise.all([readTauText(data, 'telecom', 'main_policy.md'), readTauText(data, 'telecom', 'tech_support_manual.md')]);
+  return `<main_policy>\n${main}\n</main_policy>\n<tech_support_policy>\n${manual}\n</tech_support_policy>`;
 }
 
 /**
@@ -140,29 +194,31 @@ export interface TauScenario {
  */
 export async function tauScenario(domain: TauDomain, data: TauDataDir, options: TauScenarioOptions = {}): Promise<TauScenario> {
   const split = options.split ?? 'base';
+  const telecom = domain === 'telecom';
   const [tasks, splits, policy, guidelines] = await Promise.all([
-    readTauJson(data, domain, 'tasks.json'), readTauJson(data, domain, 'split_tasks.json'), readTauText(data, domain, 'policy.md'),
-    readTauGuidelines(data).then((found) => found ?? (options.guidelinesFrom ? readTauGuidelines(options.guidelinesFrom) : undefined)),
+    readTauJson(data, domain, 'tasks.json'), readTauJson(data, domain, 'split_tasks.json'), telecom ? readTelecomPolicy(data) : readTauText(data, domain, 'policy.md'),
+    readTauGuidelines(data, telecom).then((found) => found ?? (options.guidelinesFrom ? readTauGuidelines(options.guidelinesFrom, telecom) : undefined)),
   ]) as [TauTask[], Record<string, string[]>, string, string | undefined];
   const ids = splits[split];
   if (!Array.isArray(ids)) throw new Error(`τ-bench ${domain} has no split "${split}" (it has ${Object.keys(splits).join(', ')})`);
   const byId = new Map(tasks.map((task) => [task.id, task]));
   const db = await readTauDb(data, domain);
-  const shim = (domain === 'retail' ? tauRetailShim() : tauAirlineShim()) as unknown as Shim;
+  const shim = (domain === 'retail' ? tauRetailShim() : domain === 'airline' ? tauAirlineShim() : tauTelecomShim()) as unknown as Shim;
+  const dual = telecom ? { userShim: tauTelecomUserShim() as unknown as Shim, agentDb: (await shim.initialState(db, { config: {}, now: '' })) as TelecomDb } : undefined;
   const chosen = ids.map((id) => {
     const task = byId.get(id);
     if (!task) throw new Error(`τ-bench ${domain}: split "${split}" names task ${id}, which tasks.json does not hold`);
     return task;
   });
-  const rewardBasis = Object.fromEntries(chosen.map((task) => [`task_${task.id}`, task.evaluation_criteria ? rewardBasisOf(task, domain) : []]));
+  const rewardBasis = Object.fromEntries(chosen.map((task) => [scenarioTaskId(task.id), task.evaluation_criteria ? rewardBasisOf(task, domain) : []]));
   const scenario: Scenario = {
     id: `tau-bench-${domain}-${split}`,
     title: `τ-bench ${domain} (${split} split, ${ids.length} tasks)`,
     description: `The ${domain} domain of τ-bench (${options.release ?? 'data from a τ-bench data directory'}), ${split} split. Rules: ${TAU_RULES}.`,
-    industry: domain === 'retail' ? 'retail' : 'travel',
+    industry: domain === 'retail' ? 'retail' : domain === 'airline' ? 'travel' : 'telecom',
     use_case: 'customer_service',
     tags: ['tau-bench', domain, split, `split:${split}`, `data:${options.release ?? 'data directory'}`, 'rules:tau2-bench a2c0247'],
-    policy_ref: `${options.release ?? 'τ-bench'} ${domain}/policy.md`,
+    policy_ref: `${options.release ?? 'τ-bench'} ${domain}/${telecom ? 'main_policy.md + tech_support_manual.md' : 'policy.md'}`,
     source: options.release ? `τ-bench ${options.release}` : 'τ-bench data directory',
     agent: options.agent ?? { adapter: 'scripted' },
     topology: [],
@@ -170,10 +226,11 @@ export async function tauScenario(domain: TauDomain, data: TauDataDir, options: 
     // Run as written: the domain policy is what the agent is told, and the tools go by τ-bench's own names.
     instructions: policy,
     tool_names: 'bare',
-    enabled_shims: [shim.name],
+    enabled_shims: [shim.name, ...(dual ? [dual.userShim.name] : [])],
+    ...(dual ? { user_shims: [dual.userShim.name] } : {}),
     // τ-bench's reward is the product of its components: each one fails the task.
     verdict: { must_pass: ['declared', 'nl_assertions', 'conversation_end'] },
-    tasks: await Promise.all(chosen.map((task) => tauTask(task, shim, db, domain, guidelines))),
+    tasks: await Promise.all(chosen.map((task) => tauTask(task, shim, db, domain, guidelines, dual))),
   };
   return { scenario, policy, rewardBasis };
 }

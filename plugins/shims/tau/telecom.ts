@@ -4,11 +4,13 @@
  * with, under τ-bench's names, with its results and refusals. The state is the database as τ-bench's own hash
  * sees it (pydantic's `model_dump()` of `db.toml` in JSON, dates through `str()`: `2025-01-20 14:30:00`), shipped
  * as the telecom folder's `db.json` by bench/tau/reference_driver.py --dump-db. Today is τ-bench's fixed
- * 2025-02-25. The user's device, which the simulated user acts on with tools of their own, is not this shim.
+ * 2025-02-25. The user's device, which the simulated user acts on with tools of their own, is the second world,
+ * `tau_telecom_user` (telecom-user.ts), kept in step with this one by its `reconcile`.
  */
 import type { Json } from '../../../core/shim.ts';
 import { TRANSFER_ACTION, fail, objectSchema, pyFloatString, roundMoney, runAction, table, type JsonObject } from './shared.ts';
 import { defineTauShim, type DbLoader } from './define.ts';
+import { TELECOM_CHECKS } from './telecom-checks.ts';
 
 interface Plan extends JsonObject { plan_id: string; data_limit_gb: number; price_per_month: number; data_refueling_price_per_gb: number }
 interface Customer extends JsonObject { customer_id: string; full_name: string; date_of_birth: string; phone_number: string; line_ids: string[]; bill_ids: string[] }
@@ -230,6 +232,8 @@ export function tauTelecomShim(load?: DbLoader) {
     domain: 'telecom',
     tables: { plans: PLANS, customers: CUSTOMERS, lines: LINES, bills: BILLS, devices: DEVICES } as never,
     load,
+    checks: TELECOM_CHECKS,
+    initialize: initializeTelecomDb,
     description: "τ-bench telecom, the agent's side: a mobile carrier's plans, customers, lines, bills and devices, with τ-bench's customer-service tools (look up customers, lines and bills, suspend or resume a line, send a payment request, roaming, data refueling).",
     actions: [
       { name: 'get_customer_by_phone', description: 'Finds a customer by their primary contact or line phone number.', readOnly: true, parameters: objectSchema(['phone_number'], { phone_number: { type: 'string', description: 'The phone number to search for.' } }) },
