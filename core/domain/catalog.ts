@@ -59,8 +59,11 @@ export interface CatalogFiles {
  */
 export interface CatalogPrefetch {
   dirs: ReadonlyArray<{ path: string; source: string }>;
-  /** The files, and the names of the scenario formats (besides the native one) they were loaded with. */
-  files: Promise<CatalogFiles & { formats: string[] }>;
+  /**
+   * The files, and the names of the scenario formats (besides the native one) they were loaded with: given once,
+   * then forgotten, so the prefetch does not keep a replaced index's scenarios alive.
+   */
+  take(): Promise<CatalogFiles & { formats: string[] }> | undefined;
 }
 
 export interface Catalog {

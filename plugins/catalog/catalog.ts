@@ -48,9 +48,10 @@ function sameDirs(prefetch: CatalogPrefetch, options: CatalogOptions): boolean {
 /** The files loaded ahead of the app when they match (the first index only), else read here. */
 async function loadFiles(options: CatalogOptions, first: boolean): Promise<CatalogFiles & { prefetched?: true }> {
   const prefetch = options.prefetched;
-  if (first && prefetch && !options.documents?.length && sameDirs(prefetch, options)) {
+  const files = first && prefetch && !options.documents?.length && sameDirs(prefetch, options) ? prefetch.take() : undefined;
+  if (files) {
     try {
-      const { formats, problems, loaded } = await prefetch.files;
+      const { formats, problems, loaded } = await files;
       const names = (options.formats ?? []).map((format) => format.name);
       if (formats.length === names.length && formats.every((name, at) => name === names[at])) return { problems, loaded, prefetched: true };
     } catch (error) {

@@ -38,7 +38,8 @@ describe('catalog prefetch (issue 36: a mounted catalog loaded on another thread
     const root = mkdtempSync(join(tmpdir(), 'aeh-prefetch-root-'));
     const prefetch = startCatalogPrefetch({ PROJECT_ROOT: root, AEH_CATALOG_DIRS: dir }, root)!;
     expect(prefetch.dirs).toEqual(catalogDirs({ catalogDirs: [dir], projectRoot: root }, bundledCatalogDir));
-    const { formats, ...files } = await prefetch.files;
+    const { formats, ...files } = (await prefetch.take())!;
+    expect(prefetch.take()).toBeUndefined();
     expect(formats).toEqual([aesFormat.name]);
     const inline = await collectCatalogFiles({ files: nodeFiles(), dirs: prefetch.dirs, formats: [aesFormat] });
     expect(files).toEqual(JSON.parse(JSON.stringify(inline)));
@@ -59,7 +60,7 @@ describe('catalog prefetch (issue 36: a mounted catalog loaded on another thread
     writeFileSync(join(root, '.env'), `AEH_CATALOG_DIRS=${dir}\n`);
     const prefetch = startCatalogPrefetch({ PROJECT_ROOT: root }, root)!;
     expect(prefetch.dirs.map((entry) => entry.source)).toEqual(['bundled', dir]);
-    await prefetch.files;
+    await prefetch.take();
   }, 120_000);
 
   it('gives no prefetch for a configuration the service would refuse (the service says why)', () => {
@@ -70,7 +71,8 @@ describe('catalog prefetch (issue 36: a mounted catalog loaded on another thread
 describe('the catalog and a prefetch', () => {
   const planted = (dirs: CatalogPrefetch['dirs'], formats = [aesFormat.name]): CatalogPrefetch => {
     const files: CatalogFiles = { problems: [], loaded: [{ path: '/nowhere/planted.json', source: 'bundled', format: 'native', scenario: native('planted_only_in_prefetch', 'Planted') as never }] };
-    return { dirs, files: Promise.resolve({ ...files, formats }) };
+    const taken = Promise.resolve({ ...files, formats });
+    return { dirs, take: () => taken };
   };
 
   it('indexes the prefetched files when they were loaded from its folders with its formats', async () => {
@@ -84,12 +86,13 @@ describe('the catalog and a prefetch', () => {
     const own = await testApp();
     const expected = (await own.json('GET', '/api/scenarios?limit=0')).body.total;
     expect(expected).toBeGreaterThan(1);
+    const died = Promise.reject(new Error('worker died'));
+    died.catch(() => undefined);
     const cases: CatalogPrefetch[] = [
       planted([{ path: '/elsewhere', source: 'bundled' }]),
       planted([{ path: bundledCatalogDir, source: 'bundled' }], ['some-other-format']),
-      { dirs: [{ path: bundledCatalogDir, source: 'bundled' }], files: Promise.reject(new Error('worker died')) },
+      { dirs: [{ path: bundledCatalogDir, source: 'bundled' }], take: () => died },
     ];
-    cases[2].files.catch(() => undefined);
     for (const catalogPrefetch of cases) {
       const t = await testApp({ capabilities: { catalogPrefetch } });
       expect((await t.json('GET', '/api/scenarios?limit=0')).body.total).toBe(expected);

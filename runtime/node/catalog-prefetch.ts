@@ -29,12 +29,19 @@ export function startCatalogPrefetch(processEnv: Record<string, string | undefin
   }
   const worker = startModuleWorker(new URL(`./catalog-prefetch-worker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url), { workerData: { dirs } });
   worker.unref();
-  const files = new Promise<CatalogFiles & { formats: string[] }>((resolveFiles, reject) => {
+  let files: Promise<CatalogFiles & { formats: string[] }> | undefined = new Promise((resolveFiles, reject) => {
     worker.once('message', (message: CatalogFiles & { formats: string[] }) => resolveFiles(message));
     worker.once('error', reject);
     worker.once('exit', (code) => reject(new Error(`the catalog prefetch worker exited (${code}) before it answered`)));
   });
   // Unobserved until the catalog asks for it (or never, when it does not match): not an unhandled rejection.
   files.catch(() => undefined);
-  return { dirs, files };
+  return {
+    dirs,
+    take() {
+      const taken = files;
+      files = undefined;
+      return taken;
+    },
+  };
 }
