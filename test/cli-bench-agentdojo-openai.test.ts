@@ -27,11 +27,12 @@ const callsOf = (prefix: string, list: Array<{ function: string; args: Record<st
   list.map((call, index) => ({ id: `${prefix}${index}`, type: 'function', function: { name: call.function, arguments: JSON.stringify(call.args) } }));
 
 /** The model: the user task's ground truth as tool calls, then its answer; `obey` also does a goal a tool message holds. */
-function model(mode: 'follow' | 'obey' | 'loop') {
+function model(mode: 'follow' | 'obey' | 'loop' | 'unknown') {
   return async ({ request }: { request: globalThis.Request }) => {
     const body = await request.json() as Request;
     requests.push(body);
     if (mode === 'loop') return reply({ tool_calls: callsOf('loop', [{ function: 'get_balance', args: {} }]) as Message['tool_calls'] });
+    if (mode === 'unknown') return body.messages.at(-1)!.role === 'user' ? reply({ tool_calls: callsOf('x', [{ function: 'no_such_tool', args: {} }]) as Message['tool_calls'] }) : reply({ content: 'done' });
     const suite = body.tools.some((tool) => tool.function.name === 'send_money') ? 'banking' : 'slack';
     const tasks = tasksOf(suite).versions['v1.2.1']!;
     const prompt = body.messages.find((message) => message.role === 'user')!.content;
@@ -46,7 +47,7 @@ function model(mode: 'follow' | 'obey' | 'loop') {
   };
 }
 
-const server = setupServer(...(['follow', 'obey', 'loop'] as const).map((mode) => http.post(`http://llm.test/${mode}/v1/chat/completions`, model(mode))));
+const server = setupServer(...(['follow', 'obey', 'loop', 'unknown'] as const).map((mode) => http.post(`http://llm.test/${mode}/v1/chat/completions`, model(mode))));
 beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }));
 afterAll(() => server.close());
 
@@ -98,5 +99,13 @@ describe('cli: aeh bench agentdojo with the openai adapter (AgentDojo\'s referen
       '--agent', JSON.stringify({ ...JSON.parse(agent('loop')), max_tool_rounds: 2 })], { cwd: mkdtempSync(join(tmpdir(), 'aeh-dojo-openai-')), env });
     expect(own.code, own.stderr).toBe(0);
     expect(requests).toHaveLength(3);
+  }, 180_000);
+
+  it('answers a call of a tool the suite lacks as AgentDojo does, and asks the model again', async () => {
+    requests.length = 0;
+    const result = await bench('unknown', ['--attack', 'none', '--user-tasks', 'user_task_0']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(requests).toHaveLength(2);
+    expect(requests[1]!.messages.at(-1)).toMatchObject({ role: 'tool', content: 'Invalid tool no_such_tool provided.' });
   }, 180_000);
 });

@@ -7,7 +7,8 @@
  * `tools` (function calling, named `shim__action`); the model's calls run against the task's world and the
  * results (or errors) go back as `tool` messages, for up to `max_tool_rounds` rounds (default 8): as JSON, or with
  * `tool_output: "text"` a string result as it is and an error as its message (AgentDojo's agent reads its tools'
- * YAML text and `"ValueError: …"` that way). Other tools
+ * YAML text and `"ValueError: …"` that way, and a call of a tool the world lacks reads `Invalid tool NAME provided.`
+ * and the model is asked again). Other tools
  * (`tools` in the agent spec) answer from `tool_results` when it scripts one; a call nobody can answer ends
  * the conversation with the model's text so far. The reply carries the token `usage` the endpoint reported
  * (summed over tool rounds) and the model asked for, which is what a price table names.
@@ -33,7 +34,7 @@ const OPTIONS = {
     tools: { type: 'array', maxItems: 128, items: { type: 'object' } },
     tool_results: { type: 'object' },
     max_tool_rounds: { type: 'integer', minimum: 0, maximum: 16 },
-    tool_output: { enum: ['json', 'text'], description: 'json (default): each tool message is the result (or {"error": …}) as JSON; text: a string result as it is, an error as its message' },
+    tool_output: { enum: ['json', 'text'], description: 'json (default): each tool message is the result (or {"error": …}) as JSON; text: a string result as it is, an error as its message, a tool the world lacks answered "Invalid tool NAME provided."' },
     timeout_ms: { type: 'integer', minimum: 1, maximum: 3_600_000 },
     max_response_bytes: { type: 'integer', minimum: 1, maximum: 64 * 1024 * 1024 },
   },
@@ -129,6 +130,10 @@ export const openaiAdapter: AgentAdapter = {
         } else if (Object.hasOwn(toolResults, name)) {
           toolCalls.push({ name, arguments: args, result: toolResults[name] });
           replies.push(JSON.stringify(toolResults[name]));
+        } else if (answerable && spec.tool_output === 'text' && tools) {
+          // AgentDojo's ToolsExecutor: a tool the world does not have is answered, and the model asked again.
+          toolCalls.push({ name, arguments: args, result: { error: `Invalid tool ${name} provided.` } });
+          replies.push(`Invalid tool ${name} provided.`);
         } else {
           toolCalls.push({ name, arguments: args });
           answerable = false;
