@@ -11,7 +11,11 @@
 // τ-bench's size and shape (tau_telecom's on the release's own, small database) (bench/tau/synthetic-db.mjs; no τ-bench data needed), each also timed as the bare
 // function in the same run (the shim's pure `call` on the same state, no world): the difference of the medians
 // is the harness's overhead per tool call (lookup, schema check, the call queue, the diff, the trace events).
-// Usage: node bench/shim-call.mjs [--calls 20000] [--trials 3] [--only tau]
+// AgentDojo rows (issue 35 "Speed": ≤ 50 µs per tool call, as for the other shims): agentdojo_banking's and
+// agentdojo_slack's tools on each suite's own environment (catalog/data/agentdojo, the vectors at their defaults),
+// each also timed as the bare function (the shim's `call` on the same state: the tool, pydantic-like argument
+// checks and the PyYAML-exact output), so the difference is the harness's overhead as for the tau shims.
+// Usage: node bench/shim-call.mjs [--calls 20000] [--trials 3] [--only tau|agentdojo]
 import { performance } from 'node:perf_hooks';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,12 +33,14 @@ const { createTraceWriter, runningSha3 } = await importDist('core/domain/trace.j
 const { BUNDLED_SHIMS } = await importDist('plugins/shims/index.js');
 const { tauRetailShim, tauTelecomShim, tauTelecomUserShim, initializeTelecomWorlds } = await importDist('plugins/shims/tau/index.js');
 const { syntheticRetailDb } = await import('./tau/synthetic-db.mjs');
+const { AGENTDOJO_SUITES, agentdojoScenario, readAgentDojoSuite } = await importDist('plugins/shims/agentdojo/index.js');
 
 const shims = createRegistry('shim', (shim) => shim.name);
 for (const shim of BUNDLED_SHIMS) shims.register(shim);
 shims.register(tauRetailShim());
 shims.register(tauTelecomShim());
 shims.register(tauTelecomUserShim());
+for (const suite of AGENTDOJO_SUITES) shims.register(suite.shim);
 
 const writer = createTraceWriter({ runId: 'run_bench', append: async () => undefined, now: Date.now, digest: runningSha3() });
 const record = (type, data) => {
@@ -117,6 +123,31 @@ const cases = [
   { label: 'kv.set (write + diff)', shim: 'kv', initial: kv, call: (w, index) => w.call('kv.set', { key: `flags/f${index % 200}`, value: index }) },
 ];
 
+const only = process.argv.includes('--only') ? argument('only') : undefined;
+
+/** A suite's environment seed as the engine hands it to the shim: the text, each vector at its default. */
+async function agentdojoSeed(suite) {
+  const data = await readAgentDojoSuite(join(repoRoot, 'catalog/data/agentdojo'), suite, async (path) => new Uint8Array(readFileSync(path)));
+  const scenario = agentdojoScenario(data);
+  const seed = scenario.initial_state[`agentdojo_${suite}`];
+  return { ...seed, injections: Object.fromEntries(Object.entries(scenario.injection_vectors).map(([name, vector]) => [name, vector.default])) };
+}
+const agentdojoCases = {
+  banking: [
+    { action: 'get_balance', kind: 'read', params: () => ({}) },
+    { action: 'get_most_recent_transactions', kind: 'read, YAML of 5 models', params: () => ({ n: 5 }) },
+    { action: 'get_scheduled_transactions', kind: 'read, YAML', params: () => ({}) },
+    { action: 'send_money', kind: 'write + diff', params: (index) => ({ recipient: 'US122000000121212121212', amount: 10 + (index % 50), subject: `bench ${index}`, date: '2022-03-10' }) },
+    { action: 'update_scheduled_transaction', kind: 'write + diff', params: (index) => ({ id: 7, amount: 1000 + (index % 50) }) },
+  ],
+  slack: [
+    { action: 'get_channels', kind: 'read', params: () => ({}) },
+    { action: 'read_channel_messages', kind: 'read, YAML', params: () => ({ channel: 'general' }) },
+    { action: 'send_channel_message', kind: 'write + diff', params: (index) => ({ channel: 'general', body: `bench ${index}` }) },
+    { action: 'send_direct_message', kind: 'write + diff', params: (index) => ({ recipient: 'Bob', body: `bench ${index}` }) },
+  ],
+};
+
 const baseline = async () => ({ result: { key: 'flags/f1', value: true, version: 1 } });
 console.log(`shim call overhead: ${CALLS} calls per measurement, median of ${TRIALS} trials`);
 const baselineRuns = [];
@@ -124,7 +155,7 @@ for (let trial = 0; trial < TRIALS; trial++) baselineRuns.push(await timeCalls(a
 const baselineUs = median(baselineRuns);
 console.log(`  baseline (plain async round trip): ${fmt(baselineUs, 2)} µs`);
 let worst = 0;
-for (const item of argument('only') === 'tau' ? [] : cases) {
+for (const item of only ? [] : cases) {
   const runs = [];
   for (let trial = 0; trial < TRIALS; trial++) runs.push(await timeCalls(() => world(item.shim, item.initial), item.call));
   const added = median(runs) - baselineUs;
@@ -136,7 +167,7 @@ for (const item of argument('only') === 'tau' ? [] : cases) {
 // changed table's array of references once and the diff walks only the changed records.
 const tauContext = { config: {}, now: '2026-11-24T00:00:00.000Z' };
 let worstTau = 0;
-for (const [name, db, items] of [['tau_retail', tauRetail, tauCases], ['tau_telecom', tauTelecom, telecomCases]]) {
+for (const [name, db, items] of only === 'agentdojo' ? [] : [['tau_retail', tauRetail, tauCases], ['tau_telecom', tauTelecom, telecomCases]]) {
   const tauShim = shims.get(name);
   const tauState = await tauShim.initialState(db, tauContext);
   for (const item of items) {
@@ -156,7 +187,7 @@ for (const [name, db, items] of [['tau_retail', tauRetail, tauCases], ['tau_tele
 // telecom shims (user_shims: the device), each write followed by the worlds' reconcile (τ²-bench's sync with the
 // carrier's line and bills), which is harness work too; the device of the first base task's user (John Smith's
 // line, synced), a fresh world every PER_WORLD calls.
-const device = initializeTelecomWorlds(await shims.get('tau_telecom').initialState(tauTelecom, tauContext), [{ env_type: 'user', func_name: 'set_user_info', arguments: { name: 'John Smith', phone_number: '555-123-2002' } }]).user;
+const device = only === 'agentdojo' ? undefined : initializeTelecomWorlds(await shims.get('tau_telecom').initialState(tauTelecom, tauContext), [{ env_type: 'user', func_name: 'set_user_info', arguments: { name: 'John Smith', phone_number: '555-123-2002' } }]).user;
 const dualWorld = () => {
   const built = { ...scenario('tau_telecom', tauTelecom), enabled_shims: ['tau_telecom', 'tau_telecom_user'], user_shims: ['tau_telecom_user'], initial_state: { tau_telecom: tauTelecom, tau_telecom_user: device } };
   return createTaskWorld({ shims, scenario: built, task: built.tasks[0], now: '2026-11-24T00:00:00.000Z', record });
@@ -169,9 +200,9 @@ const userCases = [
   { action: 'grant_app_permission', kind: 'write + diff + sync', params: (index) => ({ app_name: 'browser', permission: ['sms', 'phone'][index % 2] }) },
 ];
 const userShim = shims.get('tau_telecom_user');
-const deviceState = await userShim.initialState(device, tauContext);
+const deviceState = only === 'agentdojo' ? undefined : await userShim.initialState(device, tauContext);
 let worstUser = 0;
-for (const item of userCases) {
+for (const item of only === 'agentdojo' ? [] : userCases) {
   const inWorld = [];
   const bare = [];
   for (let trial = 0; trial < TRIALS; trial++) {
@@ -183,10 +214,31 @@ for (const item of userCases) {
   worstTau = Math.max(worstTau, added);
   console.log(`  ${`tau_telecom_user.${item.action} (${item.kind})`.padEnd(68)} ${fmt(median(inWorld), 2)} µs median in a world, ${fmt(median(bare), 2)} µs the bare function: the harness adds ${fmt(added, 2)} µs`);
 }
-console.log(`  telecom, the user's side: the harness adds at most ${fmt(worstUser, 2)} µs median per user tool call (the worlds' sync included) over the bare function (goal <= ${GOAL_US} µs): ${worstUser <= GOAL_US ? 'met' : 'NOT met'}`);
-console.log(`  tau shims: the harness adds at most ${fmt(worstTau, 2)} µs median per tool call over the bare function (goal <= ${GOAL_US} µs): ${worstTau <= GOAL_US ? 'met' : 'NOT met'}`);
-console.log(`  worst in-memory shim: adds ${fmt(worst, 2)} µs median per call (goal <= ${GOAL_US} µs): ${worst <= GOAL_US ? 'met' : 'NOT met'}`);
-if (process.argv.includes('--only') && argument('only') === 'tau') process.exit(0);
+if (only !== 'agentdojo') console.log(`  telecom, the user's side: the harness adds at most ${fmt(worstUser, 2)} µs median per user tool call (the worlds' sync included) over the bare function (goal <= ${GOAL_US} µs): ${worstUser <= GOAL_US ? 'met' : 'NOT met'}`);
+if (only !== 'agentdojo') console.log(`  tau shims: the harness adds at most ${fmt(worstTau, 2)} µs median per tool call over the bare function (goal <= ${GOAL_US} µs): ${worstTau <= GOAL_US ? 'met' : 'NOT met'}`);
+
+// AgentDojo's suites on their own environments: the world's overhead over the shim's own call (bare).
+let worstDojo = 0;
+for (const [suite, items] of only === 'tau' ? [] : Object.entries(agentdojoCases)) {
+  const name = `agentdojo_${suite}`;
+  const dojoShim = shims.get(name);
+  const seed = await agentdojoSeed(suite);
+  const dojoState = await dojoShim.initialState(seed, tauContext);
+  for (const item of items) {
+    const inWorld = [];
+    const bare = [];
+    for (let trial = 0; trial < TRIALS; trial++) {
+      bare.push(await timeCalls(async () => null, (_, index) => dojoShim.call(item.action, item.params(index), dojoState, tauContext)));
+      inWorld.push(await timeCalls(() => world(name, seed), (w, index) => w.call(`${name}.${item.action}`, item.params(index))));
+    }
+    const added = median(inWorld) - median(bare);
+    worstDojo = Math.max(worstDojo, added);
+    console.log(`  ${`${name}.${item.action} (${item.kind})`.padEnd(64)} ${fmt(median(inWorld), 2)} µs median in a world, ${fmt(median(bare), 2)} µs the bare function: the harness adds ${fmt(added, 2)} µs`);
+  }
+}
+if (only !== 'tau') console.log(`  agentdojo shims: the harness adds at most ${fmt(worstDojo, 2)} µs median per tool call over the bare function (goal <= ${GOAL_US} µs): ${worstDojo <= GOAL_US ? 'met' : 'NOT met'}`);
+if (!only) console.log(`  worst in-memory shim: adds ${fmt(worst, 2)} µs median per call (goal <= ${GOAL_US} µs): ${worst <= GOAL_US ? 'met' : 'NOT met'}`);
+if (only) process.exit(0);
 
 // The SQL shim executes real SQL on SQLite compiled to WebAssembly: reported, not held to the in-memory goal.
 const sqlCases = [

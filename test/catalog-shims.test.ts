@@ -207,7 +207,9 @@ const catalogDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'catalog'
 const shimScenarios = readdirSync(catalogDir, { recursive: true, encoding: 'utf8' })
   .filter((file) => file.endsWith('.json'))
   .map((file) => JSON.parse(readFileSync(join(catalogDir, file), 'utf8')))
-  .filter((scenario) => Array.isArray(scenario.enabled_shims) && scenario.enabled_shims.length > 0);
+  .filter((scenario) => Array.isArray(scenario.enabled_shims) && scenario.enabled_shims.length > 0)
+  // Scenarios attacked through their world have their own test, with an agent that obeys (test/catalog-attacks.test.ts).
+  .filter((scenario) => !scenario.injection_tasks);
 
 function metricResults(trace: any[]): Record<string, { score: number | null; failures: Array<{ code: string; message: string }> }> {
   return Object.fromEntries(trace.filter((event) => event.type === 'metric_result').map((event) => [event.data.metric, event.data]));

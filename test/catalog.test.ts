@@ -196,6 +196,8 @@ describe('catalog: evaluated by scenario_id', () => {
       expect(run.scenario_id).toBe(scenario.id);
       if (isDemoFailure(scenario)) expect(run.failures.length, scenario.id).toBeGreaterThan(0);
       else expect([run.compliance.status, run.failures], scenario.id).toEqual(['pass', []]);
+      // A world attacked by the scenario's own attacks (test/catalog-attacks.test.ts): its scripted agent resists every case.
+      if (scenario.injection_tasks?.length) expect([run.attacks?.targeted_asr.count, run.attacks?.targeted_asr.total], scenario.id).toEqual([0, (scenario.attacks ?? []).length * scenario.injection_tasks.length]);
     }
   }, 120_000);
 

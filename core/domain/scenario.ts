@@ -220,6 +220,12 @@ export interface Scenario {
    * Scenarios and traces always say `shim.action`.
    */
   tool_names?: 'prefixed' | 'bare';
+  /**
+   * Options the scenario gives an adapter's agent, by adapter name (`{"openai": {"max_tool_rounds": 15}}`): the
+   * agent the run uses (the scenario's own, the request's spec or a registered one) gets those it does not set
+   * itself, so a benchmark's own agent settings (AgentDojo's tool loop) hold for whichever agent of that adapter.
+   */
+  agent_defaults?: Record<string, Record<string, unknown>>;
   /** The world shims this scenario's agent works on (their actions are offered as tools). */
   enabled_shims?: string[];
   /**

@@ -5,7 +5,10 @@
  * operator listed in `AEH_AGENT_KEY_ENVS`, bound to the endpoint's host (`NAME@host`) or, listed bare, for
  * agents of the registry. When the scenario enables world shims, their actions are offered as
  * `tools` (function calling, named `shim__action`); the model's calls run against the task's world and the
- * results (or errors) go back as `tool` messages, for up to `max_tool_rounds` rounds (default 8). Other tools
+ * results (or errors) go back as `tool` messages, for up to `max_tool_rounds` rounds (default 8): as JSON, or with
+ * `tool_output: "text"` a string result as it is and an error as its message (AgentDojo's agent reads its tools'
+ * YAML text and `"ValueError: …"` that way, and a call of a tool the world lacks reads `Invalid tool NAME provided.`
+ * and the model is asked again). Other tools
  * (`tools` in the agent spec) answer from `tool_results` when it scripts one; a call nobody can answer ends
  * the conversation with the model's text so far. The reply carries the token `usage` the endpoint reported
  * (summed over tool rounds) and the model asked for, which is what a price table names.
@@ -31,6 +34,7 @@ const OPTIONS = {
     tools: { type: 'array', maxItems: 128, items: { type: 'object' } },
     tool_results: { type: 'object' },
     max_tool_rounds: { type: 'integer', minimum: 0, maximum: 16 },
+    tool_output: { enum: ['json', 'text'], description: 'json (default): each tool message is the result (or {"error": …}) as JSON; text: a string result as it is, an error as its message, a tool the world lacks answered "Invalid tool NAME provided."' },
     timeout_ms: { type: 'integer', minimum: 1, maximum: 3_600_000 },
     max_response_bytes: { type: 'integer', minimum: 1, maximum: 64 * 1024 * 1024 },
   },
@@ -59,6 +63,15 @@ function parseArguments(raw: unknown): unknown {
   } catch {
     return raw;
   }
+}
+
+/** A tool message's content: the outcome as JSON, or (`text`) a string result as it is and an error's message. */
+function toolMessage(outcome: { result: unknown } | { error: unknown }, format: unknown): string {
+  if (format === 'text') {
+    if ('error' in outcome) return String((outcome.error as { message?: unknown })?.message ?? '');
+    if (typeof outcome.result === 'string') return outcome.result;
+  }
+  return JSON.stringify('error' in outcome ? { error: outcome.error } : outcome.result);
 }
 
 /** The openai adapter. */
@@ -113,10 +126,14 @@ export const openaiAdapter: AgentAdapter = {
           // The world records the call and its state change; the reply lists it for the adapter's own record.
           const outcome = await tools.call(name, args);
           toolCalls.push({ name, arguments: args, result: 'error' in outcome ? { error: outcome.error } : outcome.result, executed: true });
-          replies.push(JSON.stringify('error' in outcome ? { error: outcome.error } : outcome.result));
+          replies.push(toolMessage(outcome, spec.tool_output));
         } else if (Object.hasOwn(toolResults, name)) {
           toolCalls.push({ name, arguments: args, result: toolResults[name] });
           replies.push(JSON.stringify(toolResults[name]));
+        } else if (answerable && spec.tool_output === 'text' && tools) {
+          // AgentDojo's ToolsExecutor: a tool the world does not have is answered, and the model asked again.
+          toolCalls.push({ name, arguments: args, result: { error: `Invalid tool ${name} provided.` } });
+          replies.push(`Invalid tool ${name} provided.`);
         } else {
           toolCalls.push({ name, arguments: args });
           answerable = false;

@@ -221,6 +221,10 @@ export const scenarioSchema = {
     concurrency: { type: 'integer', minimum: 1, maximum: 256, description: 'With conversation per_task: tasks in flight at once (capped by AEH_RUN_CONCURRENCY).' },
     instructions: { type: 'string', maxLength: 200_000, description: 'What the agent is told before the conversation (a domain policy): the openai system message, the http request\'s instructions, the MCP server\'s instructions.' },
     tool_names: { enum: ['prefixed', 'bare'], description: 'prefixed (default): tools are offered as shim.action / shim__action; bare: by the action name alone, as a benchmark names them (refused when two enabled shims share one). Scenarios and traces always say shim.action.' },
+    agent_defaults: {
+      type: 'object', maxProperties: 20, propertyNames: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,63}$' }, additionalProperties: { type: 'object', maxProperties: 50 },
+      description: 'Options by adapter name that the run\'s agent of that adapter gets when its spec does not set them (a benchmark\'s own agent settings, e.g. {"openai": {"max_tool_rounds": 15}}); the merged spec is checked as any agent is.',
+    },
     enabled_shims: { type: 'array', maxItems: 20, uniqueItems: true, items: SHIM_NAME },
     user_shims: { type: 'array', maxItems: 20, uniqueItems: true, items: SHIM_NAME, description: 'Enabled shims that are the simulated user\'s own world: their actions are the simulated user\'s tools, never the agent\'s.' },
     initial_state: { type: 'object', maxProperties: 20, propertyNames: SHIM_NAME },

@@ -29,6 +29,12 @@ async function registered(services: Pick<Services, 'find'>, name: string): Promi
   return { spec: agentSpecOf(target), name: target.name };
 }
 
+/** The spec with the scenario's `agent_defaults` for its adapter under its own options (the spec's win). */
+function withDefaults(spec: AgentSpec, defaults: Scenario['agent_defaults']): AgentSpec {
+  const own = defaults && Object.hasOwn(defaults, spec.adapter) ? defaults[spec.adapter] : undefined;
+  return own ? { ...own, ...spec } : spec;
+}
+
 /** Refuses a scenario left without an agent: 400 naming `/agent`, with the hint. */
 function noAgent(scenario: Scenario): Problem {
   const message = 'the scenario names no agent: give "agent": a registry name or a spec';
@@ -37,11 +43,14 @@ function noAgent(scenario: Scenario): Problem {
 
 /**
  * The agent a submission runs against: `given` (a registry name or a spec) over the scenario's own; refuses
- * an unknown name (404), a missing registry or a scenario left without an agent (400 `/agent`).
+ * an unknown name (404), a missing registry or a scenario left without an agent (400 `/agent`). The scenario's
+ * `agent_defaults` for the chosen adapter fill the options the spec leaves unset; the run's config hash is the
+ * merged spec's, the agent that ran.
  */
 export async function chooseAgent(services: Pick<Services, 'find'>, scenario: Scenario, given: string | AgentSpec | undefined, sha3?: Sha3Factory): Promise<AgentChoice> {
-  const chosen = typeof given === 'string' ? await registered(services, given) : { spec: given ?? scenario.agent, name: undefined };
-  if (namesNoAgent(chosen.spec)) throw noAgent(scenario);
+  const picked = typeof given === 'string' ? await registered(services, given) : { spec: given ?? scenario.agent, name: undefined };
+  if (namesNoAgent(picked.spec)) throw noAgent(scenario);
+  const chosen = { ...picked, spec: withDefaults(picked.spec, scenario.agent_defaults) };
   const agent: RunAgent = { ...(chosen.name ? { name: chosen.name } : {}), adapter: chosen.spec.adapter, config_hash: agentConfigHash(chosen.spec, sha3) };
   return { scenario: { ...scenario, agent: chosen.spec }, agent };
 }

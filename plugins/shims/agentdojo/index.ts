@@ -10,7 +10,7 @@ import { agentdojoMetrics } from './shared/metrics.ts';
 import { bankingSuite } from './banking/index.ts';
 import { slackSuite } from './slack/index.ts';
 
-export { agentdojoScenario, type AgentDojoScenarioOptions } from './tasks.ts';
+export { agentdojoScenario, AGENTDOJO_OPENAI_DEFAULTS, type AgentDojoScenarioOptions } from './tasks.ts';
 export { readAgentDojoSuite, AGENTDOJO_REFERENCE, type AgentDojoSuiteData } from './shared/data.ts';
 export { suiteVersion, BENCHMARK_VERSIONS } from './shared/checks.ts';
 export type { AgentDojoSuite } from './shared/suite.ts';

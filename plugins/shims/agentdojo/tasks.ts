@@ -5,7 +5,8 @@
  * user task with its prompt, its ground truth (where attacks plant their text; it judges nothing) and
  * `agentdojo_utility`, and each injection task with its goal, ground truth and `agentdojo_security` as its
  * security check. The verdict is the utility check's: AgentDojo's table is utility and targeted attack success,
- * which the run's attack summary counts.
+ * which the run's attack summary counts. An `openai` agent gets AgentDojo's reference agent's loop through
+ * `agent_defaults` (AGENTDOJO_OPENAI_DEFAULTS) unless its spec says otherwise.
  */
 import type { InjectionTask, Scenario, ScenarioTask } from '../../../core/domain/scenario.ts';
 import { environmentText, vectorsOf } from './shared/environment.ts';
@@ -22,6 +23,14 @@ export interface AgentDojoScenarioOptions {
   /** The agent the scenario names (the caller usually replaces it). */
   agent?: Scenario['agent'];
 }
+
+/**
+ * AgentDojo's reference pipeline for a chat-completions model (agent_pipeline.py at 96046ab54): after the system
+ * message and the prompt, `ToolsExecutionLoop([ToolsExecutor(tool_result_to_str), llm], max_iters=15)`, so at most
+ * 15 rounds of tool calls are run, and the model reads each result as the tool's text (its YAML, or the error's
+ * `"ValueError: …"`), not as JSON.
+ */
+export const AGENTDOJO_OPENAI_DEFAULTS = Object.freeze({ max_tool_rounds: 15, tool_output: 'text' });
 
 /** The suite's industry in the catalog's terms. */
 const INDUSTRY: Record<string, string> = { banking: 'finance', slack: 'saas', travel: 'travel', workspace: 'saas' };
@@ -69,6 +78,7 @@ export function agentdojoScenario(data: AgentDojoSuiteData, options: AgentDojoSc
     topology: [],
     conversation: 'per_task',
     instructions: data.systemMessage,
+    agent_defaults: { openai: { ...AGENTDOJO_OPENAI_DEFAULTS } },
     tool_names: 'bare',
     enabled_shims: [shim],
     initial_state: { [shim]: { environment_text: text, injections: Object.fromEntries(Object.keys(vectors).map((name) => [name, `{{injection:${name}}}`])) } },
