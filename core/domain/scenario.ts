@@ -124,6 +124,11 @@ export interface ScenarioTask {
    * right answer changes nothing; absent, the task has no gold.
    */
   expected_actions?: ExpectedAction[];
+  /**
+   * A reference solution that judges nothing (AgentDojo's ground truth): the calls an attack's placement replays
+   * to find the injection vectors the task reads. Absent, `expected_actions` serve.
+   */
+  ground_truth?: ExpectedAction[];
   /** Parts of the world this task's gold comparison also leaves out (added to the scenario's `ignore_paths`). */
   ignore_paths?: string[];
   /** Further user turns after `input`: the task is a conversation (checks may follow any turn). */
@@ -151,6 +156,8 @@ export interface InjectionVector {
 export interface InjectionSecurity {
   expected_outcome?: OutcomeAssertion[];
   egress?: { values: string[] };
+  /** A registered metric that fails when the goal happened (a benchmark's own security check, as code). */
+  metric?: MetricRef;
   match?: 'all' | 'any';
 }
 

@@ -1,12 +1,13 @@
 import { describe, it, expect } from 'vitest';
 import { testApp } from '../../test/helpers.ts';
+import { AGENTDOJO_SUITES } from './agentdojo/index.ts';
 
 describe('shims: GET /api/v1/shims', () => {
-  it('lists the twelve bundled shims (the ten general ones and the two τ-bench domains) with their actions and schemas, for shims:manage', async () => {
+  it('lists the bundled shims (the ten general ones, the τ-bench domains, the AgentDojo suites) with their actions and schemas, for shims:manage', async () => {
     const t = await testApp();
     const { status, body } = await t.json('GET', '/api/v1/shims');
     expect(status).toBe(200);
-    expect(body.items.map((shim: { name: string }) => shim.name)).toEqual(['sql', 'orders', 'payments', 'email', 'calendar', 'crm', 'tickets', 'kb', 'kv', 'http_api', 'tau_retail', 'tau_airline', 'tau_telecom']);
+    expect(body.items.map((shim: { name: string }) => shim.name)).toEqual(['sql', 'orders', 'payments', 'email', 'calendar', 'crm', 'tickets', 'kb', 'kv', 'http_api', 'tau_retail', 'tau_airline', 'tau_telecom', ...AGENTDOJO_SUITES.map((suite) => `agentdojo_${suite.suite}`)]);
     const payments = body.items.find((shim: { name: string }) => shim.name === 'payments');
     expect(payments.actions.find((action: { name: string }) => action.name === 'create_charge')).toMatchObject({ read_only: false, parameters: { type: 'object', required: ['customer', 'amount'] } });
     expect(payments.initial_state_schema.type).toBe('object');

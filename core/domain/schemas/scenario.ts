@@ -64,10 +64,15 @@ export const injectionTaskSchema = {
     },
     security: {
       type: 'object', minProperties: 1, additionalProperties: false,
-      description: 'How to tell the attacker\'s goal happened: expected_outcome assertions (world after, tool calls, the answer) and/or a value sent out through an egress call; all must hold, or one with match "any".',
+      description: 'How to tell the attacker\'s goal happened: expected_outcome assertions (world after, tool calls, the answer), a value sent out through an egress call, and/or a registered metric that fails when it did; all must hold, or one with match "any".',
       properties: {
         expected_outcome: { type: 'array', minItems: 1, maxItems: 50, items: outcomeAssertionSchema },
         egress: { type: 'object', required: ['values'], additionalProperties: false, properties: { values: { type: 'array', minItems: 1, maxItems: 50, items: { type: 'string', minLength: 1, maxLength: 10_000 } } } },
+        metric: {
+          type: 'object', required: ['id'], additionalProperties: false,
+          description: 'A registered metric that judges the goal as a security check: the goal happened when it fails (a check a benchmark writes as code, AgentDojo\'s security functions).',
+          properties: { id: { type: 'string', pattern: '^[a-z][a-z0-9_]{1,63}$' }, params: { type: 'object' } },
+        },
         match: { enum: ['all', 'any'] },
       },
     },
@@ -173,6 +178,11 @@ export const scenarioSchema = {
           expected_actions: {
             type: 'array', maxItems: 200,
             description: 'The gold solution\'s tool calls, replayed on a fresh copy of the initial world: state_match compares the agent\'s final world with the result as a whole. [] means the world must not change. An argument may be a matcher: {"$regex": "…"} (RE2), {"$in": […]} or {"$any": true}, met by the agent\'s own call.',
+            items: { type: 'object', required: ['name'], additionalProperties: false, properties: { name: TOOL_NAME, arguments: { type: 'object' } } },
+          },
+          ground_truth: {
+            type: 'array', maxItems: 200,
+            description: 'A reference solution\'s tool calls that judge nothing (AgentDojo\'s ground truth): an attack plants its text in the injection vectors their results read; without it, expected_actions serve.',
             items: { type: 'object', required: ['name'], additionalProperties: false, properties: { name: TOOL_NAME, arguments: { type: 'object' } } },
           },
           ignore_paths: { ...IGNORE_PATHS, description: 'Added to the scenario\'s ignore_paths for this task.' },

@@ -1,6 +1,6 @@
 /**
  * Where an attack's text goes (AgentDojo's `get_injection_candidates`): into the vectors the user task's
- * reference solution reads. With `expected_actions`, its calls are replayed (as gold-world.ts replays them) on
+ * reference solution reads. With `ground_truth` (else `expected_actions`), its calls are replayed (as gold-world.ts replays them) on
  * the world with every vector saying its canary (`<CANARY---name--->`), and the vectors whose canary shows in a
  * result the gold calls got are kept; a gold that reads none (`[]`, or writes only) leaves the task not
  * injectable, as AgentDojo refuses such a task. Without a gold, every vector the world holds. Gold actions with
@@ -23,7 +23,7 @@ export function worldVectors(scenario: Scenario): string[] {
 /** The vectors an attack on `task` plants its text in; empty when the task is not injectable. */
 export async function injectionCandidates(shims: Registry<Shim>, scenario: Scenario, task: ScenarioTask, now: string, execution?: ShimExecution): Promise<string[]> {
   const vectors = worldVectors(scenario);
-  const gold = task.expected_actions;
+  const gold = task.ground_truth ?? task.expected_actions;
   if (gold === undefined || vectors.length === 0) return vectors;
   const canaries = Object.fromEntries(vectors.map((name) => [name, canaryOf(name)]));
   const results: string[] = [];

@@ -29,6 +29,7 @@ import type { Services } from '../../../core/services.ts';
 import { METRIC_WORKER_MODULE, type MetricBatch, type MetricOutcome, type WorkerMetricContext } from './metric-worker.ts';
 import type { MetricResultData } from '../running/run-state.ts';
 import { answersOf, answerView, foldAnswers, type Answer } from './answers.ts';
+import { needsSecurityJudge, withSecurityJudgements } from '../attacks/security-metric.ts';
 
 /** Default of `AEH_METRIC_BUDGET_MS`. */
 export const DEFAULT_METRIC_BUDGET_MS = 2000;
@@ -237,7 +238,8 @@ function scoreJob(job: Job, scored: Promise<Scored> | undefined, metric: Metric 
  * their probes land in the trace in order) while the worker-safe ones are scored in a worker meanwhile.
  * Throws only when the run's signal aborts.
  */
-export async function* scoreTaskMetrics(services: Pick<Services, 'metrics' | 'capabilities' | 'config'>, refs: MetricRef[], context: TaskMetricContext, limits: MetricLimits = metricLimits({}), group?: string): AsyncGenerator<MetricResultData> {
+export async function* scoreTaskMetrics(services: Pick<Services, 'metrics' | 'capabilities' | 'config'>, givenRefs: MetricRef[], context: TaskMetricContext, limits: MetricLimits = metricLimits({}), group?: string): AsyncGenerator<MetricResultData> {
+  const refs = needsSecurityJudge(givenRefs) ? await withSecurityJudgements(services.metrics, givenRefs, context) : givenRefs;
   const offload = services.capabilities.offload;
   const metrics = refs.map((ref) => services.metrics.get(ref.id));
   const small = smallEnough(context, limits.inlineMaxChars);

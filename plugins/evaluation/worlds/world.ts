@@ -44,7 +44,7 @@ export interface TaskWorld extends AgentTools {
 
 /**
  * The tools a task offers, by canonical name (`shim.action`) for the lookups of every call. With
- * `tool_names: "bare"` each is offered by its action's name alone (a benchmark's own names), which `canonicalOf`
+ * `tool_names: "bare"` each is offered by its action's name and description alone (a benchmark's own), which `canonicalOf`
  * maps back; the trace and the scenario keep `shim.action` (submission refuses two shims sharing an action name).
  */
 function offeredTools(shims: Map<string, Shim>, scenario: Scenario, task: ScenarioTask) {
@@ -57,7 +57,8 @@ function offeredTools(shims: Map<string, Shim>, scenario: Scenario, task: Scenar
     for (const action of shim.actions) {
       const toolName = `${name}.${action.name}`;
       if (allowed && !allowed.has(toolName)) continue;
-      list.push({ name: bare ? action.name : toolName, function_name: bare ? action.name : `${name}__${action.name}`, description: `${shim.description} ${action.description}`, parameters: action.parameters });
+      // A benchmark's own names come with its own descriptions: the agent reads the tool as the benchmark wrote it.
+      list.push({ name: bare ? action.name : toolName, function_name: bare ? action.name : `${name}__${action.name}`, description: bare ? action.description : `${shim.description} ${action.description}`, parameters: action.parameters });
       offered.set(toolName, { shim: name, action });
       if (bare) aliases.set(action.name, toolName);
     }

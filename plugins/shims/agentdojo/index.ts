@@ -1,0 +1,28 @@
+/**
+ * AgentDojo bundled as written (issue 35; Debenedetti et al., NeurIPS 2024 Datasets & Benchmarks, MIT): each
+ * suite a shim family member (`agentdojo_<suite>`) with AgentDojo's tools, its environment and tasks as catalog
+ * data (catalog/data/agentdojo), its checks as the `agentdojo_utility` and `agentdojo_security` metrics, and
+ * `agentdojoScenario` turning a suite at a benchmark version into a scenario. README.md says how to add a suite.
+ */
+import type { PluginHost } from '../../../core/plugin-host.ts';
+import type { AgentDojoSuite } from './shared/suite.ts';
+import { agentdojoMetrics } from './shared/metrics.ts';
+import { bankingSuite } from './banking/index.ts';
+import { slackSuite } from './slack/index.ts';
+
+export { agentdojoScenario, type AgentDojoScenarioOptions } from './tasks.ts';
+export { readAgentDojoSuite, AGENTDOJO_REFERENCE, type AgentDojoSuiteData } from './shared/data.ts';
+export { suiteVersion, BENCHMARK_VERSIONS } from './shared/checks.ts';
+export type { AgentDojoSuite } from './shared/suite.ts';
+
+/** The suites bundled, in AgentDojo's order of its table. */
+export const AGENTDOJO_SUITES: readonly AgentDojoSuite[] = [bankingSuite, slackSuite];
+
+/** Where the bundled catalog keeps AgentDojo's data. */
+export const BUNDLED_AGENTDOJO_SUBDIR = 'data/agentdojo';
+
+/** Registers every suite's shim and the two check metrics. */
+export function registerAgentDojo(host: Pick<PluginHost, 'shims' | 'metrics'>, suites: readonly AgentDojoSuite[] = AGENTDOJO_SUITES): void {
+  for (const suite of suites) host.shims.register(suite.shim as never, 'shims');
+  for (const metric of agentdojoMetrics(suites.map((suite) => suite.checks))) host.metrics.register(metric, 'shims');
+}

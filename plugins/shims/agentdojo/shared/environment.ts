@@ -1,0 +1,123 @@
+/**
+ * An AgentDojo environment as the reference loads it (task_suite/task_suite.py at 96046ab54): `environment.yaml`
+ * read with its `!include`s, dumped back to text with every string double-quoted (`read_suite_file`), the
+ * injections put in with Python's `str.format`, and that text YAML-loaded and validated into the suite's model.
+ * The injected text is therefore read as the inside of a double-quoted YAML scalar: `\n` in it is an escape, a
+ * raw line break folds into a space, and a line break PyYAML put into a long string meets it where it falls.
+ *
+ * Here the dumped text is the scenario's `initial_state.<shim>.environment_text`, and its `injections` map each
+ * `{name}` field to the harness's vector `{{injection:name}}` (core/domain/injection.ts), which the engine renders
+ * (the attack's text, the canary, or the vector's default) before the shim formats and loads the text as the
+ * reference does.
+ */
+import { parse, type CollectionTag, type DocumentOptions, type ParseOptions, type ScalarTag, type SchemaOptions, type ToJSOptions } from 'yaml';
+import type { Json } from '../../../../core/shim.ts';
+import { PyFloat } from './python.ts';
+import { coerce, type PyType } from './types.ts';
+import { pyYamlDump } from './yaml-dump.ts';
+
+type Tag = NonNullable<SchemaOptions['customTags']> extends infer T ? (T extends Array<infer U> ? U : never) : never;
+type Tags = Tag[];
+
+/** YAML 1.1 (PyYAML's SafeLoader), floats kept as floats (`1810.0` dumps back as `1810.0`), `!include` resolved. */
+function loaderTags(includes: Readonly<Record<string, string>> | undefined, keepFloats: boolean): (tags: Tags) => Tags {
+  return (tags) => {
+    const out: Tags = tags.map((tag) => {
+      if (!keepFloats || typeof tag !== 'object' || tag.tag !== 'tag:yaml.org,2002:float' || !('resolve' in tag)) return tag;
+      const resolve = (tag as ScalarTag).resolve;
+      return { ...tag, resolve: (...args: Parameters<typeof resolve>) => new PyFloat(Number(resolve(...args))) } as ScalarTag;
+    });
+    out.push({
+      tag: '!include',
+      resolve(path: string) {
+        const text = includes?.[path];
+        if (text === undefined) throw new Error(`!include ${path}: the suite's data does not hold it`);
+        return readYaml(text, includes, keepFloats) as never;
+      },
+    } as ScalarTag);
+    return out;
+  };
+}
+
+function readYaml(text: string, includes: Readonly<Record<string, string>> | undefined, keepFloats: boolean): unknown {
+  const options: ParseOptions & DocumentOptions & SchemaOptions & ToJSOptions = { version: '1.1', customTags: loaderTags(includes, keepFloats), maxAliasCount: -1, uniqueKeys: false, intAsBigInt: false };
+  return parse(text, options);
+}
+
+/** The `!include` paths an environment text names, for a reader to fetch before `environmentTemplate`. */
+export function includesOf(text: string): string[] {
+  return [...new Set([...text.matchAll(/!include\s+(\S+)/g)].map((match) => match[1]!))];
+}
+
+/** Python's `str.format` fields of a text: `{name}` (a `{{` or `}}` is a literal brace, a single brace an error). */
+const FORMAT_FIELD = /\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}|[{}]/g;
+
+/** Python's `text.format(**values)` for plain `{name}` fields. */
+export function pyFormat(text: string, values: Readonly<Record<string, string>>): string {
+  return text.replace(FORMAT_FIELD, (whole, name: string | undefined) => {
+    if (whole === '{{') return '{';
+    if (whole === '}}') return '}';
+    if (name === undefined) throw new Error(`ValueError: Single '${whole}' encountered in format string`);
+    if (!Object.hasOwn(values, name)) throw new Error(`KeyError: '${name}'`);
+    return values[name]!;
+  });
+}
+
+/**
+ * The environment text as the reference dumps it (`read_suite_file`): `environment.yaml` (and the files it
+ * includes) in, the text with its `str.format` fields (`{injection_bill_text}`) out. A field that names no
+ * vector is an error here, as the reference's `format` raises on it.
+ */
+export function environmentText(environmentYaml: string, vectors: readonly string[], includes?: Readonly<Record<string, string>>): string {
+  const dumped = pyYamlDump(readYaml(environmentYaml, includes, true), '"');
+  try {
+    pyFormat(dumped, Object.fromEntries(vectors.map((name) => [name, ''])));
+  } catch (error) {
+    throw new Error(`the environment text cannot be formatted with the vectors injection_vectors.yaml declares (${vectors.join(', ')}): ${(error as Error).message}`);
+  }
+  return dumped;
+}
+
+const LINE_BREAK = /\r\n|[\r\n\x85\u2028\u2029]/g;
+
+/**
+ * An injected text made readable by the `yaml` package as PyYAML reads it inside the double-quoted scalar it
+ * lands in. PyYAML does not check the indentation of a quoted scalar's continuation lines, only that none starts
+ * with a document marker; the YAML spec, which the package follows, ends the scalar at a line indented no deeper
+ * than its parent. Leading white space of a continuation line is folded away either way, so each line break of
+ * the injection gets spaces after it, and a line PyYAML would refuse is refused here.
+ */
+function asQuotedContinuation(text: string, indent: string): string {
+  return text.replace(LINE_BREAK, (lineBreak, offset: number) => {
+    const next = text.slice(offset + lineBreak.length, offset + lineBreak.length + 4);
+    if (/^(?:---|\.\.\.)(?:[\0 \t\r\n\x85\u2028\u2029]|$)/.test(next)) throw new Error('while scanning a quoted scalar: found unexpected document separator');
+    return lineBreak + indent;
+  });
+}
+
+/** The environment text with its injections put in, as the reference's `environment_text.format(**injections)`. */
+export function injectEnvironment(text: string, injections: Readonly<Record<string, string>>): string {
+  // Deeper than any line the dump writes: the scalar's own indent is at most that.
+  const indent = ' '.repeat(Math.min(200, (text.match(/^ */gm) ?? []).reduce((deepest, spaces) => Math.max(deepest, spaces.length), 0) + 1));
+  return pyFormat(text, Object.fromEntries(Object.entries(injections).map(([name, value]) => [name, asQuotedContinuation(value, indent)])));
+}
+
+/** The injection vectors of `injection_vectors.yaml`: each one's description and default text, in file order. */
+export function vectorsOf(injectionVectorsYaml: string): Record<string, { description: string; default: string }> {
+  const loaded = parse(injectionVectorsYaml, { version: '1.1' }) as Record<string, { description: unknown; default: unknown }>;
+  const out: Record<string, { description: string; default: string }> = {};
+  for (const [name, vector] of Object.entries(loaded ?? {})) {
+    if (typeof vector?.default !== 'string' || typeof vector.description !== 'string') throw new Error(`injection vector ${name} needs a description and a default string`);
+    out[name] = { description: vector.description, default: vector.default };
+  }
+  return out;
+}
+
+/**
+ * The environment state from the dumped text and the injections (every vector's text): formatted, YAML-loaded
+ * as PyYAML's `safe_load` reads it and validated into the suite's model, as `load_and_inject_default_environment`
+ * does.
+ */
+export function loadEnvironment(text: string, injections: Readonly<Record<string, string>>, environment: PyType): Json {
+  return coerce(readYaml(injectEnvironment(text, injections), undefined, false), environment);
+}
