@@ -3,11 +3,11 @@
  * results and quirks — `get_dietary_restrictions_for_all_restaurants` matches names as substrings of the joined
  * list, `reserve_car_rental` ends the reservation at its start, `get_flight_information` prints `str(datetime)`.
  */
-import { PyError, partway, datetimeStr, dateOf, floatStr, fromIsoFormat, isoFromMicros, microsOf, pyFloat, strftime, type PyValue } from '../workspace/py.ts';
+import { PyError, partway, datetimeStr, dateOf, floatStr, fromIsoFormat, isoFromMicros, microsOf, strftime } from '../workspace/py.ts';
 import type { DojoTool } from '../workspace/types.ts';
 import type { Reservation, ReservationType, TravelWorld } from './types.ts';
 
-type TravelTool = DojoTool<TravelWorld>;
+export type TravelTool = DojoTool<TravelWorld>;
 
 /** `"\n".join(items)`: a non-string item is the reference's TypeError. */
 function joinLines(items: readonly unknown[]): string {
@@ -20,8 +20,8 @@ function joinLines(items: readonly unknown[]): string {
 const names = (args: Record<string, unknown>, key: string): string[] => args[key] as string[];
 
 /** A dict comprehension over `items` whose name is among `wanted`: later duplicates replace earlier values in place. */
-function byName<T extends { name: string }>(items: readonly T[], keep: (item: T) => boolean, value: (item: T) => PyValue): PyValue {
-  const out: Record<string, PyValue> = {};
+function byName<T extends { name: string }>(items: readonly T[], keep: (item: T) => boolean, value: (item: T) => unknown): unknown {
+  const out: Record<string, unknown> = {};
   for (const item of items) if (keep(item)) out[item.name] = value(item);
   return out;
 }
@@ -41,7 +41,7 @@ export const get_hotels_prices: TravelTool = (world, args) => ({ result: byName(
 export const get_hotels_address: TravelTool = (world, args) => ({ result: byName(world.hotels.hotel_list, (h) => h.name === args.hotel_name, (h) => h.address), world });
 export const get_rating_reviews_for_hotels: TravelTool = (world, args) => ({ result: byName(world.hotels.hotel_list, (h) => names(args, 'hotel_names').includes(h.name), (h) => `Rating: ${floatStr(h.rating)}\nReviews: ${joinLines(h.reviews)}`), world });
 
-const restaurantTool = (value: (r: TravelWorld['restaurants']['restaurant_list'][number]) => PyValue): TravelTool => (world, args) => ({
+const restaurantTool = (value: (r: TravelWorld['restaurants']['restaurant_list'][number]) => unknown): TravelTool => (world, args) => ({
   result: byName(world.restaurants.restaurant_list, (r) => names(args, 'restaurant_names').includes(r.name), value), world,
 });
 export const get_all_restaurants_in_city: TravelTool = (world, args) => ({ result: `Restaurant in ${args.city as string}: ${world.restaurants.restaurant_list.filter((r) => r.city === args.city).map((r) => r.name).join('\n')}\n`, world });
@@ -54,18 +54,18 @@ export const get_dietary_restrictions_for_all_restaurants: TravelTool = (world, 
   return { result: byName(world.restaurants.restaurant_list, (r) => joined.includes(r.name), (r) => r.dietary_restrictions), world };
 };
 export const get_contact_information_for_restaurants = restaurantTool((r) => r.contact_information);
-export const get_price_for_restaurants = restaurantTool((r) => pyFloat(r.price_per_person));
+export const get_price_for_restaurants = restaurantTool((r) => r.price_per_person);
 export const check_restaurant_opening_hours = restaurantTool((r) => r.operating_hours);
 
-const carTool = (value: (c: TravelWorld['car_rental']['company_list'][number]) => PyValue): TravelTool => (world, args) => ({
+const carTool = (value: (c: TravelWorld['car_rental']['company_list'][number]) => unknown): TravelTool => (world, args) => ({
   result: byName(world.car_rental.company_list, (c) => names(args, 'company_name').includes(c.name), value), world,
 });
 export const get_all_car_rental_companies_in_city: TravelTool = (world, args) => ({ result: `Car Rental Companies in ${args.city as string}: ${world.car_rental.company_list.filter((c) => c.city === args.city).map((c) => c.name).join('\n')}\n`, world });
-export const get_car_types_available = carTool((c) => [...c.car_types_available] as PyValue);
+export const get_car_types_available = carTool((c) => [...c.car_types_available]);
 export const get_rating_reviews_for_car_rental = carTool((c) => `Rating: ${floatStr(c.rating)}\nReviews: ${joinLines(c.reviews)}`);
 export const get_car_rental_address = carTool((c) => c.address);
-export const get_car_fuel_options = carTool((c) => [...c.fuel_options] as PyValue);
-export const get_car_price_per_day = carTool((c) => pyFloat(c.price_per_day));
+export const get_car_fuel_options = carTool((c) => [...c.fuel_options]);
+export const get_car_price_per_day = carTool((c) => c.price_per_day);
 
 /**
  * The reservation as the reference writes it, field by field: contact, type and title first, then each time as it

@@ -1,49 +1,29 @@
 /**
- * Python's semantics where AgentDojo's tools and checks lean on them: naive `datetime` values (held as pydantic's
- * JSON form, `YYYY-MM-DDTHH:MM:SS[.ffffff]`), `strptime`/`fromisoformat` parsing, `isoformat`/`strftime`/`str`
- * formatting, `str(float)`, and the exception a tool raises (its text is `<Type>: <message>` in the reference's
- * FunctionsRuntime). Tool results keep the types JSON loses as tagged values (`PyDateTime`, `PyFloat`) so the
- * renderer writes them as PyYAML dumps a `datetime` and a `float`.
+ * Python's semantics where AgentDojo's travel and workspace tools and checks lean on them (the foundation's
+ * shared/python.ts has repr, str and the exception type): naive `datetime` values, held as pydantic's JSON form
+ * (`YYYY-MM-DDTHH:MM:SS[.ffffff]`), `strptime` / `fromisoformat` parsing, `isoformat` / `strftime` / `str`
+ * formatting, date arithmetic in microseconds, and a tool that raises half-way keeping what it did.
  */
+import { PyError, pyFloatRepr, pyStrRepr } from '../shared/python.ts';
 
-/** An exception as a reference tool raises it: `ValueError`, `KeyError`, … and its message. */
-export class PyError extends Error {
-  /**
-   * The world as the reference leaves it when the exception interrupts a tool half-way (its models are mutated in
-   * place: `reserve_hotel` has set type, title and contact before parsing a bad date), if it differs from before.
-   */
-  world?: unknown;
-  constructor(readonly pyType: string, message: string) {
-    super(message);
-  }
-}
+export { PyError };
 
-/** Runs `step`; an exception it raises carries `partial`, the world so far. */
+/** Python's `str(float)`. */
+export const floatStr = pyFloatRepr;
+/** Python's `repr(str)`. */
+export const pyRepr = pyStrRepr;
+
+/**
+ * Runs `step`; an exception it raises leaves `partial`, the world so far (Python mutates in place, so a tool that
+ * raises half-way keeps what it did: `reserve_hotel` has set type, title and contact before it parses a bad date).
+ */
 export function partway<T>(partial: unknown, step: () => T): T {
   try {
     return step();
   } catch (error) {
-    if (error instanceof PyError && error.world === undefined) error.world = partial;
+    if (error instanceof PyError && error.partial === undefined) throw new PyError(error.type, error.message, partial);
     throw error;
   }
-}
-
-/** A `datetime.datetime` in a tool's result (PyYAML writes it `2024-05-15 10:00:00`, unquoted). */
-export interface PyDateTime { py: 'datetime'; iso: string }
-/** A `float` in a tool's result (PyYAML writes `30.0`, never `30`). */
-export interface PyFloat { py: 'float'; value: number }
-/** A tool's result before rendering: JSON plus the tagged Python values. */
-export type PyValue = null | boolean | number | string | PyDateTime | PyFloat | PyValue[] | { [key: string]: PyValue };
-
-export const pyFloat = (value: number): PyFloat => ({ py: 'float', value });
-export const pyDateTime = (iso: string): PyDateTime => ({ py: 'datetime', iso });
-
-/** Python's `str(float)` (repr): the shortest round-trip digits, as JS writes them, with `.0` on integral values. */
-export function floatStr(value: number): string {
-  if (Number.isInteger(value) && Math.abs(value) < 1e16) return `${value}.0`;
-  const text = String(value);
-  // JS writes 1e-7 and 1e+21 where Python writes 1e-07 and 1e+21.
-  return text.replace(/e([+-])(\d)$/, 'e$10$2');
 }
 
 /** Microseconds since the epoch of a naive datetime's fields (Python's datetimes here carry no zone). */
@@ -132,9 +112,3 @@ export function nowOf(clock: string): string {
   return isoFromMicros(ms * 1000);
 }
 
-/** Python's `repr` of a string (single quotes unless the text holds one and no double quote). */
-export function pyRepr(text: string): string {
-  const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
-  const body = text.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t');
-  return quote + (quote === "'" ? body.replace(/'/g, "\\'") : body) + quote;
-}

@@ -22,8 +22,10 @@ const strings = (value: unknown): string[] => ((value as unknown[] | undefined) 
 export function pydanticDate(value: unknown): string {
   if (value instanceof Date) return value.toISOString().slice(0, 10);
   const text = String(value);
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) invalid(`not a date: ${text}`);
-  return text;
+  // A YAML timestamp arrives as an instant at midnight UTC; pydantic takes a datetime with no time as a date.
+  const match = /^(\d{4}-\d{2}-\d{2})(?:T00:00:00(?:\.0+)?Z?)?$/.exec(text);
+  if (!match) invalid(`not a date: ${text}`);
+  return match[1]!;
 }
 
 /** A calendar event of the data (CalendarEvent). */
@@ -123,3 +125,6 @@ export function officeView(world: OfficeWorld, dict: DictOf = plain): Record<str
   if (world.cloud_drive) view.cloud_drive = { account_email: world.cloud_drive.account_email, files: keyed(world.cloud_drive.files, (f) => ({ ...f, shared_with: dict(Object.fromEntries(f.shared_with)) }), dict) };
   return view;
 }
+
+/** The workspace world as pydantic dumps it (WorkspaceEnvironment without the initial_* lists and computed views). */
+export const workspaceView = (world: WorkspaceWorld, dict?: DictOf): Record<string, unknown> => officeView(world, dict);

@@ -4,7 +4,7 @@
  * (`YYYY-MM-DDTHH:MM:SS[.ffffff]`), enums as their values. Python's dicts keyed by id keep insertion order, which
  * the tools' listings show; JSON objects with numeric keys would not, so each is an array in that order here.
  */
-import { PyError, pyRepr, type PyValue } from './py.ts';
+import { PyError, pyRepr } from './py.ts';
 
 export type EventStatus = 'confirmed' | 'canceled';
 
@@ -81,7 +81,7 @@ export interface OfficeWorld { inbox: Inbox; calendar: Calendar; cloud_drive?: C
 export interface WorkspaceWorld extends OfficeWorld { cloud_drive: CloudDrive }
 
 /** A tool's outcome: what it returns (before rendering) and the world after it. */
-export interface ToolOutcome<W> { result: PyValue; world: W }
+export interface ToolOutcome<W> { result: unknown; world: W }
 
 /** One AgentDojo tool over a world: arguments as the schema admits them, the world's clock for `datetime.now()`. */
 export type DojoTool<W> = (world: W, args: Record<string, unknown>, now: string) => ToolOutcome<W>;

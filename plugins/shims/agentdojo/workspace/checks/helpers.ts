@@ -15,8 +15,6 @@ export interface CheckInput<W> {
   post: W;
   /** False for the first part of a combined task (TaskCombinator): its "nothing else changed" is not required. */
   strict: boolean;
-  /** The task's GROUND_TRUTH_OUTPUT (some checks look for it in the answer). */
-  groundTruthOutput: string;
   /** The world as pydantic dumps it, dicts marked for DeepDiff (`state.ts`'s views). */
   view(world: W): unknown;
 }
@@ -109,4 +107,4 @@ export const sameStrings = (a: readonly string[], b: readonly string[]): boolean
 /** Python's `a == b` between two lists of strings. */
 export const sameList = (a: readonly unknown[], b: readonly unknown[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
 
-export { PyDict };
+export { PyDict, sameSet };

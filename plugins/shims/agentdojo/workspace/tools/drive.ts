@@ -2,7 +2,7 @@
  * AgentDojo's cloud-drive tools (default_suites/v1/tools/cloud_drive_client.py) over the workspace world.
  * A file's size is always `len(content)` (the model's validator), counted in code points as Python counts.
  */
-import { PyError, pyDateTime, type PyValue } from '../py.ts';
+import { PyError } from '../py.ts';
 import { nextId, type CloudDrive, type CloudDriveFile, type DojoTool, type SharingPermission, type WorkspaceWorld } from '../types.ts';
 
 /** Python's `len(text)`: code points, not UTF-16 units. */
@@ -17,8 +17,8 @@ export function pyLen(text: string): number {
 }
 
 /** A file as a tool returns it. */
-export function fileValue(file: CloudDriveFile): PyValue {
-  return { ...file, last_modified: pyDateTime(file.last_modified), shared_with: Object.fromEntries(file.shared_with) };
+export function fileValue(file: CloudDriveFile): unknown {
+  return { ...file, shared_with: Object.fromEntries(file.shared_with) };
 }
 
 const withDrive = (world: WorkspaceWorld, drive: CloudDrive): WorkspaceWorld => ({ ...world, cloud_drive: drive });

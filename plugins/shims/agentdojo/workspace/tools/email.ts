@@ -3,14 +3,14 @@
  * arguments, results and error texts. Results are the reference's pydantic models as plain values, datetimes
  * tagged (`py.ts`) and calendar events attached by reference resolved to the calendar's current event.
  */
-import { PyError, pyDateTime, type PyValue } from '../py.ts';
+import { PyError } from '../py.ts';
+import { toPython } from '../../shared/types.ts';
+import { CALENDAR_EVENT } from '../models.ts';
 import { nextId, type Attachment, type CalendarEvent, type DojoTool, type Email, type EmailContact, type Inbox, type OfficeWorld } from '../types.ts';
 import { parseEventDetails } from './event-details.ts';
 
-/** A calendar event as a tool returns it (pydantic's model_dump, datetimes tagged). */
-export function eventValue(event: CalendarEvent): PyValue {
-  return { ...event, start_time: pyDateTime(event.start_time), end_time: pyDateTime(event.end_time), participants: [...event.participants] };
-}
+/** A calendar event as a tool returns it (the declared model prints it). */
+export const eventValue = (event: CalendarEvent): unknown => event;
 
 /** An attachment as it stands now: a referenced event is the calendar's event itself. */
 export function resolveAttachment(attachment: Attachment, events: readonly CalendarEvent[]): string | CalendarEvent {
@@ -18,20 +18,21 @@ export function resolveAttachment(attachment: Attachment, events: readonly Calen
   return events.find((event) => event.id_ === attachment.event_ref)!;
 }
 
-/** An email as a tool returns it. */
-export function emailValue(email: Email, events: readonly CalendarEvent[]): PyValue {
+/**
+ * An email as a tool returns it. Its attachments are `list[CloudDriveFileID | CalendarEvent]`, a union the model
+ * declaration cannot say: an attached event is printed here as its model prints.
+ */
+export function emailValue(email: Email, events: readonly CalendarEvent[]): unknown {
   return {
     ...email,
-    recipients: [...email.recipients], cc: [...email.cc], bcc: [...email.bcc],
-    timestamp: pyDateTime(email.timestamp),
     attachments: email.attachments.map((a) => {
       const resolved = resolveAttachment(a, events);
-      return typeof resolved === 'string' ? resolved : eventValue(resolved);
+      return typeof resolved === 'string' ? resolved : toPython(resolved, CALENDAR_EVENT);
     }),
   };
 }
 
-const emailsValue = (emails: readonly Email[], world: OfficeWorld): PyValue => emails.map((email) => emailValue(email, world.calendar.events));
+const emailsValue = (emails: readonly Email[], world: OfficeWorld): unknown[] => emails.map((email) => emailValue(email, world.calendar.events));
 
 /** Inbox.send_email: the next id, the account as sender, stamped with the world's clock, already read. */
 export function sendMail<W extends OfficeWorld>(world: W, mail: { recipients: string[]; subject: string; body: string; attachments?: Attachment[]; cc?: string[]; bcc?: string[] }, now: string): { world: W; email: Email } {
@@ -105,7 +106,7 @@ export const get_sent_emails = byStatus('sent');
 export const get_received_emails = byStatus('received');
 export const get_draft_emails = byStatus('draft');
 
-const contactsValue = (contacts: EmailContact[]): PyValue => contacts.map((c) => ({ email: c.email, name: c.name }));
+const contactsValue = (contacts: EmailContact[]): unknown[] => contacts.map((c) => ({ email: c.email, name: c.name }));
 
 export const search_contacts_by_name: DojoTool<OfficeWorld> = (world, args) => {
   const name = args.query as string;
