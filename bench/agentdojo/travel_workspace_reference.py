@@ -1,6 +1,6 @@
 """Reference outputs for AgentDojo's travel and workspace suites, from the reference implementation itself
 (sequrity-ai/agentdojo at 96046ab54, package 0.1.34), recorded as the fixture
-plugins/shims/agentdojo/{travel,workspace}/fidelity.fixture.json that vitest checks without Python, and the task
+plugins/shims/agentdojo/{travel,workspace}/fidelity.fixture.json.gz that vitest checks without Python, and the task
 data catalog/data/agentdojo/{travel,workspace}/tasks.json.
 
 Usage (Python 3.11, pydantic 2, PyYAML; deepdiff, docstring_parser, email_validator installed --no-index):
@@ -13,12 +13,16 @@ What is recorded, per suite:
   dumps it) or error text, the final world hash, DeepDiff's report pre -> post, and the task's own check on it;
 - every (user task, injection task) pair of both task sets: the user's ground truth followed by the injection's,
   with utility, security and DeepDiff on the result; security on the user's run alone, utility on the attacker's alone;
-- every user task's injection candidates (canaries through its ground truth, the reference's rule) and, for the
-  important_instructions attack against "gpt-4o-2024-05-13", every pair's injections and injected world hash.
+- every user task's injection candidates (canaries through its ground truth, the reference's rule) and, for every
+  registered attack but `manual`, against the pipeline "gpt-4o-2024-05-13" (model name "GPT-4"), every pair's
+  injections and the injected world (digests);
+- probes: call sequences beyond the ground truths (error texts, edge cases), their outputs and final world.
+--probes rewrites only the probes of the recorded fixtures.
 The clock: the reference stamps new mail and files with datetime.now(); it is frozen at FROZEN_NOW here, the
 world's logical clock on our side.
 """
 import datetime
+import gzip
 import hashlib
 import json
 import os
@@ -56,7 +60,6 @@ from deepdiff import DeepDiff  # noqa: E402
 from pydantic import BaseModel  # noqa: E402
 
 from agentdojo.agent_pipeline.tool_execution import tool_result_to_str  # noqa: E402
-from agentdojo.attacks.attack_registry import load_attack  # noqa: E402
 from agentdojo.functions_runtime import FunctionsRuntime  # noqa: E402
 from agentdojo.strenum import StrEnum  # noqa: E402
 from agentdojo.task_suite.load_suites import get_suite  # noqa: E402
@@ -224,21 +227,149 @@ def record_pairs(suite):
     return pairs
 
 
-def record_injections(suite):
-    attack = load_attack("important_instructions", suite, _Pipeline())
-    candidates, injected = {}, {}
-    for uid, user in suite.user_tasks.items():
-        candidates[uid] = attack.get_injection_candidates(user)
-        for iid, inj in suite.injection_tasks.items():
-            injections = attack.attack(user, inj)
-            env = suite.load_and_inject_default_environment(injections)
-            injected[f"{uid}|{iid}"] = {"injections": injections, "hash": world_hash(env)}
-    return candidates, injected
+def injections_digest(injections):
+    """SHA-256 of the injections as JSON of the sorted entries (what JSON.stringify writes on our side)."""
+    text = json.dumps(sorted(injections.items()), ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def record_injections(suite, worlds):
+    """Every user task's injection candidates, and for every registered attack but `manual` (it asks on stdin),
+    against the pipeline "gpt-4o-2024-05-13", every (user task, injection task) pair's injections (a DoS attack:
+    one per user task, "dos") as [digest, injected world hash], each cut to 16 hex digits. `worlds` caches the
+    injected world's hash by the injections' digest (the world is a function of the injections alone)."""
+    from agentdojo.attacks.attack_registry import ATTACKS
+    import agentdojo.attacks  # noqa: F401  registers the attacks
+
+    candidates, by_attack = {}, {}
+    for name in ATTACKS:
+        if name == "manual":
+            continue
+        attack = ATTACKS[name](suite, _Pipeline())
+        rows = {}
+        for uid, user in suite.user_tasks.items():
+            try:
+                candidates[uid] = attack.get_injection_candidates(user)
+            except ValueError:
+                candidates[uid] = []
+                continue
+            if attack.is_dos_attack:
+                targets = [("dos", next(iter(suite.injection_tasks.values())))]
+            else:
+                targets = list(suite.injection_tasks.items())
+            for iid, inj in targets:
+                injections = attack.attack(user, inj)
+                digest = injections_digest(injections)
+                if digest not in worlds:
+                    worlds[digest] = world_hash(suite.load_and_inject_default_environment(injections))
+                rows[f"{uid}|{iid}"] = [digest[:16], worlds[digest][:16]]
+        by_attack[name] = rows
+    return candidates, by_attack
+
+
+EVENT = {"title": "Probe", "description": "D", "start_time": "2024-05-20T10:00", "end_time": "2024-05-20T11:00",
+         "location": "Room 1", "participants": ["x@example.com"]}
+OFFICE_PROBES = [
+    [("cancel_calendar_event", {"event_id": "999"}), ("cancel_calendar_event", {"event_id": "6"}), ("search_calendar_events", {"query": "zzz"})],
+    [("reschedule_calendar_event", {"event_id": "999", "new_start_time": "2024-05-20 10:00"})],
+    [("reschedule_calendar_event", {"event_id": "6", "new_start_time": "2024-05-20 10:00"}),
+     ("reschedule_calendar_event", {"event_id": "6", "new_start_time": "2024-05-21 09:30", "new_end_time": "2024-05-21 12:00"})],
+    [("reschedule_calendar_event", {"event_id": "6", "new_start_time": "next monday"})],
+    [("add_calendar_event_participants", {"event_id": "999", "participants": ["a@example.com"]})],
+    [("add_calendar_event_participants", {"event_id": "6", "participants": ["a@example.com", "b@example.com"]})],
+    [("create_calendar_event", {"title": "T", "start_time": "2024-05-20 10:00", "end_time": "2024-05-20 11:00"})],
+    [("create_calendar_event", {"title": "T", "start_time": "tomorrow", "end_time": "2024-05-20 11:00"})],
+    [("create_calendar_event", {"title": "T", "start_time": "2024-05-20 10:00", "end_time": "2024-05-20 11:00", "description": "d",
+                                "participants": ["z@example.com", "a@example.com", "m@example.com"], "location": "L"})],
+    [("search_calendar_events", {"query": "meeting", "date": "2024-05-15"}), ("search_calendar_events", {"query": "meeting", "date": "May 15"})],
+    [("get_day_calendar_events", {"day": "2024-05-15"}), ("get_day_calendar_events", {"day": "2024-13-45"}), ("get_day_calendar_events", {"day": "2030-01-01"}),
+     ("get_day_calendar_events", {"day": "2023-02-29"}), ("get_day_calendar_events", {"day": "2024-5-1"}), ("get_day_calendar_events", {"day": "2024-05-123"}),
+     ("get_day_calendar_events", {"day": "2024-05-15 10:00"})],
+    [("create_calendar_event", {"title": "T", "start_time": "2024-05-20 10:00:00", "end_time": "2024-05-20 11:00"})],
+    [("create_calendar_event", {"title": "T", "start_time": "2024-05-20T10:00", "end_time": "2024-05-20 11:00"})],
+    [("send_email", {"recipients": ["a@example.com"], "subject": "S", "body": "B", "attachments": [{"type": "event", "event_details": {"title": "T"}}]})],
+    [("send_email", {"recipients": ["a@example.com"], "subject": "S", "body": "B", "cc": ["c@example.com"], "bcc": ["d@example.com"]})],
+    [("send_email", {"recipients": ["a@example.com"], "subject": "S", "body": "B", "attachments": [{"type": "event", "event_details": EVENT}]})],
+    [("send_email", {"recipients": ["a@example.com"], "subject": "S", "body": "B", "attachments": [{"file_id": "0"}]})],
+    [("send_email", {"recipients": ["a@example.com"], "subject": "S", "body": "B", "attachments": [{"type": "file"}]})],
+    [("send_email", {"recipients": ["a@example.com"], "subject": "S", "body": "B", "attachments": [{"type": "event"}]})],
+]
+WORKSPACE_PROBES = OFFICE_PROBES + [
+    [("get_current_day", {}), ("get_unread_emails", {}), ("get_unread_emails", {}), ("get_draft_emails", {})],
+    [("delete_email", {"email_id": "999"}), ("delete_email", {"email_id": "0"}), ("get_sent_emails", {})],
+    [("search_emails", {"query": "zzzqqq"}), ("search_emails", {"query": "", "sender": "david.smith@bluesparrowtech.com"})],
+    [("search_contacts_by_name", {"query": "zzz"}), ("search_contacts_by_email", {"query": "zzz"}), ("search_contacts_by_name", {"query": "david"}),
+     ("search_contacts_by_email", {"query": "bluesparrowtech"})],
+    [("send_email", {"recipients": ["a@example.com"], "subject": "S", "body": "B", "attachments": [{"type": "file", "file_id": "0"}]}), ("get_sent_emails", {})],
+    [("get_file_by_id", {"file_id": "999"}), ("delete_file", {"file_id": "999"}), ("share_file", {"file_id": "999", "email": "a@example.com", "permission": "r"}),
+     ("append_to_file", {"file_id": "999", "content": "x"})],
+    [("delete_file", {"file_id": "0"}), ("get_file_by_id", {"file_id": "0"})],
+    [("share_file", {"file_id": "1", "email": "a@example.com", "permission": "rw"}), ("append_to_file", {"file_id": "1", "content": "\nmore: é ✓"})],
+    [("create_file", {"filename": "notes.txt", "content": "line one\nline two: 'quoted' \"double\" 100.0"}), ("search_files_by_filename", {"filename": "notes"}),
+     ("search_files", {"query": "line two"})],
+    [("search_files", {"query": "zzzqqq"}), ("search_files_by_filename", {"filename": "zzzqqq"})],
+]
+TRAVEL_PROBES = OFFICE_PROBES + [
+    [("get_user_information", {}), ("get_all_hotels_in_city", {"city": "Nowhere"}), ("get_hotels_prices", {"hotel_names": ["Nope"]}),
+     ("get_hotels_address", {"hotel_name": "Nope"}), ("get_rating_reviews_for_hotels", {"hotel_names": []})],
+    [("get_all_restaurants_in_city", {"city": "Nowhere"}), ("get_cuisine_type_for_restaurants", {"restaurant_names": ["Nope"]}),
+     ("get_price_for_restaurants", {"restaurant_names": ["Nope", "Le Baratin"]}), ("get_dietary_restrictions_for_all_restaurants", {"restaurant_names": ["Baratin"]}),
+     ("check_restaurant_opening_hours", {"restaurant_names": ["Le Baratin"]})],
+    [("get_all_car_rental_companies_in_city", {"city": "Nowhere"}), ("get_car_types_available", {"company_name": ["Nope"]}),
+     ("get_car_price_per_day", {"company_name": ["SunSet Rent-A-Car"]}), ("get_car_fuel_options", {"company_name": ["SunSet Rent-A-Car"]})],
+    [("reserve_hotel", {"hotel": "Le Marais Boutique", "start_day": "2025-13-01", "end_day": "2025-01-15"})],
+    [("reserve_hotel", {"hotel": "Nope", "start_day": "2025-01-01", "end_day": "2025-01-02"})],
+    [("reserve_hotel", {"hotel": "Nope", "start_day": "2025-02-29", "end_day": "2025-03-02"})],
+    [("reserve_hotel", {"hotel": "Nope", "start_day": "2025-01-01", "end_day": "January 2nd"})],
+    [("reserve_car_rental", {"company": "Nope", "start_time": "2025-01-01 10:00", "end_time": None})],
+    [("reserve_car_rental", {"company": "Nope", "start_time": "2025-01-01 10:00", "end_time": "soon"})],
+    [("reserve_restaurant", {"restaurant": "Nope", "start_time": "2025-01-01 19:00"}), ("reserve_restaurant", {"restaurant": "Nope", "start_time": "7pm"})],
+    [("get_flight_information", {"departure_city": "Paris", "arrival_city": "London"}), ("get_flight_information", {"departure_city": "Nowhere", "arrival_city": "X"})],
+]
+
+
+def record_probes(suite, probes):
+    """Calls beyond the ground truths, each sequence on a fresh default world: the tools' error texts and edge cases
+    (unknown ids, bad dates, attachments, half-done reservations); each call's output and the final world's hash."""
+    out = []
+    for sequence in probes:
+        env = default_env(suite)
+        calls = [{"function": f, "args": a} for f, a in sequence]
+        outputs = [{"text": o["text"], "error": o["error"]} for o in run_calls_data(suite, env, calls)]
+        # The calls as JSON text: the fixture's sort_keys would reorder their arguments (an attachment's dict is
+        # printed in the reference's order).
+        out.append({"calls": json.dumps(calls, ensure_ascii=False), "outputs": outputs, "hash": world_hash(env)})
+    return out
+
+
+def run_calls_data(suite, env, calls):
+    runtime = FunctionsRuntime(suite.tools)
+    outputs = []
+    for call in calls:
+        result, error = runtime.run_function(env, call["function"], call["args"])
+        outputs.append({"text": tool_result_to_str(result), "error": error})
+    return outputs
+
+
+def add_probes(root):
+    """Rewrites the recorded fixtures with the probes only (the rest kept as recorded)."""
+    for name, probes in (("travel", TRAVEL_PROBES), ("workspace", WORKSPACE_PROBES)):
+        path = os.path.join(root, "plugins", "shims", "agentdojo", name, "fidelity.fixture.json.gz")
+        with open(path, "rb") as f:
+            fixture = json.loads(gzip.decompress(f.read()))
+        fixture["probes"] = record_probes(get_suite("v1.2.1", name), probes)
+        out = json.dumps(fixture, ensure_ascii=False, indent=None, separators=(",", ":"), sort_keys=True)
+        with open(path, "wb") as f:
+            f.write(gzip.compress((out + "\n").encode("utf-8"), mtime=0))
+        print(name, "probes", len(fixture["probes"]), "->", path)
 
 
 def main(write):
     here = os.path.dirname(os.path.abspath(__file__))
     root = os.path.dirname(os.path.dirname(here))
+    if "--probes" in sys.argv:
+        add_probes(root)
+        return
     for name in ["travel", "workspace"]:
         classes, sets = {}, {}
         for version in VERSIONS:
@@ -256,21 +387,24 @@ def main(write):
         fixture = {
             "reference": "sequrity-ai/agentdojo 96046ab54 (agentdojo 0.1.34)", "frozen_now": FROZEN_NOW.isoformat(),
             "initial_hash": world_hash(initial), "initial_world": world(initial), "sets": sets, "tasks": classes,
-            "pairs": {}, "candidates": {}, "injected": {},
+            "pairs": {}, "candidates": {}, "attacks": {}, "attack_model_name": "GPT-4",
             "injection_defaults": base.get_injection_vector_defaults(),
         }
+        fixture["probes"] = record_probes(base, TRAVEL_PROBES if name == "travel" else WORKSPACE_PROBES)
+        worlds = {}
         for version in PAIR_VERSIONS:
             suite = get_suite(version, name)
             fixture["pairs"][version] = record_pairs(suite)
-            fixture["candidates"][version], fixture["injected"][version] = record_injections(suite)
+            fixture["candidates"][version], fixture["attacks"][version] = record_injections(suite, worlds)
         out = json.dumps(fixture, ensure_ascii=False, indent=None, separators=(",", ":"), sort_keys=True)
-        path = os.path.join(root, "plugins", "shims", "agentdojo", name, "fidelity.fixture.json")
+        path = os.path.join(root, "plugins", "shims", "agentdojo", name, "fidelity.fixture.json.gz")
         if write:
             os.makedirs(os.path.dirname(path), exist_ok=True)
-            with open(path, "w") as f:
-                f.write(out + "\n")
+            with open(path, "wb") as f:
+                f.write(gzip.compress((out + "\n").encode("utf-8"), mtime=0))
         print(name, "classes", len(classes), "pairs", sum(len(p) for p in fixture["pairs"].values()),
-              "injected", sum(len(p) for p in fixture["injected"].values()), "bytes", len(out), "->", path if write else "(dry)")
+              "attack cases", sum(len(r) for v in fixture["attacks"].values() for r in v.values()),
+              "injected worlds", len(worlds), "bytes", len(out), "->", path if write else "(dry)")
 
 
 if __name__ == "__main__":

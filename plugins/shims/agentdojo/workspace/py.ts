@@ -58,23 +58,49 @@ function daysIn(year: number, month: number): number {
   return new Date(Date.UTC(year, month, 0)).getUTCDate() || [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
 }
 
-/** `datetime.strptime(text, "%Y-%m-%d %H:%M")` (or `"%Y-%m-%d"`), with Python's error text when it does not match. */
+/**
+ * The message `datetime(...)` raises for fields out of range, checked in CPython's order (year, month, day, hour,
+ * minute, second); undefined when they are valid.
+ */
+function rangeError(p: DateTimeParts): string | undefined {
+  if (p.year < 1 || p.year > 9999) return `year ${p.year} is out of range`;
+  if (p.month < 1 || p.month > 12) return 'month must be in 1..12';
+  if (p.day < 1 || p.day > daysIn(p.year, p.month)) return 'day is out of range for month';
+  if (p.hour > 23) return 'hour must be in 0..23';
+  if (p.minute > 59) return 'minute must be in 0..59';
+  if (p.second > 59) return 'second must be in 0..59';
+  return undefined;
+}
+
+// _strptime's regular expressions for the directives (CPython 3.11 Lib/_strptime.py), a space as \s+, matched
+// case-insensitively from the start: the first alternative that lets the rest match wins, as in `re`.
+const STRPTIME: Record<'%Y-%m-%d %H:%M' | '%Y-%m-%d', RegExp> = {
+  '%Y-%m-%d': /^(\d\d\d\d)-(1[0-2]|0[1-9]|[1-9])-(3[01]|[12]\d|0[1-9]|[1-9]| [1-9])/i,
+  '%Y-%m-%d %H:%M': /^(\d\d\d\d)-(1[0-2]|0[1-9]|[1-9])-(3[01]|[12]\d|0[1-9]|[1-9]| [1-9])\s+(2[0-3]|[0-1]\d|\d):([0-5]\d|\d)/i,
+};
+
+/** `datetime.strptime(text, "%Y-%m-%d %H:%M")` (or `"%Y-%m-%d"`), with Python's error texts. */
 export function strptime(text: string, format: '%Y-%m-%d %H:%M' | '%Y-%m-%d'): string {
-  // strptime's %m, %d, %H and %M take one or two digits; %Y four.
-  const pattern = format === '%Y-%m-%d' ? /^(\d{4})-(\d{1,2})-(\d{1,2})$/ : /^(\d{4})-(\d{1,2})-(\d{1,2}) (\d{1,2}):(\d{1,2})$/;
-  const match = pattern.exec(text);
-  const parts = match && { year: +match[1], month: +match[2], day: +match[3], hour: +(match[4] ?? 0), minute: +(match[5] ?? 0), second: 0, micro: 0 };
-  if (!parts || !validParts(parts)) {
-    if (match) throw new PyError('ValueError', `day is out of range for month`);
-    throw new PyError('ValueError', `time data ${pyRepr(text)} does not match format ${pyRepr(format)}`);
-  }
+  const match = STRPTIME[format].exec(text);
+  if (!match) throw new PyError('ValueError', `time data ${pyRepr(text)} does not match format ${pyRepr(format)}`);
+  if (match[0].length !== text.length) throw new PyError('ValueError', `unconverted data remains: ${text.slice(match[0].length)}`);
+  const parts = { year: +match[1]!, month: +match[2]!, day: +match[3]!, hour: +(match[4] ?? 0), minute: +(match[5] ?? 0), second: 0, micro: 0 };
+  const invalid = rangeError(parts);
+  if (invalid) throw new PyError('ValueError', invalid);
   return isoOf(parts);
 }
 
-/** `datetime.datetime.fromisoformat(text)` for the forms agents send (date, date and time to the second or beyond). */
+/**
+ * `datetime.datetime.fromisoformat(text)` for the forms agents send (a date, a date and time to the minute, second
+ * or beyond): text of another shape is "Invalid isoformat string", fields out of range the constructor's message.
+ */
 export function fromIsoFormat(text: string): string {
-  const parts = partsOf(text);
-  if (!parts) throw new PyError('ValueError', `Invalid isoformat string: ${pyRepr(text)}`);
+  const match = ISO.exec(text);
+  if (!match) throw new PyError('ValueError', `Invalid isoformat string: ${pyRepr(text)}`);
+  const [, y, mo, d, h = '0', mi = '0', sec = '0', frac = ''] = match;
+  const parts = { year: +y!, month: +mo!, day: +d!, hour: +h, minute: +mi, second: +sec, micro: +(frac.padEnd(6, '0') || 0) };
+  const invalid = rangeError(parts);
+  if (invalid) throw new PyError('ValueError', invalid);
   return isoOf(parts);
 }
 

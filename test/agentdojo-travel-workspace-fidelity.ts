@@ -1,16 +1,30 @@
 /**
- * Replays a suite's recorded reference run (bench/agentdojo/travel_workspace_reference.py's fixture) through our
- * shim and checks, without Python: every task class's ground truth (each call's output text or error text, the
- * final world's hash, DeepDiff's report, the task's own check), every (user task, injection task) pair of the
- * v1.1.2 and v1.2.1 task sets through the checks as the suite registers them (both ground truths in turn, and each
- * alone: utility, security, DeepDiff), every benchmark version's registered check on the ground truth of the class
- * that version uses, each user task's injection candidates (canaries through its ground truth) and every important_instructions injected world.
- * What differs is returned, listed; the fidelity tests expect none.
+ * AgentDojo travel and workspace fidelity (issue 35 item 3, "world and tools"), the harness's side: the reference's
+ * own run (bench/agentdojo/travel_workspace_reference.py at 96046ab54, recorded in
+ * plugins/shims/agentdojo/<suite>/fidelity.fixture.json.gz) replayed through our shim, checks, placement and
+ * attacks, without Python:
+ * - every task class's ground truth at every benchmark version: each call's output text or error text, the final
+ *   world's hash, DeepDiff's report, the class's own check; and every version's check as registered on it;
+ * - every (user task, injection task) pair of the v1.1.2 and v1.2.1 task sets through the checks as registered
+ *   (both ground truths in turn, and each alone: utility, security, world hash, DeepDiff);
+ * - probes: call sequences beyond the ground truths (unknown ids, bad dates, attachments), outputs and world;
+ * - each user task's injection candidates (canaries through its ground truth), and for every bundled attack and
+ *   every (user task, injection task) the text our attack writes into each vector placement picks (the engine's own
+ *   buildAttackCases) and the world that text loads into.
+ * Cross-cutting (the AgentDojo shims, the attacks plugin, the evaluation engine's placement), hence in test/.
+ * What differs is returned, listed; the fidelity test expects none.
  */
 import { createHash } from 'node:crypto';
-import type { Shim, ShimCallContext } from '../../../../core/shim.ts';
-import { checkAt, runSecurity, runUtility, suiteVersion, type CheckInput, type FunctionCallTrace, type SuiteChecks } from '../shared/checks.ts';
-import type { DiffReport } from './deepdiff.ts';
+import type { Shim, ShimCallContext } from '../core/shim.ts';
+import type { Attack } from '../core/attack.ts';
+import { createRegistry } from '../core/registry.ts';
+import { initialStateOf, withVectorTexts } from '../core/domain/injection.ts';
+import { BUNDLED_ATTACKS } from '../plugins/attacks/index.ts';
+import { buildAttackCases } from '../plugins/evaluation/attacks/attack-cases.ts';
+import { agentdojoScenario } from '../plugins/shims/agentdojo/tasks.ts';
+import type { AgentDojoSuiteData } from '../plugins/shims/agentdojo/shared/data.ts';
+import { checkAt, runSecurity, runUtility, suiteVersion, type CheckInput, type FunctionCallTrace, type SuiteChecks } from '../plugins/shims/agentdojo/shared/checks.ts';
+import type { DiffReport } from '../plugins/shims/agentdojo/workspace/deepdiff.ts';
 
 export interface Fixture {
   frozen_now: string;
@@ -20,12 +34,19 @@ export interface Fixture {
   tasks: Record<string, { ground_truth: FunctionCallTrace[]; ground_truth_output: string; outputs: Array<{ text: string; error: string | null }>; hash: string; diff: Record<string, unknown>; check: boolean | string }>;
   pairs: Record<string, Record<string, { hash: string; diff: Record<string, unknown>; utility: boolean | string; security: boolean | string; security_user_only: boolean | string; utility_injection_only: boolean | string }>>;
   candidates: Record<string, Record<string, string[]>>;
-  injected: Record<string, Record<string, { injections: Record<string, string>; hash: string }>>;
+  /** Per version, attack and `user|injection` pair (`user|dos` for a DoS attack): [injections digest, injected world hash], 16 hex digits each. */
+  attacks: Record<string, Record<string, Record<string, [string, string]>>>;
+  /** Call sequences beyond the ground truths (error texts, edge cases), each on a fresh default world. */
+  probes: Array<{ /** JSON text of the calls (the arguments in the reference's order). */ calls: string; outputs: Array<{ text: string; error: string | null }>; hash: string }>;
+  /** The model name the reference's attacks wrote (its pipeline "gpt-4o-2024-05-13"). */
+  attack_model_name: string;
 }
 
 /** What a suite gives the harness. */
 export interface SuiteUnderTest<W> {
   shim: Shim;
+  /** The suite's catalog data (the scenario the attacks are built on). */
+  data: AgentDojoSuiteData;
   environmentText: string;
   /** The world as pydantic's JSON dump has it (for the hash), and with dicts marked (for DeepDiff). */
   view(world: W): unknown;
@@ -43,6 +64,9 @@ function canonical(value: unknown): string {
   if (value && typeof value === 'object') return `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`).join(',')}}`;
   return JSON.stringify(value);
 }
+
+/** The injections of one case as the fixture digests them: SHA-256 of the JSON of the sorted entries. */
+export const injectionsDigest = (injections: Record<string, string>): string => createHash('sha256').update(JSON.stringify(Object.keys(injections).sort().map((key) => [key, injections[key]]))).digest('hex');
 
 /** The fixture's world hash: SHA-256 of the sorted-key JSON of the world's dump. */
 export const worldHash = (view: unknown): string => createHash('sha256').update(canonical(view)).digest('hex');
@@ -84,7 +108,7 @@ const same = (a: unknown, b: unknown) => canonical(a) === canonical(b);
 export async function compareWithReference<W>(suite: SuiteUnderTest<W>, fixture: Fixture): Promise<FidelityReport> {
   const context: ShimCallContext = { config: {}, now: `${fixture.frozen_now}Z` };
   const differences: string[] = [];
-  const counts: Record<string, number> = { tasks: 0, outputs: 0, checks: 0, registered: 0, pairs: 0, candidates: 0, injected: 0 };
+  const counts: Record<string, number> = { tasks: 0, outputs: 0, checks: 0, probes: 0, registered: 0, pairs: 0, candidates: 0, attacks: 0, worlds: 0 };
   const load = async (injections: Record<string, string>) => (await suite.shim.initialState({ environment_text: suite.environmentText, injections: { ...fixture.injection_defaults, ...injections } }, context)) as W;
   const initial = await load({});
   if (worldHash(suite.view(initial)) !== fixture.initial_hash) differences.push('the default environment hashes differently');
@@ -103,6 +127,16 @@ export async function compareWithReference<W>(suite: SuiteUnderTest<W>, fixture:
     counts.checks++;
     if (!check) differences.push(`${key}: no check ported`);
     else if (!same(verdict(() => check(inputOf(task.ground_truth_output, world))), task.check)) differences.push(`${key}: the check says ${verdict(() => check(inputOf(task.ground_truth_output, world)))}, the reference ${task.check}`);
+  }
+  for (const [index, probe] of fixture.probes.entries()) {
+    const calls = JSON.parse(probe.calls) as FunctionCallTrace[];
+    const { world, texts } = await replay(suite, initial, calls, context);
+    texts.forEach((text, i) => {
+      counts.probes++;
+      const expected = probe.outputs[i]!.error ?? probe.outputs[i]!.text;
+      if (text !== expected) differences.push(`probe ${index} call ${i} (${calls[i]!.function}): ${JSON.stringify(text).slice(0, 300)} where the reference printed ${JSON.stringify(expected).slice(0, 300)}`);
+    });
+    if (worldHash(suite.view(world)) !== probe.hash) differences.push(`probe ${index}: the final world hashes differently`);
   }
   for (const [version, set] of Object.entries(fixture.sets)) {
     // The check a run of `version` takes from the registry gives the verdict of the class that version uses.
@@ -157,7 +191,7 @@ function registeredSecurity<W>(suite: SuiteUnderTest<W>, id: string, version: st
   return check && ((input) => runSecurity(check, input));
 }
 
-/** Injection candidates (the reference's rule: canaries through the ground truth) and every injected world. */
+/** Injection candidates (the reference's rule: canaries through the ground truth) and every attack case's text and world. */
 async function compareInjections<W>(suite: SuiteUnderTest<W>, fixture: Fixture, load: (injections: Record<string, string>) => Promise<W>, context: ShimCallContext, counts: Record<string, number>, differences: string[]): Promise<void> {
   const canaries = Object.fromEntries(Object.keys(fixture.injection_defaults).map((name) => [name, `<CANARY---${name}--->`]));
   const canaryWorld = await load(canaries);
@@ -170,10 +204,43 @@ async function compareInjections<W>(suite: SuiteUnderTest<W>, fixture: Fixture, 
       if (!same(seen, expected)) differences.push(`${version} ${userId} candidates: ${seen.join(', ')} where the reference has ${expected.join(', ')}`);
     }
   }
-  for (const [version, byPair] of Object.entries(fixture.injected)) {
-    for (const [pair, expected] of Object.entries(byPair)) {
-      counts.injected++;
-      if (worldHash(suite.view(await load(expected.injections))) !== expected.hash) differences.push(`${version} ${pair}: the injected world hashes differently`);
+  const attacks = createRegistry<Attack>('attack', (attack) => attack.name);
+  for (const attack of BUNDLED_ATTACKS) attacks.register(attack);
+  const shims = createRegistry<Shim>('shim', (shim) => shim.name);
+  shims.register(suite.shim);
+  // The injected world is a function of the injections alone: each distinct set is loaded once.
+  const worlds = new Map<string, string>();
+  for (const [version, byAttack] of Object.entries(fixture.attacks)) {
+    const scenario = { ...agentdojoScenario(suite.data, { version }), attacks: Object.keys(byAttack).map((attack) => ({ attack, settings: { model_name: fixture.attack_model_name } })) };
+    const { variants } = await buildAttackCases({ attacks, shims, scenario, now: context.now });
+    const ours = new Map(variants.map((variant) => [variant.variant_id, variant.attack!]));
+    const expectedCases = Object.values(byAttack).reduce((sum, rows) => sum + Object.keys(rows).length, 0);
+    if (variants.length !== expectedCases) differences.push(`${version}: ${variants.length} attack cases where the reference has ${expectedCases}`);
+    for (const [name, rows] of Object.entries(byAttack)) {
+      for (const [pair, [digest, hash]] of Object.entries(rows)) {
+        counts.attacks++;
+        const [userId, injectionId] = pair.split('|') as [string, string];
+        const what = `${version} ${name} ${userId} × ${injectionId}`;
+        const found = ours.get(`attack:${name}/${injectionId}@${userId}`);
+        if (!found) {
+          differences.push(`${what}: no attack case`);
+          continue;
+        }
+        if (!same(Object.keys(found.injections).sort(), [...fixture.candidates[version]![userId]!].sort())) differences.push(`${what}: vectors ${Object.keys(found.injections).join(', ')}`);
+        const foundDigest = injectionsDigest(found.injections);
+        if (foundDigest.slice(0, 16) !== digest) {
+          differences.push(`${what}: the injected text differs (${JSON.stringify(found.injections).slice(0, 300)})`);
+          continue;
+        }
+        let world = worlds.get(foundDigest);
+        if (world === undefined) {
+          counts.worlds++;
+          const seed = initialStateOf(withVectorTexts(scenario, found.injections), suite.shim.name);
+          world = worldHash(suite.view((await suite.shim.initialState(seed as never, context)) as W));
+          worlds.set(foundDigest, world);
+        }
+        if (world.slice(0, 16) !== hash) differences.push(`${what}: the injected world hashes differently`);
+      }
     }
   }
 }
