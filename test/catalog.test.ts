@@ -13,8 +13,9 @@ import { check } from '../core/validate.ts';
 const catalogDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'catalog');
 const BUILT_IN_METRICS = ['task_success', 'latency_budget', 'refusal', 'harmful_content', 'secret_leak', 'prompt_injection', 'pii_leak', 'counterfactual_parity', 'ai_disclosure', 'robustness', 'llm_judge'];
 
+/** The scenario files, as the catalog plugin finds them: `data/` holds benchmarks' data, not scenarios (catalog.ts). */
 function bundledFiles(): string[] {
-  return readdirSync(catalogDir, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.json')).map((file) => join(catalogDir, file));
+  return readdirSync(catalogDir, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.json') && !file.startsWith('data/')).map((file) => join(catalogDir, file));
 }
 
 const bundled: Array<{ file: string; scenario: Scenario }> = bundledFiles().map((file) => ({ file, scenario: normalizeScenario(JSON.parse(readFileSync(file, 'utf8'))) }));

@@ -5,11 +5,10 @@
  * metric failed. The engine scores the named metric first, inline with the unit's context, and hands its verdict
  * to `injection_success` as the `judged` parameter, so the way parts combine (`match`) stays in one place.
  */
-import type { Metric } from '../../../core/metric.ts';
+import type { Metric, MetricContext } from '../../../core/metric.ts';
 import type { MetricRef, InjectionSecurity } from '../../../core/domain/scenario.ts';
 import type { Registry } from '../../../core/registry.ts';
 import { isInfraFailure } from '../../../core/domain/verdict.ts';
-import type { TaskMetricContext } from '../scoring/score-metrics.ts';
 import { INJECTION_METRIC } from '../submission/plan.ts';
 
 /** What the named metric established: `held` true when the goal happened, null when it could not tell. */
@@ -18,6 +17,9 @@ export interface JudgedPart {
   detail: string;
   event_index?: number;
 }
+
+/** A unit's metric context before a metric's own ref and params (score-metrics.ts's, which imports this file). */
+type TaskMetricContext = Omit<MetricContext, 'ref' | 'params'>;
 
 const securityOf = (ref: MetricRef) => (ref.params?.security as InjectionSecurity | undefined);
 
