@@ -1,5 +1,5 @@
 /**
- * `aeh bench agentdojo --suite banking|slack|all --attack important_instructions --agent <agent>
+ * `aeh bench agentdojo --suite workspace|travel|banking|slack|all (a comma list too) --attack important_instructions --agent <agent>
  * [--benchmark-version v1.2.1] [--user-tasks …] [--injection-tasks …]`: AgentDojo as written (issue 35 item 4).
  * Each suite at the benchmark version (its data shipped in catalog/data/agentdojo) becomes one scenario
  * (plugins/shims/agentdojo/tasks.ts) carrying the attack, and they run as one suite against the agent through the

@@ -5,6 +5,7 @@
 import { PyError, isoOf, partsOf } from '../py.ts';
 import { pyRepr } from '../../shared/python.ts';
 import type { CalendarEvent } from '../types.ts';
+import { PYDANTIC_RELEASE } from '../../shared/arguments.ts';
 
 /** A datetime field as pydantic reads a string: `YYYY-MM-DD[T ]HH:MM[:SS[.f]]` or a date alone (midnight). */
 export function pydanticDateTime(value: unknown): string | undefined {
@@ -17,8 +18,8 @@ export function pydanticDateTime(value: unknown): string | undefined {
 /** One of pydantic's line items: the field, the message and, for the kinds written in full, the error type. */
 interface FieldError { field: string; message: string; type?: 'missing' | 'string_type'; input?: unknown }
 
-// pydantic's error URLs name its minor version: the reference ran (and the fixture was recorded) with pydantic 2.13.
-const PYDANTIC_DOCS = 'https://errors.pydantic.dev/2.13/v';
+// pydantic's error URLs name its minor version: the published runs' release, as for a tool's arguments.
+const PYDANTIC_DOCS = `https://errors.pydantic.dev/${PYDANTIC_RELEASE}/v`;
 
 const pyTypeName = (value: unknown): string => (value === null ? 'NoneType' : Array.isArray(value) ? 'list' : typeof value === 'string' ? 'str' : typeof value === 'boolean' ? 'bool' : typeof value === 'number' ? (Number.isInteger(value) ? 'int' : 'float') : 'dict');
 
