@@ -36,7 +36,9 @@ function parse(argv: string[], io: Io) {
       url: { type: 'string' }, key: { type: 'string' }, 'poll-ms': { type: 'string', default: '500' }, replay: { type: 'string' },
     },
   });
-  if (values.replay) return { replay: { files: values.replay.split(','), dataDir: BUNDLED_AGENTDOJO_DIR, json: values.json!, url: values.url, key: values.key, pollMs: Number(values['poll-ms']) } };
+  // With --replay a version is a task set the runs are cut to (given only when named: the runs carry their own).
+  const taskSet = argv.some((arg) => arg === '--benchmark-version' || arg.startsWith('--benchmark-version=')) ? values['benchmark-version'] : undefined;
+  if (values.replay) return { replay: { files: values.replay.split(','), dataDir: BUNDLED_AGENTDOJO_DIR, json: values.json!, url: values.url, key: values.key, pollMs: Number(values['poll-ms']), ...(taskSet ? { taskSet } : {}) } };
   const known = AGENTDOJO_SUITES.map((entry) => entry.suite);
   const suites = values.suite === 'all' ? known : [...new Set(values.suite!.split(','))];
   const chosen = agentOption(values.agent, io.cwd);
