@@ -29,9 +29,11 @@ const fixture = (suite: string) => join(import.meta.dirname, '..', 'plugins', 's
 const recordsOf = (suite: string) => JSON.parse(gunzipSync(readFileSync(fixture(suite))).toString()) as { source: string; version: string; runs: AgentDojoRun[] };
 const runsOf = (suite: string) => recordsOf(suite).runs;
 /**
- * Travel and workspace runs whose every tool answer is the recorded one: the others print a `datetime.now()` stamp
- * of the run's own day (send_email's `timestamp`, create_file's and append_to_file's `last_modified`, 2025-02-24 in
- * claude's runs) where the harness's clock has its own; no check reads them.
+ * Travel and workspace runs whose every tool answer is the recorded one. The others, as sampled, print what the
+ * run's own process decided: a `datetime.now()` stamp of the run's day (send_email's `timestamp`, create_file's and
+ * append_to_file's `last_modified`, 2025-02-24 in claude's runs) where the harness's clock has its own, or a new
+ * event's participants in `list(set(participants))` order, which follows the run's string-hash seed (the shim
+ * follows PYTHONHASHSEED=0's). Their verdicts are the recorded ones.
  */
 const TRAVEL_WORKSPACE_OUTPUTS = { same: 4552, total: 5924 };
 
