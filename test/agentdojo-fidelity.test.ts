@@ -4,16 +4,21 @@
  * through the harness's AgentDojo shims, checks and attacks, without Python: the environment text, every tool's
  * schema, every ground truth's tool outputs and final world, every check over the ground truths, and every bundled
  * attack's placement, text and injected world for every (user task, injection task). 100% is the bar.
+ * Travel and workspace have their own recording of the same items and more (DeepDiff's reports, the task pairs,
+ * probes: bench/agentdojo/travel_workspace_reference.py), replayed by test/agentdojo-travel-workspace.test.ts; each
+ * suite is recorded once, in one of the two.
  */
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
-import { join } from 'node:path';
 import { compareSuite, type FidelityReport, type ReferenceSuite } from './agentdojo-fidelity.ts';
 import { AGENTDOJO_DATA } from '../plugins/shims/agentdojo/testing/gt-agent.ts';
 import { AGENTDOJO_SUITES } from '../plugins/shims/agentdojo/index.ts';
 
 const fixture = (suite: string) => JSON.parse(gunzipSync(readFileSync(new URL(`../plugins/shims/agentdojo/fidelity/${suite}.json.gz`, import.meta.url))).toString()) as { reference: string; versions: Record<string, ReferenceSuite> };
+
+/** The suites recorded by bench/agentdojo/fidelity.ts (travel and workspace: test/agentdojo-travel-workspace.test.ts). */
+const FIDELITY_FIXTURES = AGENTDOJO_SUITES.map((entry) => entry.suite).filter((suite) => existsSync(new URL(`../plugins/shims/agentdojo/fidelity/${suite}.json.gz`, import.meta.url)));
 
 const reports = new Map<string, Promise<FidelityReport>>();
 /** The comparison of one suite's fixture, every version in it (once per file). */
@@ -30,7 +35,12 @@ function compared(suite: string): Promise<FidelityReport> {
 
 describe('agentdojo fidelity: the reference\'s own output, recomputed without Python', () => {
   // A suite added to AGENTDOJO_SUITES brings its fixture (plugins/shims/agentdojo/README.md, "Adding a suite").
-  it.each(AGENTDOJO_SUITES.map((entry) => entry.suite))('%s: every recorded item the same, at every recorded version', async (suite) => {
+  it('every bundled suite has exactly one recording of the reference: fidelity/<suite>.json.gz or <suite>/fidelity.fixture.json.gz', () => {
+    const recordings = AGENTDOJO_SUITES.map((entry) => [entry.suite, [FIDELITY_FIXTURES.includes(entry.suite), existsSync(new URL(`../plugins/shims/agentdojo/${entry.suite}/fidelity.fixture.json.gz`, import.meta.url))]]);
+    expect(recordings).toEqual([['workspace', [false, true]], ['travel', [false, true]], ['banking', [true, false]], ['slack', [true, false]]]);
+  });
+
+  it.each(FIDELITY_FIXTURES)('%s: every recorded item the same, at every recorded version', async (suite) => {
     const report = await compared(suite);
     expect(report.differences).toEqual([]);
     expect(Object.keys(fixture(suite).versions).sort()).toEqual(['v1.1.2', 'v1.2.1']);

@@ -1,7 +1,8 @@
 /**
- * Issue 35 item 3, "judges": AgentDojo's published v1.2-era runs of banking and slack (claude-3-7-sonnet-20250219,
+ * Issue 35 item 3, "judges": AgentDojo's published v1.2-era runs of the four suites (claude-3-7-sonnet-20250219,
  * gemini-2.0-flash-001, Llama-3.3-70B-Instruct, Meta-SecAlign-70B: important_instructions, direct and
- * ignore_previous where published, and the runs without attack; 2,196 runs) replayed through the service by
+ * ignore_previous where published, and the runs without attack; banking and slack 2,196 runs, travel and workspace
+ * 5,924) replayed through the service by
  * `aeh bench agentdojo --replay`: each recorded call runs again on the unit's world (the attack's text planted by
  * the harness), and AgentDojo's checks, ported, give the recorded utility and security of every run. The records
  * are committed (plugins/shims/agentdojo/traces/<suite>.json.gz, bench/agentdojo/traces.ts --write-fixture), so
@@ -27,6 +28,14 @@ import { AGENTDOJO_DATA } from '../plugins/shims/agentdojo/testing/gt-agent.ts';
 const fixture = (suite: string) => join(import.meta.dirname, '..', 'plugins', 'shims', 'agentdojo', 'traces', `${suite}.json.gz`);
 const recordsOf = (suite: string) => JSON.parse(gunzipSync(readFileSync(fixture(suite))).toString()) as { source: string; version: string; runs: AgentDojoRun[] };
 const runsOf = (suite: string) => recordsOf(suite).runs;
+/**
+ * Travel and workspace runs whose every tool answer is the recorded one. The others, as sampled, print what the
+ * run's own process decided: a `datetime.now()` stamp of the run's day (send_email's `timestamp`, create_file's and
+ * append_to_file's `last_modified`, 2025-02-24 in claude's runs) where the harness's clock has its own, or a new
+ * event's participants in `list(set(participants))` order, which follows the run's string-hash seed (the shim
+ * follows PYTHONHASHSEED=0's). Their verdicts are the recorded ones.
+ */
+const TRAVEL_WORKSPACE_OUTPUTS = { same: 4552, total: 5924 };
 
 describe('agentdojo: published runs replayed (issue 35 item 3, judges)', () => {
   it('gives every run its recorded utility and security, and the paper\'s numbers per model, suite and attack', async () => {
@@ -59,6 +68,36 @@ describe('agentdojo: published runs replayed (issue 35 item 3, judges)', () => {
     expect(result.stdout).toContain('  claude-3-7-sonnet-20250219         slack      important_instructions 95.24% (20/21)       71.43% (75/105)      23.81% (25/105)\n');
     expect(result.stdout).toMatch(/\nclaude-3-7-sonnet-20250219 · suite suite_\S+ · certificate: issued\n$/);
   }, 300_000);
+
+  it('travel and workspace: every run its recorded utility and security, the table row for row', async () => {
+    expect(runsOf('travel')).toHaveLength(1228);
+    expect(runsOf('workspace')).toHaveLength(4696);
+    const result = await runCli(['bench', 'agentdojo', '--replay', `${fixture('travel')},${fixture('workspace')}`, '--json', '--poll-ms', '50'], { cwd: mkdtempSync(join(tmpdir(), 'aeh-dojo-replay-')) });
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout);
+    expect(report.agreement).toMatchObject({ total: 5924, same: 5924, differences: [] });
+    expect(report.agreement.outputs).toMatchObject(TRAVEL_WORKSPACE_OUTPUTS);
+    expect(report.table).toEqual(report.recorded);
+  }, 900_000);
+
+  it('prints the paper\'s pooled rows of claude-3-7-sonnet over the four suites: v1.2.1\'s 949 cases and v1.1.2\'s 629 among them', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'aeh-dojo-replay-'));
+    const suites = ['workspace', 'travel', 'banking', 'slack'];
+    const files = suites.map((suite) => {
+      const records = recordsOf(suite);
+      writeFileSync(join(cwd, `${suite}.json.gz`), gzipSync(JSON.stringify({ ...records, runs: records.runs.filter((run) => run.model === 'claude-3-7-sonnet-20250219') })));
+      return `${suite}.json.gz`;
+    }).join(',');
+    const all = await runCli(['bench', 'agentdojo', '--replay', files, '--poll-ms', '50'], { cwd });
+    expect(all.code, all.stderr).toBe(0);
+    expect(all.stdout).toContain('  agreement with the recorded utility and security: 1081/1081 (100.00%)\n');
+    expect(all.stdout).toContain('  claude-3-7-sonnet-20250219         pooled     important_instructions 88.66% (86/97)       82.09% (779/949)     4.95% (47/949)\n');
+    // v1.1.2's task set: the same runs (made and judged at v1.2.1), workspace's injection tasks 0-5 only.
+    const v112 = await runCli(['bench', 'agentdojo', '--replay', files, '--benchmark-version', 'v1.1.2', '--poll-ms', '50'], { cwd });
+    expect(v112.code, v112.stderr).toBe(0);
+    expect(v112.stdout).toMatch(/ · task set v1\.1\.2 · 753 runs in /);
+    expect(v112.stdout).toContain('  claude-3-7-sonnet-20250219         pooled     important_instructions 88.66% (86/97)       77.27% (486/629)     7.31% (46/629)\n');
+  }, 600_000);
 
   it('plants what the published runs recorded: every attacked run\'s injections are the harness\'s, vector for vector', async () => {
     const attacks = createRegistry<Attack>('attack', (attack) => attack.name);

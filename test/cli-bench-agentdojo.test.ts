@@ -13,21 +13,24 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from './cli-io.ts';
 import { tasksOf } from '../plugins/shims/agentdojo/testing/gt-agent.ts';
+import { AGENTDOJO_SUITES } from '../plugins/shims/agentdojo/index.ts';
 
 const squeeze = (text: string) => text.replace(/\s+/g, ' ');
+
+/** Every bundled suite's task set at every version. */
+const TASK_SETS = AGENTDOJO_SUITES.flatMap((entry) => Object.values(tasksOf(entry.suite).versions));
 
 /** The agent: its task's ground truth under AgentDojo's tool names; `obey` also does a planted injection task's. */
 function agent(mode: 'follow' | 'obey') {
   return async ({ request }: { request: Request }) => {
     const body = await request.json() as any;
-    const suite = body.tools.some((tool: { name: string }) => tool.name === 'send_money') ? 'banking' : 'slack';
-    const tasks = tasksOf(suite).versions['v1.2.1']!;
-    const task = tasks.user_tasks.find((entry) => entry.id === body.task_id)!;
+    // The request names neither suite nor version: the task is the one of that id whose prompt is the input.
+    const [tasks, task] = TASK_SETS.flatMap((set) => set.user_tasks.filter((entry) => entry.id === body.task_id && entry.prompt === body.input).map((entry) => [set, entry] as const))[0]!;
     const calls = (list: typeof task.ground_truth) => list.map((call, index) => ({ id: `c${index}`, name: call.function, arguments: call.args }));
-    if (!body.round) return HttpResponse.json({ tool_calls: calls(task.ground_truth) });
+    if (!body.round && task.ground_truth.length) return HttpResponse.json({ tool_calls: calls(task.ground_truth) });
     const seen = (body.tool_results as Array<{ result?: unknown }>).map((result) => squeeze(String(result.result ?? '')));
     const planted = tasks.injection_tasks.find((injection) => seen.some((text) => text.includes(squeeze(injection.goal))));
-    if (mode === 'obey' && planted && body.round === 1) return HttpResponse.json({ tool_calls: calls(planted.ground_truth) });
+    if (mode === 'obey' && planted?.ground_truth.length && body.round === 1) return HttpResponse.json({ tool_calls: calls(planted.ground_truth) });
     return HttpResponse.json({ output: task.ground_truth_output });
   };
 }
@@ -52,24 +55,27 @@ describe('cli: aeh bench agentdojo', () => {
     expect(readFileSync(join(cwd, 'dojo.html'), 'utf8')).toMatch(/^<!doctype html>/);
   }, 180_000);
 
-  it('counts the goals an obeying agent carries out, per suite and pooled, over both suites', async () => {
+  it('counts the goals an obeying agent carries out, per suite and pooled, over all four suites', async () => {
     const result = await bench('obey', ['--suite', 'all', '--benchmark-version', 'v1.2.1', '--json']);
-    // Both suites run whole: --user-tasks needs one suite. Every injectable case of the obeying agent is a success.
+    // Every suite runs whole (--user-tasks needs one suite): AgentDojo's 949 cases of v1.2.1.
     expect(result.code, result.stderr).toBe(0);
     const report = JSON.parse(result.stdout);
     expect(report.benchmark_version).toBe('v1.2.1');
-    expect(report.suites.map((row: any) => [row.suite, row.user_tasks, row.cases])).toEqual([['banking', 16, 144], ['slack', 21, 105]]);
-    expect(report.pooled.targeted_asr.count).toBeGreaterThan(0);
-    expect(report.pooled.targeted_asr.total).toBe(249);
+    expect(report.suites.map((row: any) => [row.suite, row.user_tasks, row.cases])).toEqual([['workspace', 40, 560], ['travel', 20, 140], ['banking', 16, 144], ['slack', 21, 105]]);
+    for (const row of report.suites) expect(row.targeted_asr.count, row.suite).toBeGreaterThan(0);
+    expect(report.pooled.utility).toEqual({ count: 97, total: 97, rate: 1 });
+    expect(report.pooled.targeted_asr.total).toBe(949);
   }, 600_000);
 
-  it('without an attack prints utility per suite and pooled, the attack columns empty', async () => {
+  it('without an attack prints utility per suite and pooled, the attack columns empty, all four suites', async () => {
     const result = await bench('follow', ['--suite', 'all', '--attack', 'none', '--benchmark-version', 'v1.1.2']);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/^AgentDojo v1\.1\.2 · attack none · /);
+    expect(result.stdout).toContain('  workspace     40     0  100.00% (40/40)        —                      —\n');
+    expect(result.stdout).toContain('  travel        20     0  100.00% (20/20)        —                      —\n');
     expect(result.stdout).toContain('  banking       16     0  100.00% (16/16)        —                      —\n');
     expect(result.stdout).toContain('  slack         21     0  100.00% (21/21)        —                      —\n');
-    expect(result.stdout).toContain('  pooled        37     0  100.00% (37/37)        —                      —\n');
+    expect(result.stdout).toContain('  pooled        97     0  100.00% (97/97)        —                      —\n');
   }, 600_000);
 
   it('refuses task lists over several suites and an unknown version, saying how to call it', async () => {

@@ -25,7 +25,26 @@ import type { Scenario } from '../../core/domain/scenario.ts';
 interface RecordsFile { source: string; version: string; runs: AgentDojoRun[] }
 
 /** Options of the replay. */
-export interface ReplayOptions { files: string[]; dataDir: string; json: boolean; url?: string; key?: string; pollMs: number }
+export interface ReplayOptions {
+  files: string[]; dataDir: string; json: boolean; url?: string; key?: string; pollMs: number;
+  /**
+   * A benchmark version whose task set the runs are cut to (`--benchmark-version`): the runs of its user tasks and
+   * injection tasks only, e.g. v1.1.2's 629 cases among the v1.2.1 runs' 949 (workspace's injection tasks 0-5).
+   */
+  taskSet?: string;
+}
+
+/** `runs` cut to the task set of `version`: each run's user task and injection task in that version's lists. */
+async function inTaskSet<R extends AgentDojoRun>(runs: readonly R[], version: string, dataDir: string): Promise<R[] | string> {
+  const read = (path: string) => readFile(path).then((bytes) => new Uint8Array(bytes));
+  const sets = new Map<string, Set<string>>();
+  for (const suite of new Set(runs.map((run) => run.suite))) {
+    const tasks = (await readAgentDojoSuite(dataDir, suite, read)).tasks.versions[version];
+    if (!tasks) return `--benchmark-version ${version}: ${suite} has no such task set`;
+    sets.set(suite, new Set([...tasks.user_tasks, ...tasks.injection_tasks].map((task) => task.id)));
+  }
+  return runs.filter((run) => sets.get(run.suite)!.has(run.user_task) && (!run.injection_task || sets.get(run.suite)!.has(run.injection_task)));
+}
 
 /** A count and its percentage as AgentDojo's table prints it. */
 const percent = (count: number, total: number) => (total ? `${(100 * count / total).toFixed(2)}% (${count}/${total})` : '—');
@@ -111,6 +130,11 @@ export async function replayAgentDojo(options: ReplayOptions, io: Io): Promise<n
   const skipped = records.flatMap((file) => file.runs).length - runs.length;
   if (skipped) line(io.stderr, `aeh bench: --replay: ${skipped} runs of suites not bundled here skipped`);
   if (!runs.length) return line(io.stderr, 'aeh bench: --replay: no runs of a bundled suite'), EXIT.error;
+  if (options.taskSet) {
+    const cut = await inTaskSet(runs, options.taskSet, options.dataDir);
+    if (typeof cut === 'string') return line(io.stderr, `aeh bench: --replay: ${cut}`), EXIT.error;
+    runs.splice(0, runs.length, ...cut);
+  }
   mkdirSync(join(io.cwd, 'agentdojo-replay'), { recursive: true });
   const client = await openClient({ url: options.url, key: options.key, env: io.env, cwd: io.cwd });
   const started = performance.now();
@@ -145,10 +169,10 @@ export async function replayAgentDojo(options: ReplayOptions, io: Io): Promise<n
   const table = [...replayedRows, ...pooled(replayedRows)];
   const recordedTable = (() => { const rows = rowsOf(runs, runs); return [...rows, ...pooled(rows)]; })();
   if (options.json) {
-    line(io.stdout, JSON.stringify({ reference: AGENTDOJO_REFERENCE, sources: records.map((file) => file.source), agreement, table, recorded: recordedTable, suites, seconds }, null, 2));
+    line(io.stdout, JSON.stringify({ reference: AGENTDOJO_REFERENCE, ...(options.taskSet ? { task_set: options.taskSet } : {}), sources: records.map((file) => file.source), agreement, table, recorded: recordedTable, suites, seconds }, null, 2));
     return EXIT.pass;
   }
-  line(io.stdout, `AgentDojo published runs replayed · ${AGENTDOJO_REFERENCE} · ${runs.length} runs in ${seconds.toFixed(1)} s through the API`);
+  line(io.stdout, `AgentDojo published runs replayed · ${AGENTDOJO_REFERENCE}${options.taskSet ? ` · task set ${options.taskSet}` : ''} · ${runs.length} runs in ${seconds.toFixed(1)} s through the API`);
   line(io.stdout, `  agreement with the recorded utility and security: ${agreement.same}/${agreement.total} (${(100 * agreement.same / agreement.total).toFixed(2)}%)`);
   const outputs = agreement.outputs!;
   line(io.stdout, `  runs whose every tool answer is the recorded one: ${outputs.same}/${outputs.total} (${(100 * outputs.same / outputs.total).toFixed(2)}%)`);

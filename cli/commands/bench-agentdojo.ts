@@ -1,5 +1,5 @@
 /**
- * `aeh bench agentdojo --suite banking|slack|all --attack important_instructions --agent <agent>
+ * `aeh bench agentdojo --suite workspace|travel|banking|slack|all (a comma list too) --attack important_instructions --agent <agent>
  * [--benchmark-version v1.2.1] [--user-tasks …] [--injection-tasks …]`: AgentDojo as written (issue 35 item 4).
  * Each suite at the benchmark version (its data shipped in catalog/data/agentdojo) becomes one scenario
  * (plugins/shims/agentdojo/tasks.ts) carrying the attack, and they run as one suite against the agent through the
@@ -36,7 +36,9 @@ function parse(argv: string[], io: Io) {
       url: { type: 'string' }, key: { type: 'string' }, 'poll-ms': { type: 'string', default: '500' }, replay: { type: 'string' },
     },
   });
-  if (values.replay) return { replay: { files: values.replay.split(','), dataDir: BUNDLED_AGENTDOJO_DIR, json: values.json!, url: values.url, key: values.key, pollMs: Number(values['poll-ms']) } };
+  // With --replay a version is a task set the runs are cut to (given only when named: the runs carry their own).
+  const taskSet = argv.some((arg) => arg === '--benchmark-version' || arg.startsWith('--benchmark-version=')) ? values['benchmark-version'] : undefined;
+  if (values.replay) return { replay: { files: values.replay.split(','), dataDir: BUNDLED_AGENTDOJO_DIR, json: values.json!, url: values.url, key: values.key, pollMs: Number(values['poll-ms']), ...(taskSet ? { taskSet } : {}) } };
   const known = AGENTDOJO_SUITES.map((entry) => entry.suite);
   const suites = values.suite === 'all' ? known : [...new Set(values.suite!.split(','))];
   const chosen = agentOption(values.agent, io.cwd);

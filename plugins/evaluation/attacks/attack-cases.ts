@@ -63,7 +63,8 @@ function resolve(attacks: Registry<Attack>, scenario: Scenario, requests: Attack
     for (const [position, id] of (request.injection_tasks ?? tasks.map((task) => task.id)).entries()) {
       const task = tasks.find((candidate) => candidate.id === id);
       if (!task) errors.push({ path: `${path}/injection_tasks/${position}`, message: `unknown injection task "${id}"; the scenario declares ${tasks.map((candidate) => candidate.id).join(', ')}` });
-      else if (attack.needsGroundTruth && !task.ground_truth?.length) errors.push({ path: `${path}/injection_tasks/${position}`, message: `"${attack.name}" spells out the injection task's ground_truth, and "${id}" has none` });
+      // An empty ground truth is one stated (AgentDojo's answer-only injection tasks): the attack lists no call.
+      else if (attack.needsGroundTruth && task.ground_truth === undefined) errors.push({ path: `${path}/injection_tasks/${position}`, message: `"${attack.name}" spells out the injection task's ground_truth, and "${id}" has none` });
       else chosen.push(task);
     }
     resolved.push({ request, attack, injectionTasks: chosen });

@@ -9,6 +9,8 @@ import type { AgentDojoSuite } from './shared/suite.ts';
 import { agentdojoMetrics } from './shared/metrics.ts';
 import { bankingSuite } from './banking/index.ts';
 import { slackSuite } from './slack/index.ts';
+import { travelSuite } from './travel/index.ts';
+import { workspaceSuite } from './workspace/index.ts';
 
 export { agentdojoScenario, AGENTDOJO_OPENAI_DEFAULTS, type AgentDojoScenarioOptions } from './tasks.ts';
 export { readAgentDojoSuite, AGENTDOJO_REFERENCE, type AgentDojoSuiteData } from './shared/data.ts';
@@ -16,7 +18,7 @@ export { suiteVersion, BENCHMARK_VERSIONS } from './shared/checks.ts';
 export type { AgentDojoSuite } from './shared/suite.ts';
 
 /** The suites bundled, in AgentDojo's order of its table. */
-export const AGENTDOJO_SUITES: readonly AgentDojoSuite[] = [bankingSuite, slackSuite];
+export const AGENTDOJO_SUITES: readonly AgentDojoSuite[] = [workspaceSuite, travelSuite, bankingSuite, slackSuite];
 
 /** Where the bundled catalog keeps AgentDojo's data. */
 export const BUNDLED_AGENTDOJO_SUBDIR = 'data/agentdojo';

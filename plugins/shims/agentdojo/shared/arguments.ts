@@ -10,7 +10,7 @@ import { PyError, pyRepr } from './python.ts';
 import type { PyType } from './types.ts';
 
 /** The pydantic release whose messages are reproduced (its documentation link names it): the published runs'. */
-const PYDANTIC = '2.9';
+export const PYDANTIC_RELEASE = '2.9';
 
 /** pydantic-core's `input_value`: the repr, cut to its first 25 and last 24 characters past 50. */
 function inputValue(value: unknown): string {
@@ -93,6 +93,6 @@ export function validateArguments(title: string, specs: readonly ArgumentSpec[],
     args[spec.name] = lax(params[spec.name], spec.type, spec.name, issues);
   }
   if (!issues.length) return args;
-  const lines = issues.map((issue) => `${issue.loc}\n  ${issue.message} [type=${issue.type}, input_value=${inputValue(issue.input)}, input_type=${pyTypeName(issue.input)}]\n    For further information visit https://errors.pydantic.dev/${PYDANTIC}/v/${issue.type}`);
+  const lines = issues.map((issue) => `${issue.loc}\n  ${issue.message} [type=${issue.type}, input_value=${inputValue(issue.input)}, input_type=${pyTypeName(issue.input)}]\n    For further information visit https://errors.pydantic.dev/${PYDANTIC_RELEASE}/v/${issue.type}`);
   throw new PyError('ValidationError', `${issues.length} validation error${issues.length === 1 ? '' : 's'} for ${title}\n${lines.join('\n')}`);
 }

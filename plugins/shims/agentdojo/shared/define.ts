@@ -5,7 +5,7 @@
  * answers it: the return value as `tool_result_to_str` prints it (tool-output.ts), or an exception as
  * `"{type}: {message}"` with the state unchanged.
  */
-import { defineShim, shimError, type Json, type Shim, type ShimAction } from '../../../../core/shim.ts';
+import { defineShim, shimError, type Json, type Shim, type ShimAction, type ShimCallContext } from '../../../../core/shim.ts';
 import { PyError } from './python.ts';
 import { toolResultToStr } from './tool-output.ts';
 import { loadEnvironment } from './environment.ts';
@@ -23,7 +23,7 @@ export interface ToolParam {
 }
 
 /** A tool's Python body: the environment and the validated arguments in, the return value (and a new environment when it changed one) out; raises `PyError`. */
-export type ToolRun<E> = (env: E, args: Record<string, unknown>) => { result: unknown; env?: E };
+export type ToolRun<E> = (env: E, args: Record<string, unknown>, context?: ShimCallContext) => { result: unknown; env?: E };
 
 /** An AgentDojo tool: the function's name, docstring summary, parameters, return type and body. */
 export interface AgentDojoTool<E> {
@@ -36,6 +36,8 @@ export interface AgentDojoTool<E> {
   readOnly?: boolean;
   /** Sends data out of the world's trust boundary (a message to someone outside, a web post). */
   egress?: ShimAction['egress'];
+  /** pydantic's schema itself, where `params` cannot write it (an enum's `$defs`, `list[dict]`'s `additionalProperties: true`). */
+  parameters?: Record<string, Json>;
   run: ToolRun<E>;
 }
 
@@ -45,6 +47,11 @@ export interface AgentDojoSuiteDefinition<E> {
   suite: string;
   description: string;
   environment: PyType;
+  /**
+   * The validators the environment's models run after their fields, on the loaded environment (workspace's
+   * Inbox keys its mail by id and lists its contacts): the state is what this returns. Absent: the loaded fields.
+   */
+  load?: (environment: Json) => E;
   tools: ReadonlyArray<AgentDojoTool<E>>;
 }
 
@@ -65,11 +72,11 @@ export function toolSchema(tool: Pick<AgentDojoTool<unknown>, 'name' | 'params'>
 // one attack's world) starts many tasks, and the loaded state is never mutated.
 const MAX_CACHED = 64;
 const loaded = new Map<string, Json>();
-function cachedEnvironment(seed: EnvironmentSeed, environment: PyType): Json {
+function cachedEnvironment(seed: EnvironmentSeed, environment: PyType, load: (environment: Json) => Json = (env) => env): Json {
   const key = JSON.stringify([seed.environment_text, seed.injections ?? {}]);
   let state = loaded.get(key);
   if (state === undefined) {
-    state = deepFreeze(loadEnvironment(seed.environment_text, seed.injections ?? {}, environment));
+    state = deepFreeze(load(loadEnvironment(seed.environment_text, seed.injections ?? {}, environment)));
     if (loaded.size >= MAX_CACHED) loaded.delete(loaded.keys().next().value!);
     loaded.set(key, state);
   }
@@ -100,22 +107,22 @@ export function defineAgentDojoSuite<E extends Json>(definition: AgentDojoSuiteD
     name: `agentdojo_${definition.suite}`,
     description: definition.description,
     actions: definition.tools.map((tool) => ({
-      name: tool.name, description: tool.description, parameters: toolSchema(tool), validatesArguments: true, ...(tool.readOnly ? { readOnly: true } : {}), ...(tool.egress !== undefined ? { egress: tool.egress } : {}),
+      name: tool.name, description: tool.description, parameters: tool.parameters ?? toolSchema(tool), validatesArguments: true, ...(tool.readOnly ? { readOnly: true } : {}), ...(tool.egress !== undefined ? { egress: tool.egress } : {}),
     })),
     initialStateSchema: {
       description: `AgentDojo's ${definition.suite} environment: { environment_text, injections } (the text its environment.yaml dumps to, with str.format fields, and each field's text, a {{injection:<name>}} vector), loaded as the reference loads it; or the environment itself as JSON.`,
       type: 'object',
     },
     initialState(seed) {
-      if (seed && typeof seed === 'object' && typeof (seed as EnvironmentSeed).environment_text === 'string') return cachedEnvironment(seed as EnvironmentSeed, definition.environment) as E;
+      if (seed && typeof seed === 'object' && typeof (seed as EnvironmentSeed).environment_text === 'string') return cachedEnvironment(seed as EnvironmentSeed, definition.environment, definition.load) as E;
       if (seed && typeof seed === 'object') return deepFreeze(seed) as E;
       throw new Error(`agentdojo_${definition.suite}: the scenario gives no initial_state (the suite's environment text)`);
     },
-    call(action, params, state) {
+    call(action, params, state, context) {
       const tool = tools.get(action);
       if (!tool) return shimError(state, 'not_found', `ToolNotFoundError: The requested function \`${action}\` is not available.`);
       try {
-        const outcome = tool.run(state, validateArguments(`Input schema for \`${tool.name}\``, tool.params, params ?? {}));
+        const outcome = tool.run(state, validateArguments(`Input schema for \`${tool.name}\``, tool.params, params ?? {}), context);
         return { result: toolResultToStr(outcome.result, tool.returns), state: (outcome.env as E | undefined) ?? state };
       } catch (error) {
         if (error instanceof PyError) return shimError((error.partial as E | undefined) ?? state, error.type, error.text);

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentAdapter } from '../../../../core/agent-adapter.ts';
 import type { AgentDojoTasksFile } from '../shared/data.ts';
+import { AGENTDOJO_SUITES } from '../index.ts';
 
 export const AGENTDOJO_DATA = join(import.meta.dirname, '..', '..', '..', '..', 'catalog', 'data', 'agentdojo');
 
@@ -17,7 +18,7 @@ export const tasksOf = (suite: string): AgentDojoTasksFile => JSON.parse(readFil
 /** Every task's ground-truth output by suite, version and task id. */
 function outputs(): Map<string, string> {
   const map = new Map<string, string>();
-  for (const suite of ['banking', 'slack']) {
+  for (const { suite } of AGENTDOJO_SUITES) {
     for (const [version, tasks] of Object.entries(tasksOf(suite).versions)) {
       for (const task of [...tasks.user_tasks, ...tasks.injection_tasks]) map.set(`${suite}/${version}/${task.id}`, task.ground_truth_output);
     }
