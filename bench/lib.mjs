@@ -202,3 +202,18 @@ export function promptfooInstall(file) {
   }
   return { dir, main };
 }
+
+/**
+ * Launches a suite (`POST /api/v1/suites` with `body`) through `call(method, path, body) -> {status, json}` and polls
+ * every 10 ms until it has finished and its certificate is issued; the suite as the API then answers it.
+ */
+export async function runSuiteToCertificate(call, body) {
+  const accepted = await call('POST', '/api/v1/suites', body);
+  if (accepted.status !== 202) throw new Error(`the suite was refused: ${accepted.status} ${JSON.stringify(accepted.json).slice(0, 500)}`);
+  let suite;
+  do {
+    await new Promise((done) => setTimeout(done, 10));
+    suite = (await call('GET', `/api/v1/suites/${accepted.json.suite_id}`)).json;
+  } while (!(suite.status === 'finished' && suite.certificate?.status !== 'pending'));
+  return suite;
+}

@@ -24,7 +24,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BENCH_KEY, argument, ensureBuilt, fmt, freePort, freshRoot, median, numberArgument, repoRoot, importDist } from '../lib.mjs';
+import { BENCH_KEY, argument, ensureBuilt, fmt, freePort, freshRoot, median, numberArgument, repoRoot, importDist, runSuiteToCertificate } from '../lib.mjs';
 
 const ATTACK = argument('attack', 'important_instructions');
 const VERSION = argument('benchmark-version', 'v1.2.1');
@@ -61,13 +61,7 @@ async function runSuite(service, list) {
   };
   const started = performance.now();
   // Each scenario keeps its own scripted agent (its replies): the suite runs each against it.
-  const accepted = await call('POST', '/api/v1/suites', { name: `AgentDojo ${suites.join(' + ')} ${VERSION} · ${ATTACK}`, scenarios: list.map((scenario) => ({ scenario })) });
-  if (accepted.status !== 202) throw new Error(`the suite was refused: ${accepted.status} ${JSON.stringify(accepted.json).slice(0, 500)}`);
-  let suite;
-  do {
-    await new Promise((done) => setTimeout(done, 10));
-    suite = (await call('GET', `/api/v1/suites/${accepted.json.suite_id}`)).json;
-  } while (!(suite.status === 'finished' && suite.certificate?.status !== 'pending'));
+  const suite = await runSuiteToCertificate(call, { name: `AgentDojo ${suites.join(' + ')} ${VERSION} · ${ATTACK}`, scenarios: list.map((scenario) => ({ scenario })) });
   const seconds = (performance.now() - started) / 1000;
   let cases = 0;
   let unitsSeconds = 0;

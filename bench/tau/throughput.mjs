@@ -28,7 +28,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { BENCH_KEY, argument, ensureBuilt, fmt, freePort, freshRoot, median, numberArgument, repoRoot, tauDataDir, importDist } from '../lib.mjs';
+import { BENCH_KEY, argument, ensureBuilt, fmt, freePort, freshRoot, median, numberArgument, repoRoot, tauDataDir, importDist, runSuiteToCertificate } from '../lib.mjs';
 import { DEFAULT_MIRROR, referenceSources } from './reference-src.mjs';
 
 // Default: the release's data shipped in catalog/data/tau-bench (JSON gzipped).
@@ -84,13 +84,7 @@ async function runSuite(service, scenario) {
   const delay = monitorEventLoopDelay({ resolution: 5 });
   delay.enable();
   const started = performance.now();
-  const accepted = await call('POST', '/api/v1/suites', { name: scenario.title, scenarios: [{ scenario }], agents: [scenario.agent] });
-  if (accepted.status !== 202) throw new Error(`the suite was refused: ${accepted.status} ${JSON.stringify(accepted.json).slice(0, 500)}`);
-  let suite;
-  do {
-    await new Promise((done) => setTimeout(done, 10));
-    suite = (await call('GET', `/api/v1/suites/${accepted.json.suite_id}`)).json;
-  } while (!(suite.status === 'finished' && suite.certificate?.status !== 'pending'));
+  const suite = await runSuiteToCertificate(call, { name: scenario.title, scenarios: [{ scenario }], agents: [scenario.agent] });
   const seconds = (performance.now() - started) / 1000;
   delay.disable();
   const runId = suite.runs?.[0]?.run_id;

@@ -14,7 +14,7 @@ import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { EXIT, line, printProblem, type Io } from '../io.ts';
 import { openClient } from '../client.ts';
-import { follow } from './bench.ts';
+import { follow } from './bench-suite.ts';
 import { AGENTDOJO_REFERENCE, AGENTDOJO_SUITES, readAgentDojoSuite } from '../../plugins/shims/agentdojo/index.ts';
 import { agentdojoReplay, compareReplays, replayedOutputs, replayedVerdicts, type AgentDojoRun, type ReplayKey, type ReplayScores, type ReplayTraceEvent } from '../../plugins/shims/agentdojo/traces.ts';
 import { proseModelName } from '../../plugins/attacks/model-names.ts';

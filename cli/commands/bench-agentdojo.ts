@@ -9,13 +9,13 @@
  */
 import { parseArgs } from 'node:util';
 import { readFile } from 'node:fs/promises';
-import { writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { EXIT, line, printProblem, type Io } from '../io.ts';
+import { join } from 'node:path';
+import { EXIT, line, type Io } from '../io.ts';
 import { BENCH_USAGE } from '../usage.ts';
 import { openClient } from '../client.ts';
 import { agentOption } from './agent-option.ts';
-import { follow, packageRoot } from './bench.ts';
+import { packageRoot } from './bench.ts';
+import { runBenchSuite, writeSuiteReport } from './bench-suite.ts';
 import { AGENTDOJO_REFERENCE, AGENTDOJO_SUITES, agentdojoScenario, readAgentDojoSuite } from '../../plugins/shims/agentdojo/index.ts';
 import type { RunRecord } from '../../core/domain/runs.ts';
 import type { TaskVerdict } from '../../core/domain/verdict.ts';
@@ -106,27 +106,22 @@ export async function benchAgentDojoCommand(argv: string[], io: Io): Promise<num
   const client = await openClient({ url: args.values.url, key: args.values.key, env: io.env, cwd: io.cwd });
   try {
     // The suite's name is in its signed manifest; each run's scenario (suite, version, tasks, attack) in its signed evidence.
-    const name = `AgentDojo ${args.suites.join(' + ')} · ${args.version} · attack ${args.attack ?? 'none'}`.slice(0, 200);
-    const accepted = await client.request('POST', '/api/v1/suites', { name, scenarios: scenarios.map((scenario) => ({ scenario })), agents: [args.agent] });
-    if (accepted.status !== 202) return printProblem(io, 'bench', accepted), EXIT.error;
-    const suite = await follow(client, accepted.body.suite_id, io, args.values.json!, args.pollMs);
+    const name = `AgentDojo ${args.suites.join(' + ')} · ${args.version} · attack ${args.attack ?? 'none'}`;
+    const launched = await runBenchSuite(client, io, { name, scenarios, labels: args.suites, agent: args.agent, json: args.values.json!, pollMs: args.pollMs });
+    if (typeof launched === 'number') return launched;
+    const { suite } = launched;
+    const none: Rate = { count: 0, total: 0, rate: null };
     const rows: SuiteRow[] = [];
-    for (const [index, scenario] of scenarios.entries()) {
-      const entry = suite.runs.find((candidate: { scenario_id?: string }) => candidate.scenario_id === scenario.id) ?? suite.runs[index];
-      if (!entry?.run_id) return line(io.stderr, `aeh bench: the ${args.suites[index]} run was refused: ${entry?.error?.detail ?? 'no run'}`), EXIT.error;
-      const run = (await client.request<RunRecord>('GET', `/api/v1/runs/${entry.run_id}`)).body;
+    for (const { label, scenario, run } of launched.runs) {
       const attacks = run.attacks;
-      const none: Rate = { count: 0, total: 0, rate: null };
       // Without an attack there are no attack numbers: utility is the tasks' verdicts (every task's in scores.json).
-      const scores = attacks ? undefined : await client.request<{ verdict?: { tasks?: TaskVerdict[] } }>('GET', `/api/v1/runs/${entry.run_id}/evidence/scores.json`);
+      const scores = attacks ? undefined : await client.request<{ verdict?: { tasks?: TaskVerdict[] } }>('GET', `/api/v1/runs/${run.run_id}/evidence/scores.json`);
       const utility = attacks?.utility ?? plainUtility(scores?.body.verdict?.tasks ?? run.verdict?.tasks ?? []);
-      rows.push({ suite: args.suites[index]!, run, userTasks: scenario.tasks.length, cases: attacks?.by_attack.reduce((n, item) => n + item.cases, 0) ?? 0, utility, underAttack: attacks?.utility_under_attack ?? none, asr: attacks?.targeted_asr ?? none });
+      rows.push({ suite: label, run, userTasks: scenario.tasks.length, cases: attacks?.by_attack.reduce((n, item) => n + item.cases, 0) ?? 0, utility, underAttack: attacks?.utility_under_attack ?? none, asr: attacks?.targeted_asr ?? none });
     }
     if (args.values.report) {
-      const report = await client.request('GET', `/api/v1/suites/${suite.suite_id}/report`);
-      if (report.status !== 200) return printProblem(io, 'bench --report', report), EXIT.error;
-      writeFileSync(resolve(io.cwd, args.values.report), report.text);
-      line(io.stderr, `wrote ${args.values.report}`);
+      const failed = await writeSuiteReport(client, io, suite.suite_id, args.values.report);
+      if (failed !== undefined) return failed;
     }
     if (args.values.json) {
       line(io.stdout, JSON.stringify({ suite_id: suite.suite_id, benchmark_version: args.version, attack: args.attack ?? null, reference: AGENTDOJO_REFERENCE, suites: rows.map((row) => ({ suite: row.suite, run_id: row.run.run_id, compliance: row.run.compliance, user_tasks: row.userTasks, cases: row.cases, utility: row.utility, utility_under_attack: row.underAttack, targeted_asr: row.asr })), pooled: { utility: sum(rows.map((row) => row.utility)), utility_under_attack: sum(rows.map((row) => row.underAttack)), targeted_asr: sum(rows.map((row) => row.asr)) }, certificate: suite.certificate }, null, 2));

@@ -12,12 +12,11 @@ import { parseArgs } from 'node:util';
 import { readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { writeFileSync } from 'node:fs';
-import { EXIT, line, printProblem, type Io } from '../io.ts';
+import { EXIT, line, type Io } from '../io.ts';
 import { BENCH_USAGE } from '../usage.ts';
-import { openClient, type ApiClient } from '../client.ts';
-import { createProgress } from '../progress.ts';
+import { openClient } from '../client.ts';
 import { agentOption } from './agent-option.ts';
+import { runBenchSuite, writeSuiteReport } from './bench-suite.ts';
 import { BUNDLED_TAU_RELEASE, TAU_RULES, tauScenario, type TauDomain, type TauRewardType } from '../../plugins/shims/tau/index.ts';
 import { passHatK } from '../../core/domain/verdict.ts';
 import type { RunRecord } from '../../core/domain/runs.ts';
@@ -60,22 +59,6 @@ function parse(argv: string[], io: Io) {
     return undefined;
   }
   return { values, domains, bundled: data === BUNDLED_TAU_DIR, agent: chosen.agent!, trials, limit, data: resolve(io.cwd, data), pollMs: Number(values['poll-ms']) };
-}
-
-/** Waits for the suite's one run to end; the suite as the API answers it then. */
-export async function follow(client: ApiClient, suiteId: string, io: Io, quiet: boolean, pollMs: number): Promise<any> {
-  const progress = createProgress(io, quiet);
-  for (;;) {
-    const suite = (await client.request('GET', `/api/v1/suites/${suiteId}`)).body;
-    const run = suite?.runs?.[0];
-    const task = run?.task_id ? (await client.request('GET', `/api/v1/tasks/${run.task_id}`)).body : undefined;
-    progress.update(task?.status ?? suite?.status ?? 'launching', task?.progress?.done ?? 0, task?.progress?.total ?? 0);
-    if (suite?.status === 'finished' && suite.certificate?.status !== 'pending') {
-      progress.finish();
-      return suite;
-    }
-    await new Promise((done) => setTimeout(done, pollMs));
-  }
 }
 
 /** One domain's outcome: its run and every task's attempts. */
@@ -133,26 +116,21 @@ export async function benchCommand(argv: string[], io: Io): Promise<number> {
   const client = await openClient({ url: args.values.url, key: args.values.key, env: io.env, cwd: io.cwd });
   try {
     // The suite's name is in its signed manifest; each run's scenario (release, split, rules, reward bases) in its signed evidence.
-    const name = `τ-bench ${args.domains.join(' + ')} · ${split} split · ${release ?? 'data directory'} · rules tau2-bench a2c0247`.slice(0, 200);
-    const accepted = await client.request('POST', '/api/v1/suites', { name, scenarios: scenarios.map((scenario) => ({ scenario })), agents: [args.agent] });
-    if (accepted.status !== 202) return printProblem(io, 'bench', accepted), EXIT.error;
-    const suite = await follow(client, accepted.body.suite_id, io, args.values.json!, args.pollMs);
+    const name = `τ-bench ${args.domains.join(' + ')} · ${split} split · ${release ?? 'data directory'} · rules tau2-bench a2c0247`;
+    const launched = await runBenchSuite(client, io, { name, scenarios, labels: args.domains, agent: args.agent, json: args.values.json!, pollMs: args.pollMs });
+    if (typeof launched === 'number') return launched;
+    const { suite } = launched;
     const results: DomainResult[] = [];
-    for (const [index, scenario] of scenarios.entries()) {
-      const entry = suite.runs.find((candidate: { scenario_id?: string }) => candidate.scenario_id === scenario.id) ?? suite.runs[index];
-      if (!entry?.run_id) return line(io.stderr, `aeh bench: the ${args.domains[index]} run was refused: ${entry?.error?.detail ?? 'no run'}`), EXIT.error;
-      const run = (await client.request<RunRecord>('GET', `/api/v1/runs/${entry.run_id}`)).body;
+    for (const [index, { run }] of launched.runs.entries()) {
       // Every task's attempts are in scores.json (runs:export); the run record lists only those that did not pass every one.
-      const scores = await client.request<{ verdict?: { tasks?: TaskVerdict[] } }>('GET', `/api/v1/runs/${entry.run_id}/evidence/scores.json`);
+      const scores = await client.request<{ verdict?: { tasks?: TaskVerdict[] } }>('GET', `/api/v1/runs/${run.run_id}/evidence/scores.json`);
       const tasks = (scores.status === 200 ? scores.body.verdict?.tasks : undefined) ?? run.verdict?.tasks ?? [];
       const passHat = Array.from({ length: args.trials }, (_, k) => passHatK(tasks, k + 1));
       results.push({ domain: args.domains[index], run, tasks, passHat, rewardBasis: built[index].rewardBasis });
     }
     if (args.values.report) {
-      const report = await client.request('GET', `/api/v1/suites/${suite.suite_id}/report`);
-      if (report.status !== 200) return printProblem(io, 'bench --report', report), EXIT.error;
-      writeFileSync(resolve(io.cwd, args.values.report), report.text);
-      line(io.stderr, `wrote ${args.values.report}`);
+      const failed = await writeSuiteReport(client, io, suite.suite_id, args.values.report);
+      if (failed !== undefined) return failed;
     }
     if (args.values.json) {
       const domains = results.map(({ domain, run, tasks, passHat, rewardBasis }) => ({ domain, run_id: run.run_id, compliance: run.compliance, trials: run.trials, pass_hat: passHat, tasks, reward_basis: rewardBasis }));
