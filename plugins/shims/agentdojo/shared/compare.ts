@@ -3,7 +3,7 @@
  * without regard to order, `1100 == 1100.0`), and `str.split()` on white space.
  */
 
-/** Python's `a == b` for JSON-like values (a model compares as its fields). */
+/** Python's `a == b` for JSON-like values (a model compares as its fields; a `PyDict` by its entries, in any order). */
 export function pyEquals(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;

@@ -3,7 +3,7 @@
  * inputs, DeepDiff between the worlds before and after, `_get_next_id`, the `check_new_*` helpers,
  * `list_is_in_string_or_set`, pydantic's `==` between environments, and Python's `d[key]` raising KeyError.
  */
-import { isDeepStrictEqual } from '../deep-equal.ts';
+import { pyEquals } from '../../shared/compare.ts';
 import { deepDiff, diffKinds, sameSet, PyDict, type DiffReport } from '../deepdiff.ts';
 import { PyError, microsOf, partsOf, isoOf } from '../py.ts';
 import { nextId, type OfficeWorld } from '../types.ts';
@@ -37,7 +37,7 @@ export function diffOf<W extends object>(input: CheckInput<W>): DiffReport {
 export const kindsAre = (report: DiffReport, kinds: readonly string[]): boolean => sameSet(diffKinds(report), kinds);
 
 /** pydantic's `pre_environment == post_environment`: every field equal, deeply. */
-export const unchanged = <W extends object>(input: CheckInput<W>): boolean => isDeepStrictEqual(input.view(input.pre), input.view(input.post));
+export const unchanged = <W extends object>(input: CheckInput<W>): boolean => pyEquals(input.view(input.pre), input.view(input.post));
 
 /** `pre_environment == post_environment or not strict`, the read-only tasks' ending. */
 export const unchangedOrLenient = <W extends object>(input: CheckInput<W>): boolean => unchanged(input) || !input.strict;
