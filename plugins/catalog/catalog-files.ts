@@ -75,13 +75,13 @@ function unreadable(path: string, source: string, error: unknown): CatalogFile {
  * between: thousands of small files load several times faster than through one promise per file, and
  * requests are never held for longer than a slice.
  */
-async function loadInSlices(files: Pick<FileAccess, 'readFileSync'> & { readFileSync(path: string): Uint8Array }, targets: Array<{ path: string; source: string }>, context: LoadContext): Promise<CatalogFile[]> {
+async function loadInSlices(readFileSync: (path: string) => Uint8Array, targets: Array<{ path: string; source: string }>, context: LoadContext): Promise<CatalogFile[]> {
   const loaded: CatalogFile[] = [];
   let sliceStart = performance.now();
   for (const { path, source } of targets) {
     let bytes: Uint8Array;
     try {
-      bytes = files.readFileSync(path);
+      bytes = readFileSync(path);
     } catch (error) {
       loaded.push(unreadable(path, source, error));
       continue;
@@ -143,7 +143,7 @@ export async function collectCatalogFiles(options: CollectOptions): Promise<Cata
   // Embedded documents follow the folder rules too (JSON only, no schemas, no hidden or skipped folders).
   const embedded = (options.documents ?? []).filter((document) => document.path.endsWith('.json') && isScenarioFile('', document.path));
   let loaded: CatalogFile[] = embedded.map((document) => loadBytes(encoder.encode(document.text), document.path, 'bundled', context));
-  if (files?.readFileSync) loaded = loaded.concat(await loadInSlices(files as CatalogFileAccess & { readFileSync(path: string): Uint8Array }, targets, context));
+  if (files?.readFileSync) loaded = loaded.concat(await loadInSlices(files.readFileSync.bind(files), targets, context));
   else if (files) {
     loaded = loaded.concat(await mapPool(targets, options.concurrency ?? 32, (target) =>
       files.readFile(target.path).then((bytes) => loadBytes(bytes, target.path, target.source, context), (error) => unreadable(target.path, target.source, error)),
