@@ -12,6 +12,7 @@ import type { JsonSchema } from './validate.ts';
 import { check, validatorOf } from './validate.ts';
 import type { FieldError } from './problems.ts';
 import { pointerPatternError } from './domain/pointer-patterns.ts';
+import type { PatchOperation } from './domain/state-diff.ts';
 
 /** A JSON value as a shim state holds it. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -112,6 +113,13 @@ export interface Shim<S extends Json = Json> {
    */
   view?(state: S): Json | Promise<Json>;
   /**
+   * The RFC 6902 diff from `before`'s view to `after`'s, exactly `stateDiff(view(before), view(after))`
+   * (core/domain/state-diff.ts), for a shim whose view rebuilds what its states share: world.json holds every
+   * unit's final world as such a diff, and a view of 1,000 keyed records is a walk of all of them where the
+   * states' own arrays compare by identity. Without it the harness diffs the views.
+   */
+  viewDiff?(before: S, after: S): PatchOperation[];
+  /**
    * The parts of the view that reading touches (a mail's `read` flag, a query log, an access time): RFC 6901
    * pointers relative to the view, a `*` segment for any member or element (`/messages/*` then `/read`). A gold
    * comparison (`expected_actions`) leaves them out, so an agent that reads what the gold solution did not is not
@@ -159,6 +167,7 @@ export function defineShim<S extends Json>(shim: Shim<S>): Shim<S> {
   }
   if (shim.initialStateSchema) compiles(shim.name, 'initial state', shim.initialStateSchema);
   if (shim.checks !== undefined && (typeof shim.checks !== 'object' || Object.values(shim.checks).some((check) => typeof check !== 'function'))) throw new Error(`shim "${shim.name}": checks must be an object of functions (state, args) => boolean`);
+  if (shim.viewDiff !== undefined && typeof shim.viewDiff !== 'function') throw new Error(`shim "${shim.name}": viewDiff must be a function (before, after) => operations`);
   if (shim.reconcile !== undefined && typeof shim.reconcile !== 'function') throw new Error(`shim "${shim.name}": reconcile must be a function (world, context) => states`);
   if (shim.incidental !== undefined && !Array.isArray(shim.incidental)) throw new Error(`shim "${shim.name}": incidental must be a list of JSON Pointers`);
   for (const pointer of shim.incidental ?? []) {

@@ -13,7 +13,7 @@ export interface PatchOperation {
 }
 
 /** RFC 6901: `~` and `/` escaped in a path segment. */
-function segment(key: string | number): string {
+export function pointerSegment(key: string | number): string {
   return String(key).replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
@@ -44,13 +44,13 @@ function diffInto(before: unknown, after: unknown, path: string, operations: Pat
       if (value === before[key]) continue;
       if (!Object.hasOwn(after, key)) {
         removed++;
-        operations.push({ op: 'remove', path: `${path}/${segment(key)}` });
-      } else diffInto(before[key], value, `${path}/${segment(key)}`, operations);
+        operations.push({ op: 'remove', path: `${path}/${pointerSegment(key)}` });
+      } else diffInto(before[key], value, `${path}/${pointerSegment(key)}`, operations);
     }
     let afterCount = 0;
     for (const _key in after) afterCount++;
     if (afterCount > beforeCount - removed) {
-      for (const key in after) if (!Object.hasOwn(before, key)) operations.push({ op: 'add', path: `${path}/${segment(key)}`, value: after[key] });
+      for (const key in after) if (!Object.hasOwn(before, key)) operations.push({ op: 'add', path: `${path}/${pointerSegment(key)}`, value: after[key] });
     }
     return;
   }
@@ -63,6 +63,11 @@ export function stateDiff(before: unknown, after: unknown): PatchOperation[] {
   const operations: PatchOperation[] = [];
   diffInto(before, after, '', operations);
   return operations;
+}
+
+/** `stateDiff` of two values at `path` of a larger document, appended to `operations` (a shim's `viewDiff`). */
+export function stateDiffInto(before: unknown, after: unknown, path: string, operations: PatchOperation[]): void {
+  diffInto(before, after, path, operations);
 }
 
 /** Resolves an RFC 6901 path into its segments. */

@@ -218,10 +218,37 @@ export function redactValue<T>(value: T, scope: RedactionScope = {}): T {
   return walk(value, 0) as T;
 }
 
+/** Texts memoised per set of secrets: at most this many, each at most this long. */
+const MEMO_ENTRIES = 512;
+const MEMO_CHARS = 2048;
+
+/**
+ * `redactText` remembered per scope's secrets: every unit of a run redacts its metrics' notes, and most notes
+ * repeat across trials and tasks ("a single turn: no conversation limit applies"). Only scopes whose secrets are
+ * cached (a scenario's, a task's) share a memo, so a memo never outlives the secrets it was made with.
+ */
+function memoisedText(): (text: string, scope?: RedactionScope) => string {
+  const memos = new WeakMap<readonly string[], Map<string, string>>();
+  return (text, scope = {}) => {
+    if (!text || text.length > MEMO_CHARS || scope.secrets?.length || !(scope.scenario ?? scope.task)) return redactText(text, scope);
+    const secrets = secretsOf(scope);
+    let memo = memos.get(secrets);
+    if (!memo) memos.set(secrets, (memo = new Map()));
+    let redacted = memo.get(text);
+    if (redacted === undefined) {
+      redacted = redactText(text, scope);
+      if (memo.size >= MEMO_ENTRIES) memo.clear();
+      memo.set(text, redacted);
+    }
+    return redacted;
+  };
+}
+
 /** The redactor of the `redactor` service slot. */
 export function createRedactor(): Redactor {
+  const text = memoisedText();
   return {
-    text: (text, scope) => redactText(text, scope),
+    text: (value, scope) => text(value, scope),
     excerpt: (text, options) => redactExcerpt(text, options),
     value: (value, scope) => redactValue(value, scope),
   };

@@ -32,7 +32,7 @@ interface Buffered {
 
 function remap(type: string, data: Record<string, unknown>, real: Map<number, number>): Record<string, unknown> {
   const fix = (value: unknown) => (typeof value === 'number' && real.has(value) ? real.get(value)! : value);
-  if (type === 'metric_result' && Array.isArray(data.failures)) {
+  if (type === 'metric_result' && Array.isArray(data.failures) && data.failures.length) {
     return { ...data, failures: data.failures.map((failure: Record<string, unknown>) => ({ ...failure, event_index: fix(failure.event_index) })) };
   }
   if (type === 'state_change' && data.tool_call_event !== undefined) return { ...data, tool_call_event: fix(data.tool_call_event) };

@@ -171,9 +171,28 @@ function scoreInline(metric: Metric, ref: MetricRef, context: TaskMetricContext,
     const result = metric.score({ ...context, ref, params });
     return result instanceof Promise ? withDeadline(result, limits.budgetMs) : result;
   }
-  const deadline = AbortSignal.timeout(limits.ioTimeoutMs);
-  const signal = context.signal ? AbortSignal.any([context.signal, deadline]) : deadline;
-  return withDeadline(Promise.resolve().then(() => metric.score({ ...context, ref, params, signal })), limits.ioTimeoutMs);
+  const result = metric.score(withLazyDeadline({ ...context, ref, params }, context.signal, limits.ioTimeoutMs));
+  return result instanceof Promise ? withDeadline(result, limits.ioTimeoutMs) : result;
+}
+
+/**
+ * The metric's context with a `signal` aborted at the I/O deadline (or with the run's), made when the metric
+ * first reads it: most metrics never do, and a timer and a combined signal per metric and unit were a tenth of
+ * the scoring on τ-bench's hot path. The deadline still counts from the start of the metric's work.
+ */
+function withLazyDeadline<T extends object>(input: T, runSignal: AbortSignal | undefined, ms: number): T & { signal: AbortSignal } {
+  const started = performance.now();
+  let signal: AbortSignal | undefined;
+  return Object.defineProperty(input, 'signal', {
+    enumerable: true,
+    get() {
+      if (!signal) {
+        const deadline = AbortSignal.timeout(Math.max(1, Math.ceil(ms - (performance.now() - started))));
+        signal = runSignal ? AbortSignal.any([runSignal, deadline]) : deadline;
+      }
+      return signal;
+    },
+  }) as T & { signal: AbortSignal };
 }
 
 /** One scoring job: a metric on the task, or on one answer of its conversation. */

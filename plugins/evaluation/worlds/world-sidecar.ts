@@ -51,7 +51,8 @@ export async function worldSidecar(shims: Registry<Shim>, scenario: Scenario, no
     const diff: Record<string, PatchOperation[]> = {};
     for (const [name, state] of states) {
       if (state === raw.get(name)) continue;
-      const operations = stateDiff(initial[name], await viewOf(shims.get(name)!, state));
+      const shim = shims.get(name)!;
+      const operations = shim.viewDiff ? shim.viewDiff(raw.get(name)!, state) : stateDiff(initial[name], await viewOf(shim, state));
       if (operations.length) diff[name] = operations;
     }
     finals.push({ ...identity, diff } as unknown as Json);

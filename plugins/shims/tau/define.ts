@@ -7,6 +7,7 @@
  */
 import { defineShim, type Json, type Shim, type ShimAction, type ShimOutcome } from '../../../core/shim.ts';
 import type { JsonObject, Keyed, Table } from './shared.ts';
+import { pointerSegment, type PatchOperation } from '../../../core/domain/state-diff.ts';
 
 /** The τ-bench domains bundled as shims. */
 export type TauDomain = 'retail' | 'airline' | 'telecom';
@@ -72,6 +73,11 @@ export function defineTauShim<S extends JsonObject>(definition: TauShimDefinitio
     },
     ...(definition.checks ? { checks: definition.checks } : {}),
     call: (action, params, state) => definition.run(action, params, state),
+    viewDiff(before, after) {
+      const operations: PatchOperation[] = [];
+      for (const table of names) tables[table].viewDiff(before[table] as JsonObject[], after[table] as JsonObject[], `/${pointerSegment(table)}`, operations);
+      return operations;
+    },
     view(state) {
       let view = views.get(state);
       if (!view) {

@@ -11,6 +11,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { shimError, type Json, type ShimOutcome } from '../../../core/shim.ts';
 import type { JsonSchema } from '../../../core/validate.ts';
 import { calculate } from './calculate.ts';
+import { pointerSegment, stateDiffInto, type PatchOperation } from '../../../core/domain/state-diff.ts';
 
 /** A JSON object. */
 export type JsonObject = { [key: string]: Json };
@@ -46,6 +47,8 @@ export interface Table<T extends JsonObject> {
   /** τ-bench's keyed form to ours, refusing a record whose id field is not its key. */
   fromKeyed(keyed: Keyed<T> | readonly T[], name: string): T[];
   toKeyed(rows: readonly T[]): Keyed<T> | T[];
+  /** Appends to `operations` the diff at `path` from `before`'s view (`toKeyed`) to `after`'s. */
+  viewDiff(before: readonly T[], after: readonly T[], path: string, operations: PatchOperation[]): void;
 }
 
 /**
@@ -111,7 +114,39 @@ export function table<T extends JsonObject>(idField: string, published: 'keyed' 
       }
       return keyed;
     },
+    viewDiff(before, after, path, operations) {
+      if (before === after) return;
+      if (published === 'list') return stateDiffInto(before, after, path, operations);
+      if (!keyedChanges(before, after, path, operations)) stateDiffInto(this.toKeyed(before), this.toKeyed(after), path, operations);
+    },
   };
+
+  /**
+   * The keyed views' diff from the arrays, when `after` is `before` with records replaced in place (same id)
+   * and new ids appended, as `put` makes it, and `before` has no id twice; false otherwise (then the views are
+   * diffed). The operations come in the views' own key order (a JavaScript object's: integer-like ids first,
+   * ascending, then the others as inserted), which objects of the changed and added ids reproduce.
+   */
+  function keyedChanges(before: readonly T[], after: readonly T[], path: string, operations: PatchOperation[]): boolean {
+    const index = indexOf(before);
+    if (index.size !== before.length || after.length < before.length) return false;
+    const changed: Record<string, number> = Object.create(null);
+    for (let position = 0; position < before.length; position++) {
+      if (before[position] === after[position]) continue;
+      const id = before[position]![idField] as string;
+      if (after[position]![idField] !== id) return false;
+      changed[id] = position;
+    }
+    const added: Record<string, number> = Object.create(null);
+    for (let position = before.length; position < after.length; position++) {
+      const id = after[position]![idField] as string;
+      if (typeof id !== 'string' || index.has(id) || id in added) return false;
+      added[id] = position;
+    }
+    for (const id in changed) stateDiffInto(before[changed[id]!], after[changed[id]!], `${path}/${pointerSegment(id)}`, operations);
+    for (const id in added) operations.push({ op: 'add', path: `${path}/${pointerSegment(id)}`, value: after[added[id]!] });
+    return true;
+  }
 }
 
 /**
