@@ -109,7 +109,7 @@ function createInfoResponder(host: PluginHost): (c: AppContext, services: Servic
       lastHealth = health;
       healthJson = `"health":${JSON.stringify(health)},`;
     }
-    const body = `${staticInfo.head},"uptime_s":${uptime},"counts":${staticInfo.counts},"runs":${JSON.stringify(runs)}},${health ? healthJson : ''}"telemetry":${JSON.stringify(services.telemetry.snapshot())}}`;
+    const body = `${staticInfo.head},"uptime_s":${uptime},"counts":${staticInfo.counts},"runs":${JSON.stringify(runs)}},${health ? healthJson : ''}"telemetry":${services.telemetry.json()}}`;
     return respond(c, body);
   };
 }
