@@ -18,8 +18,8 @@ const data = randomFillSync(Buffer.alloc(bytes));
 writeFileSync(path, data);
 
 const bare = () => createHash('sha3-256').update(data).digest();
-const sliced = (size) => {
-  const buffer = Buffer.allocUnsafe(size);
+const sliced = (size, bufferSize = size) => {
+  const buffer = Buffer.allocUnsafe(bufferSize);
   return () => {
     const hash = createHash('sha3-256');
     const fd = openSync(path, 'r');
@@ -29,7 +29,7 @@ const sliced = (size) => {
     return hash.digest();
   };
 };
-const cases = { bare, '16 KiB': sliced(16 << 10), '64 KiB': sliced(64 << 10), '256 KiB': sliced(256 << 10), '2 MiB': sliced(2 << 20) };
+const cases = { bare, '16 KiB': sliced(16 << 10), '64 KiB': sliced(64 << 10), '256 KiB': sliced(256 << 10), '2 MiB': sliced(2 << 20), '64 KiB into a 2 MiB buffer': sliced(64 << 10, 2 << 20) };
 const totals = Object.fromEntries(Object.keys(cases).map((name) => [name, []]));
 for (let round = 0; round < rounds; round++) {
   for (const [name, run] of Object.entries(cases)) {

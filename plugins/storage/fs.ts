@@ -130,7 +130,8 @@ async function streamFile(path: string): Promise<ReadableStream<Uint8Array> | nu
 function createBufferPool(size: number, keep: number) {
   const free: Buffer[] = [];
   return {
-    take: () => free.pop() ?? Buffer.allocUnsafe(size),
+    size,
+    take: () => free.pop() ?? Buffer.allocUnsafeSlow(size),
     give(buffer: Buffer) {
       if (free.length < keep) free.push(buffer);
     },
@@ -146,7 +147,16 @@ type BufferPool = ReturnType<typeof createBufferPool>;
  */
 const SYNC_SLICE = 64 << 10;
 
-/** Files the buffer pool holds whole are read synchronously by `hashFileInto` (see there), slice by slice. */
+/**
+ * Files below this size are read synchronously by `hashFileInto`, slice by slice, into a buffer of one slice.
+ * Its own buffer, not a slice of the 2 MiB one: on this project's Linux hosts a read into a large buffer (one
+ * malloc maps apart from its heap) cost ~450 µs per MiB against ~100 µs into a 64 KiB one, though only its
+ * first 64 KiB were written (`node bench/hash-slices.mjs`), which was most of what public verify spent beyond
+ * the hash (issue 36).
+ */
+const SYNC_HASH_MAX = 2 << 20;
+
+/** Reads a file of `size` bytes into the hash, one slice at a time, synchronously. */
 const feedSync = (fd: number, size: number, buffer: Buffer, hash: IncrementalHash): number => {
   let total = 0;
   for (;;) {
@@ -159,7 +169,7 @@ const feedSync = (fd: number, size: number, buffer: Buffer, hash: IncrementalHas
   }
 };
 
-async function hashFileInto(path: string, hash: IncrementalHash, pool: BufferPool): Promise<number | null> {
+async function hashFileInto(path: string, hash: IncrementalHash, pools: { slices: BufferPool; large: BufferPool }): Promise<number | null> {
   let fd: number;
   try {
     fd = openSync(path, 'r');
@@ -167,23 +177,29 @@ async function hashFileInto(path: string, hash: IncrementalHash, pool: BufferPoo
     if (missing(error)) return null;
     throw error;
   }
-  const buffer = pool.take();
   let sync = true;
+  let pool = pools.slices;
+  let buffer: Buffer | undefined;
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) return null;
-    if (stat.size < buffer.length) return feedSync(fd, stat.size, buffer, hash);
+    if (stat.size < SYNC_HASH_MAX) {
+      buffer = pool.take();
+      return feedSync(fd, stat.size, buffer, hash);
+    }
     sync = false;
+    pool = pools.large;
+    const large = (buffer = pool.take());
     let total = 0;
     for (;;) {
-      const wanted = Math.min(Math.max(stat.size - total, 0) + 1, buffer.length);
-      const bytesRead = await call<number>((done) => read(fd, buffer, 0, wanted, null, done));
-      if (bytesRead > 0) hash.update(buffer.subarray(0, bytesRead));
+      const wanted = Math.min(Math.max(stat.size - total, 0) + 1, large.length);
+      const bytesRead = await call<number>((done) => read(fd, large, 0, wanted, null, done));
+      if (bytesRead > 0) hash.update(large.subarray(0, bytesRead));
       total += bytesRead;
       if (bytesRead < wanted) return total;
     }
   } finally {
-    pool.give(buffer);
+    if (buffer) pool.give(buffer);
     if (sync) closeSync(fd);
     else await new Promise<void>((resolve) => close(fd, () => resolve()));
   }
@@ -246,7 +262,7 @@ export interface FsStoreOptions {
 export function createFsStore(base: string, { now = () => Date.now(), syncReadMaxBytes = 64 * 1024 }: FsStoreOptions = {}) {
   const root = resolve(base);
   // 2 MiB: a 1 MiB trace is one read; four kept (8 MiB) serve four verifications at once without allocating.
-  const hashBuffers = createBufferPool(2 << 20, 4);
+  const hashBuffers = { slices: createBufferPool(SYNC_SLICE, 4), large: createBufferPool(2 << 20, 4) };
   const pathOf = (key: string) => join(root, ...storageKey(key).split(':'));
   const raw = createStorage({ driver: fsDriver({ base: root, ignore: ['**/node_modules/**', '**/.git/**', `**/*${TEMP_SUFFIX}`] }) });
   return createStore('fs', raw, {
