@@ -8,7 +8,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fromMarkdown } from 'mdast-util-from-markdown';
@@ -40,14 +39,6 @@ function readmeBlocks(): Block[] {
   return blocks;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const hasJq = spawnSync('jq', ['--version']).status === 0;
 let server: ChildProcess | undefined;
@@ -63,13 +54,21 @@ beforeAll(async () => {
   mkdirSync(join(folder, 'node_modules', '.bin'), { recursive: true });
   symlinkSync(join(repo, 'bin', 'aeh.mjs'), join(folder, 'node_modules', '.bin', 'aeh'));
   writeFileSync(join(folder, 'package.json'), '{"name":"readme-examples","private":true}\n');
-  port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', PROJECT_ROOT: folder };
+  // Port 0: the system picks a free one, which the service logs ("listening on http://127.0.0.1:<port>"); a port
+  // probed free and released beforehand can be taken by another suite's server in between.
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1', PROJECT_ROOT: folder };
   delete env.DASHBOARD_API_KEY;
   server = spawn(process.execPath, [join(repo, 'scripts', 'start.mjs')], { cwd: folder, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Read to the end (a pipe left full would stop the service), kept only until the port is known.
+  let printed = '';
+  const keep = (chunk: Buffer) => { if (!port) printed += chunk; };
+  server.stdout!.on('data', keep);
+  server.stderr!.on('data', keep);
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const up = await fetch(`http://127.0.0.1:${port}/healthz`).then((response) => response.ok, () => false);
+    const listening = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(printed);
+    if (listening) port = Number(listening[1]);
+    const up = listening !== null && await fetch(`http://127.0.0.1:${port}/healthz`).then((response) => response.ok, () => false);
     if (up) break;
     if (Date.now() > deadline || server.exitCode !== null) throw new Error(`the service did not start (exit ${server.exitCode})`);
     await new Promise((resolve) => setTimeout(resolve, 100));

@@ -44,6 +44,9 @@ describe('runtime: startNodeService on a real socket', () => {
     const root = freshRoot();
     service = await startNodeService({ DASHBOARD_API_KEY: TEST_KEY, PROJECT_ROOT: root, PORT: '0', AEH_MAX_BODY_BYTES: '1024' }, root, logger);
     expect(service.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    // The app knows the port the system picked (the MCP URLs it gives agents, the SSRF guard's own address).
+    expect(service.config.port).toBe(Number(new URL(service.url).port));
+    expect(service.config.port).not.toBe(0);
     expect(logger.lines.some((line) => line.message === `listening on ${service.url}`)).toBe(true);
     const health = await fetch(`${service.url}/healthz`);
     expect(health.status).toBe(200);

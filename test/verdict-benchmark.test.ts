@@ -9,7 +9,6 @@
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startNodeService, type NodeService } from '../runtime/node/start.ts';
@@ -18,14 +17,6 @@ import { startBenchAgents, type BenchAgents } from '../bench/verdicts/agents.ts'
 import { confusion, formatConfusion, runVerdictCases, type CaseOutcome } from '../bench/verdicts/run-cases.ts';
 import { TEST_KEY } from './helpers.ts';
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().once('error', reject).listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 describe('verdict benchmark: known behaviours over http, openai and MCP', { timeout: 120_000 }, () => {
   let service: NodeService;
@@ -35,7 +26,7 @@ describe('verdict benchmark: known behaviours over http, openai and MCP', { time
   beforeAll(async () => {
     agents = await startBenchAgents();
     const root = mkdtempSync(join(tmpdir(), 'aeh-verdicts-'));
-    service = await startNodeService({ DASHBOARD_API_KEY: TEST_KEY, PROJECT_ROOT: root, AEH_STORAGE: 'memory', PORT: String(await freePort()), HOST: '127.0.0.1', AEH_ALLOW_HOSTS: '127.0.0.1' }, root, silentLogger);
+    service = await startNodeService({ DASHBOARD_API_KEY: TEST_KEY, PROJECT_ROOT: root, AEH_STORAGE: 'memory', PORT: '0', HOST: '127.0.0.1', AEH_ALLOW_HOSTS: '127.0.0.1' }, root, silentLogger);
     outcomes = await runVerdictCases({ url: service.url, key: TEST_KEY }, agents, 'test');
   }, 120_000);
   afterAll(async () => {

@@ -5,7 +5,6 @@
 import { describe, it, expect, afterAll } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,14 +14,6 @@ import { TEST_KEY } from '../../test/helpers.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().once('error', reject).listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** Starts the example agent as a user would and resolves with the URL it prints. */
 function startExample(): Promise<{ child: ChildProcess; url: string }> {
@@ -52,7 +43,7 @@ describe('example: an MCP agent in the simulated world', () => {
     const root = mkdtempSync(join(tmpdir(), 'aeh-mcp-example-'));
     copyFileSync(join(here, 'refund-over-mcp.json'), join(root, 'refund-over-mcp.json'));
     const agentHost = new URL(example.url).host;
-    service = await startNodeService({ DASHBOARD_API_KEY: TEST_KEY, PROJECT_ROOT: root, AEH_STORAGE: 'memory', PORT: String(await freePort()), AEH_ALLOW_HOSTS: agentHost }, root, silentLogger);
+    service = await startNodeService({ DASHBOARD_API_KEY: TEST_KEY, PROJECT_ROOT: root, AEH_STORAGE: 'memory', PORT: '0', AEH_ALLOW_HOSTS: agentHost }, root, silentLogger);
     const headers = { 'X-API-Key': TEST_KEY, 'content-type': 'application/json' };
     // The scenario names the example's default port; this test's agent listens where the system put it.
     const accepted = await (await fetch(`${service.url}/api/evaluate`, { method: 'POST', headers, body: JSON.stringify({ path: 'refund-over-mcp.json', agent: { adapter: 'http', url: example.url, max_tool_rounds: 0 } }) })).json();

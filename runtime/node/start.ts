@@ -24,6 +24,24 @@ export interface NodeService {
   stop(): Promise<void>;
 }
 
+/** The environment a start reads: the project's `.env`, then the process's variables over it. */
+function startEnv(processEnv: Record<string, string | undefined>, cwd: string): Record<string, string | undefined> {
+  const root = resolve(cwd, processEnv.PROJECT_ROOT?.trim() || '.');
+  // An empty variable in the shell (`DASHBOARD_API_KEY=`) means "not set": it must not hide the key in .env,
+  // or every start would generate a new one.
+  const setInProcess = Object.fromEntries(Object.entries(processEnv).filter(([, value]) => value !== undefined && value !== ''));
+  return { ...readEnvFile(root), ...setInProcess, PROJECT_ROOT: root };
+}
+
+/** Listens on `host:port` with a handler that may be set later (`undefined`: 503 while the app starts). */
+function listen(host: string, port: number, handler: () => AehApp['fetch'] | undefined): Promise<ServerType> {
+  return new Promise<ServerType>((resolve, reject) => {
+    const starting = () => new Response('{"title":"the service is starting"}', { status: 503, headers: { 'content-type': 'application/problem+json', 'retry-after': '1' } });
+    const listening = serve({ fetch: (request, env) => (handler() ?? starting)(request, env), hostname: host, port }, () => resolve(listening));
+    listening.once('error', reject);
+  });
+}
+
 /** Builds the app for an environment (no listening); generates the key on first start. */
 export async function buildNodeApp(
   processEnv: Record<string, string | undefined>,
@@ -32,11 +50,7 @@ export async function buildNodeApp(
   runtime?: { name: string; version: string },
   ahead: Pick<RuntimeCapabilities, 'catalogPrefetch'> = {},
 ): Promise<{ app: AehApp; config: Config }> {
-  const root = resolve(cwd, processEnv.PROJECT_ROOT?.trim() || '.');
-  // An empty variable in the shell (`DASHBOARD_API_KEY=`) means "not set": it must not hide the key in .env,
-  // or every start would generate a new one.
-  const setInProcess = Object.fromEntries(Object.entries(processEnv).filter(([, value]) => value !== undefined && value !== ''));
-  const env: Record<string, string | undefined> = { ...readEnvFile(root), ...setInProcess, PROJECT_ROOT: root };
+  const env = startEnv(processEnv, cwd);
   let config = parseConfig(env, cwd);
   if (!config.apiKey) {
     const { key, path } = generateApiKey(config.projectRoot);
@@ -55,11 +69,19 @@ export async function buildNodeApp(
 
 /** Builds the app and listens on `HOST`/`PORT`; `ahead` holds work the entry started before it loaded the app. */
 export async function startNodeService(processEnv: Record<string, string | undefined>, cwd: string, logger: Logger = consoleLogger(), ahead: Pick<RuntimeCapabilities, 'catalogPrefetch'> = {}): Promise<NodeService> {
-  const { app, config } = await buildNodeApp(processEnv, cwd, logger, undefined, ahead);
-  const server = await new Promise<ServerType>((resolve, reject) => {
-    const listening = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, () => resolve(listening));
-    listening.once('error', reject);
+  // `PORT=0` lets the system pick a free port: the server listens before the app is built, so that the app knows
+  // the port it serves on (the MCP tool URLs it gives agents, the SSRF guard's own address), never 0.
+  const requested = parseConfig(startEnv(processEnv, cwd), cwd);
+  let built: AehApp | undefined;
+  const early = requested.port === 0 ? await listen(requested.host, 0, () => built?.fetch) : undefined;
+  const picked = early?.address();
+  const env = picked && typeof picked === 'object' ? { ...processEnv, PORT: String(picked.port) } : processEnv;
+  const { app, config } = await buildNodeApp(env, cwd, logger, undefined, ahead).catch(async (error) => {
+    if (early) await new Promise<void>((resolve) => early.close(() => resolve()));
+    throw error;
   });
+  built = app;
+  const server = early ?? await listen(config.host, config.port, () => app.fetch);
   const stopScheduler = startScheduler(await app.ready);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
