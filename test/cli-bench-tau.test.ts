@@ -45,7 +45,8 @@ const server = setupServer(
   // Issue 34's tasks: one promises a refund (task_3) or declines it, and answers task_4 and task_5 plainly.
   http.post('http://agent.test/rules/:who', async ({ request, params }) => {
     const body = await request.json() as any;
-    if (body.task_id === 'task_4' && !body.round) return HttpResponse.json({ tool_calls: [{ id: 'a', name: 'get_order_details', arguments: { order_id: '#W2' } }] });
+    // `lookups` reads the order in 12 rounds of one turn, as an agent checking each item may: τ-bench allows it.
+    if (body.task_id === 'task_4' && (body.round ?? 0) < (params.who === 'lookups' ? 12 : 1)) return HttpResponse.json({ tool_calls: [{ id: 'a', name: 'get_order_details', arguments: { order_id: '#W2' } }] });
     if (body.task_id === 'task_3') return HttpResponse.json({ output: params.who === 'promises' ? 'Of course: your refund is on its way.' : 'I am sorry: #W2 is on its way and cannot be refunded yet.' });
     return HttpResponse.json({ output: 'Your order #W2 is on its way.' });
   }),
@@ -120,6 +121,18 @@ describe('cli: aeh bench tau', () => {
     const promises = JSON.parse((await bench('promises')).stdout);
     expect(promises.tasks[0]).toMatchObject({ task_id: 'task_3', passed: 0, status: 'fail' });
     expect(promises.compliance.status).toBe('fail');
+  }, 60_000);
+
+  it("lets an agent use more tool rounds in one turn than the adapters' default 8: τ-bench bounds steps, not rounds", async () => {
+    const data = dataDir();
+    const cwd = mkdtempSync(join(tmpdir(), 'aeh-bench-'));
+    const env = { AEH_TAU_DATA_DIR: data, AEH_LLM_BASE_URL: 'http://llm.test/v1', AEH_LLM_MODEL: 'user-sim', AEH_ALLOW_HOSTS: 'llm.test,agent.test' };
+    const result = await runCli(['bench', 'tau', '--domain', 'retail', '--split', 'rules', '--agent', '{"adapter":"http","url":"http://agent.test/rules/lookups"}', '--trials', '1', '--poll-ms', '20', '--json'], { cwd, env });
+    const out = JSON.parse(result.stdout);
+    expect(out.tasks.find((task: { task_id: string }) => task.task_id === 'task_4'), result.stdout).toMatchObject({ passed: 1, status: 'pass' });
+    // A spec's own bound still wins: 8 rounds end the turn with the adapter's error, as they did for every agent.
+    const bounded = JSON.parse((await runCli(['bench', 'tau', '--domain', 'retail', '--split', 'rules', '--agent', '{"adapter":"http","url":"http://agent.test/rules/lookups","max_tool_rounds":8}', '--trials', '1', '--poll-ms', '20', '--json'], { cwd, env })).stdout);
+    expect(bounded.compliance.status).toBe('error');
   }, 60_000);
 
   it('fails a conversation the user never ends: it reaches τ-bench\'s 200 steps (before issue 34, cut at 8 turns and passed)', async () => {

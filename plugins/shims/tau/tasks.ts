@@ -168,6 +168,9 @@ function telecomStart(task: TauTask, dual: DualControl): Record<string, unknown>
   return { tau_telecom: { initialization_actions: calls.filter((call) => call.env_type === 'assistant') }, [dual.userShim.name]: initializeTelecomWorlds(dual.agentDb, calls).user };
 }
 
+/** The tool rounds per turn an `openai` or `http` agent gets on τ-bench's scenarios: each adapter's largest. */
+export const TAU_AGENT_DEFAULTS = Object.freeze({ openai: Object.freeze({ max_tool_rounds: 16 }), http: Object.freeze({ max_tool_rounds: 32 }) });
+
 /** What `tauScenario` built: the scenario, the domain policy and how it is scored. */
 export interface TauScenario {
   scenario: Scenario;
@@ -230,6 +233,10 @@ export async function tauScenario(domain: TauDomain, data: TauDataDir, options: 
     ...(dual ? { user_shims: [dual.userShim.name] } : {}),
     // τ-bench's reward is the product of its components: each one fails the task.
     verdict: { must_pass: ['declared', 'nl_assertions', 'conversation_end'] },
+    // τ-bench bounds a conversation's steps (200), not an agent's tool calls in one turn: the adapters' own
+    // per-turn bounds (8 by default) would end a turn τ-bench lets go on, so τ-bench's scenarios give them
+    // their largest (TAU_AGENT_DEFAULTS; a spec that sets its own keeps it).
+    agent_defaults: { openai: { ...TAU_AGENT_DEFAULTS.openai }, http: { ...TAU_AGENT_DEFAULTS.http } },
     tasks: await Promise.all(chosen.map((task) => tauTask(task, shim, db, domain, guidelines, dual))),
   };
   return { scenario, policy, rewardBasis };
