@@ -104,10 +104,18 @@ export function injectEnvironment(text: string, injections: Readonly<Record<stri
   return pyFormat(text, injectedValues(text, injections));
 }
 
+// The text of the last call and its indent: a run loads the same text for each of its units, and measuring its
+// lines each time showed in a replay's profile.
+let measured: { text: string; indent: string } | undefined;
+/** Deeper than any line the dump writes: the scalar's own indent is at most that. */
+function continuationIndent(text: string): string {
+  if (measured?.text !== text) measured = { text, indent: ' '.repeat(Math.min(200, (text.match(/^ */gm) ?? []).reduce((deepest, spaces) => Math.max(deepest, spaces.length), 0) + 1)) };
+  return measured.indent;
+}
+
 /** Each field's text as `injectEnvironment` puts it into `text`. */
 function injectedValues(text: string, injections: Readonly<Record<string, string>>): Record<string, string> {
-  // Deeper than any line the dump writes: the scalar's own indent is at most that.
-  const indent = ' '.repeat(Math.min(200, (text.match(/^ */gm) ?? []).reduce((deepest, spaces) => Math.max(deepest, spaces.length), 0) + 1));
+  const indent = continuationIndent(text);
   return Object.fromEntries(Object.entries(injections).map(([name, value]) => [name, asQuotedContinuation(value, indent)]));
 }
 
