@@ -43,13 +43,36 @@ describe('evaluation: bounded queue', () => {
   }, 120_000);
 });
 
+/** An agent whose call waits until it is cancelled; `called` resolves when the first call starts. */
+function heldAgent() {
+  let started!: () => void;
+  const called = new Promise<void>((resolve) => { started = resolve; });
+  const plugin: Plugin = {
+    name: 'held-agent',
+    setup(host) {
+      host.agents.register({
+        name: 'held',
+        description: 'test: answers only when cancelled',
+        call(_input, { signal }) {
+          started();
+          return new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
+        },
+      }, 'held-agent');
+    },
+  };
+  return { plugin, called };
+}
+
 describe('evaluation: cancellation', () => {
   it('cancels a queued task at once and a running one mid-call', async () => {
-    const t = await testApp({ plugins: [testMetrics], env: { AEH_CONCURRENCY: '1' } });
-    const slow = scriptedScenario('slow', { agent: { adapter: 'scripted', delay_ms: 300_000, timeout_ms: 300_000, replies: { '*': 'x' } } });
+    // Waits on the agent's first call, an event: the scripted agent (idempotent) shows `running` only from its
+    // first checkpoint, after its first call, and polling the status for it spent ~75 s to no end.
+    const held = heldAgent();
+    const t = await testApp({ plugins: [testMetrics, held.plugin], env: { AEH_CONCURRENCY: '1' } });
+    const slow = scriptedScenario('slow', { agent: { adapter: 'held', timeout_ms: 300_000 } });
     const running = (await t.json('POST', '/api/evaluate', { body: { scenario: slow } })).body;
     const queued = (await t.json('POST', '/api/evaluate', { body: { scenario: slow } })).body;
-    for (let i = 0; i < 12_000 && (await t.json('GET', running.status_url)).body.status !== 'running'; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    await held.called;
 
     const cancelQueued = await t.json('DELETE', queued.status_url);
     expect(cancelQueued.status).toBe(200);

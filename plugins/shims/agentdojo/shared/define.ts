@@ -69,16 +69,23 @@ export function toolSchema(tool: Pick<AgentDojoTool<unknown>, 'name' | 'params'>
 }
 
 // Loading the environment text is the costly part of starting a task: the same text (a suite's default world,
-// one attack's world) starts many tasks, and the loaded state is never mutated.
+// one attack's world) starts many tasks, and the loaded state is never mutated. Keyed by the text, then by the
+// injections: one key of both stringified the whole text again for every task (a replay's profile showed it).
+const MAX_TEXTS = 8;
 const MAX_CACHED = 64;
-const loaded = new Map<string, Json>();
+const loaded = new Map<string, Map<string, Json>>();
 function cachedEnvironment(seed: EnvironmentSeed, environment: PyType, load: (environment: Json) => Json = (env) => env): Json {
-  const key = JSON.stringify([seed.environment_text, seed.injections ?? {}]);
-  let state = loaded.get(key);
+  let byInjections = loaded.get(seed.environment_text);
+  if (!byInjections) {
+    if (loaded.size >= MAX_TEXTS) loaded.delete(loaded.keys().next().value!);
+    loaded.set(seed.environment_text, (byInjections = new Map()));
+  }
+  const key = JSON.stringify(seed.injections ?? {});
+  let state = byInjections.get(key);
   if (state === undefined) {
     state = deepFreeze(load(loadEnvironment(seed.environment_text, seed.injections ?? {}, environment)));
-    if (loaded.size >= MAX_CACHED) loaded.delete(loaded.keys().next().value!);
-    loaded.set(key, state);
+    if (byInjections.size >= MAX_CACHED) byInjections.delete(byInjections.keys().next().value!);
+    byInjections.set(key, state);
   }
   return state;
 }

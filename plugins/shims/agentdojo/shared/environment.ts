@@ -15,6 +15,7 @@ import type { Json } from '../../../../core/shim.ts';
 import { PyFloat } from './python.ts';
 import { coerce, type PyType } from './types.ts';
 import { pyYamlDump } from './yaml-dump.ts';
+import { environmentTemplate, injectTemplate, type EnvironmentTemplate } from './environment-template.ts';
 
 type Tag = NonNullable<SchemaOptions['customTags']> extends infer T ? (T extends Array<infer U> ? U : never) : never;
 type Tags = Tag[];
@@ -39,9 +40,12 @@ function loaderTags(includes: Readonly<Record<string, string>> | undefined, keep
   };
 }
 
+type ReadOptions = ParseOptions & DocumentOptions & SchemaOptions & ToJSOptions;
+const readOptions = (includes: Readonly<Record<string, string>> | undefined, keepFloats: boolean): ReadOptions =>
+  ({ version: '1.1', customTags: loaderTags(includes, keepFloats), maxAliasCount: -1, uniqueKeys: false, intAsBigInt: false });
+
 function readYaml(text: string, includes: Readonly<Record<string, string>> | undefined, keepFloats: boolean): unknown {
-  const options: ParseOptions & DocumentOptions & SchemaOptions & ToJSOptions = { version: '1.1', customTags: loaderTags(includes, keepFloats), maxAliasCount: -1, uniqueKeys: false, intAsBigInt: false };
-  return parse(text, options);
+  return parse(text, readOptions(includes, keepFloats));
 }
 
 /** The `!include` paths an environment text names, for a reader to fetch before `environmentTemplate`. */
@@ -97,9 +101,22 @@ function asQuotedContinuation(text: string, indent: string): string {
 
 /** The environment text with its injections put in, as the reference's `environment_text.format(**injections)`. */
 export function injectEnvironment(text: string, injections: Readonly<Record<string, string>>): string {
-  // Deeper than any line the dump writes: the scalar's own indent is at most that.
-  const indent = ' '.repeat(Math.min(200, (text.match(/^ */gm) ?? []).reduce((deepest, spaces) => Math.max(deepest, spaces.length), 0) + 1));
-  return pyFormat(text, Object.fromEntries(Object.entries(injections).map(([name, value]) => [name, asQuotedContinuation(value, indent)])));
+  return pyFormat(text, injectedValues(text, injections));
+}
+
+// The text of the last call and its indent: a run loads the same text for each of its units, and measuring its
+// lines each time showed in a replay's profile.
+let measured: { text: string; indent: string } | undefined;
+/** Deeper than any line the dump writes: the scalar's own indent is at most that. */
+function continuationIndent(text: string): string {
+  if (measured?.text !== text) measured = { text, indent: ' '.repeat(Math.min(200, (text.match(/^ */gm) ?? []).reduce((deepest, spaces) => Math.max(deepest, spaces.length), 0) + 1)) };
+  return measured.indent;
+}
+
+/** Each field's text as `injectEnvironment` puts it into `text`. */
+function injectedValues(text: string, injections: Readonly<Record<string, string>>): Record<string, string> {
+  const indent = continuationIndent(text);
+  return Object.fromEntries(Object.entries(injections).map(([name, value]) => [name, asQuotedContinuation(value, indent)]));
 }
 
 /** The injection vectors of `injection_vectors.yaml`: each one's description and default text, in file order. */
@@ -119,5 +136,21 @@ export function vectorsOf(injectionVectorsYaml: string): Record<string, { descri
  * does.
  */
 export function loadEnvironment(text: string, injections: Readonly<Record<string, string>>, environment: PyType): Json {
-  return coerce(readYaml(injectEnvironment(text, injections), undefined, false), environment);
+  const values = injectedValues(text, injections);
+  const template = templateOf(text);
+  const tree = template && injectTemplate(template, values);
+  return coerce(tree ?? parse(pyFormat(text, values), readOptions(undefined, false)), environment);
+}
+
+// A few texts at most (a suite's default environment, the scenarios' own): each template holds its parsed tree.
+const MAX_TEMPLATES = 8;
+const templates = new Map<string, EnvironmentTemplate | null>();
+function templateOf(text: string): EnvironmentTemplate | undefined {
+  let template = templates.get(text);
+  if (template === undefined) {
+    template = environmentTemplate(text, pyFormat, readOptions(undefined, false)) ?? null;
+    if (templates.size >= MAX_TEMPLATES) templates.delete(templates.keys().next().value!);
+    templates.set(text, template);
+  }
+  return template ?? undefined;
 }
