@@ -95,6 +95,24 @@ describe('evaluation: cancellation', () => {
   });
 });
 
+describe('evaluation: status while the first call is in flight', () => {
+  it('shows a run of an idempotent adapter (scripted) as running while its first, slow call is in flight', async () => {
+    const t = await testApp({ plugins: [testMetrics] });
+    const slow = scriptedScenario('slow-first', { agent: { adapter: 'scripted', delay_ms: 300_000, timeout_ms: 300_000, replies: { '*': 'x' } } });
+    const accepted = (await t.json('POST', '/api/evaluate', { body: { scenario: slow } })).body;
+    // Such a run skips its `running` write when it ends within 250 ms; this one is marked from then on. The
+    // bound is a hang guard: before the fix the status stayed `queued` for the whole call.
+    let status = '';
+    for (let i = 0; i < 12_000 && status !== 'running'; i++) {
+      status = (await t.json('GET', accepted.status_url)).body.status;
+      if (status !== 'running') await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect(status).toBe('running');
+    expect((await t.json('DELETE', accepted.status_url)).body.status).toBe('cancelled');
+    expect((await t.json('GET', accepted.status_url)).body.status).toBe('cancelled');
+  });
+});
+
 describe('evaluation: agent failures', () => {
   it('ends the run in error with INFRA.AGENT_TIMEOUT when the agent exceeds timeout_ms', async () => {
     const t = await testApp({ plugins: [testMetrics] });

@@ -25,4 +25,6 @@ export interface RunContext {
   /** The unit the token says runs next, and whether units remain (`running`) or only results (`finishing`). */
   from: number;
   phase: HandoffState['phase'];
+  /** The task record's `running` write made while the first unit is still in flight, which checkpoints wait for. */
+  marking?: Promise<void>;
 }

@@ -40,6 +40,8 @@ export async function checkpoint(run: RunContext, next: number, phase: HandoffSt
   };
   task.handoff = await signHandoff(state, engine.handoffKey, { now: engine.services.now(), ttlSeconds: engine.handoffTtlSeconds });
   task.progress = { done: next, total: run.total };
+  // After the `running` mark, never beside it: the record written last must be this one, with its token.
+  await run.marking;
   await engine.services.store.setJson(keys.task(task.task_id), task);
   if (phase === 'running' && (await engine.services.store.has(keys.cancelRequest(task.task_id)))) throw new StopRequest('cancel');
 }
@@ -124,13 +126,21 @@ export async function runTask(engine: Engine, taskId: string, signal: AbortSigna
       if (error instanceof HandoffError) return abandonRun(engine, task, error);
       throw error;
     }
+    let marker: ReturnType<typeof setTimeout> | undefined;
     if (task.status !== 'running') {
       task.status = 'running';
       task.started_at = new Date(services.now()).toISOString();
-      // An idempotent run shows `running` from its first checkpoint (at most BATCH_MS later): one write less.
+      // An idempotent run that ends within BATCH_MS is never shown `running` (one write less per short run);
+      // one whose first unit takes longer is, from BATCH_MS on, whether or not a checkpoint came yet.
       if (!run.adapter.idempotent) await services.store.setJson(keys.task(taskId), task);
+      else marker = markRunningLater(run, run.step);
     }
-    if (run.phase === 'running') await execute(run);
+    try {
+      if (run.phase === 'running') await execute(run);
+    } finally {
+      clearTimeout(marker);
+      await run.marking;
+    }
     return await finishRun(run);
   } catch (error) {
     if (error instanceof StopRequest || signal.aborted) {
@@ -140,6 +150,21 @@ export async function runTask(engine: Engine, taskId: string, signal: AbortSigna
     }
     return endOnUnexpectedError(engine, task, run, error);
   }
+}
+
+/**
+ * Writes the task record as `running` after BATCH_MS unless a checkpoint wrote it by then (its step moved on).
+ * The write is `run.marking`: checkpoints and the finish wait for it, so it never lands after them.
+ */
+function markRunningLater(run: RunContext, step: number): ReturnType<typeof setTimeout> {
+  const timer = setTimeout(() => {
+    if (run.step !== step || run.signal.aborted) return;
+    run.marking = run.engine.services.store.setJson(keys.task(run.task.task_id), { ...run.task }).catch((error: unknown) => {
+      run.engine.services.logger.warn('could not mark a run running', { task_id: run.task.task_id, error: String((error as Error)?.message ?? error) });
+    });
+  }, BATCH_MS);
+  (timer as { unref?: () => void }).unref?.();
+  return timer;
 }
 
 /**
