@@ -2,11 +2,17 @@
  * Lifecycle hooks: how plugins react to what other plugins do without importing each other.
  * Handlers run in registration order and are awaited; a throwing handler is logged, not fatal.
  */
+import type { RunRecord } from './domain/runs.ts';
 
 /** Events and their payloads. */
 export interface HookEvents {
-  /** A run's trace and sidecars are final; certification signs it here. */
-  'run.finished': { run_id: string };
+  /**
+   * A run's trace and sidecars are final; certification signs it here. `record` is the run record about to be
+   * stored as final (`run.json` still holds the submitted one until the handlers return, so that a client that
+   * sees the final status finds the certificate); handlers read it from here, not from storage. Emitted without
+   * it, handlers read `run.json`.
+   */
+  'run.finished': { run_id: string; record?: RunRecord };
   /**
    * A finished run's evidence was deleted (retention), its certificate kept: `bytes_freed` no longer count
    * against `submitted_by`'s stored bytes.

@@ -43,14 +43,14 @@ describe('evaluation: POST /api/evaluate', () => {
     expect(refusal).toMatchObject({ metric: 'probe_refusal', task_id: 't2', severity: 'critical' });
   });
 
-  it('writes the four sidecars and the run record before run.finished, and the final status after it', async () => {
+  it('writes the four sidecars before run.finished, hands it the final run record, and stores that record and the final status after it', async () => {
     const seen: any[] = [];
     const observer = {
       name: 'observer',
       setup(host: any) {
-        host.on('run.finished', async ({ run_id }: { run_id: string }, services: any) => {
+        host.on('run.finished', async ({ run_id, record }: { run_id: string; record: any }, services: any) => {
           const read = (file: string) => services.store.getJson(`runs/${run_id}/${file}`);
-          seen.push({ run: await read('run.json'), task: await services.store.getJson(`tasks/${(await read('run.json')).task_id}.json`), scores: await read('scores.json'), failures: await read('failures.json'), summary: await read('summary.json'), scenario: await read('scenario.json') });
+          seen.push({ record, run: await read('run.json'), task: await services.store.getJson(`tasks/${(await read('run.json')).task_id}.json`), scores: await read('scores.json'), failures: await read('failures.json'), summary: await read('summary.json'), scenario: await read('scenario.json') });
         });
       },
     };
@@ -58,9 +58,11 @@ describe('evaluation: POST /api/evaluate', () => {
     const { run } = await evaluate(t, { scenario: scriptedScenario('hooks') });
     expect(seen).toHaveLength(1);
     const [at] = seen;
-    expect(at.run.status).toBe('running');
+    // run.json is still the submitted record (issue 36: written once, after the handlers); the hook has the final one.
+    expect(at.run).toMatchObject({ status: 'queued', compliance: null });
     expect(['queued', 'running']).toContain(at.task.status);
-    expect(at.run.compliance.status).toBe('pass');
+    expect(at.record).toMatchObject({ status: 'succeeded', compliance: { status: 'pass' } });
+    expect(JSON.parse(JSON.stringify(at.record))).toEqual(run);
     expect(at.scores).toMatchObject({ index: 1, per_metric: { probe_contains: { mean: 1, count: 1 }, probe_refusal: { mean: 1, count: 1 } } });
     expect(at.failures).toEqual([]);
     expect(at.summary).toMatchObject({ run_id: run.run_id, status: 'succeeded', tasks: { total: 2, done: 2 }, agent_signatures: [] });

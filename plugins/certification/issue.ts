@@ -91,10 +91,12 @@ async function writeCertificate(services: Services, certificate: Certificate): P
  * Builds, signs and writes the certificate of a finished run. Returns it, or `null` when the run is not one to
  * certify (unknown, cancelled, no trace). Idempotent: a second call for unchanged artefacts keeps the
  * certificate already written (with any Auditor entries).
+ * `identity` names the Evaluator (`AEH_EVALUATOR_IDENTITY`, default the product name); `record` is the run record
+ * the engine hands to `run.finished` (read from `run.json` when not given). The evidence is always read back
+ * from storage and hashed: the certificate covers the bytes stored.
  */
-/** `identity` names the Evaluator (`AEH_EVALUATOR_IDENTITY`, default the product name). */
-export async function issueCertificate(services: Services, runId: string, identity: string = PRODUCT_NAME): Promise<Certificate | null> {
-  const run = await readRun(services.store, runId);
+export async function issueCertificate(services: Services, runId: string, identity: string = PRODUCT_NAME, record?: RunRecord): Promise<Certificate | null> {
+  const run = record ?? (await readRun(services.store, runId));
   if (run?.status === 'cancelled') return null;
   const traceFile = run?.trace_file || TRACE_FILE;
   const traceHash = await hashKey(services, keys.sidecar(runId, traceFile));

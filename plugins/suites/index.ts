@@ -7,16 +7,20 @@
  */
 import type { Plugin } from '../../core/plugin.ts';
 import type { Services } from '../../core/services.ts';
+import type { RunRecord } from '../../core/domain/runs.ts';
 import { loadSuiteView, registerSuiteRoutes } from './routes.ts';
 import { suiteKeys } from './store.ts';
 import type { LaunchControl } from './launch.ts';
 import { resumeJob, resumeSuites } from './resume.ts';
 import { holdCertifiedSuites } from './certificate.ts';
 
-/** Issues the suite's certificate when it is due (loading the view does); never fails the caller. */
-async function settle(services: Services, suiteId: string): Promise<void> {
+/**
+ * Issues the suite's certificate when it is due (loading the view does); never fails the caller. `finished`: the
+ * record a `run.finished` hook carries, not yet in storage.
+ */
+async function settle(services: Services, suiteId: string, finished?: RunRecord): Promise<void> {
   try {
-    await loadSuiteView(services, suiteId);
+    await loadSuiteView(services, suiteId, finished);
   } catch (error) {
     services.logger.error('suites: could not settle a suite', { suite_id: suiteId, error: (error as Error).message });
   }
@@ -44,9 +48,9 @@ export default {
       control.leases.clear();
     });
     host.provide('suites', (services) => ({ get: (suiteId) => loadSuiteView(services, suiteId) }));
-    host.on('run.finished', async ({ run_id }, services) => {
+    host.on('run.finished', async ({ run_id, record }, services) => {
       const owner = await services.store.getJson<{ suite_id: string }>(suiteKeys.ofRun(run_id)).catch(() => null);
-      if (owner) await settle(services, owner.suite_id);
+      if (owner) await settle(services, owner.suite_id, record);
     });
   },
 } satisfies Plugin;

@@ -12,6 +12,7 @@ import type { SuiteView } from '../../core/domain/suites.ts';
 import { Problem, notFound } from '../../core/problems.ts';
 import { respond, respondJson } from '../../core/respond.ts';
 import { deletedSuiteRuns, suiteView, readSuiteRuns } from './aggregate.ts';
+import type { RunRecord } from '../../core/domain/runs.ts';
 import { certificateBlocker, issueSuiteCertificate, readRunCertificates, suiteEvidence, verifySuite } from './certificate.ts';
 import { launchEntry, launchRemaining, settleEntry, type LaunchControl } from './launch.ts';
 import { acquireLease } from './lease.ts';
@@ -60,11 +61,16 @@ async function checkRunCertificates(services: Services, runIds: string[], publis
   return { bad, check: { id: 'run_certificates', ok: bad.length === 0, detail: bad.length ? `${bad.length} run certificate(s) do not verify: ${bad.slice(0, 5).join('; ')}${alone}` : `${runIds.length} run certificate(s) verify${alone}` } };
 }
 
-/** The suite with its aggregates and certificate state; issues the certificate when every run has one. */
-export async function loadSuiteView(services: Services, suiteId: string): Promise<SuiteView | null> {
+/**
+ * The suite with its aggregates and certificate state; issues the certificate when every run has one.
+ * `finished` is a run record newer than storage's: the one `run.finished` carries, stored only once its
+ * handlers return.
+ */
+export async function loadSuiteView(services: Services, suiteId: string, finished?: RunRecord): Promise<SuiteView | null> {
   const record = await readSuite(services.store, suiteId);
   if (!record) return null;
   const runs = await readSuiteRuns(services.store, record);
+  if (finished && record.entries.some((entry) => entry.run_id === finished.run_id)) runs.set(finished.run_id, finished);
   const view = suiteView(record, runs, await deletedSuiteRuns(services.store, record, runs));
   let issued = await services.store.has(suiteKeys.certificate(suiteId));
   let blocker: ReturnType<typeof certificateBlocker> = null;

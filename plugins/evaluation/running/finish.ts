@@ -1,7 +1,7 @@
 /**
- * How a run ends (integration.md item 1). Completed or failed: the sidecars and `run.json` with the results,
- * then `await hooks.emit('run.finished')` (certification signs here), and only then the final status, so a
- * client that sees the final status finds the certificate. Cancelled: no sidecars, no certificate.
+ * How a run ends (integration.md item 1). Completed or failed: the sidecars, then `await hooks.emit('run.finished')`
+ * with the final run record (certification signs here), and only then `run.json` and the task with the final
+ * status, so a client that sees the final status finds the certificate. Cancelled: no sidecars, no certificate.
  */
 import type { HandoffError } from './handoff.ts';
 import { keys, OPTIONAL_SIDECARS, SIDECARS, type RunRecord, type RunStatus, type TaskRecord } from '../../../core/domain/runs.ts';
@@ -118,7 +118,7 @@ export async function finishRun(run: RunContext): Promise<void> {
   const done = task.progress.done;
   const record: RunRecord = {
     ...baseRunRecord(task, plan.scenario, run.total, agent, identityOf(plan, engine)),
-    status: 'running',
+    status,
     started_at: startedAt,
     finished_at: finishedAt,
     dimensions: scored.dimensions,
@@ -160,10 +160,12 @@ export async function finishRun(run: RunContext): Promise<void> {
     store.setJson(keys.sidecar(task.run_id, SIDECARS.scores), scores),
     store.setJson(keys.sidecar(task.run_id, SIDECARS.failures), failures),
     store.setJson(keys.sidecar(task.run_id, SIDECARS.summary), summary),
-    store.setJson(keys.run(task.run_id), record),
   ]);
-  await hooks.emit('run.finished', { run_id: task.run_id });
-  record.status = status;
+  // The record goes to the handlers rather than through a `run.json` written only to be read back and then
+  // rewritten (issue 36: one atomic write and one read less per run). Until the final records below are
+  // written, `run.json` is the submitted one and readers see the task's live status (views.ts `liveRun`); a
+  // crash before them resumes the run from its task's token, as before.
+  await hooks.emit('run.finished', { run_id: task.run_id, record });
   Object.assign(task, { status, started_at: task.started_at ?? startedAt, finished_at: finishedAt, ...(runError ? { error: runError } : {}) });
   delete task.handoff;
   await finalRecords(store, task, record);
