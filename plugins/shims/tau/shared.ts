@@ -117,36 +117,36 @@ export function table<T extends JsonObject>(idField: string, published: 'keyed' 
     viewDiff(before, after, path, operations) {
       if (before === after) return;
       if (published === 'list') return stateDiffInto(before, after, path, operations);
-      if (!keyedChanges(before, after, path, operations)) stateDiffInto(this.toKeyed(before), this.toKeyed(after), path, operations);
+      if (!keyedChanges(idField, indexOf(before), before, after, path, operations)) stateDiffInto(this.toKeyed(before), this.toKeyed(after), path, operations);
     },
   };
+}
 
-  /**
-   * The keyed views' diff from the arrays, when `after` is `before` with records replaced in place (same id)
-   * and new ids appended, as `put` makes it, and `before` has no id twice; false otherwise (then the views are
-   * diffed). The operations come in the views' own key order (a JavaScript object's: integer-like ids first,
-   * ascending, then the others as inserted), which objects of the changed and added ids reproduce.
-   */
-  function keyedChanges(before: readonly T[], after: readonly T[], path: string, operations: PatchOperation[]): boolean {
-    const index = indexOf(before);
-    if (index.size !== before.length || after.length < before.length) return false;
-    const changed: Record<string, number> = Object.create(null);
-    for (let position = 0; position < before.length; position++) {
-      if (before[position] === after[position]) continue;
-      const id = before[position]![idField] as string;
-      if (after[position]![idField] !== id) return false;
-      changed[id] = position;
-    }
-    const added: Record<string, number> = Object.create(null);
-    for (let position = before.length; position < after.length; position++) {
-      const id = after[position]![idField] as string;
-      if (typeof id !== 'string' || index.has(id) || id in added) return false;
-      added[id] = position;
-    }
-    for (const id in changed) stateDiffInto(before[changed[id]!], after[changed[id]!], `${path}/${pointerSegment(id)}`, operations);
-    for (const id in added) operations.push({ op: 'add', path: `${path}/${pointerSegment(id)}`, value: after[added[id]!] });
-    return true;
+/**
+ * The keyed views' diff from the arrays, when `after` is `before` with records replaced in place (same id)
+ * and new ids appended, as `put` makes it, and `before` has no id twice; false otherwise (then the views are
+ * diffed; `index` is `before`'s id → position index). The operations come in the views' own key order (a
+ * JavaScript object's: integer-like ids first, ascending, then the others as inserted), which objects of the
+ * changed and added ids reproduce.
+ */
+function keyedChanges<T extends JsonObject>(idField: string, index: ReadonlyMap<string, number>, before: readonly T[], after: readonly T[], path: string, operations: PatchOperation[]): boolean {
+  if (index.size !== before.length || after.length < before.length) return false;
+  const changed: Record<string, number> = Object.create(null);
+  for (let position = 0; position < before.length; position++) {
+    if (before[position] === after[position]) continue;
+    const id = before[position]![idField] as string;
+    if (after[position]![idField] !== id) return false;
+    changed[id] = position;
   }
+  const added: Record<string, number> = Object.create(null);
+  for (let position = before.length; position < after.length; position++) {
+    const id = after[position]![idField] as string;
+    if (typeof id !== 'string' || index.has(id) || id in added) return false;
+    added[id] = position;
+  }
+  for (const id in changed) stateDiffInto(before[changed[id]!], after[changed[id]!], `${path}/${pointerSegment(id)}`, operations);
+  for (const id in added) operations.push({ op: 'add', path: `${path}/${pointerSegment(id)}`, value: after[added[id]!] });
+  return true;
 }
 
 /**
