@@ -8,6 +8,8 @@
 //    and until the first search answers (index ready).
 // 3. Search p50/p95 over a mix of faceted queries, in-process and over HTTP, against a naive linear scan
 //    (lower-cased text `includes` + facet counting) over the same scenarios.
+//    Issue 36: the HTTP search p50 at most 3x the p50 of /healthz on the same service, each query alternated
+//    with a /healthz so load from elsewhere hits both alike.
 // Usage: node bench/catalog.mjs [--trials 5] [--iterations 200]
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -24,6 +26,7 @@ if (!existsSync(join(aesRoot, 'industries'))) {
 }
 const INDEX_GOAL_MS = 1500;
 const SEARCH_GOAL_MS = 5;
+const HTTP_RATIO_GOAL = 3;
 
 const dist = (path) => pathToFileURL(join(repoRoot, 'dist', path)).href;
 
@@ -43,11 +46,15 @@ const NAIVE_INDEX = `
 const OUR_INDEX = `
   const { createCatalog } = await import(${JSON.stringify(dist('plugins/catalog/catalog.js'))});
   const { nodeFiles } = await import(${JSON.stringify(dist('runtime/node/capabilities.js'))});
+  const { PREFETCH_FORMATS } = await import(${JSON.stringify(dist('runtime/node/catalog-prefetch-formats.js'))});
   const silent = { info() {}, warn() {}, error() {} };
   const started = performance.now();
   const cpu = process.cpuUsage();
-  const catalog = createCatalog({ files: nodeFiles(), dirs: [{ path: ${JSON.stringify(aesRoot)}, source: 'aes' }], logger: silent });
+  const catalog = createCatalog({ files: nodeFiles(), dirs: [{ path: ${JSON.stringify(aesRoot)}, source: 'aes' }], formats: PREFETCH_FORMATS, logger: silent });
   await catalog.ready();
+  // ready() has the facets; the words for q are indexed after them (issue 36): a text search finishes them, so
+  // the time is the whole index's.
+  await catalog.search({ q: 'a', limit: 0 });
   const { total } = await catalog.integrity();
   const used = process.cpuUsage(cpu);
   console.log(performance.now() - started, total, (used.user + used.system) / 1000);
@@ -81,14 +88,17 @@ for (let trial = 0; trial < trials; trial += 1) {
   naiveCpu.push(baseline.cpuMs);
   oursCpu.push(indexed.cpuMs);
   counts = { files: baseline.count, scenarios: indexed.count };
+  if (counts.scenarios < 5000) throw new Error(`our index holds ${counts.scenarios} scenarios of ${counts.files} files`);
 }
 
 // 3a. In-process search against a naive scan of the same normalised scenarios.
 const { createCatalog } = await import(dist('plugins/catalog/catalog.js'));
 const { nodeFiles } = await import(dist('runtime/node/capabilities.js'));
+// The AES format is the aes plugin's since the kernel split: without it every file is refused as a native scenario.
+const { PREFETCH_FORMATS } = await import(dist('runtime/node/catalog-prefetch-formats.js'));
 const { dimensionsOf } = await import(dist('plugins/catalog/catalog-index.js'));
 const silent = { info() {}, warn() {}, error() {} };
-const catalog = createCatalog({ files: nodeFiles(), dirs: [{ path: aesRoot, source: 'aes' }], logger: silent });
+const catalog = createCatalog({ files: nodeFiles(), dirs: [{ path: aesRoot, source: 'aes' }], formats: PREFETCH_FORMATS, logger: silent });
 await catalog.ready();
 const everything = await catalog.search({ limit: 0 });
 const ids = [];
@@ -176,6 +186,7 @@ const server = spawnProcess(process.execPath, [join(repoRoot, 'dist', 'runtime',
 let healthMs;
 let firstSearchMs;
 const httpSamples = [];
+const healthSamples = [];
 try {
   const base = `http://127.0.0.1:${port}`;
   await waitForOk(`${base}/healthz`, { intervalMs: 2 });
@@ -188,6 +199,9 @@ try {
   for (let round = 0; round < Math.ceil(iterations / 4); round += 1) {
     for (const query of QUERIES) {
       const url = `${base}/api/scenarios?${new URLSearchParams(Object.entries(query).map(([key, value]) => [key, String(value)]))}`;
+      const healthStarted = performance.now();
+      await (await fetch(`${base}/healthz`)).arrayBuffer();
+      healthSamples.push(performance.now() - healthStarted);
       const requestStarted = performance.now();
       const response = await fetch(url, { headers });
       await response.arrayBuffer();
@@ -213,5 +227,6 @@ console.log(`| service start → /healthz answers (ms) | ${fmt(healthMs)} | ${fm
 console.log(`| service start → first search answers (ms) | ${fmt(firstSearchMs)} | | | index ready |`);
 console.log(`| search p50, in-process (ms) | ${fmt(searchP50, 3)} | ${fmt(percentile(naiveSamples, 50), 3)} (linear scan) | ${fmt(percentile(naiveSamples, 50) / searchP50, 1)}x faster | < ${SEARCH_GOAL_MS} ms: ${searchP50 < SEARCH_GOAL_MS ? 'met' : 'MISSED'} |`);
 console.log(`| search p95, in-process (ms) | ${fmt(percentile(ourSamples, 95), 3)} | ${fmt(percentile(naiveSamples, 95), 3)} | | |`);
-console.log(`| search p50 over HTTP incl. auth + JSON (ms) | ${fmt(percentile(httpSamples, 50), 2)} | | | |`);
+const httpRatio = percentile(httpSamples, 50) / percentile(healthSamples, 50);
+console.log(`| search p50 over HTTP incl. auth + JSON (ms) | ${fmt(percentile(httpSamples, 50), 2)} | ${fmt(percentile(healthSamples, 50), 2)} (/healthz p50, alternated) | ${fmt(httpRatio, 2)}x | <= ${HTTP_RATIO_GOAL}x: ${httpRatio <= HTTP_RATIO_GOAL ? 'met' : 'MISSED'} |`);
 console.log(`\nindex trials (ms): ours ${ours.map((ms) => fmt(ms)).join(', ')}; baseline ${naive.map((ms) => fmt(ms)).join(', ')}`);

@@ -21,20 +21,26 @@ export class JsonDepthError extends RangeError {
   }
 }
 
-/** The deepest bracket nesting of a JSON text, ignoring brackets inside strings; stops counting past `stopAt`. */
+/**
+ * The deepest bracket nesting of a JSON text, ignoring brackets inside strings; stops counting past `stopAt`.
+ * A string is skipped with `indexOf` to its closing quote (one not escaped by an odd run of backslashes): most
+ * of a scenario file's text is in strings, and the native search skips it several times faster than a loop over
+ * its characters (issue 36: this scan cost as much as `JSON.parse` over the 5,028 mounted AES files).
+ */
 export function textDepth(text: string, stopAt = Number.POSITIVE_INFINITY): number {
   let depth = 0;
   let deepest = 0;
-  let inString = false;
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);
-    if (inString) {
-      if (code === 0x5c) index++; // the escaped character, whatever it is
-      else if (code === 0x22) inString = false;
-      continue;
-    }
-    if (code === 0x22) inString = true;
-    else if (code === 0x5b || code === 0x7b) {
+    if (code === 0x22) {
+      let close = index;
+      do {
+        close = text.indexOf('"', close + 1);
+        // Unterminated: the rest is the string (JSON.parse refuses such a text anyway).
+        if (close === -1) return deepest;
+      } while (escaped(text, close));
+      index = close;
+    } else if (code === 0x5b || code === 0x7b) {
       if (++depth > deepest) {
         deepest = depth;
         if (deepest > stopAt) return deepest;
@@ -42,6 +48,13 @@ export function textDepth(text: string, stopAt = Number.POSITIVE_INFINITY): numb
     } else if (code === 0x5d || code === 0x7d) depth--;
   }
   return deepest;
+}
+
+/** Whether the quote at `at` is escaped: an odd number of backslashes before it (the string's opening quote stops the run). */
+function escaped(text: string, at: number): boolean {
+  let backslashes = 0;
+  while (text.charCodeAt(at - 1 - backslashes) === 0x5c) backslashes++;
+  return backslashes % 2 === 1;
 }
 
 const escapeSegment = (key: string) => key.replaceAll('~', '~0').replaceAll('/', '~1');

@@ -80,10 +80,16 @@ interface IndexedScenario {
 export type FacetName = 'industry' | 'use_case' | 'tag' | 'dimension';
 const FACETS: FacetName[] = ['industry', 'use_case', 'tag', 'dimension'];
 
-/** A built index; immutable once built. */
+/** A built index; immutable once built, but for the word index, which it completes itself. */
 export interface SearchIndex {
   size: number;
   search(query: CatalogQuery): CatalogSearchResult;
+  /**
+   * Indexes the words `q` looks up a slice of scenarios at a time, awaiting `pause` between slices; resolves when
+   * every word is indexed. A search with `q` meanwhile indexes the rest at once: a search without `q` (the
+   * facets, a filter) never waits for the words (issue 36: they are most of the indexing time).
+   */
+  indexWords(pause: () => Promise<void>): Promise<void>;
 }
 
 function weightOf(fields: number): number {
@@ -108,35 +114,47 @@ function valuesOf(filter: string | string[] | undefined): Set<string> | undefine
   return keys.length ? new Set(keys) : undefined;
 }
 
-/** What a built index holds: the scenarios' facet keys, facet display names, and the word postings. */
+/** What a built index holds: the scenarios' facet keys and facet display names. */
 interface IndexData {
   indexed: IndexedScenario[];
   display: Record<FacetName, Map<string, string>>;
+}
+
+/** The word postings for `q`, complete once `vocabulary` is set. */
+interface WordIndex {
   /** Per word, `(position << FIELD_BITS) | fields` for each scenario it occurs in, in catalog order. */
   postingLists: Map<string, number[]>;
   /** The words of `postingLists`, sorted, for prefix lookups. */
   vocabulary: string[];
 }
 
-/** Reads every scenario once: its facet keys (remembering the first spelling of each) and its words. */
-function indexItems(items: Array<{ entry: CatalogEntry; scenario: Scenario }>): IndexData {
-  const indexed: IndexedScenario[] = [];
+/** Reads every scenario's facet keys, remembering the first spelling of each. */
+function indexFacets(items: Array<{ entry: CatalogEntry }>): IndexData {
   const display: Record<FacetName, Map<string, string>> = { industry: new Map(), use_case: new Map(), tag: new Map(), dimension: new Map() };
-  const postingLists = new Map<string, number[]>();
+  const remember = (facet: FacetName, value: string) => {
+    const key = facetKey(value);
+    if (!display[facet].has(key)) display[facet].set(key, value);
+    return key;
+  };
+  const indexed = items.map(({ entry }) => ({
+    entry,
+    industry: remember('industry', entry.industry),
+    useCase: remember('use_case', entry.use_case),
+    tags: [...new Set(entry.tags.map((tag) => remember('tag', tag)))],
+    dimensions: entry.dimensions.map((dimension) => remember('dimension', dimension)),
+  }));
+  return { indexed, display };
+}
 
-  items.forEach(({ entry, scenario }, position) => {
-    const remember = (facet: FacetName, value: string) => {
-      const key = facetKey(value);
-      if (!display[facet].has(key)) display[facet].set(key, value);
-      return key;
-    };
-    indexed.push({
-      entry,
-      industry: remember('industry', entry.industry),
-      useCase: remember('use_case', entry.use_case),
-      tags: [...new Set(entry.tags.map((tag) => remember('tag', tag)))],
-      dimensions: entry.dimensions.map((dimension) => remember('dimension', dimension)),
-    });
+/**
+ * Indexes the words of the scenarios in order, a slice per `next(count)`; `finish()` indexes what is left and
+ * sorts the vocabulary. Postings are appended in catalog order whatever the slicing.
+ */
+function wordIndexer(scenarios: readonly Scenario[]): { next(count: number): boolean; finish(): WordIndex } {
+  const postingLists = new Map<string, number[]>();
+  let indexedUpTo = 0;
+  let done: WordIndex | undefined;
+  const indexScenario = (scenario: Scenario, position: number) => {
     // One map lookup per word: a scenario's postings are appended together, so a repeated word is found at
     // the end of its list and only gains the new field bit.
     const add = (text: string | undefined, field: number) => {
@@ -151,16 +169,30 @@ function indexItems(items: Array<{ entry: CatalogEntry; scenario: Scenario }>): 
     add(scenario.title, TITLE);
     add(scenario.description, DESCRIPTION);
     for (const task of scenario.tasks) add(task.input, TASKS);
-  });
-  return { indexed, display, postingLists, vocabulary: [...postingLists.keys()].sort() };
+  };
+  const next = (count: number) => {
+    const end = Math.min(scenarios.length, indexedUpTo + count);
+    for (; indexedUpTo < end; indexedUpTo += 1) indexScenario(scenarios[indexedUpTo], indexedUpTo);
+    return indexedUpTo < scenarios.length;
+  };
+  return {
+    next: (count) => !done && next(count),
+    finish() {
+      if (!done) {
+        next(Infinity);
+        done = { postingLists, vocabulary: [...postingLists.keys()].sort() };
+      }
+      return done;
+    },
+  };
 }
 
 /** Relevance per scenario (0 = no match) for the words of `q`; `null` when there is no `q`. */
-function scoreQuery({ indexed, postingLists, vocabulary }: IndexData, q: string | undefined): Uint16Array | null {
-  const size = indexed.length;
+function scoreQuery(size: number, wordIndex: () => WordIndex, q: string | undefined): Uint16Array | null {
   // Bounded so the per-scenario counters (8-bit) cannot wrap.
   const words = [...new Set(tokenize(q ?? ''))].slice(0, MAX_QUERY_WORDS);
   if (!words.length) return null;
+  const { postingLists, vocabulary } = wordIndex();
   const scores = new Uint16Array(size);
   const matchedWords = new Uint8Array(size);
   const fields = new Uint8Array(size);
@@ -216,8 +248,8 @@ function matchAndCount(indexed: IndexedScenario[], scores: Uint16Array | null, f
   return { matches, counts };
 }
 
-function searchIndex(data: IndexData, query: CatalogQuery): CatalogSearchResult {
-  const scores = scoreQuery(data, query.q);
+function searchIndex(data: IndexData, wordIndex: () => WordIndex, query: CatalogQuery): CatalogSearchResult {
+  const scores = scoreQuery(data.indexed.length, wordIndex, query.q);
   const filters: Filters = {
     industry: valuesOf(query.industry),
     use_case: valuesOf(query.use_case),
@@ -238,8 +270,22 @@ function searchIndex(data: IndexData, query: CatalogQuery): CatalogSearchResult 
   return { total: matches.length, items: matches.slice(offset, offset + limit).map((position) => data.indexed[position].entry), facets };
 }
 
-/** Builds the index over catalog entries and the scenarios they describe (same order). */
+/** Scenarios whose words one slice of `indexWords` indexes: the 5,028 AES scenarios' words took 140–220 ms of CPU cold on the bench host, so ~7–11 ms a slice. */
+const WORD_SLICE = 250;
+
+/**
+ * Builds the index over catalog entries and the scenarios they describe (same order): the facets now, the
+ * words when `indexWords` runs or a search first needs them.
+ */
 export function buildSearchIndex(items: Array<{ entry: CatalogEntry; scenario: Scenario }>): SearchIndex {
-  const data = indexItems(items);
-  return { size: data.indexed.length, search: (query) => searchIndex(data, query) };
+  const data = indexFacets(items);
+  const words = wordIndexer(items.map((item) => item.scenario));
+  return {
+    size: data.indexed.length,
+    search: (query) => searchIndex(data, words.finish, query),
+    async indexWords(pause) {
+      while (words.next(WORD_SLICE)) await pause();
+      words.finish();
+    },
+  };
 }

@@ -142,6 +142,26 @@ describe('catalog: search index', () => {
     expect(MAX_QUERY_WORDS).toBeLessThan(40);
   });
 
+  it('indexes the words in slices between pauses, and a text search meanwhile indexes the rest (issue 36)', async () => {
+    const many = Array.from({ length: 600 }, (_, at) => scenario(`s${at}`, { title: `Scenario s${at}`, tasks: [{ id: 't', input: `word${at} shared`, metrics: [{ id: 'task_success' }] }] }));
+    const sliced = buildSearchIndex(many.map((item) => ({ scenario: item, entry: { ...items[0].entry, id: item.id, title: item.title } })));
+    let pauses = 0;
+    let release!: () => void;
+    const indexing = sliced.indexWords(() => {
+      pauses += 1;
+      return new Promise<void>((resolve) => (release = resolve));
+    });
+    // Paused after the first slice: facets answer, and a text search finds every scenario, the rest included.
+    expect(pauses).toBe(1);
+    expect(sliced.search({ limit: 0 }).total).toBe(600);
+    expect(sliced.search({ q: 'word599' }).items.map((item) => item.id)).toEqual(['s599']);
+    expect(sliced.search({ q: 'shared', limit: 0 }).total).toBe(600);
+    release();
+    await indexing;
+    expect(pauses).toBe(1);
+    expect(sliced.search({ q: 'word0' }).items.map((item) => item.id)).toEqual(['s0']);
+  });
+
   it('tokenizes accented and non-Latin words', () => {
     expect(tokenize('Évaluer la Sécurité — 安全 test_case')).toEqual(['évaluer', 'la', 'sécurité', '安全', 'test', 'case']);
   });

@@ -62,6 +62,10 @@ describe('hostile: deep JSON where it enters', () => {
     expect(textDepth(deepText(MAX_JSON_DEPTH))).toBe(MAX_JSON_DEPTH);
     expect(textDepth('{"a":"[[[[{{{{"}')).toBe(1);
     expect(textDepth('{"a":"\\"[["}')).toBe(1);
+    // A quote after an even run of backslashes closes the string; after an odd run it is part of it.
+    expect(textDepth('{"a":"\\\\","b":[[1]]}')).toBe(3);
+    expect(textDepth('{"a":"\\\\\\"[[","b":[1]}')).toBe(2);
+    expect(textDepth('["unterminated [[[')).toBe(1);
     expect(tooDeepPath(JSON.parse(deepText(MAX_JSON_DEPTH)))).toBeUndefined();
     const deep = JSON.parse(deepText(50_000));
     expect(tooDeepPath(deep)).toBe(`/a`.repeat(MAX_JSON_DEPTH));
