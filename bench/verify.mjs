@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Public verification throughput: `GET /api/v1/verify/:run_id` of a run with a 1 MiB trace, over HTTP with
 // autocannon (after a 2 s warm-up), the service on the fs store in its own process.
-// Goals (issue 13): re-hashing every artefact on every request (AEH_VERIFY_REHASH=always), at least 0.7 x the
+// Goals (issue 13, raised by issue 36): re-hashing every artefact on every request (AEH_VERIFY_REHASH=always), at least 0.9 x the
 // rate at which node:crypto alone hashes the same bytes on one core, measured side by side in this script
 // (before and after the verify run, in this process); and (issue 5) the default at least 500/s. The default
 // re-hashes only what the store cannot prove unchanged (fs: one stat per artefact; plugins/certification/
@@ -9,16 +9,18 @@
 // server) and the server's CPU time per request, which the load of other processes distorts far less; and the
 // floor (bench/fixtures/hash-file-server.mjs): a bare hono app that reads the same size of file and hashes it,
 // what any re-hashing verification over HTTP must spend at least.
-// Usage: node bench/verify.mjs [--duration 10] [--trace-bytes 1048576] [--connections 4]
+// Usage: node bench/verify.mjs [--duration 10] [--trace-bytes 1048576] [--connections 4] [--rounds 3]
 import { createHash, randomFillSync } from 'node:crypto';
 import { join } from 'node:path';
-import { argument, BENCH_KEY, ensureBuilt, fmt, freePort, freshRoot, load, repoRoot, serviceEnv, spawnProcess } from './lib.mjs';
+import { argument, BENCH_KEY, ensureBuilt, fmt, freePort, freshRoot, load, median, repoRoot, serviceEnv, spawnProcess } from './lib.mjs';
 
 const duration = Number(argument('duration', '10'));
 const traceBytes = Number(argument('trace-bytes', String(1 << 20)));
 const rehashConnections = Number(argument('connections', '4'));
+const rehashRoundsCount = Number(argument('rounds', '3'));
 const GOAL = 500;
-const RATIO_GOAL = 0.7;
+// Issue 36: 0.9 x the bare hash, by rate and by CPU per request (issue 13 asked 0.7 by rate).
+const RATIO_GOAL = 0.9;
 
 let dist = true;
 try {
@@ -51,7 +53,7 @@ async function startFixture(rehash) {
   return { server, url: `${url}/api/v1/verify/${runId}`, certificateUrl: `${url}/v1/certificates/${runId}` };
 }
 
-async function measure(title, rehash, connections, { withBaseline = false, hashSideBySide = false } = {}) {
+async function measure(title, rehash, connections, { withBaseline = false } = {}) {
   const { server, url, certificateUrl } = await startFixture(rehash);
   const pid = server.child.pid;
   try {
@@ -65,11 +67,7 @@ async function measure(title, rehash, connections, { withBaseline = false, hashS
       results.push({ ...(await load({ url: certificateUrl, duration, connections, title: baseTitle, pid })), connections });
     }
     await load({ url, duration: 2, connections, title: `${title} (warm-up)` });
-    const before = hashSideBySide ? hashRate() : null;
-    const verified = { ...(await load({ url, duration, connections, title, pid })), connections };
-    const after = hashSideBySide ? hashRate() : null;
-    if (hashSideBySide) verified.hash = { before, after, perSecond: (before.perSecond + after.perSecond) / 2, cpuMicros: (before.cpuMicros + after.cpuMicros) / 2 };
-    results.push(verified);
+    results.push({ ...(await load({ url, duration, connections, title, pid })), connections });
     return results;
   } finally {
     await server.stop();
@@ -91,41 +89,74 @@ function hashRate() {
 }
 
 /** The floor: a bare hono app reading the same size of file from disk in slices and hashing it (bench/fixtures/hash-file-server.mjs). */
-async function floor(connections) {
+async function startFloor() {
   const port = await freePort();
   const server = spawnProcess(process.execPath, [join(repoRoot, 'bench', 'fixtures', 'hash-file-server.mjs')], { env: serviceEnv({ PORT: String(port), TRACE_BYTES: String(traceBytes) }) });
+  const deadline = Date.now() + 30_000;
+  while (!server.output().includes('READY')) {
+    if (Date.now() > deadline || server.child.exitCode !== null) throw new Error(`the floor fixture did not start:\n${server.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return { server, url: `http://127.0.0.1:${port}/hash` };
+}
+
+/**
+ * Re-hashing verify, the floor and the bare hash, alternated for --rounds rounds with both servers up: on a host
+ * shared with other tenants the hash's own speed drifts by tens of percent within minutes, so each round's
+ * ratios are taken from measurements seconds apart, and the medians of the rounds' ratios are reported.
+ */
+async function rehashRounds(title, connections) {
+  const service = await startFixture('always');
+  const floor = await startFloor();
+  const floorTitle = `floor: a bare hono app reading a ${fmt(traceBytes)}-byte file in 64 KiB slices and hashing it`;
   try {
-    const deadline = Date.now() + 30_000;
-    while (!server.output().includes('READY')) {
-      if (Date.now() > deadline || server.child.exitCode !== null) throw new Error(`the floor fixture did not start:\n${server.output()}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    const check = await (await fetch(service.url)).json();
+    if (check.valid !== true) throw new Error(`${title}: the run does not verify: ${JSON.stringify(check.checks)}`);
+    await load({ url: service.url, duration: 2, connections, title: `${title} (warm-up)` });
+    await load({ url: floor.url, duration: 2, connections, title: `${floorTitle} (warm-up)` });
+    const rounds = [];
+    for (let round = 0; round < rehashRoundsCount; round++) {
+      const before = hashRate();
+      const order = round % 2 === 0 ? ['service', 'floor'] : ['floor', 'service'];
+      const measured = {};
+      for (const side of order) {
+        const target = side === 'service' ? { url: service.url, title, pid: service.server.child.pid } : { url: floor.url, title: floorTitle, pid: floor.server.child.pid };
+        measured[side] = { ...(await load({ ...target, duration, connections })), connections };
+      }
+      const after = hashRate();
+      const hash = { before, after, perSecond: (before.perSecond + after.perSecond) / 2, cpuMicros: (before.cpuMicros + after.cpuMicros) / 2 };
+      rounds.push({ ...measured, hash });
     }
-    const url = `http://127.0.0.1:${port}/hash`;
-    const title = `floor: a bare hono app reading a ${fmt(traceBytes)}-byte file in 64 KiB slices and hashing it`;
-    await load({ url, duration: 2, connections, title: `${title} (warm-up)` });
-    return { ...(await load({ url, duration, connections, title, pid: server.child.pid })), connections };
+    return rounds;
   } finally {
-    await server.stop();
+    await service.server.stop();
+    await floor.server.stop();
   }
 }
 
 const [certificateOnly, byDefault] = await measure('GET /api/v1/verify/:run_id (default: re-hash what the store cannot prove unchanged)', 'changed', 50, { withBaseline: true });
 // CPU-bound at one hash per request: a few connections saturate it; 50 would only queue into time-outs.
-const [rehashed] = await measure('GET /api/v1/verify/:run_id (AEH_VERIFY_REHASH=always: re-hash every request)', 'always', rehashConnections, { hashSideBySide: true });
-const floored = await floor(rehashConnections);
-const { hash } = rehashed;
-const ratio = rehashed.requestsPerSecond / hash.perSecond;
-const cpuRatio = rehashed.cpuMicrosPerRequest ? hash.cpuMicros / rehashed.cpuMicrosPerRequest : null;
+const rounds = await rehashRounds('GET /api/v1/verify/:run_id (AEH_VERIFY_REHASH=always: re-hash every request)', rehashConnections);
+const middle = (values) => median(values.filter((value) => Number.isFinite(value)));
+const ratio = middle(rounds.map((round) => round.service.requestsPerSecond / round.hash.perSecond));
+const cpuRatio = middle(rounds.map((round) => round.hash.cpuMicros / (round.service.cpuMicrosPerRequest ?? NaN))) || null;
+const floorRatio = middle(rounds.map((round) => round.floor.requestsPerSecond / round.hash.perSecond));
+const floorCpuRatio = middle(rounds.map((round) => round.hash.cpuMicros / (round.floor.cpuMicrosPerRequest ?? NaN)));
+const serviceToFloor = middle(rounds.map((round) => round.service.requestsPerSecond / round.floor.requestsPerSecond));
+const serviceToFloorCpu = middle(rounds.map((round) => (round.floor.cpuMicrosPerRequest ?? NaN) / (round.service.cpuMicrosPerRequest ?? NaN)));
 const cpuCell = (result) => (result.cpuMicrosPerRequest ? fmt(result.cpuMicrosPerRequest) : '');
 
 console.log(`\nNode ${process.versions.node}, ${dist ? 'compiled dist/' : 'sources via tsx'}, trace ${fmt(traceBytes)} bytes, ${duration} s per measurement`);
 console.log('| measurement | connections | per second | p50 ms | p99 ms | server CPU µs per request |');
 console.log('|---|---:|---:|---:|---:|---:|');
-console.log(`| baseline: SHA3-256 of ${fmt(traceBytes / 1048576, 2)} MiB, node:crypto alone, one core (before / after the re-hash run) | | ${fmt(hash.before.perSecond)} / ${fmt(hash.after.perSecond)} | | | ${fmt(hash.cpuMicros)} per hash |`);
-for (const result of [certificateOnly, byDefault, rehashed, floored]) console.log(`| ${result.title} | ${result.connections} | ${fmt(result.requestsPerSecond)} | ${result.latencyP50} | ${result.latencyP99} | ${cpuCell(result)} |`);
-console.log(`\nre-hashing every request: ${fmt(rehashed.requestsPerSecond)}/s = ${ratio.toFixed(2)} x node:crypto alone (goal >= ${RATIO_GOAL})${cpuRatio ? `; by CPU time per request ${cpuRatio.toFixed(2)} x` : ''}`);
-if (floored.cpuMicrosPerRequest) console.log(`the floor (read the file and hash it, bare hono): ${fmt(floored.requestsPerSecond)}/s = ${(floored.requestsPerSecond / hash.perSecond).toFixed(2)} x the bare hash by rate, ${(hash.cpuMicros / floored.cpuMicrosPerRequest).toFixed(2)} x by CPU; the service ${(rehashed.requestsPerSecond / floored.requestsPerSecond).toFixed(2)} x the floor by rate${rehashed.cpuMicrosPerRequest ? `, ${(floored.cpuMicrosPerRequest / rehashed.cpuMicrosPerRequest).toFixed(2)} x by CPU` : ''}`);
+for (const [index, round] of rounds.entries()) {
+  console.log(`| [round ${index + 1}] baseline: SHA3-256 of ${fmt(traceBytes / 1048576, 2)} MiB, node:crypto alone, one core (before / after the round) | | ${fmt(round.hash.before.perSecond)} / ${fmt(round.hash.after.perSecond)} | | | ${fmt(round.hash.cpuMicros)} per hash |`);
+  for (const result of [round.service, round.floor]) console.log(`| [round ${index + 1}] ${result.title} | ${result.connections} | ${fmt(result.requestsPerSecond)} | ${result.latencyP50} | ${result.latencyP99} | ${cpuCell(result)} |`);
+}
+for (const result of [certificateOnly, byDefault]) console.log(`| ${result.title} | ${result.connections} | ${fmt(result.requestsPerSecond)} | ${result.latencyP50} | ${result.latencyP99} | ${cpuCell(result)} |`);
+console.log(`\nre-hashing every request (medians of ${rounds.length} rounds' ratios): ${ratio.toFixed(2)} x node:crypto alone by rate${cpuRatio ? `, ${cpuRatio.toFixed(2)} x by CPU time per request` : ''} (goal >= ${RATIO_GOAL} by both)`);
+console.log(`the floor (read the file and hash it, bare hono): ${floorRatio.toFixed(2)} x the bare hash by rate, ${floorCpuRatio.toFixed(2)} x by CPU; the service ${serviceToFloor.toFixed(2)} x the floor by rate, ${serviceToFloorCpu.toFixed(2)} x by CPU`);
 console.log(`default verify: ${fmt(byDefault.requestsPerSecond)}/s (goal >= ${GOAL}/s), ${(byDefault.requestsPerSecond / certificateOnly.requestsPerSecond * 100).toFixed(0)}% of serving the certificate alone`);
-const ok = ratio >= RATIO_GOAL && byDefault.requestsPerSecond >= GOAL;
+const ok = ratio >= RATIO_GOAL && (cpuRatio === null || cpuRatio >= RATIO_GOAL) && byDefault.requestsPerSecond >= GOAL;
 console.log(ok ? 'PASS' : 'FAIL');
 process.exit(ok ? 0 : 1);
