@@ -2,7 +2,7 @@
  * Bun entry: `bun runtime/bun.ts`, and what `aeh serve` runs on Bun. Bun runs the same builder as Node through
  * its Node compatibility (node:fs, node:crypto for native SHA3) and serves `app.fetch` with `Bun.serve`.
  */
-import { buildNodeApp } from './node/start.ts';
+import { buildAndListen, type Listening } from './node/start.ts';
 import { startScheduler } from '../core/scheduler.ts';
 import { consoleLogger, type Logger } from '../core/capabilities.ts';
 
@@ -13,17 +13,20 @@ declare const Bun: {
 
 /** Builds the app for `env` and serves it with `Bun.serve` until `stop()`. */
 export async function startBunService(env: Record<string, string | undefined>, cwd: string, logger: Logger = consoleLogger()): Promise<{ url: string; stop(): Promise<void> }> {
-  const { app, config } = await buildNodeApp(env, cwd, logger, { name: 'bun', version: Bun.version });
+  const listen = async (hostname: string, port: number, fetch: (request: Request) => Response | Promise<Response>): Promise<Listening & { hostname: string }> => {
+    const server = Bun.serve({ hostname, port, fetch });
+    return { hostname: server.hostname, port: server.port, close: () => server.stop() };
+  };
+  const { app, server } = await buildAndListen(env, cwd, logger, listen, { name: 'bun', version: Bun.version });
   const services = await app.ready;
   const stopScheduler = startScheduler(services);
-  const server = Bun.serve({ hostname: config.host, port: config.port, fetch: app.fetch });
   const url = `http://${server.hostname.includes(':') ? `[${server.hostname}]` : server.hostname}:${server.port}`;
   logger.info(`listening on ${url}`, { runtime: 'bun' });
   return {
     url,
     async stop() {
       stopScheduler();
-      await server.stop();
+      await server.close();
       await app.close();
       await services.capabilities.offload?.close();
     },

@@ -3,7 +3,7 @@
  * Deno. Deno runs the same builder as Node through its Node compatibility (node:fs, node:crypto for native
  * SHA3) and serves `app.fetch` with `Deno.serve`.
  */
-import { buildNodeApp } from './node/start.ts';
+import { buildAndListen, type Listening } from './node/start.ts';
 import { startScheduler } from '../core/scheduler.ts';
 import { consoleLogger, type Logger } from '../core/capabilities.ts';
 
@@ -17,20 +17,23 @@ declare const Deno: {
 
 /** Builds the app for `env` and serves it with `Deno.serve` until `stop()`. */
 export async function startDenoService(env: Record<string, string | undefined>, cwd: string, logger: Logger = consoleLogger()): Promise<{ url: string; stop(): Promise<void> }> {
-  const { app, config } = await buildNodeApp(env, cwd, logger, { name: 'deno', version: Deno.version.deno });
+  const listen = async (hostname: string, port: number, fetch: (request: Request) => Response | Promise<Response>): Promise<Listening & { hostname: string }> => {
+    let server!: ReturnType<typeof Deno.serve>;
+    const address = await new Promise<{ hostname: string; port: number }>((resolve) => {
+      server = Deno.serve({ hostname, port, onListen: resolve }, fetch);
+    });
+    return { hostname: address.hostname, port: address.port, close: () => server.shutdown() };
+  };
+  const { app, server } = await buildAndListen(env, cwd, logger, listen, { name: 'deno', version: Deno.version.deno });
   const services = await app.ready;
   const stopScheduler = startScheduler(services);
-  let server!: ReturnType<typeof Deno.serve>;
-  const address = await new Promise<{ hostname: string; port: number }>((resolve) => {
-    server = Deno.serve({ hostname: config.host, port: config.port, onListen: resolve }, app.fetch);
-  });
-  const url = `http://${address.hostname.includes(':') ? `[${address.hostname}]` : address.hostname}:${address.port}`;
+  const url = `http://${server.hostname.includes(':') ? `[${server.hostname}]` : server.hostname}:${server.port}`;
   logger.info(`listening on ${url}`, { runtime: 'deno' });
   return {
     url,
     async stop() {
       stopScheduler();
-      await server.shutdown();
+      await server.close();
       await app.close();
       await services.capabilities.offload?.close();
     },

@@ -130,7 +130,6 @@ async function streamFile(path: string): Promise<ReadableStream<Uint8Array> | nu
 function createBufferPool(size: number, keep: number) {
   const free: Buffer[] = [];
   return {
-    size,
     take: () => free.pop() ?? Buffer.allocUnsafeSlow(size),
     give(buffer: Buffer) {
       if (free.length < keep) free.push(buffer);
@@ -178,28 +177,32 @@ async function hashFileInto(path: string, hash: IncrementalHash, pools: { slices
     throw error;
   }
   let sync = true;
-  let pool = pools.slices;
-  let buffer: Buffer | undefined;
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) return null;
     if (stat.size < SYNC_HASH_MAX) {
-      buffer = pool.take();
-      return feedSync(fd, stat.size, buffer, hash);
+      const slice = pools.slices.take();
+      try {
+        return feedSync(fd, stat.size, slice, hash);
+      } finally {
+        pools.slices.give(slice);
+      }
     }
     sync = false;
-    pool = pools.large;
-    const large = (buffer = pool.take());
-    let total = 0;
-    for (;;) {
-      const wanted = Math.min(Math.max(stat.size - total, 0) + 1, large.length);
-      const bytesRead = await call<number>((done) => read(fd, large, 0, wanted, null, done));
-      if (bytesRead > 0) hash.update(large.subarray(0, bytesRead));
-      total += bytesRead;
-      if (bytesRead < wanted) return total;
+    const large = pools.large.take();
+    try {
+      let total = 0;
+      for (;;) {
+        const wanted = Math.min(Math.max(stat.size - total, 0) + 1, large.length);
+        const bytesRead = await call<number>((done) => read(fd, large, 0, wanted, null, done));
+        if (bytesRead > 0) hash.update(large.subarray(0, bytesRead));
+        total += bytesRead;
+        if (bytesRead < wanted) return total;
+      }
+    } finally {
+      pools.large.give(large);
     }
   } finally {
-    if (buffer) pool.give(buffer);
     if (sync) closeSync(fd);
     else await new Promise<void>((resolve) => close(fd, () => resolve()));
   }
@@ -261,7 +264,8 @@ export interface FsStoreOptions {
 /** Builds the `fs` store rooted at `base`. */
 export function createFsStore(base: string, { now = () => Date.now(), syncReadMaxBytes = 64 * 1024 }: FsStoreOptions = {}) {
   const root = resolve(base);
-  // 2 MiB: a 1 MiB trace is one read; four kept (8 MiB) serve four verifications at once without allocating.
+  // One 64 KiB slice buffer per verification in flight for files under SYNC_HASH_MAX (read synchronously); 2 MiB
+  // reads for larger ones, asynchronously. Four of each are kept, so four verifications at once allocate nothing.
   const hashBuffers = { slices: createBufferPool(SYNC_SLICE, 4), large: createBufferPool(2 << 20, 4) };
   const pathOf = (key: string) => join(root, ...storageKey(key).split(':'));
   const raw = createStorage({ driver: fsDriver({ base: root, ignore: ['**/node_modules/**', '**/.git/**', `**/*${TEMP_SUFFIX}`] }) });

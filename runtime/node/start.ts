@@ -33,14 +33,17 @@ function startEnv(processEnv: Record<string, string | undefined>, cwd: string): 
   return { ...readEnvFile(root), ...setInProcess, PROJECT_ROOT: root };
 }
 
-/** Listens on `host:port` with a handler that may be set later (`undefined`: 503 while the app starts). */
-function listen(host: string, port: number, handler: () => AehApp['fetch'] | undefined): Promise<ServerType> {
-  return new Promise<ServerType>((resolve, reject) => {
-    const starting = () => new Response('{"title":"the service is starting"}', { status: 503, headers: { 'content-type': 'application/problem+json', 'retry-after': '1' } });
-    const listening = serve({ fetch: (request, env) => (handler() ?? starting)(request, env), hostname: host, port }, () => resolve(listening));
-    listening.once('error', reject);
-  });
+/** A runtime's server once it listens: the port it got, and how to stop it. */
+export interface Listening {
+  port: number;
+  close(): Promise<void>;
 }
+
+/** Starts a runtime's server for `fetch` on `host:port` (0: a port the system picks). */
+export type Listen<L extends Listening> = (host: string, port: number, fetch: AehApp['fetch']) => Promise<L>;
+
+/** What a request to a server still building its app gets. */
+const starting = () => new Response('{"title":"the service is starting"}', { status: 503, headers: { 'content-type': 'application/problem+json', 'retry-after': '1' } });
 
 /** Builds the app for an environment (no listening); generates the key on first start. */
 export async function buildNodeApp(
@@ -67,34 +70,62 @@ export async function buildNodeApp(
   return { app, config };
 }
 
+/**
+ * Builds the app and has the runtime's `listen` serve it (Node, Bun and Deno each pass theirs). With `PORT=0` the
+ * system picks the port: the server then listens before the app is built, answering 503 meanwhile, so that the
+ * app knows the port it serves on (the MCP tool URLs it gives agents, the SSRF guard's own address), never 0.
+ * Any other port is listened on once the app is ready, with its `fetch` served directly.
+ */
+export async function buildAndListen<L extends Listening>(
+  processEnv: Record<string, string | undefined>,
+  cwd: string,
+  logger: Logger,
+  listen: Listen<L>,
+  runtime?: { name: string; version: string },
+  ahead: Pick<RuntimeCapabilities, 'catalogPrefetch'> = {},
+): Promise<{ app: AehApp; config: Config; server: L }> {
+  const requested = parseConfig(startEnv(processEnv, cwd), cwd);
+  if (requested.port !== 0) {
+    const { app, config } = await buildNodeApp(processEnv, cwd, logger, runtime, ahead);
+    return { app, config, server: await listen(config.host, config.port, app.fetch) };
+  }
+  let built: AehApp | undefined;
+  const server = await listen(requested.host, 0, (request, ...rest) => (built ? built.fetch(request, ...rest) : starting()));
+  try {
+    const { app, config } = await buildNodeApp({ ...processEnv, PORT: String(server.port) }, cwd, logger, runtime, ahead);
+    built = app;
+    return { app, config, server };
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
+}
+
+/** `Listen` on Node: @hono/node-server. */
+function listenNode(host: string, port: number, fetch: AehApp['fetch']): Promise<Listening & { server: ServerType }> {
+  return new Promise((resolve, reject) => {
+    const server = serve({ fetch, hostname: host, port }, () => {
+      const address = server.address();
+      resolve({ server, port: typeof address === 'object' && address ? address.port : port, close: () => new Promise<void>((done) => server.close(() => done())) });
+    });
+    server.once('error', reject);
+  });
+}
+
 /** Builds the app and listens on `HOST`/`PORT`; `ahead` holds work the entry started before it loaded the app. */
 export async function startNodeService(processEnv: Record<string, string | undefined>, cwd: string, logger: Logger = consoleLogger(), ahead: Pick<RuntimeCapabilities, 'catalogPrefetch'> = {}): Promise<NodeService> {
-  // `PORT=0` lets the system pick a free port: the server listens before the app is built, so that the app knows
-  // the port it serves on (the MCP tool URLs it gives agents, the SSRF guard's own address), never 0.
-  const requested = parseConfig(startEnv(processEnv, cwd), cwd);
-  let built: AehApp | undefined;
-  const early = requested.port === 0 ? await listen(requested.host, 0, () => built?.fetch) : undefined;
-  const picked = early?.address();
-  const env = picked && typeof picked === 'object' ? { ...processEnv, PORT: String(picked.port) } : processEnv;
-  const { app, config } = await buildNodeApp(env, cwd, logger, undefined, ahead).catch(async (error) => {
-    if (early) await new Promise<void>((resolve) => early.close(() => resolve()));
-    throw error;
-  });
-  built = app;
-  const server = early ?? await listen(config.host, config.port, () => app.fetch);
+  const { app, config, server: listening } = await buildAndListen(processEnv, cwd, logger, listenNode, undefined, ahead);
   const stopScheduler = startScheduler(await app.ready);
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${listening.port}`;
   logger.info(`listening on ${url}`, { storage: config.storage, project_root: config.projectRoot });
   return {
     app,
     config,
-    server,
+    server: listening.server,
     url,
     async stop() {
       stopScheduler();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await listening.close();
       await app.close();
       await (await app.ready).capabilities.offload?.close();
     },
