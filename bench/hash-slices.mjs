@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Why plugins/storage/fs.ts reads a file it hashes in 64 KiB slices: CPU time of SHA3-256 (node:crypto) over a
+// Why plugins/storage/fs-hash.ts reads a file it hashes in 64 KiB slices: CPU time of SHA3-256 (node:crypto) over a
 // file read with readSync in slices of 16 KiB .. 2 MiB, beside the bare hash of the same bytes already in memory
 // (the baseline bench/verify.mjs compares the verify route with). Rounds alternate the cases.
 // Usage: node bench/hash-slices.mjs [--bytes 1048576] [--rounds 5] [--n 200]

@@ -8,6 +8,9 @@ import { basename, dirname, join } from 'node:path';
 /** Temp files of atomic writes in flight end with this; they are never keys. */
 export const TEMP_SUFFIX = '.aeh-tmp';
 
+/** True for an error saying the file is not there, or is no file (a folder, or a path through a file). */
+export const missing = (error: unknown) => ['ENOENT', 'EISDIR', 'ENOTDIR'].includes((error as NodeJS.ErrnoException).code ?? '');
+
 export const call = <T>(operation: (done: (error: NodeJS.ErrnoException | null, value: T) => void) => void) =>
   new Promise<T>((resolve, reject) => operation((error, value) => (error ? reject(error) : resolve(value))));
 
