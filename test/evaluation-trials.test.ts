@@ -86,6 +86,21 @@ describe('evaluation: repeated trials (issue 15 item 7)', () => {
     expect(page).toContain('t1 (trial 3)');
   });
 
+  it('never counts an attempt that measured nothing as passed: pass@k and pass^k leave it out', async () => {
+    const agent = flakyAgent(1000);
+    const t = await testApp({ plugins: [testMetrics, agent.plugin] });
+    // t2 writes down nothing probe_contains can check: each of its attempts measures nothing.
+    const tasks = [TASKS[0], { id: 't2', input: 'anything?', metrics: [{ id: 'probe_contains' }] }];
+    const { run } = await evaluate(t, { scenario: scriptedScenario('trials-unmeasured', { agent: { adapter: 'flaky' }, trials: 2, tasks }) });
+    // Only t1 was measured: pass^k is t1's alone. Before, t2 counted as passed in both attempts.
+    expect(run.trials).toEqual({ k: 2, pass_at_k: 1, pass_hat_k: 1, pass_hat: [1, 1] });
+    // A check that cannot decide and is not must-pass leaves the verdict to the index; t2 says it measured nothing.
+    expect(run.compliance).toMatchObject({ status: 'pass', decided_by: { gate: 'index' } });
+    expect(run.verdict).toMatchObject({ counts: { pass: 1, fail: 0, error: 0, unmeasured: 1 }, tasks: [{ task_id: 't2', attempts: 2, passed: 0, undecided: 0, unmeasured: 2, status: 'unmeasured' }] });
+    const html = await (await t.request('GET', `/api/v1/runs/${run.run_id}/report`)).text();
+    expect(html).toMatch(/<tr><td><a href="#task-t2[^"]*">t2<\/a><\/td><td><span class="badge unmeasured">unmeasured<\/span><\/td><td>0 of 2 passed/);
+  });
+
   it('gives each attempt its own conversation: attempt j of t2 sees attempt j of t1 only', async () => {
     const agent = flakyAgent(1000);
     const t = await testApp({ plugins: [testMetrics, agent.plugin] });

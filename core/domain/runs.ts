@@ -64,7 +64,7 @@ export interface RunRecord {
    * The tasks by verdict status (`counts`), the tasks that did not pass every attempt (at most 100; `more_tasks`
    * says how many more; `scores.json` lists every task), and the failures that failed attempts.
    */
-  verdict?: { counts?: { pass: number; fail: number; error: number }; tasks: TaskVerdict[]; more_tasks?: number; gate_failures: GateFailure[] };
+  verdict?: { counts?: { pass: number; fail: number; error: number; unmeasured?: number }; tasks: TaskVerdict[]; more_tasks?: number; gate_failures: GateFailure[] };
   failures: RunFailure[];
   /** The agent evaluated: its registry name when given by name, its adapter and the hash of its configuration. */
   agent?: RunAgent;

@@ -60,8 +60,9 @@ const RECORD_TASKS = 100;
  * every task.
  */
 function verdictInRecord(verdict: Verdict): NonNullable<RunRecord['verdict']> {
-  const counts = { pass: 0, fail: 0, error: 0 };
-  for (const task of verdict.tasks) counts[task.status]++;
+  const counts: { pass: number; fail: number; error: number; unmeasured?: number } = { pass: 0, fail: 0, error: 0 };
+  // `unmeasured` only when a task measured nothing: most runs' records keep the three counts they always had.
+  for (const task of verdict.tasks) counts[task.status] = (counts[task.status] ?? 0) + 1;
   const notClean = verdict.tasks.filter((task) => task.status !== 'pass' || task.passed < task.attempts);
   return { counts, tasks: notClean.slice(0, RECORD_TASKS), ...(notClean.length > RECORD_TASKS ? { more_tasks: notClean.length - RECORD_TASKS } : {}), gate_failures: verdict.gate_failures };
 }
