@@ -10,6 +10,7 @@ export type { FailureCode } from './failure-codes.ts';
 export type { ClaimsMapper, ClaimsMappingTools } from './plugin-overrides.ts';
 export type { Settings } from './plugin-settings.ts';
 export { defineShim, shimError, type Shim, type ShimOutcome, type Json } from './shim.ts';
+export { defineLazyShim, type LazyShimDeclaration } from './domain/lazy-shim.ts';
 export { Problem } from './problems.ts';
 export { defineAttack, fillTemplate, DEFAULT_MODEL_NAME, DEFAULT_USER_NAME, type Attack, type AttackContext } from './attack.ts';
 export { matchCase, type Mutator, type MutatorContext, type ProtectedSpan, type ProtectedKind } from './mutator.ts';

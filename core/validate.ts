@@ -44,9 +44,28 @@ function stableJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
+type SyncSha256 = (text: string) => string;
+let sha256Hex: SyncSha256 | undefined;
+
+/**
+ * The runtime's own synchronous SHA-256 where it has one (Node, Deno and Bun, through `process.getBuiltinModule`),
+ * else the pure-JavaScript one (workerd): the same digest, but a start hashes every schema its definitions hold,
+ * and the pure-JavaScript hash, not yet optimised that early, was ~60 ms of a profiled start (issue 26).
+ */
+function sha256Of(): SyncSha256 {
+  if (sha256Hex) return sha256Hex;
+  type NodeCrypto = { createHash(algorithm: string): { update(text: string, encoding: string): { digest(encoding: string): string } } };
+  const getBuiltinModule = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule;
+  const crypto = getBuiltinModule?.('node:crypto') as NodeCrypto | undefined;
+  sha256Hex = typeof crypto?.createHash === 'function'
+    ? (text) => crypto.createHash('sha256').update(text, 'utf8').digest('hex')
+    : (text) => bytesToHex(sha256(new TextEncoder().encode(text)));
+  return sha256Hex;
+}
+
 /** The stable key of a schema: hex SHA-256 of its JSON with sorted keys. */
 export function schemaKey(schema: JsonSchema): string {
-  return bytesToHex(sha256(new TextEncoder().encode(stableJson(schema))));
+  return sha256Of()(stableJson(schema));
 }
 
 /** Registers a validator compiled ahead of time for the schema whose `schemaKey` is `key`. */

@@ -10,7 +10,12 @@
  * end is caught too. Verification takes keys only from our own published key set, by `kid`, enforces `alg`
  * against that key and `typ`, and never follows a key reference found inside a certificate (`jku`, `jwk`, `x5u`).
  */
-import { compactVerify, decodeProtectedHeader, importJWK, base64url, type JWK } from 'jose';
+// Subpaths, not the 'jose' index: the index loads all of jose's 46 modules at start (issue 26), these ~20.
+import { compactVerify } from 'jose/jws/compact/verify';
+import { decodeProtectedHeader } from 'jose/decode/protected_header';
+import { importJWK } from 'jose/key/import';
+import * as base64url from 'jose/base64url';
+import type { JWK } from 'jose';
 import { canonicalJson, certificateDigest, type Certificate, type CertificateBody, type ProvenanceEntry, type ProvenanceRole } from './certificate.ts';
 import { sha3Hex, type HexDigest, type Sha3Factory } from './hash.ts';
 import { SIGNING_ALGORITHMS, type Signer, type SigningAlgorithm } from '../signer.ts';

@@ -8,7 +8,7 @@ import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, hexToBytes, randomBytes } from '@noble/hashes/utils.js';
 import type { Store } from '../../core/storage.ts';
-import { base64url } from 'jose';
+import * as base64url from 'jose/base64url';
 import { constantTimeEqual } from '../../core/guards/secrets.ts';
 
 /** `aeh_k_<id>_<secret>`: the prefix tells the provider the credential is one of these. */

@@ -3,7 +3,10 @@
  * that uses it): refusals before any cryptography, jose's signature and claim checks against the configured
  * key set, and the cache of verified tokens.
  */
-import { createRemoteJWKSet, customFetch, decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
+import { createRemoteJWKSet, customFetch } from 'jose/jwks/remote';
+import { decodeProtectedHeader } from 'jose/decode/protected_header';
+import { jwtVerify } from 'jose/jwt/verify';
+import type { JWTPayload } from 'jose';
 import type { MaybePromise } from '../../core/maybe-async.ts';
 import { Problem } from '../../core/problems.ts';
 import { parseJson } from '../../core/guards/json.ts';

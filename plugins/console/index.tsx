@@ -9,17 +9,23 @@ import type { PluginHost } from '../../core/plugin-host.ts';
 import type { AppContext, RouteDefinition } from '../../core/routes.ts';
 import { CONSOLE_SCRIPT } from './client.ts';
 import { FAVICON_SVG } from './favicon.ts';
-import { sameOriginPath } from './next.ts';
-import { CatalogPage, ComparePage, HealthPage, MutatePage, RunPage, RunsPage, SignInPage, SpecToEvalPage } from './pages.tsx';
-import { runsFragment } from './fragments/runs.tsx';
-import { agentFilterFragment } from './fragments/agents.tsx';
-import { runDetailFragment } from './fragments/run-detail.tsx';
-import { transcriptFragment } from './fragments/transcript.tsx';
-import { compareFragment } from './fragments/compare.tsx';
-import { catalogFragment } from './fragments/catalog.tsx';
-import { healthFragment } from './fragments/health.tsx';
-import { specToEvalFragment } from './fragments/spec-to-eval.tsx';
-import { mutateFormFragment, mutateResultFragment } from './fragments/mutate.tsx';
+
+/** The pages and fragments, imported on the first console request: a start that serves only the API never loads them. */
+type Views = typeof import('./views.tsx');
+let views: Promise<Views> | undefined;
+function loadViews(): Promise<Views> {
+  views ??= import('./views.tsx').catch((error: unknown) => {
+    // Not cached: the next request tries again; this one fails as any handler's error does (a logged 500).
+    views = undefined;
+    throw error;
+  });
+  return views;
+}
+
+type FragmentName = Exclude<keyof Views, 'PAGES'>;
+
+/** A fragment's handler, from the views once loaded. */
+const fragmentOf = (name: FragmentName): RouteDefinition['handler'] => async (c) => (await loadViews())[name](c);
 
 const HTML = { 200: { description: 'HTML', contentType: 'text/html' } };
 
@@ -55,28 +61,27 @@ const COMPARED = queries({
   max_regression: 'the largest drop of the index or a dimension that is not a regression (0 to 1; default 0)',
 });
 
-function page(path: string, summary: string, render: (c: AppContext) => unknown, parameters?: Parameters): RouteDefinition {
+function page(path: string, summary: string, name: keyof Views['PAGES'], parameters?: Parameters): RouteDefinition {
   return {
     method: 'GET', path, permission: null, summary, tags: ['console'], rateClass: 'public', responses: HTML, parameters,
-    handler: (c) => c.html(`<!doctype html>${String(render(c))}`, 200, PAGE_HEADERS),
+    handler: async (c: AppContext) => c.html(`<!doctype html>${String((await loadViews()).PAGES[name](c))}`, 200, PAGE_HEADERS),
   };
 }
 
-function fragment(method: 'GET' | 'POST', path: string, permission: string, summary: string, handler: RouteDefinition['handler'], options: { body?: RouteDefinition['body']; parameters?: Parameters } = {}): RouteDefinition {
-  return { method, path, permission, summary, tags: ['console'], responses: HTML, ...options, handler };
+function fragment(method: 'GET' | 'POST', path: string, permission: string, summary: string, name: FragmentName, options: { body?: RouteDefinition['body']; parameters?: Parameters } = {}): RouteDefinition {
+  return { method, path, permission, summary, tags: ['console'], responses: HTML, ...options, handler: fragmentOf(name) };
 }
 
 function registerConsole(host: PluginHost) {
   const routes: RouteDefinition[] = [
-    page('/', 'Console: runs', (c) => <RunsPage status={c.req.query('status')} scenarioId={c.req.query('scenario_id')} agent={c.req.query('agent')} />, RUN_FILTERS),
-    // `next` is checked here, server-side, and handed to the script in the page: it only ever follows a same-origin path.
-    page('/sign-in', 'Console: sign in', (c) => <SignInPage next={sameOriginPath(c.req.query('next'))} />, queries({ next: 'the same-origin path to open once signed in' })),
-    page('/runs/:run_id', 'Console: run detail', (c) => <RunPage runId={c.req.param('run_id') ?? ''} />),
-    page('/compare', 'Console: compare two runs', (c) => <ComparePage base={c.req.query('base')} head={c.req.query('head')} maxRegression={c.req.query('max_regression')} />, COMPARED),
-    page('/catalog', 'Console: catalog', (c) => <CatalogPage q={c.req.query('q')} />, queries({ q: 'words to search for' })),
-    page('/spec-to-eval', 'Console: spec to eval', () => <SpecToEvalPage />),
-    page('/mutate', 'Console: mutate', () => <MutatePage />),
-    page('/health', 'Console: health', () => <HealthPage />),
+    page('/', 'Console: runs', 'runs', RUN_FILTERS),
+    page('/sign-in', 'Console: sign in', 'signIn', queries({ next: 'the same-origin path to open once signed in' })),
+    page('/runs/:run_id', 'Console: run detail', 'run'),
+    page('/compare', 'Console: compare two runs', 'compare', COMPARED),
+    page('/catalog', 'Console: catalog', 'catalog', queries({ q: 'words to search for' })),
+    page('/spec-to-eval', 'Console: spec to eval', 'specToEval'),
+    page('/mutate', 'Console: mutate', 'mutate'),
+    page('/health', 'Console: health', 'health'),
     {
       method: 'GET', path: '/console/app.js', permission: null, summary: 'Console client script', tags: ['console'], rateClass: 'public',
       responses: { 200: { description: 'JavaScript', contentType: 'text/javascript' } },
@@ -88,23 +93,23 @@ function registerConsole(host: PluginHost) {
       responses: { 200: { description: 'SVG image', contentType: 'image/svg+xml' } },
       handler: (c) => c.body(FAVICON_SVG, 200, FAVICON_HEADERS),
     },
-    fragment('GET', '/console/fragments/runs', 'runs:read', 'Console fragment: runs list', runsFragment, { parameters: [...RUN_FILTERS, ...queries({ cursor: 'the page after this cursor (`next_cursor` of the runs list)' })] }),
-    fragment('GET', '/console/fragments/agent-filter', 'runs:read', 'Console fragment: the runs list\'s agent filter', agentFilterFragment, { parameters: queries({ agent: 'the agent selected' }) }),
-    fragment('GET', '/console/fragments/runs/:run_id', 'runs:read', 'Console fragment: run detail', runDetailFragment),
-    fragment('GET', '/console/fragments/runs/:run_id/transcript', 'runs:read', 'Console fragment: a run\'s transcript, task by task', transcriptFragment, { parameters: queries({ offset: 'the first task shown (a page holds 25)' }) }),
-    fragment('GET', '/console/fragments/compare', 'runs:read', 'Console fragment: two runs compared', compareFragment, { parameters: COMPARED }),
-    fragment('GET', '/console/fragments/catalog', 'scenarios:read', 'Console fragment: catalog search', catalogFragment, {
+    fragment('GET', '/console/fragments/runs', 'runs:read', 'Console fragment: runs list', 'runsFragment', { parameters: [...RUN_FILTERS, ...queries({ cursor: 'the page after this cursor (`next_cursor` of the runs list)' })] }),
+    fragment('GET', '/console/fragments/agent-filter', 'runs:read', 'Console fragment: the runs list\'s agent filter', 'agentFilterFragment', { parameters: queries({ agent: 'the agent selected' }) }),
+    fragment('GET', '/console/fragments/runs/:run_id', 'runs:read', 'Console fragment: run detail', 'runDetailFragment'),
+    fragment('GET', '/console/fragments/runs/:run_id/transcript', 'runs:read', 'Console fragment: a run\'s transcript, task by task', 'transcriptFragment', { parameters: queries({ offset: 'the first task shown (a page holds 25)' }) }),
+    fragment('GET', '/console/fragments/compare', 'runs:read', 'Console fragment: two runs compared', 'compareFragment', { parameters: COMPARED }),
+    fragment('GET', '/console/fragments/catalog', 'scenarios:read', 'Console fragment: catalog search', 'catalogFragment', {
       parameters: queries({ q: 'words to search for', industry: 'a facet value', use_case: 'a facet value', tag: 'a facet value', dimension: 'a facet value', offset: 'the first result shown (a page holds 20)' }),
     }),
-    fragment('GET', '/console/fragments/health', 'doctor:read', 'Console fragment: health', healthFragment),
-    fragment('GET', '/console/fragments/mutate', 'scenarios:mutate', 'Console fragment: mutate form', mutateFormFragment),
-    fragment('POST', '/console/fragments/mutate', 'scenarios:mutate', 'Console fragment: mutation diff', mutateResultFragment, {
+    fragment('GET', '/console/fragments/health', 'doctor:read', 'Console fragment: health', 'healthFragment'),
+    fragment('GET', '/console/fragments/mutate', 'scenarios:mutate', 'Console fragment: mutate form', 'mutateFormFragment'),
+    fragment('POST', '/console/fragments/mutate', 'scenarios:mutate', 'Console fragment: mutation diff', 'mutateResultFragment', {
       body: {
         type: 'object', required: ['scenario_id', 'type'], additionalProperties: false,
         properties: { scenario_id: { type: 'string', maxLength: 200 }, type: { type: 'string', maxLength: 100 }, seed: { type: 'integer', minimum: 0 } },
       },
     }),
-    fragment('POST', '/console/fragments/spec-to-eval', 'specs:convert', 'Console fragment: spec-to-eval result', specToEvalFragment, {
+    fragment('POST', '/console/fragments/spec-to-eval', 'specs:convert', 'Console fragment: spec-to-eval result', 'specToEvalFragment', {
       body: { type: 'object', required: ['markdown'], additionalProperties: false, properties: { markdown: { type: 'string', minLength: 1 } } },
     }),
   ];

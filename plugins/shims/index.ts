@@ -17,7 +17,8 @@ import kv from './kv.ts';
 import httpApi from './http-api.ts';
 import { registerShimConfigRoutes } from './configs.ts';
 import { TAU_SETTINGS, registerTauShims } from './tau/index.ts';
-import { registerAgentDojo } from './agentdojo/index.ts';
+// The suites themselves load on first use (issue 26): agentdojo/index.ts is not imported at start.
+import { registerAgentDojoLazily } from './agentdojo/register.ts';
 
 /** Every bundled shim, in the order `GET /api/v1/shims` lists them. */
 export const BUNDLED_SHIMS = [sql, orders, payments, email, calendar, crm, tickets, kb, kv, httpApi] as unknown as readonly Shim[];
@@ -29,7 +30,7 @@ export default {
   setup(host) {
     for (const shim of BUNDLED_SHIMS) host.shims.register(shim, 'shims');
     registerTauShims(host);
-    registerAgentDojo(host);
+    registerAgentDojoLazily(host);
     host.routes.register({
       method: 'GET', path: '/api/v1/shims', permission: 'shims:manage', summary: 'The world shims scenarios may enable, with their actions\' JSON Schemas', tags: ['shims'],
       responses: { 200: { description: 'Every registered shim' } },

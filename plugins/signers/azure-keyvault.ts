@@ -10,7 +10,7 @@
  */
 import { asText, textSettings } from '../../core/plugin-settings.ts';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { base64url } from 'jose';
+import * as base64url from 'jose/base64url';
 import type { Plugin } from '../../core/plugin.ts';
 import { createRemoteSigner, publishedKey, keyServiceFetch, type RemoteKey } from './remote-signing.ts';
 import { parseJson } from '../../core/guards/json.ts';

@@ -7,7 +7,11 @@
  * `retired`, which stays published so certificates signed before keep verifying; `AEH_SIGNING_RETIRED_JWKS`
  * (a JSON array of public JWKs) publishes keys retired elsewhere.
  */
-import { CompactSign, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
+import { CompactSign } from 'jose/jws/compact/sign';
+import { exportJWK } from 'jose/key/export';
+import { generateKeyPair } from 'jose/key/generate/keypair';
+import { importJWK } from 'jose/key/import';
+import type { JWK } from 'jose';
 import type { Plugin } from '../../core/plugin.ts';
 import type { FileAccess, Logger } from '../../core/capabilities.ts';
 import type { Store } from '../../core/storage.ts';

@@ -4,7 +4,11 @@
  * public key into a published JWK with an RFC 7638 thumbprint `kid`, and caching the key so each service is
  * asked for its public key once. The private key stays in the service; only signing inputs leave the process.
  */
-import { base64url, calculateJwkThumbprint, exportJWK, importJWK, importSPKI, type JWK } from 'jose';
+import * as base64url from 'jose/base64url';
+import { calculateJwkThumbprint } from 'jose/jwk/thumbprint';
+import { exportJWK } from 'jose/key/export';
+import { importJWK, importSPKI } from 'jose/key/import';
+import type { JWK } from 'jose';
 import type { Signer, SignerKey, SigningAlgorithm } from '../../core/signer.ts';
 import type { PluginHost } from '../../core/plugin-host.ts';
 

@@ -5,7 +5,9 @@
  * shares the store holds the key and can continue the run from the token, after verifying its signature,
  * expiry and the trace digest; nothing about a run lives only in one process's memory.
  */
-import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import { SignJWT } from 'jose/jwt/sign';
+import { jwtVerify } from 'jose/jwt/verify';
+import * as joseErrors from 'jose/errors';
 import type { Store } from '../../../core/storage.ts';
 import { digestsEqual } from '../../../core/domain/hash.ts';
 

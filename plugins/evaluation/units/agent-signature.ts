@@ -7,7 +7,11 @@
  * anything else is kept as `unverified_agent_claim` (redacted, length-capped) and never signed by us.
  * See docs/certificates.md, "Agent entries".
  */
-import { compactVerify, createLocalJWKSet, decodeProtectedHeader, importJWK, type JWK, type CryptoKey as JoseKey, type JWSHeaderParameters } from 'jose';
+import { compactVerify } from 'jose/jws/compact/verify';
+import { createLocalJWKSet } from 'jose/jwks/local';
+import { decodeProtectedHeader } from 'jose/decode/protected_header';
+import { importJWK } from 'jose/key/import';
+import type { JWK, CryptoKey as JoseKey, JWSHeaderParameters } from 'jose';
 import type { AgentReply } from '../../../core/agent-adapter.ts';
 import type { AgentSpec } from '../../../core/domain/scenario.ts';
 import { redactText } from '../../../core/guards/redact.ts';

@@ -8,7 +8,7 @@
  * open, and is the same after the run resumes on another instance. It opens nothing once the run's tasks are
  * over: a world is registered only while its task runs.
  */
-import { base64url } from 'jose';
+import * as base64url from 'jose/base64url';
 import { ConfigError, type Config } from '../../../core/config.ts';
 import { secretMatcher } from '../../../core/guards/secrets.ts';
 import type { TaskWorld } from './world.ts';
