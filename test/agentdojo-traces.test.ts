@@ -6,7 +6,9 @@
  * `aeh bench agentdojo --replay`: each recorded call runs again on the unit's world (the attack's text planted by
  * the harness), and AgentDojo's checks, ported, give the recorded utility and security of every run. The records
  * are committed (plugins/shims/agentdojo/traces/<suite>.json.gz, bench/agentdojo/traces.ts --write-fixture), so
- * this runs without the reference or Python.
+ * this runs without the reference or Python. `npm test` replays a stratified sample of the banking, slack, travel
+ * and workspace runs (test/agentdojo-traces-sample.ts: every model, attack, user task and injection task, about a
+ * third of the runs); `npm run test:all` (AEH_TEST_ALL=1, CI's command) replays all 8,120.
  */
 import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -24,37 +26,52 @@ import { buildAttackCases } from '../plugins/evaluation/attacks/attack-cases.ts'
 import { AGENTDOJO_SUITES, readAgentDojoSuite } from '../plugins/shims/agentdojo/index.ts';
 import { agentdojoReplay, injectionsDigest, type AgentDojoRun } from '../plugins/shims/agentdojo/traces.ts';
 import { AGENTDOJO_DATA } from '../plugins/shims/agentdojo/testing/gt-agent.ts';
+import { ALL_TRACES, tracesToReplay } from './agentdojo-traces-sample.ts';
 
 const fixture = (suite: string) => join(import.meta.dirname, '..', 'plugins', 'shims', 'agentdojo', 'traces', `${suite}.json.gz`);
 const recordsOf = (suite: string) => JSON.parse(gunzipSync(readFileSync(fixture(suite))).toString()) as { source: string; version: string; runs: AgentDojoRun[] };
 const runsOf = (suite: string) => recordsOf(suite).runs;
+/** The records files of `suites` as `npm test` replays them (agentdojo-traces-sample.ts), written in `cwd`. */
+function replayedFiles(cwd: string, suites: readonly string[]): string {
+  if (ALL_TRACES) return suites.map(fixture).join(',');
+  return suites.map((suite) => {
+    const records = recordsOf(suite);
+    writeFileSync(join(cwd, `${suite}.json.gz`), gzipSync(JSON.stringify({ ...records, runs: tracesToReplay(records.runs) })));
+    return `${suite}.json.gz`;
+  }).join(',');
+}
 /**
- * Travel and workspace runs whose every tool answer is the recorded one. The others, as sampled, print what the
+ * Travel and workspace runs whose every tool answer is the recorded one, of the whole set and of the sample. The
+ * others, as sampled, print what the
  * run's own process decided: a `datetime.now()` stamp of the run's day (send_email's `timestamp`, create_file's and
  * append_to_file's `last_modified`, 2025-02-24 in claude's runs) where the harness's clock has its own, or a new
  * event's participants in `list(set(participants))` order, which follows the run's string-hash seed (the shim
  * follows PYTHONHASHSEED=0's). Their verdicts are the recorded ones.
  */
-const TRAVEL_WORKSPACE_OUTPUTS = { same: 4552, total: 5924 };
+const TRAVEL_WORKSPACE_OUTPUTS = ALL_TRACES ? { same: 4552, total: 5924 } : { same: 1391, total: 1824 };
 
 describe('agentdojo: published runs replayed (issue 35 item 3, judges)', () => {
   it('gives every run its recorded utility and security, and the paper\'s numbers per model, suite and attack', async () => {
     expect(runsOf('banking')).toHaveLength(1252);
     expect(runsOf('slack')).toHaveLength(944);
-    const result = await runCli(['bench', 'agentdojo', '--replay', `${fixture('banking')},${fixture('slack')}`, '--json', '--poll-ms', '50'], { cwd: mkdtempSync(join(tmpdir(), 'aeh-dojo-replay-')) });
+    const cwd = mkdtempSync(join(tmpdir(), 'aeh-dojo-replay-'));
+    const result = await runCli(['bench', 'agentdojo', '--replay', replayedFiles(cwd, ['banking', 'slack']), '--json', '--poll-ms', '50'], { cwd });
     expect(result.code, result.stderr).toBe(0);
     const report = JSON.parse(result.stdout);
-    expect(report.agreement).toMatchObject({ total: 2196, same: 2196, differences: [] });
+    const total = ALL_TRACES ? 2196 : 739;
+    expect(report.agreement).toMatchObject({ total, same: total, differences: [] });
     // What the tools answered, every call of every run: the same but where the reference changed after the runs
     // (b3177d5a6, 2025-07-23, fixed the default bill's first "\n", which the published runs without attack read).
-    expect(report.agreement.outputs.same).toBe(2192);
+    expect(report.agreement.outputs.same).toBe(total - 4);
     expect(report.agreement.outputs.differing).toEqual(['claude-3-7-sonnet-20250219', 'gemini-2.0-flash-001', 'meta-llama_Llama-3.3-70B-Instruct', 'Meta-SecAlign-70B'].map((model) => `${model} banking user_task_0 none`));
     // The table from the replayed verdicts is the recorded one, row for row.
     expect(report.table).toEqual(report.recorded);
+    expect(report.suites.every((suite: any) => suite.certificate?.status === 'issued')).toBe(true);
+    // The paper's numbers are the whole set's (the sample's rows are the sample's own, checked above).
+    if (!ALL_TRACES) return;
     const row = (model: string, suite: string, attack = 'important_instructions') => report.table.find((entry: any) => entry.model === model && entry.suite === suite && entry.attack === attack);
     expect(row('claude-3-7-sonnet-20250219', 'pooled')).toMatchObject({ utility: [32, 37], underAttack: [182, 249], asr: [31, 249] });
     expect(row('Meta-SecAlign-70B', 'slack', 'direct')).toMatchObject({ utility: [17, 21], underAttack: [85, 105], asr: [1, 105] });
-    expect(report.suites.every((suite: any) => suite.certificate?.status === 'issued')).toBe(true);
   }, 600_000);
 
   it('prints the agreement and the paper\'s table for one model\'s runs of one suite', async () => {
@@ -72,10 +89,12 @@ describe('agentdojo: published runs replayed (issue 35 item 3, judges)', () => {
   it('travel and workspace: every run its recorded utility and security, the table row for row', async () => {
     expect(runsOf('travel')).toHaveLength(1228);
     expect(runsOf('workspace')).toHaveLength(4696);
-    const result = await runCli(['bench', 'agentdojo', '--replay', `${fixture('travel')},${fixture('workspace')}`, '--json', '--poll-ms', '50'], { cwd: mkdtempSync(join(tmpdir(), 'aeh-dojo-replay-')) });
+    const cwd = mkdtempSync(join(tmpdir(), 'aeh-dojo-replay-'));
+    const result = await runCli(['bench', 'agentdojo', '--replay', replayedFiles(cwd, ['travel', 'workspace']), '--json', '--poll-ms', '50'], { cwd });
     expect(result.code, result.stderr).toBe(0);
     const report = JSON.parse(result.stdout);
-    expect(report.agreement).toMatchObject({ total: 5924, same: 5924, differences: [] });
+    const total = TRAVEL_WORKSPACE_OUTPUTS.total;
+    expect(report.agreement).toMatchObject({ total, same: total, differences: [] });
     expect(report.agreement.outputs).toMatchObject(TRAVEL_WORKSPACE_OUTPUTS);
     expect(report.table).toEqual(report.recorded);
   }, 900_000);

@@ -33,6 +33,9 @@ describe('evaluation: bounded queue', () => {
     const scenario = scriptedScenario('burst', { agent: { adapter: 'gauge' }, tasks: [{ id: 't1', input: 'balance?', expected: { contains: '42 EUR' }, metrics: [{ id: 'probe_contains' }] }] });
     const accepted = await Promise.all(Array.from({ length: 1000 }, () => t.json('POST', '/api/evaluate', { body: { scenario } })));
     expect(accepted.every((response) => response.status === 202)).toBe(true);
+    // The last accepted first: while it runs the others finish, and each is then read about once instead of
+    // being polled every 10 ms while the ones before it run. Still an event wait: no task is assumed done.
+    await waitForTask(t, accepted.at(-1)!.body.task_id, 60_000);
     const tasks = [];
     for (const response of accepted) tasks.push(await waitForTask(t, response.body.task_id, 60_000));
     expect(tasks.filter((task) => task.status === 'succeeded')).toHaveLength(1000);

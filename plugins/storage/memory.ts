@@ -2,16 +2,16 @@
  * In-memory store (`AEH_STORAGE=memory`), for tests and throw-away instances. Nothing survives a restart.
  */
 import { createStorage } from 'unstorage';
-import memoryDriver from 'unstorage/drivers/memory';
 import type { Plugin } from '../../core/plugin.ts';
 import { type StorageDriver } from '../../core/storage.ts';
 import { createStore, storageKey } from './unstorage-store.ts';
+import { indexedMemoryDriver } from './memory-driver.ts';
 
 const memoryStorageDriver: StorageDriver = {
   name: 'memory',
   accepts: (storage) => storage === 'memory',
   create() {
-    const raw = createStorage({ driver: memoryDriver() });
+    const raw = createStorage({ driver: indexedMemoryDriver() });
     // The memory driver keeps the caller's buffer itself; a copy makes later changes to it invisible, as on disk.
     return createStore('memory', raw, { writeAtomic: (key, bytes) => raw.setItemRaw(storageKey(key), bytes.slice()) });
   },

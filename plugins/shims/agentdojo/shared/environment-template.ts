@@ -18,9 +18,13 @@ import type { Json } from '../../../../core/shim.ts';
 const marker = (index: number) => `\uE000${index}\uE001`;
 const MARKER = /\uE000(\d+)\uE001/g;
 
-/** A template: the tree with markers, each marked scalar's source (by its marked value), and the fields' names. */
+/**
+ * A template: the tree with markers, the lists and maps holding a marker at any depth, each marked scalar's source
+ * (by its marked value), and the fields' names.
+ */
 export interface EnvironmentTemplate {
   tree: unknown;
+  marked: ReadonlySet<unknown>;
   sources: ReadonlyMap<string, string>;
   fields: readonly string[];
   options: ParseOptions & DocumentOptions & SchemaOptions & ToJSOptions;
@@ -57,7 +61,10 @@ export function environmentTemplate(text: string, format: (text: string, values:
     },
   });
   if (!certain) return undefined;
-  return { tree: document.toJS(options), sources, fields, options };
+  const tree = document.toJS(options);
+  const holding = new Set<unknown>();
+  holdsMarker(tree, holding);
+  return { tree, marked: holding, sources, fields, options };
 }
 
 /**
@@ -73,26 +80,61 @@ export function injectTemplate(template: EnvironmentTemplate, values: Readonly<R
   }
   const read = new Map<string, string>();
   for (const [markedValue, source] of template.sources) {
-    const injected = source.replace(MARKER, (_, index: string) => texts[Number(index)]!);
+    const value = readScalar(template, source.replace(MARKER, (_, index: string) => texts[Number(index)]!));
+    if (value === null) return undefined;
+    read.set(markedValue, value);
+  }
+  return copyWith(template.tree, read, template.marked);
+}
+
+// A scalar's injected source repeats across units: each vector gets the default text or one attack's text for one
+// injection task, whatever the user task.
+// Per template (its parse options); bounded: a full cache starts again empty.
+const MAX_READ = 10_000;
+const readByTemplate = new WeakMap<EnvironmentTemplate, Map<string, string | null>>();
+
+/** The value of one double-quoted scalar's source, read alone; null when it does not read cleanly as one. */
+function readScalar(template: EnvironmentTemplate, injected: string): string | null {
+  let readScalars = readByTemplate.get(template);
+  if (!readScalars) readByTemplate.set(template, (readScalars = new Map()));
+  let value = readScalars.get(injected);
+  if (value === undefined) {
     // The line break after it: without one the yaml package reads an unclosed quote (`\"` at the end) silently.
     const document = parseDocument(`${injected}\n`, template.options);
     const scalar = document.contents;
-    if (document.errors.length || document.warnings.length || !isScalar(scalar) || scalar.type !== Scalar.QUOTE_DOUBLE || scalar.range?.[1] !== injected.length || typeof scalar.value !== 'string') return undefined;
-    read.set(markedValue, scalar.value);
+    const clean = !document.errors.length && !document.warnings.length && isScalar(scalar) && scalar.type === Scalar.QUOTE_DOUBLE && scalar.range?.[1] === injected.length && typeof scalar.value === 'string';
+    value = clean ? (scalar.value as string) : null;
+    if (readScalars.size >= MAX_READ) readScalars.clear();
+    readScalars.set(injected, value);
   }
-  return copyWith(template.tree, read);
+  return value;
 }
 
-/** `value` copied, each string `read` holds replaced by its reading; other leaves (dates) shared. */
-function copyWith(value: unknown, read: ReadonlyMap<string, string>): unknown {
+/** Whether `value` holds a marked string at any depth; the lists and maps that do are added to `marked`. */
+function holdsMarker(value: unknown, marked: Set<unknown>): boolean {
+  if (typeof value === 'string') return value.includes('\uE000');
+  if (!value || typeof value !== 'object') return false;
+  let holds = false;
+  for (const entry of Object.values(value)) if (holdsMarker(entry, marked)) holds = true;
+  if (holds) marked.add(value);
+  return holds;
+}
+
+/**
+ * `value` copied where it holds a marker (`marked`), each string `read` holds replaced by its reading. The rest
+ * is shared with the template, never written: the loader copies the tree into the suite's model, then freezes it.
+ * Copying the whole tree for every unit showed in a travel and workspace replay's profile.
+ */
+function copyWith(value: unknown, read: ReadonlyMap<string, string>, marked: ReadonlySet<unknown>): unknown {
   if (typeof value === 'string') return read.get(value) ?? value;
-  if (Array.isArray(value)) return value.map((item) => copyWith(item, read));
+  if (!marked.has(value)) return value;
+  if (Array.isArray(value)) return value.map((item) => copyWith(item, read, marked));
   if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
     const out: Record<string, unknown> = {};
     for (const [key, entry] of Object.entries(value)) {
       // As the yaml package builds a map: a key an object already has (`__proto__`) becomes an own property.
-      if (key in out) Object.defineProperty(out, key, { value: copyWith(entry, read), writable: true, enumerable: true, configurable: true });
-      else out[key] = copyWith(entry, read);
+      if (key in out) Object.defineProperty(out, key, { value: copyWith(entry, read, marked), writable: true, enumerable: true, configurable: true });
+      else out[key] = copyWith(entry, read, marked);
     }
     return out as Json;
   }

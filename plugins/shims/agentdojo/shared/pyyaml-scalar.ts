@@ -254,6 +254,22 @@ function writeDoubleQuoted(w: Writer, text: string[], split: boolean): void {
  * starts at `place.column`, the separating space already written.
  */
 export function pyYamlScalar(value: string, place: ScalarPlace, style?: '"'): string {
+  const key = `${style ?? ''}${place.simpleKey ? 'k' : ''}${place.column},${place.indent},${value}`;
+  let text = written.get(key);
+  if (text === undefined) {
+    if (written.size >= MAX_WRITTEN) written.clear();
+    written.set(key, (text = writeScalar(value, place, style)));
+  }
+  return text;
+}
+
+// A replay writes the same strings at the same places over and over (every unit's world holds the suite's mail,
+// files and events; the tools list them again for each unit): writing them code point by code point was a fifth
+// of a travel and workspace replay's CPU. Bounded: a full cache starts again empty.
+const MAX_WRITTEN = 50_000;
+const written = new Map<string, string>();
+
+function writeScalar(value: string, place: ScalarPlace, style?: '"'): string {
   const chars = [...value];
   const analysis = analyze(chars);
   const writer = new Writer(place.column, place.indent);

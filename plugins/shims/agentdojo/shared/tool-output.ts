@@ -20,6 +20,48 @@ const pyStrip = (text: string) => text.replace(/^[\s\x1c-\x1f\x85]+|[\s\x1c-\x1f
  */
 export function toolResultToStr(value: unknown, returns: PyType): string {
   const type = unwrap(returns);
+  if (typeof type === 'string' || value === null || value === undefined) return resultText(value, type);
+  const key = plainJson(value);
+  if (key === undefined) return resultText(value, type);
+  let byValue = written.get(type);
+  if (!byValue) written.set(type, (byValue = new Map()));
+  let text = byValue.get(key);
+  if (text === undefined) {
+    text = resultText(value, type);
+    if (byValue.size >= MAX_WRITTEN) byValue.clear();
+    byValue.set(key, text);
+  }
+  return text;
+}
+
+// The same answers come back unit after unit (a user task's calls read the same mail, files and events under every
+// injection task): dumping each again as YAML was a tenth of a replay's CPU. Keyed by the declared type (its
+// object) and the value's JSON; bounded: a full cache starts again empty.
+const MAX_WRITTEN = 5_000;
+const written = new WeakMap<object, Map<string, string>>();
+
+/**
+ * The JSON of `value` when it says all its dump depends on, else undefined: JSON writes -0, NaN and the
+ * infinities as numbers it cannot tell apart (PyYAML's `-0.0`, `.nan`), drops an undefined entry (a dict's
+ * `key: null`), and writes a class instance or a date by its own rules, so a value holding one is not cached.
+ */
+function plainJson(value: unknown): string | undefined {
+  let plain = true;
+  try {
+    const json = JSON.stringify(value, function check(this: Record<string, unknown>, key: string, entry: unknown) {
+      const original = this[key];
+      if (typeof original === 'number') plain &&= !Object.is(original, -0) && Number.isFinite(original);
+      else if (typeof original === 'object' && original !== null && !Array.isArray(original)) plain &&= [Object.prototype, null].includes(Object.getPrototypeOf(original));
+      else if (typeof original !== 'string' && typeof original !== 'boolean' && original !== null) plain = false;
+      return entry;
+    });
+    return plain ? json : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function resultText(value: unknown, type: PyType): string {
   if (value !== null && value !== undefined && isModel(type)) return pyStrip(pyYamlDump(toPython(value, type)));
   if (Array.isArray(value) && typeof type === 'object' && type.kind === 'list') {
     const itemType = unwrap(type.items);
