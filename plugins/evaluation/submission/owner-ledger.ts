@@ -103,7 +103,9 @@ function storeLedger(store: Store): OwnerLedger {
 /** Takes `bytes` off an owner's counter, setting it to zero where that would pass below. */
 async function takeOff(store: Store, owner: string, bytes: number): Promise<void> {
   if (bytes <= 0) return;
-  if ((await store.increment(storedKey(owner), -bytes)) < 0) await store.setJson(storedKey(owner), 0);
+  // Batched with others (plugins/storage/batched-increment.ts), this increment's own value may be below zero
+  // while the counter, with the rest of its batch, is not: only the counter as stored is set back to zero.
+  if ((await store.increment(storedKey(owner), -bytes)) < 0 && Number(await store.getJson<number>(storedKey(owner))) < 0) await store.setJson(storedKey(owner), 0);
 }
 
 /** Removes the markers of tasks not in `active`; answers the removed ones' owner keys and task ids. */
