@@ -10,9 +10,11 @@ export interface HookEvents {
    * A run's trace and sidecars are final; certification signs it here. `record` is the run record about to be
    * stored as final (`run.json` still holds the submitted one until the handlers return, so that a client that
    * sees the final status finds the certificate); handlers read it from here, not from storage. Emitted without
-   * it, handlers read `run.json`.
+   * it, handlers read `run.json`. `evidence` holds the exact bytes just stored of some of its sidecars (by file
+   * name), so that certification hashes them without reading them back (issue 36); handlers must not change
+   * them, and read any sidecar not in it from storage.
    */
-  'run.finished': { run_id: string; record?: RunRecord };
+  'run.finished': { run_id: string; record?: RunRecord; evidence?: Readonly<Record<string, Uint8Array>> };
   /**
    * A finished run's evidence was deleted (retention), its certificate kept: `bytes_freed` no longer count
    * against `submitted_by`'s stored bytes.

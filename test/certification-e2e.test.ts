@@ -82,6 +82,11 @@ describe('certification: end to end through POST /api/evaluate', () => {
     expect(run.certificate_url).toBe(`/v1/certificates/${runId}`);
     const verify = await t.json('GET', run.verify_url, { key: null });
     expect(verify.body).toMatchObject({ run_id: runId, valid: true, status: 'valid' });
+    // The sidecars the engine hands to certification (issue 36) are hashed as stored.
+    const { store } = await t.app.ready;
+    for (const file of ['scores.json', 'failures.json', 'summary.json', 'scenario.json']) {
+      expect(cert.evidence_ledger[file], file).toBe(sha3((await store.getBytes(`runs/${runId}/${file}`))!));
+    }
   });
 
   it('adds an Agent entry when the agent signed its output with its pinned key, and an Auditor entry on sign', async () => {

@@ -51,10 +51,27 @@ function cacheOf(summary: RunSummary | null): Certificate['cache'] {
   return { cached_calls: cached, agent_calls: cached + (typeof calls === 'number' && Number.isSafeInteger(calls) && calls > 0 ? calls : 0) };
 }
 
-/** An evidence file's digest: of the bytes as judged, rebuilt from its packed form when stored packed. */
-async function hashEvidence(services: Services, runId: string, file: string): Promise<HexDigest | null> {
-  const bytes = await readEvidence(services.store, runId, file);
+/** The bytes of the sidecars the engine just stored, by file name (the `run.finished` hook's `evidence`). */
+export type StoredEvidence = Readonly<Record<string, Uint8Array>>;
+
+/**
+ * An evidence file's digest: of the bytes as judged, rebuilt from its packed form when stored packed; of the
+ * bytes the engine stored when it hands them over (`given`).
+ */
+async function hashEvidence(services: Services, runId: string, file: string, given?: StoredEvidence): Promise<HexDigest | null> {
+  const bytes = given?.[file] ?? (await readEvidence(services.store, runId, file));
   return bytes === null ? null : toHex(sha3Factory(services.capabilities)().update(bytes).digest());
+}
+
+/** `summary.json`, from the bytes handed over or from storage; `null` when absent or not JSON. */
+async function readSummary(services: Services, runId: string, given?: StoredEvidence): Promise<RunSummary | null> {
+  const bytes = given?.[SIDECARS.summary];
+  if (!bytes) return services.store.getJson<RunSummary>(keys.sidecar(runId, SIDECARS.summary)).catch(() => null);
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes)) as RunSummary;
+  } catch {
+    return null;
+  }
 }
 
 async function hashKey(services: Services, key: string): Promise<HexDigest | null> {
@@ -92,10 +109,11 @@ async function writeCertificate(services: Services, certificate: Certificate): P
  * certify (unknown, cancelled, no trace). Idempotent: a second call for unchanged artefacts keeps the
  * certificate already written (with any Auditor entries).
  * `identity` names the Evaluator (`AEH_EVALUATOR_IDENTITY`, default the product name); `record` is the run record
- * the engine hands to `run.finished` (read from `run.json` when not given). The evidence is always read back
- * from storage and hashed: the certificate covers the bytes stored.
+ * the engine hands to `run.finished` (read from `run.json` when not given). The evidence is hashed as stored:
+ * read back from storage, except the sidecars in `evidence`, the bytes the engine has just stored (issue 36:
+ * reading them back cost a read and a copy each, and proved nothing more, the engine being the only writer).
  */
-export async function issueCertificate(services: Services, runId: string, identity: string = PRODUCT_NAME, record?: RunRecord): Promise<Certificate | null> {
+export async function issueCertificate(services: Services, runId: string, identity: string = PRODUCT_NAME, record?: RunRecord, evidence?: StoredEvidence): Promise<Certificate | null> {
   const run = record ?? (await readRun(services.store, runId));
   if (run?.status === 'cancelled') return null;
   const traceFile = run?.trace_file || TRACE_FILE;
@@ -106,7 +124,7 @@ export async function issueCertificate(services: Services, runId: string, identi
   }
   const ledger: Record<string, HexDigest> = {};
   for (const file of Object.values(SIDECARS)) {
-    const digest = await hashEvidence(services, runId, file);
+    const digest = await hashEvidence(services, runId, file, evidence);
     if (digest === null) services.logger.warn(`certification: sidecar ${file} is missing; it is left out of the evidence ledger`, { run_id: runId });
     else ledger[file] = digest;
   }
@@ -114,7 +132,7 @@ export async function issueCertificate(services: Services, runId: string, identi
     const digest = await hashEvidence(services, runId, file);
     if (digest !== null) ledger[file] = digest;
   }
-  const summary = await services.store.getJson<RunSummary>(keys.sidecar(runId, SIDECARS.summary)).catch(() => null);
+  const summary = await readSummary(services, runId, evidence);
   const body = buildCertificateBody({
     runId,
     harnessVersion: HARNESS_VERSION,

@@ -36,6 +36,28 @@ describe('core: createStore fallbacks (a driver without capabilities)', () => {
     expect(wins.filter(Boolean)).toHaveLength(1);
   });
 
+  it('writes a burst of increments to one key as two writes, each caller getting the value after its own', async () => {
+    let writes = 0;
+    const raw = createStorage({ driver: memoryDriver() });
+    const store = createStore('bare', raw, { async writeAtomic(key, bytes) { writes++; await raw.setItemRaw(storageKey(key), bytes); } });
+    const values = await Promise.all(Array.from({ length: 25 }, () => store.increment('n', 2)));
+    expect(await store.getJson('n')).toBe(50);
+    expect(values).toEqual(Array.from({ length: 25 }, (_, index) => 2 * (index + 1)));
+    expect(writes).toBe(1);
+    // One under way, the rest wait for it and go as one.
+    const first = store.increment('n', 1);
+    await Promise.resolve();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const rest = await Promise.all([store.increment('n', 1), store.increment('n', -3), store.increment('n', 5)]);
+    expect([await first, ...rest]).toEqual([51, 52, 49, 54]);
+    expect(writes).toBe(3);
+    // A failed write fails every increment of its batch, and the next batch starts from the stored value.
+    await store.setBytes('m', encoder.encode('not json'));
+    await expect(Promise.all([store.increment('m'), store.increment('m')])).rejects.toThrow();
+    await store.remove('m');
+    expect(await Promise.all([store.increment('m'), store.increment('m')])).toEqual([1, 2]);
+  });
+
   it('keeps serialising a key after a failed operation', async () => {
     const store = bare();
     await store.setBytes('n', encoder.encode('not json'));

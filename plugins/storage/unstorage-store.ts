@@ -9,6 +9,7 @@ import type { Store, StoreCapabilities } from '../../core/storage.ts';
 import type { IncrementalHash } from '../../core/capabilities.ts';
 import { createKeyedSerialiser } from '../../core/keyed-queue.ts';
 import { parseJson } from '../../core/guards/json.ts';
+import { createBatchedIncrement } from './batched-increment.ts';
 
 /** Maps a slash path to an unstorage key, refusing segments that could escape a folder. */
 export function storageKey(path: string): string {
@@ -82,6 +83,7 @@ async function setIfAbsentByRewrite(store: Store, key: string, value: string): P
  */
 export function createStore(driver: string, raw: Unstorage, capabilities: StoreCapabilities = {}): Store {
   const serialised = createKeyedSerialiser();
+  const incrementBatched = createBatchedIncrement(serialised, (key, by) => incrementByRewrite(store, key, by));
 
   async function getBytes(key: string): Promise<Uint8Array | null> {
     if (capabilities.read) return capabilities.read(key);
@@ -141,7 +143,7 @@ export function createStore(driver: string, raw: Unstorage, capabilities: StoreC
     },
     increment(key, by = 1, ttlSeconds) {
       if (capabilities.increment) return capabilities.increment(key, by, ttlSeconds);
-      return serialised(key, () => incrementByRewrite(store, key, by));
+      return incrementBatched(key, by);
     },
     setIfAbsent(key, value, ttlSeconds) {
       if (capabilities.setIfAbsent) return capabilities.setIfAbsent(key, value, ttlSeconds);

@@ -51,6 +51,8 @@ export function baseRunRecord(task: TaskRecord, scenario: { id: string; title: s
   };
 }
 
+const encoder = new TextEncoder();
+
 /** The most tasks a run record lists in `verdict.tasks`; `scores.json` lists them all. */
 const RECORD_TASKS = 100;
 
@@ -156,17 +158,21 @@ export async function finishRun(run: RunContext): Promise<void> {
   };
   // Runs with a world keep its initial and final states beside the trace, in the evidence ledger.
   const world = plan.scenario.enabled_shims?.length ? await worldSidecar(engine.services.shims, plan.scenario, task.created_at, state.worldUnits(), task.progress.done, shimExecutionOf(run)) : undefined;
+  // Encoded once: stored, then handed to certification, which hashes these bytes instead of reading them back.
+  const evidence = {
+    [SIDECARS.scores]: encoder.encode(JSON.stringify(scores)),
+    [SIDECARS.failures]: encoder.encode(JSON.stringify(failures)),
+    [SIDECARS.summary]: encoder.encode(JSON.stringify(summary)),
+  };
   await Promise.all([
     ...(world ? [storeWorld(store, task.run_id, OPTIONAL_SIDECARS.world, world, engine.sha3, task.submitted_by)] : []),
-    store.setJson(keys.sidecar(task.run_id, SIDECARS.scores), scores),
-    store.setJson(keys.sidecar(task.run_id, SIDECARS.failures), failures),
-    store.setJson(keys.sidecar(task.run_id, SIDECARS.summary), summary),
+    ...Object.entries(evidence).map(([file, bytes]) => store.setBytes(keys.sidecar(task.run_id, file), bytes)),
   ]);
   // The record goes to the handlers rather than through a `run.json` written only to be read back and then
   // rewritten (issue 36: one atomic write and one read less per run). Until the final records below are
   // written, `run.json` is the submitted one and readers see the task's live status (views.ts `liveRun`); a
   // crash before them resumes the run from its task's token, as before.
-  await hooks.emit('run.finished', { run_id: task.run_id, record });
+  await hooks.emit('run.finished', { run_id: task.run_id, record, evidence });
   Object.assign(task, { status, started_at: task.started_at ?? startedAt, finished_at: finishedAt, ...(runError ? { error: runError } : {}) });
   delete task.handoff;
   await finalRecords(store, task, record);

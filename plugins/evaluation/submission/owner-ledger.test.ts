@@ -1,7 +1,8 @@
 /**
  * The quota ledger mirrors each principal's part in memory on a store only this process uses (owner-ledger.ts):
  * what an earlier process stored must still count after a restart, a stale marker swept at start must not keep
- * counting, and a task released twice counts its bytes once.
+ * counting, a task released twice counts its bytes once, and parallel reservations, written outside the lock
+ * and batched, are each counted before the next is checked.
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -86,6 +87,36 @@ describe('the quota ledger on a store only this process uses', () => {
     const refused = await t_submitScripted(second, secret, 'next').catch((error: Error) => error.message);
     expect(refused).toMatch(/429.*AEH_MAX_STORED_BYTES_PER_PRINCIPAL/s);
     await second.app.close();
+  });
+
+  it('reserves a burst of parallel submissions against the stored-bytes quota one at a time, each stored before its 202', async () => {
+    const env = fsEnv({ AEH_MAX_QUEUED_PER_PRINCIPAL: '100' });
+    const first = await testApp({ plugins: [testMetrics, stalledAgent], env });
+    const secret = await operator(first, 'burst');
+    expect((await submit(first, secret, 'r00')).status).toBe(202);
+    const counters = join(env.AEH_DATA_DIR, 'usage', 'stored-bytes');
+    const [owner] = readdirSync(counters);
+    const counter = join(counters, owner!);
+    // What one of these submissions reserves (their scenarios are the same size).
+    const reserved = Number(readFileSync(counter, 'utf8'));
+    expect(reserved).toBeGreaterThan(100);
+    await first.app.close();
+    // Room for three more: the reservations are written outside the principal's lock now, and batched, but
+    // each is counted before the next one is checked.
+    const limited = { ...env, AEH_MAX_STORED_BYTES_PER_PRINCIPAL: String(Math.floor(reserved * 4.5)) };
+    const second = await testApp({ plugins: [testMetrics, stalledAgent], env: limited });
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, index) => submit(second, secret, `r${String(index + 1).padStart(2, '0')}`)));
+    expect(answers.filter((answer) => answer.status === 202)).toHaveLength(3);
+    expect(answers.filter((answer) => answer.status === 429 && answer.body.code === 'quota_exceeded')).toHaveLength(17);
+    // Every accepted one was stored before its answer.
+    expect(Number(readFileSync(counter, 'utf8'))).toBe(reserved * 4);
+    expect(readdirSync(join(env.AEH_DATA_DIR, 'tasks-owned', owner!))).toHaveLength(4);
+    await second.app.close();
+    const third = await testApp({ plugins: [testMetrics, stalledAgent], env: limited });
+    const refused = await submit(third, secret, 'r99');
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ code: 'quota_exceeded', stored_bytes: reserved * 4 });
+    await third.app.close();
   });
 });
 

@@ -51,8 +51,15 @@ export interface OwnerLedger {
   drop(owner: string, taskId: string, units?: number): Promise<void>;
   /** Takes `bytes` off a principal's stored bytes (its runs' evidence was deleted), never below zero. */
   uncount(owner: string, bytes: number): Promise<void>;
-  /** Adds `bytes` to a principal's stored bytes now (what a submission reserves until its run is counted). */
-  count(owner: string, bytes: number): Promise<void>;
+  /**
+   * Takes a place: records task `taskId` of `units` units as outstanding (its marker), then adds `bytes` to the
+   * principal's stored bytes (what a submission reserves until its run is counted). Resolves once this ledger's
+   * answers include both; `stored` resolves once the store holds both, in that order. A ledger read from the
+   * store resolves the two together; a mirrored one answers from memory at once, so that the principal's next
+   * reservation need not wait for this one's writes, and the counter increments of reservations made meanwhile
+   * go to the store as one write (plugins/storage/batched-increment.ts).
+   */
+  reserve(owner: string, taskId: string, units: number, bytes: number): Promise<{ stored: Promise<void> }>;
   /** Removes the markers of tasks not in `activeTaskIds` (a crash between two removals); run at start-up. */
   sweep(activeTaskIds: ReadonlySet<string>): Promise<void>;
   /**
@@ -79,7 +86,11 @@ function storeLedger(store: Store): OwnerLedger {
     },
     sweep: async (active) => void (await sweepMarkers(store, active)),
     uncount: (owner, bytes) => takeOff(store, owner, bytes),
-    count: async (owner, bytes) => void (bytes > 0 && (await store.increment(storedKey(owner), bytes))),
+    async reserve(owner, taskId, units, bytes) {
+      await store.append(ownedKey(owner, taskId, units), encoder.encode('1'));
+      if (bytes > 0) await store.increment(storedKey(owner), bytes);
+      return { stored: Promise.resolve() };
+    },
     async countOnce(owner, taskId, bytes) {
       if (!(await store.setIfAbsent(countedKey(taskId), '1', COUNTED_TTL_S))) return;
       const counted = await bytes();
@@ -92,7 +103,9 @@ function storeLedger(store: Store): OwnerLedger {
 /** Takes `bytes` off an owner's counter, setting it to zero where that would pass below. */
 async function takeOff(store: Store, owner: string, bytes: number): Promise<void> {
   if (bytes <= 0) return;
-  if ((await store.increment(storedKey(owner), -bytes)) < 0) await store.setJson(storedKey(owner), 0);
+  // Batched with others (plugins/storage/batched-increment.ts), this increment's own value may be below zero
+  // while the counter, with the rest of its batch, is not: only the counter as stored is set back to zero.
+  if ((await store.increment(storedKey(owner), -bytes)) < 0 && Number(await store.getJson<number>(storedKey(owner))) < 0) await store.setJson(storedKey(owner), 0);
 }
 
 /** Removes the markers of tasks not in `active`; answers the removed ones' owner keys and task ids. */
@@ -106,6 +119,22 @@ async function sweepMarkers(store: Store, active: ReadonlySet<string>): Promise<
 interface Mirrored {
   tasks: Map<string, number | undefined>;
   bytes: number;
+}
+
+/**
+ * A reservation of a mirrored ledger: counted in the mirror at once, before any write, so that the principal's
+ * next reservation is checked against it; the promise of the writes (the marker, then the counter).
+ */
+function reserveMirrored(store: Store, mirror: Mirrored, owner: string, taskId: string, units: number, bytes: number): Promise<void> {
+  mirror.tasks.set(taskId, units);
+  if (bytes > 0) mirror.bytes += bytes;
+  const marked = store.append(ownedKey(owner, taskId, units), encoder.encode('1')).catch((error: unknown) => {
+    mirror.tasks.delete(taskId);
+    if (bytes > 0) mirror.bytes -= bytes;
+    throw error;
+  });
+  // The marker first, as before: a crash between the two leaves a marker that the start-up sweep removes.
+  return marked.then(async () => void (bytes > 0 && (await store.increment(storedKey(owner), bytes))));
 }
 
 /** Mirrors each principal's part in memory, read from the store at its first use (a store only this process uses). */
@@ -163,12 +192,7 @@ function mirroredLedger(store: Store): OwnerLedger {
       mirror.bytes = Math.max(0, mirror.bytes - bytes);
       await takeOff(store, owner, bytes);
     },
-    async count(owner, bytes) {
-      if (bytes <= 0) return;
-      const mirror = await mirrorOf(owner);
-      mirror.bytes += bytes;
-      await store.increment(storedKey(owner), bytes);
-    },
+    reserve: async (owner, taskId, units, bytes) => ({ stored: reserveMirrored(store, await mirrorOf(owner), owner, taskId, units, bytes) }),
     async countOnce(owner, taskId, bytes) {
       // Markers are removed before a task's bytes are counted (owners.ts), so a task released again after a
       // restart was not counted before it: remembering the counted ones in this process is enough.

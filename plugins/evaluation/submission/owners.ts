@@ -52,7 +52,7 @@ export interface Reservation {
  */
 export async function reserveTask(store: Store, owner: string, taskId: string, units: number, quotas: Config['quotas'], now: () => number, bytes = 0): Promise<Reservation> {
   const ledger = ledgerOf(store);
-  const ahead = await withPrincipalLock(store, ownerKey(owner), now, async () => {
+  const { ahead, stored } = await withPrincipalLock(store, ownerKey(owner), now, async () => {
     const held = await ledger.outstanding(owner);
     if (held.tasks >= quotas.queuedRunsPerPrincipal) throw tasksExceeded(held.tasks, quotas.queuedRunsPerPrincipal);
     if (held.units + units > quotas.queuedUnitsPerPrincipal) {
@@ -65,10 +65,10 @@ export async function reserveTask(store: Store, owner: string, taskId: string, u
     if (storedBytes + bytes > quotas.storedBytesPerPrincipal) {
       throw quotaExceeded(`your runs stored ${storedBytes} bytes and this one may store ${bytes} more (its scenario and initial world); the limit per principal is ${quotas.storedBytesPerPrincipal} (AEH_MAX_STORED_BYTES_PER_PRINCIPAL). Make its initial_state smaller, or ask the operator to raise the limit or to archive your runs.`, { limit: quotas.storedBytesPerPrincipal, stored_bytes: storedBytes, bytes });
     }
-    await ledger.hold(owner, taskId, units);
-    await ledger.count(owner, bytes);
-    return held.tasks;
+    return { ahead: held.tasks, ...(await ledger.reserve(owner, taskId, units, bytes)) };
   });
+  // Outside the lock: the principal's next reservation is checked against this one already (see `reserve`).
+  await stored;
   let current = taskId;
   return {
     ahead,
