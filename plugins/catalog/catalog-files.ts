@@ -1,7 +1,7 @@
 /**
  * Loading a catalog's files (plugins/catalog/catalog.ts indexes them): listing its folders, reading each file and
  * normalising it, a file that cannot be used becoming its problem. Runs on the app's thread, or ahead of the app in
- * a worker (runtime/node/catalog-prefetch.ts), with the same result.
+ * a worker that the app's thread helps once it has started (runtime/node/catalog-prefetch.ts), with the same result.
  */
 import type { CatalogDocument, FileAccess } from '../../core/capabilities.ts';
 import type { CatalogFile, CatalogFiles, CatalogProblem } from '../../core/domain/catalog.ts';
@@ -48,9 +48,20 @@ function yieldToEventLoop(): Promise<void> {
 }
 
 /** What loading a file needs besides its bytes. */
-interface LoadContext {
+export interface LoadContext {
   decoder: TextDecoder;
   formats: readonly ScenarioFormat[];
+}
+
+/** A listed catalog file: its path and the source name of its folder. */
+export interface CatalogTarget {
+  path: string;
+  source: string;
+}
+
+/** The context to load files in the given formats with. */
+export function loadContext(formats: readonly ScenarioFormat[]): LoadContext {
+  return { decoder: new TextDecoder(), formats };
 }
 
 /** Parses and normalises one file's bytes; a failure becomes the file's problem. */
@@ -70,23 +81,27 @@ function unreadable(path: string, source: string, error: unknown): CatalogFile {
   return { path, source, problem: `unreadable: ${(error as Error).message}` };
 }
 
+/** Reads and loads one listed file with the runtime's synchronous read; a failure becomes the file's problem. */
+export function loadFileSync(readFileSync: (path: string) => Uint8Array, { path, source }: CatalogTarget, context: LoadContext): CatalogFile {
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(path);
+  } catch (error) {
+    return unreadable(path, source, error);
+  }
+  return loadBytes(bytes, path, source, context);
+}
+
 /**
  * Reads with the runtime's synchronous read in slices of about `SLICE_MS`, yielding to the event loop in
  * between: thousands of small files load several times faster than through one promise per file, and
  * requests are never held for longer than a slice.
  */
-async function loadInSlices(readFileSync: (path: string) => Uint8Array, targets: Array<{ path: string; source: string }>, context: LoadContext): Promise<CatalogFile[]> {
+async function loadInSlices(readFileSync: (path: string) => Uint8Array, targets: CatalogTarget[], context: LoadContext): Promise<CatalogFile[]> {
   const loaded: CatalogFile[] = [];
   let sliceStart = performance.now();
-  for (const { path, source } of targets) {
-    let bytes: Uint8Array;
-    try {
-      bytes = readFileSync(path);
-    } catch (error) {
-      loaded.push(unreadable(path, source, error));
-      continue;
-    }
-    loaded.push(loadBytes(bytes, path, source, context));
+  for (const target of targets) {
+    loaded.push(loadFileSync(readFileSync, target, context));
     if (performance.now() - sliceStart > SLICE_MS) {
       await yieldToEventLoop();
       sliceStart = performance.now();
@@ -123,11 +138,10 @@ export interface CollectOptions {
   concurrency?: number;
 }
 
-/** Every scenario file of the folders (and embedded documents), loaded in order; folders that cannot be listed are problems. */
-export async function collectCatalogFiles(options: CollectOptions): Promise<CatalogFiles> {
-  const { files, dirs } = options;
+/** The scenario files of the folders, in order; folders that cannot be listed are problems. */
+export async function listCatalogTargets(files: CatalogFileAccess | undefined, dirs: CollectOptions['dirs']): Promise<{ problems: CatalogProblem[]; targets: CatalogTarget[] }> {
   const problems: CatalogProblem[] = [];
-  const targets: Array<{ path: string; source: string }> = [];
+  const targets: CatalogTarget[] = [];
   if (!files && dirs.length) problems.push({ path: dirs[0].path, message: 'this runtime has no file system; the catalog is empty' });
   for (const dir of dirs) {
     if (!files) break;
@@ -138,7 +152,14 @@ export async function collectCatalogFiles(options: CollectOptions): Promise<Cata
       problems.push({ path: dir.path, message: (error as { code?: string }).code === 'ENOENT' ? 'catalog folder not found' : `catalog folder unreadable: ${(error as Error).message}` });
     }
   }
-  const context: LoadContext = { decoder: new TextDecoder(), formats: options.formats };
+  return { problems, targets };
+}
+
+/** Every scenario file of the folders (and embedded documents), loaded in order; folders that cannot be listed are problems. */
+export async function collectCatalogFiles(options: CollectOptions): Promise<CatalogFiles> {
+  const { files } = options;
+  const { problems, targets } = await listCatalogTargets(files, options.dirs);
+  const context = loadContext(options.formats);
   const encoder = new TextEncoder();
   // Embedded documents follow the folder rules too (JSON only, no schemas, no hidden or skipped folders).
   const embedded = (options.documents ?? []).filter((document) => document.path.endsWith('.json') && isScenarioFile('', document.path));

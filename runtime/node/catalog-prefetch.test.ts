@@ -54,6 +54,22 @@ describe('catalog prefetch (issue 36: a mounted catalog loaded on another thread
     expect(mounted[1].problem).toMatch(/invalid scenario/);
   }, 120_000);
 
+  it('keeps the files in order across the chunks the worker posts them in', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aeh-prefetch-many-'));
+    // More files than one chunk holds (CHUNK_FILES, 256), some of them problems.
+    for (let at = 0; at < 600; at += 1) {
+      const name = `s${String(at).padStart(3, '0')}.json`;
+      writeFileSync(join(dir, name), at % 97 === 0 ? '{"id": ' : JSON.stringify(native(`many_${at}`, `Many ${at}`)));
+    }
+    const root = mkdtempSync(join(tmpdir(), 'aeh-prefetch-root-'));
+    const prefetch = startCatalogPrefetch({ PROJECT_ROOT: root, AEH_CATALOG_DIRS: dir }, root)!;
+    const { formats, ...files } = (await prefetch.take())!;
+    expect(formats).toEqual([aesFormat.name]);
+    const inline = await collectCatalogFiles({ files: nodeFiles(), dirs: prefetch.dirs, formats: [aesFormat] });
+    expect(files).toEqual(JSON.parse(JSON.stringify(inline)));
+    expect(files.loaded.filter((file) => file.source === dir)).toHaveLength(600);
+  }, 120_000);
+
   it('reads the .env of the project root, as the service does', async () => {
     const dir = mountedFolder();
     const root = mkdtempSync(join(tmpdir(), 'aeh-prefetch-root-'));
