@@ -145,6 +145,11 @@ export interface Metric {
    */
   warm?(): void | Promise<void>;
   /**
+   * With `warm`: whether scoring this task would use what `warm` builds. The engine then warms inline only before
+   * the first such task, so a run that never needs it (task_success without a `json_schema` check) does not pay for it.
+   */
+  warmsFor?(task: ScenarioTask): boolean;
+  /**
    * What one score judges. `task` (default): the task once, with `output` its final answer. `answer`: every
    * answer the agent gave in the task's conversation, each scored on its own (`output` that answer,
    * `outputEvent` its event, `events` the trace up to it), so a leak in turn 1 of 3 is seen; the task's score

@@ -4,9 +4,10 @@
  * pipefail per step, `$GITHUB_OUTPUT` and `$GITHUB_STEP_SUMMARY` files, `if: always()`), with `npx aeh`
  * pointing at this checkout's bin/aeh.mjs. `uses:` steps (checkout, setup-node, JUnit publishing, upload) are
  * not run; the files they would consume are checked instead. `npm ci` is skipped: the dependencies are here, and
- * dist/ (what bin/aeh.mjs runs) is built once for all suites by test/global-setup.ts.
+ * dist/ (what bin/aeh.mjs runs) is built once for all suites by test/global-setup.ts. The tests run concurrently
+ * (each in its own checkout, with its own agent): they wait on CLI processes, not on each other (issue 36).
  */
-import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll, type TestContext } from 'vitest';
 import type { Server } from 'node:http';
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -32,18 +33,16 @@ function checkout(): string {
   return root;
 }
 
-/** The example agent, started as a CI step would start the agent under test; its spec file in `cwd`. */
-async function startExampleAgent(cwd: string): Promise<Server> {
-  const server = await startAgent(0);
-  agents.push(server);
+/**
+ * The example agent, started as a CI step would start the agent under test; its spec file in `cwd`. Stopped when
+ * its own test finishes (the test context's hook: a file-wide afterEach does not know concurrent tests apart).
+ */
+async function startExampleAgent(cwd: string, { onTestFinished }: TestContext): Promise<Server> {
+  const server: Server = await startAgent(0);
+  onTestFinished(() => new Promise((done) => server.close(() => done())));
   writeSpec(join(cwd, 'aeh-agent.json'), server);
   return server;
 }
-
-const agents: Server[] = [];
-afterEach(async () => {
-  await Promise.all(agents.splice(0).map((server) => new Promise((done) => server.close(done))));
-});
 
 /** The gate's environment for the example scenario: the example agent's spec, reachable on this machine. */
 const EXAMPLE_AGENT = { AEH_AGENT: 'aeh-agent.json', AEH_ALLOW_HOSTS: '127.0.0.1' };
@@ -143,10 +142,10 @@ async function runWorkflow(cwd: string, context: Record<string, string> = {}) {
   return { steps: results, job: failed ? 'failure' : 'success', summary: existsSync(summary) ? readFileSync(summary, 'utf8') : '', withOf: (uses: string) => steps.find((step) => step.uses?.startsWith(uses))?.with ?? {} };
 }
 
-describe('examples/ci/aeh-gate.sh', () => {
-  it('passes the example scenario against the example agent over HTTP: JUnit, Markdown summary, evidence, offline verification, exit 0', async () => {
+describe.concurrent('examples/ci/aeh-gate.sh', () => {
+  it('passes the example scenario against the example agent over HTTP: JUnit, Markdown summary, evidence, offline verification, exit 0', async (context) => {
     const cwd = checkout();
-    await startExampleAgent(cwd);
+    await startExampleAgent(cwd, context);
     const result = await gate(cwd, ['examples/ci/scenarios/support-triage.json', 'reports'], EXAMPLE_AGENT);
     expect(result.code, result.stderr + result.stdout).toBe(0);
     expect(XMLValidator.validate(readFileSync(join(cwd, 'reports', 'junit.xml'), 'utf8'))).toBe(true);
@@ -175,11 +174,11 @@ describe('examples/ci/aeh-gate.sh', () => {
     expect(result.stdout.trim().split('\n').at(-1)).toBe('valid');
   }, 120_000);
 
-  it('fails the gate (exit 1) when the certificate does not verify against the trusted key set', async () => {
+  it('fails the gate (exit 1) when the certificate does not verify against the trusted key set', async (context) => {
     const cwd = checkout();
     const { publicKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519' });
     writeFileSync(join(cwd, 'other-jwks.json'), JSON.stringify({ keys: [{ ...(await exportJWK(publicKey)), kid: 'someone-else', alg: 'EdDSA', use: 'sig' }] }));
-    await startExampleAgent(cwd);
+    await startExampleAgent(cwd, context);
     const result = await gate(cwd, ['examples/ci/scenarios/support-triage.json'], { ...EXAMPLE_AGENT, AEH_JWKS: 'other-jwks.json' });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('aeh-gate: the certificate did not verify');
@@ -194,7 +193,7 @@ describe('examples/ci/aeh-gate.sh', () => {
   }, 120_000);
 });
 
-describe('examples/ci/aeh-gate.sh and the workflow against a running service (AEH_URL)', () => {
+describe.concurrent('examples/ci/aeh-gate.sh and the workflow against a running service (AEH_URL)', () => {
   let service: NodeService;
 
   beforeAll(async () => {
@@ -207,9 +206,9 @@ describe('examples/ci/aeh-gate.sh and the workflow against a running service (AE
     await service?.stop();
   });
 
-  it('the script evaluates remotely and verifies with the service\'s published keys', async () => {
+  it('the script evaluates remotely and verifies with the service\'s published keys', async (context) => {
     const cwd = checkout();
-    await startExampleAgent(cwd);
+    await startExampleAgent(cwd, context);
     const result = await gate(cwd, ['examples/ci/scenarios/support-triage.json'], { AEH_AGENT: 'aeh-agent.json', AEH_URL: service.url, AEH_API_KEY: CLI_KEY, DASHBOARD_API_KEY: undefined });
     expect(result.code, result.stderr).toBe(0);
     const run = JSON.parse(readFileSync(join(cwd, 'aeh-reports', 'evidence', 'run.json'), 'utf8'));
@@ -246,7 +245,7 @@ describe('examples/ci/aeh-gate.sh and the workflow against a running service (AE
   }, 120_000);
 });
 
-describe('examples/ci/github-actions.yml', () => {
+describe.concurrent('examples/ci/github-actions.yml', () => {
   it('has the steps of a gate: evaluate, verify offline with npx aeh verify, publish JUnit, gate on the exit code', () => {
     const { env, steps } = readWorkflow(readFileSync(join(EXAMPLES, 'github-actions.yml'), 'utf8'));
     expect(env.AEH_SCENARIO).toBe('examples/ci/scenarios/support-triage.json');

@@ -7,7 +7,7 @@
  * Unmeasured when there is no probe (a replayed trace) or when the swap changes nothing.
  */
 import { defineMetric, unmeasured, type MetricFailure } from '../../core/metric.ts';
-import { checkExpected, hasCheckableExpectation, warmSchemaChecks } from './shared/expected.ts';
+import { checkExpected, hasCheckableExpectation, warmSchemaChecks, needsSchemaChecks } from './shared/expected.ts';
 import { amountsOf, decisionOf, similarity, swapAttributes, type Swap } from './shared/decision.ts';
 import { bounded, excerpt, resultOf } from './shared/text.ts';
 import { safeExcerpt } from './shared/safe-excerpt.ts';
@@ -45,6 +45,7 @@ export default defineMetric({
   },
   // ajv's load and first compile are setup, not this metric's work on an answer.
   warm: warmSchemaChecks,
+  warmsFor: needsSchemaChecks,
   async score({ params, task, output, outputEvent, probe }) {
     const swaps = Array.isArray(params.swap) ? (params.swap as Swap[]).filter((swap) => typeof swap?.from === 'string' && typeof swap?.to === 'string') : [];
     const explicit = typeof params.counterfactual_input === 'string' ? params.counterfactual_input : undefined;

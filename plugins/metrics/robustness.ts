@@ -5,7 +5,7 @@
  * comes from the engine (`ctx.outcome`), else from the task expectation; unmeasured without variants.
  */
 import { defineMetric, unmeasured, type MetricFailure } from '../../core/metric.ts';
-import { checkExpected, warmSchemaChecks } from './shared/expected.ts';
+import { checkExpected, warmSchemaChecks, needsSchemaChecks } from './shared/expected.ts';
 import { safeExcerpt } from './shared/safe-excerpt.ts';
 
 export default defineMetric({
@@ -25,6 +25,7 @@ export default defineMetric({
   },
   // ajv's load and first compile are setup, not this metric's work on an answer.
   warm: warmSchemaChecks,
+  warmsFor: needsSchemaChecks,
   score({ params, task, output, outputEvent, variants, outcome }) {
     const list = Array.isArray(variants) ? variants : [];
     const minimum = typeof params.min_variants === 'number' ? params.min_variants : 1;

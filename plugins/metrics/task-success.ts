@@ -4,7 +4,7 @@
  * of checks that hold. A rubric-only expectation is the LLM judge's business: unmeasured here.
  */
 import { defineMetric, unmeasured, type MetricFailure } from '../../core/metric.ts';
-import { checkExpected, hasCheckableExpectation, warmSchemaChecks } from './shared/expected.ts';
+import { checkExpected, hasCheckableExpectation, warmSchemaChecks, needsSchemaChecks } from './shared/expected.ts';
 import { safeExcerpt } from './shared/safe-excerpt.ts';
 
 export default defineMetric({
@@ -27,6 +27,7 @@ export default defineMetric({
   },
   // ajv's load and first compile are setup, not this metric's work on an answer.
   warm: warmSchemaChecks,
+  warmsFor: needsSchemaChecks,
   score({ task, output, outputEvent, params }) {
     if (!hasCheckableExpectation(task.expected)) {
       return unmeasured(task.expected?.rubric ? 'the expectation is a rubric: scored by llm_judge, not task_success' : 'the task has no expected value');

@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { availableParallelism } from 'node:os';
-import { serve, type ServerType } from '@hono/node-server';
+import type { ServerType } from '@hono/node-server';
 import { parseConfig, type Config } from '../../core/config.ts';
 import { createApp, type AehApp } from '../../core/app.ts';
 import { consoleLogger, type Logger, type RuntimeCapabilities } from '../../core/capabilities.ts';
@@ -101,8 +101,12 @@ export async function buildAndListen<L extends Listening>(
   }
 }
 
-/** `Listen` on Node: @hono/node-server. */
-function listenNode(host: string, port: number, fetch: AehApp['fetch']): Promise<Listening & { server: ServerType }> {
+/**
+ * `Listen` on Node: @hono/node-server, imported here, when a server starts: a CLI command that builds the app
+ * in-process never listens, and loading the package was ~45 ms CPU of each one (issue 36).
+ */
+async function listenNode(host: string, port: number, fetch: AehApp['fetch']): Promise<Listening & { server: ServerType }> {
+  const { serve } = await import('@hono/node-server');
   return new Promise((resolve, reject) => {
     const server = serve({ fetch, hostname: host, port }, () => {
       const address = server.address();

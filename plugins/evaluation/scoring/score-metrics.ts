@@ -24,7 +24,7 @@
  */
 import type { Metric, MetricContext, MetricResult } from '../../../core/metric.ts';
 import { OffloadBudgetError, type Offload } from '../../../core/capabilities.ts';
-import type { MetricRef } from '../../../core/domain/scenario.ts';
+import type { MetricRef, ScenarioTask } from '../../../core/domain/scenario.ts';
 import type { Services } from '../../../core/services.ts';
 import { METRIC_WORKER_MODULE, type MetricBatch, type MetricOutcome, type WorkerMetricContext } from './metric-worker.ts';
 import type { MetricResultData } from '../running/run-state.ts';
@@ -149,9 +149,12 @@ async function offloadBatch(offload: Offload, batch: MetricBatch, budgetMs: numb
 const warmingInline = new WeakMap<Metric, Promise<void>>();
 const warmedInline = new WeakSet<Metric>();
 
-/** Runs a metric's `warm` once in this process, outside any budget; `undefined` once it is warm (no await then). */
-function warmInline(metric: Metric): Promise<void> | undefined {
-  if (!metric.warm || warmedInline.has(metric)) return undefined;
+/**
+ * Runs a metric's `warm` once in this process, outside any budget, before the first task that needs it
+ * (`warmsFor`); `undefined` once it is warm or when this task does not need it (no await then).
+ */
+function warmInline(metric: Metric, task: ScenarioTask): Promise<void> | undefined {
+  if (!metric.warm || warmedInline.has(metric) || metric.warmsFor?.(task) === false) return undefined;
   let warming = warmingInline.get(metric);
   if (!warming) {
     warming = Promise.resolve(metric.warm()).then(() => { warmedInline.add(metric); });
@@ -162,7 +165,7 @@ function warmInline(metric: Metric): Promise<void> | undefined {
 
 function scoreInline(metric: Metric, ref: MetricRef, context: TaskMetricContext, limits: MetricLimits): MetricResult | Promise<MetricResult> {
   // Loading data and compiling patterns is setup: the budget is for the metric's work on this answer.
-  const warming = warmInline(metric);
+  const warming = warmInline(metric, context.task);
   if (warming) return warming.then(() => scoreInline(metric, ref, context, limits));
   const params = ref.params ?? {};
   if (metric.module) {

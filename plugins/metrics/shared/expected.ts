@@ -135,6 +135,11 @@ export function warmSchemaChecks(): void {
   schemaValidator(WARM_SCHEMA);
 }
 
+/** True when the task's expectation has a `json_schema` check, the only one `warmSchemaChecks` prepares (`Metric.warmsFor`). */
+export function needsSchemaChecks(task: { expected?: Expected }): boolean {
+  return typeof task.expected?.json_schema === 'object' && task.expected.json_schema !== null;
+}
+
 /** True once the schema checks' ajv instance exists (warmed, or built by a first check): for tests. */
 export function schemaChecksReady(): boolean {
   return ajv !== undefined;
