@@ -6,7 +6,8 @@
  * them (once every plugin has started), so not while this thread is still starting. The folders come from the
  * same configuration the app reads (core/config.ts, plugins/catalog/catalog-dirs.ts) and the worker loads with the
  * bundled scenario formats: the catalog uses the files only when both match its own, and reads them itself when
- * they do not or when the worker fails. */
+ * they do not or when the worker fails.
+ */
 import { resolve } from 'node:path';
 import { deserialize } from 'node:v8';
 import type { CatalogFiles, CatalogPrefetch } from '../../core/domain/catalog.ts';

@@ -4,9 +4,7 @@
  * data (catalog/data/agentdojo), its checks as the `agentdojo_utility` and `agentdojo_security` metrics, and
  * `agentdojoScenario` turning a suite at a benchmark version into a scenario. README.md says how to add a suite.
  */
-import type { PluginHost } from '../../../core/plugin-host.ts';
 import type { AgentDojoSuite } from './shared/suite.ts';
-import { agentdojoMetrics } from './shared/metrics.ts';
 import { bankingSuite } from './banking/index.ts';
 import { slackSuite } from './slack/index.ts';
 import { travelSuite } from './travel/index.ts';
@@ -22,9 +20,3 @@ export const AGENTDOJO_SUITES: readonly AgentDojoSuite[] = [workspaceSuite, trav
 
 /** Where the bundled catalog keeps AgentDojo's data. */
 export const BUNDLED_AGENTDOJO_SUBDIR = 'data/agentdojo';
-
-/** Registers every suite's shim and the two check metrics. */
-export function registerAgentDojo(host: Pick<PluginHost, 'shims' | 'metrics'>, suites: readonly AgentDojoSuite[] = AGENTDOJO_SUITES): void {
-  for (const suite of suites) host.shims.register(suite.shim as never, 'shims');
-  for (const metric of agentdojoMetrics(suites.map((suite) => suite.checks))) host.metrics.register(metric, 'shims');
-}

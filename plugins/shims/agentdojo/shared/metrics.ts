@@ -46,14 +46,14 @@ function find<T>(suites: ReadonlyMap<string, SuiteChecks<unknown>>, context: Met
   return { check, input, label: `AgentDojo ${suite} ${task} (${benchmark})` };
 }
 
-/** The suites' checks, or how to load them on the first score (the service registers the suites lazily). */
-export type SuiteChecksSource = ReadonlyArray<SuiteChecks<unknown>> | (() => Promise<ReadonlyArray<SuiteChecks<unknown>>>);
-
-/** The `agentdojo_utility` and `agentdojo_security` metrics over the given suites' checks. */
-export function agentdojoMetrics(suites: SuiteChecksSource): Metric[] {
+/**
+ * The `agentdojo_utility` and `agentdojo_security` metrics over the suites' checks, which `loadChecks` imports on
+ * the first score (the service registers the suites lazily, register.ts); a failed load is tried again next time.
+ */
+export function agentdojoMetrics(loadChecks: () => Promise<ReadonlyArray<SuiteChecks<unknown>>>): Metric[] {
   let bySuite: Promise<ReadonlyMap<string, SuiteChecks<unknown>>> | undefined;
   const checksBySuite = () =>
-    (bySuite ??= Promise.resolve(typeof suites === 'function' ? suites() : suites).then(
+    (bySuite ??= loadChecks().then(
       (loaded) => new Map(loaded.map((checks) => [checks.suite, checks])),
       (error: unknown) => {
         bySuite = undefined;
