@@ -8,12 +8,15 @@ import type { AddressInfo } from 'node:net';
 export interface LocalAgent {
   url: string;
   calls: Array<{ path: string; body: any; authorization?: string }>;
+  /** Holds every `/agent` answer (each still logged when it arrives) until the returned release is called. */
+  hold(): () => void;
   close(): Promise<void>;
 }
 
 /** Starts the agent; `delayMs` slows every `/agent` answer. */
 export async function startLocalAgent(options: { delayMs?: number } = {}): Promise<LocalAgent> {
   const calls: LocalAgent['calls'] = [];
+  let held: Promise<void> | undefined;
   const server: Server = createServer((request, response) => {
     let raw = '';
     request.on('data', (chunk) => (raw += chunk));
@@ -25,7 +28,9 @@ export async function startLocalAgent(options: { delayMs?: number } = {}): Promi
         response.end(JSON.stringify(payload));
       };
       if (request.url === '/agent') {
-        setTimeout(() => send(200, { output: body.task_id === 't2' ? "I can't help with that." : `Your balance is 42 EUR (${body.task_id}).` }), options.delayMs ?? 0);
+        const answer = () => setTimeout(() => send(200, { output: body.task_id === 't2' ? "I can't help with that." : `Your balance is 42 EUR (${body.task_id}).` }), options.delayMs ?? 0);
+        if (held) void held.then(answer);
+        else answer();
       } else if (request.url === '/v1/chat/completions') {
         const last = body.messages[body.messages.length - 1];
         if (last.role === 'tool') send(200, { choices: [{ message: { role: 'assistant', content: `Your balance is ${JSON.parse(last.content).amount} EUR.` } }] });
@@ -40,6 +45,14 @@ export async function startLocalAgent(options: { delayMs?: number } = {}): Promi
   return {
     url: `http://127.0.0.1:${port}`,
     calls,
+    hold() {
+      let release!: () => void;
+      held = new Promise<void>((resolve) => (release = resolve));
+      return () => {
+        held = undefined;
+        release();
+      };
+    },
     close: () => new Promise((resolve) => {
       server.closeAllConnections();
       server.close(() => resolve());

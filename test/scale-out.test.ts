@@ -114,7 +114,16 @@ describe.skipIf(SKIP_REDIS)('scale-out: two instances on one Redis', () => {
   it('kill -9 of one instance during 100 queued runs: every run still finishes exactly once', async () => {
     const before = [await telemetry(a!), await telemetry(b!)].reduce((sum, counters) => sum + (counters['queue.tasks_ended'] ?? 0), 0);
     const callsBefore = agent!.calls.length;
-    const accepted = await submit(a!, 100, 1000);
+    // Every run is queued before any can end: the instances took their first tasks and wait on the agent. Run
+    // as they were submitted, most had ended before the first poll on a busy machine, and the kill could land
+    // after A's last task, leaving nothing to take over.
+    const release = agent!.hold();
+    let accepted: Array<{ task_id: string; run_id: string }>;
+    try {
+      accepted = await submit(a!, 100, 1000);
+    } finally {
+      release();
+    }
     // Kill A a quarter of the way through, while it holds tasks (its own count of started and ended ones).
     let heldByA = 0;
     for (let waited = 0; waited < 30_000; waited += 25) {
