@@ -4,7 +4,7 @@
 // out beside this one (sharing node_modules, built once), and the same bench script runs from each tree in turn,
 // for --rounds rounds, in alternating order. Prints each round's figure and the median ratio head/base.
 // Usage: node bench/against-commit.mjs --base <commit> [--rounds 3] [--script bench/evaluate-throughput.mjs]
-//        [--metric 'tasks/s'] -- [arguments of the script]
+//        [--metric 'tasks/s'] [--better higher|lower] -- [arguments of the script]
 import { join } from 'node:path';
 import { repoRoot, runOrThrow, withBaseTree } from './lib.mjs';
 
@@ -19,8 +19,10 @@ const option = (name, fallback) => {
 const base = option('base');
 const rounds = Number(option('rounds', '3'));
 const script = option('script', 'bench/evaluate-throughput.mjs');
-// The first number before this unit on the script's output is the figure compared (higher is better).
+// The first number before this unit on the script's output is the figure compared. A time (`ms per run`,
+// `µs`, `s`) is better lower, anything else (`tasks/s`) higher; --better lower|higher says it outright.
 const unit = option('metric', 'tasks/s');
+const lowerIsBetter = option('better', /^(ns|µs|us|ms|s)\b/.test(unit) ? 'lower' : 'higher') === 'lower';
 if (!base) {
   console.error('usage: node bench/against-commit.mjs --base <commit> [--rounds 3] [--script bench/evaluate-throughput.mjs] [--metric tasks/s] -- [script arguments]');
   process.exit(2);
@@ -47,5 +49,8 @@ await withBaseTree(base, async (tree) => {
   }
   const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
   const ratio = median(figures.head) / median(figures.base);
-  console.log(`median: base ${median(figures.base)} ${unit}, head ${median(figures.head)} ${unit}; head/base ${ratio.toFixed(3)} (${((1 - ratio) * 100).toFixed(1)}% slower)`);
+  // How much faster head is, in the figure's own sense: for a time, base/head; for a rate, head/base.
+  const speedup = lowerIsBetter ? 1 / ratio : ratio;
+  const verdict = speedup >= 1 ? `${((speedup - 1) * 100).toFixed(1)}% faster` : `${((1 / speedup - 1) * 100).toFixed(1)}% slower`;
+  console.log(`median: base ${median(figures.base)} ${unit}, head ${median(figures.head)} ${unit}; head/base ${ratio.toFixed(3)} (head ${verdict}, ${lowerIsBetter ? 'lower' : 'higher'} is better)`);
 });
