@@ -1,20 +1,12 @@
-import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest';
-import { setupServer } from 'msw/node';
+import { describe, it, expect } from 'vitest';
 import { http, HttpResponse } from 'msw';
 import metric, { conversationLines, nlJudgeUserPrompt, pythonRepr, NL_JUDGE_SYSTEM_PROMPT } from './nl-assertions.ts';
-import { createLlmClient } from '../llm/client.ts';
+import { JUDGE_ENDPOINT as ENDPOINT, judgeAnswer as answer, judgeClient as llm, judgeServer } from '../../test/judge-stub.ts';
 import { metricContext, testMetric } from '../../testing/index.ts';
 import { TAXONOMY } from './taxonomy.ts';
 import type { TraceEvent } from '../../core/domain/trace.ts';
 
-const ENDPOINT = 'http://llm.test/v1/chat/completions';
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
-
-const llm = () => createLlmClient({ baseUrl: 'http://llm.test/v1', model: 'judge-1', apiKey: 'test-key', fetch: (input, init) => fetch(input, init) });
-const answer = (content: string) => HttpResponse.json({ choices: [{ message: { role: 'assistant', content } }] });
+const server = judgeServer();
 const ASSERTIONS = ['The agent does not cancel the order.'];
 
 testMetric(metric, { failureCodes: TAXONOMY, params: { assertions: ASSERTIONS } });
