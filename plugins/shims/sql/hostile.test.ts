@@ -1,5 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import sql from './index.ts';
+import { MAX_RESULT_BYTES, MAX_WORLD_BYTES } from './limits.ts';
+import { MAX_ROWS } from './schema.ts';
 
 const context = { config: {}, now: '2026-11-24T00:00:00.000Z' };
 
@@ -33,5 +35,48 @@ describe('shim: sql, hostile use', () => {
       const written = await sql.call('query', { sql: 'INSERT INTO t VALUES (1)' }, state, context);
       expect('error' in written ? written.error.message : 'ok', statement).toBe('ok');
     }
+  });
+
+  it('bounds a world in bytes: a write past MAX_WORLD_BYTES is refused and leaves the world as it was', async () => {
+    const state = await sql.initialState({ schema: ['CREATE TABLE t (a)'], rows: { t: [{ a: 1 }] }, read_only: false }, context);
+    // One row of 200 MB took two minutes and 6 GB before it failed when only rows were counted; one just past the
+    // bound proves the same, sooner.
+    for (const statement of [`INSERT INTO t VALUES (zeroblob(${MAX_WORLD_BYTES + 65536}))`, 'INSERT INTO t SELECT zeroblob(1000000) FROM (WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 300) SELECT x FROM c)']) {
+      const refused = await sql.call('query', { sql: statement }, state, context);
+      expect('error' in refused && refused.error, statement).toMatchObject({ code: 'invalid', message: expect.stringMatching(/the world's database is limited to 16 MiB/) });
+      const count = await sql.call('query', { sql: 'SELECT count(*) AS n FROM t' }, state, context);
+      expect('result' in count && count.result, statement).toMatchObject({ rows: [[1]] });
+    }
+    // Just under the bound is a world like any other.
+    const written = await sql.call('query', { sql: `INSERT INTO t VALUES (zeroblob(${MAX_WORLD_BYTES / 2}))` }, state, context);
+    expect('result' in written && written.result).toMatchObject({ rows_modified: 1 });
+  });
+
+  it('bounds the memory of one statement: a computed gigabyte is refused, and the next call works', async () => {
+    const state = await sql.initialState({ schema: ['CREATE TABLE t (a)'] }, context);
+    for (const statement of ['SELECT length(hex(zeroblob(300000000)))', "SELECT length(printf('%.*c', 900000000, 'x'))"]) {
+      const refused = await sql.call('query', { sql: statement }, state, context);
+      expect('error' in refused && refused.error.message, statement).toMatch(/needs more memory than a world's call may use/);
+      const next = await sql.call('query', { sql: 'SELECT 1' }, state, context);
+      expect('result' in next && next.result, statement).toMatchObject({ rows: [[1]] });
+    }
+  });
+
+  it('bounds a result in bytes as in rows: past MAX_RESULT_BYTES it is truncated and counted', async () => {
+    const state = await sql.initialState({ schema: ['CREATE TABLE t (a)'], rows: { t: Array.from({ length: 40 }, (_, a) => ({ a })) } }, context);
+    const outcome = await sql.call('query', { sql: 'SELECT a, hex(zeroblob(100000)) FROM t' }, state, context);
+    if (!('result' in outcome)) throw new Error(outcome.error.message);
+    const result = outcome.result as { rows: unknown[][]; row_count: number; truncated?: boolean };
+    expect(result).toMatchObject({ row_count: 40, truncated: true });
+    expect(result.rows.length).toBe(Math.floor(MAX_RESULT_BYTES / 200_010));
+    expect(JSON.stringify(result.rows).length).toBeLessThanOrEqual(MAX_RESULT_BYTES);
+  });
+
+  it('bounds the rows a write may leave, as it bounds the seed\'s', async () => {
+    const state = await sql.initialState({ schema: ['CREATE TABLE t (a)'], read_only: false }, context);
+    const refused = await sql.call('query', { sql: `INSERT INTO t SELECT x FROM (WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < ${MAX_ROWS + 1}) SELECT x FROM c)` }, state, context);
+    expect('error' in refused && refused.error.message).toMatch(/limited to 20000 rows/);
+    const count = await sql.call('query', { sql: 'SELECT count(*) FROM t' }, state, context);
+    expect('result' in count && count.result).toMatchObject({ rows: [[0]] });
   });
 });

@@ -6,15 +6,16 @@
  */
 import type { SqlValue } from 'sql.js';
 import { shimError, type Json, type ShimCallContext, type ShimOutcome } from '../../../core/shim.ts';
-import { databaseOf, dump, forget, remember, toJson, type SqlState, type WorldDatabase } from './database.ts';
+import { databaseOf, dump, forget, remember, toJson, worldRows, type SqlState, type WorldDatabase } from './database.ts';
 import { compile, type Program } from './program.ts';
 import { forgetCatalog } from './catalog.ts';
-
-/** Rows one result returns at most; the rest is counted and reported as truncated. */
-const MAX_RESULT_ROWS = 500;
+import { explainLimit, isOutOfMemory, MAX_RESULT_BYTES, MAX_RESULT_ROWS, rowBytes } from './limits.ts';
+import { MAX_ROWS } from './schema.ts';
 
 function sqlError(state: SqlState, error: unknown): ShimOutcome<SqlState> {
-  return shimError(state, 'invalid', `SQL error: ${(error as Error)?.message ?? String(error)}`);
+  // SQLite recovers from running out of memory, but a connection that did is not trusted with the next call.
+  if (isOutOfMemory(error)) forget(state, true);
+  return shimError(state, 'invalid', `SQL error: ${explainLimit((error as Error)?.message ?? String(error))}`);
 }
 
 /** The number of statements in `sql`, counted by SQLite's own parser (sql.js frees each as it moves on). */
@@ -32,15 +33,22 @@ interface Ran {
   schemaChanged: boolean;
 }
 
-/** Steps a statement through its rows, keeping the first MAX_RESULT_ROWS. */
+/** Steps a statement through its rows, keeping the first MAX_RESULT_ROWS within MAX_RESULT_BYTES. */
 function rowsOf(world: WorldDatabase, sql: string, params: SqlValue[]): Pick<Ran, 'columns' | 'rows' | 'total'> {
   const statement = world.db.prepare(sql);
   try {
     statement.bind(params);
     const rows: Json[][] = [];
     let total = 0;
+    let bytes = 0;
+    let full = false;
     while (statement.step()) {
-      if (total++ < MAX_RESULT_ROWS) rows.push(statement.get().map(toJson));
+      total++;
+      if (full || rows.length >= MAX_RESULT_ROWS) continue;
+      const row = statement.get().map(toJson);
+      bytes += rowBytes(row);
+      if (bytes > MAX_RESULT_BYTES) full = true;
+      else rows.push(row);
     }
     return { columns: statement.getColumnNames(), rows, total };
   } finally {
@@ -74,7 +82,7 @@ function read(state: SqlState, world: WorldDatabase, sql: string, params: SqlVal
   const next: SqlState = { ...state, queries: logged(state, sql, ran.columns, ran.total, program) };
   forget(state);
   remember(next, world);
-  return { result: { columns: ran.columns, rows: ran.rows, row_count: ran.total, ...(ran.total > MAX_RESULT_ROWS ? { truncated: true } : {}) }, state: next };
+  return { result: { columns: ran.columns, rows: ran.rows, row_count: ran.total, ...(ran.total > ran.rows.length ? { truncated: true } : {}) }, state: next };
 }
 
 /** Why a statement that ran must be undone, if it must. */
@@ -82,6 +90,9 @@ function undoReason(state: SqlState, world: WorldDatabase, ran: Ran): ShimOutcom
   // Temporary objects live on the connection, not in the world: a rebuilt database would not have them.
   if (Number(world.db.exec('SELECT count(*) FROM sqlite_temp_schema')[0]!.values[0]![0]) > 0) return shimError(state, 'invalid', 'temporary tables are not available: the world is the main database');
   if (state.read_only && (ran.modified > 0 || ran.schemaChanged)) return shimError(state, 'permission_denied', 'this database is read-only for you: the statement would change data or schema');
+  // The rows a world may hold bound a write as they bound the scenario's seed (schema.ts): counted by SQLite, cheap
+  // beside the dump of every table that follows a write.
+  if (ran.modified > 0 && worldRows(world.db) > MAX_ROWS) return shimError(state, 'invalid', `the world is limited to ${MAX_ROWS} rows: the statement would leave more`);
   return undefined;
 }
 
@@ -119,8 +130,14 @@ export async function query(state: SqlState, sql: string, params: SqlValue[], co
     try {
       ran = runWriting(world, sql, params);
     } catch (error) {
-      db.run('ROLLBACK TO shim_call');
-      db.run('RELEASE shim_call');
+      try {
+        db.run('ROLLBACK TO shim_call');
+        db.run('RELEASE shim_call');
+      } catch {
+        // SQLite rolled the whole transaction back itself (it may on a full database or out of memory): the world
+        // is `state` again, but the connection is not trusted with the next call.
+        forget(state, true);
+      }
       return sqlError(state, error);
     }
     // A changed schema changes what root pages hold (kept or rolled back, the catalog is read again).
@@ -130,7 +147,7 @@ export async function query(state: SqlState, sql: string, params: SqlValue[], co
     db.run('RELEASE shim_call');
     if (undo) return undo;
     const changed = ran.modified > 0 || ran.schemaChanged;
-    const result: Json = { columns: ran.columns, rows: ran.rows, row_count: ran.total, ...(ran.total > MAX_RESULT_ROWS ? { truncated: true } : {}), ...(changed ? { rows_modified: ran.modified } : {}) };
+    const result: Json = { columns: ran.columns, rows: ran.rows, row_count: ran.total, ...(ran.total > ran.rows.length ? { truncated: true } : {}), ...(changed ? { rows_modified: ran.modified } : {}) };
     const base = changed ? { ...state, ...dump(db) } : state;
     const next: SqlState = { ...base, queries: logged(state, sql, ran.columns, ran.total, program) };
     forget(state);

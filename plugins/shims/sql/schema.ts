@@ -8,7 +8,8 @@
  * worker that budget, never the service (core/domain/shim-run.ts).
  */
 import type { SqlValue } from 'sql.js';
-import { dump, MAX_BOUND_PARAMETERS, openWorldDatabase, quoted, type SqlState, type WorldDatabase } from './database.ts';
+import { dump, MAX_BOUND_PARAMETERS, openWorldDatabase, quoted, worldRows, type SqlState, type WorldDatabase } from './database.ts';
+import { explainLimit } from './limits.ts';
 import { compile } from './program.ts';
 import { forgetCatalog } from './catalog.ts';
 
@@ -87,10 +88,11 @@ export async function buildSqlState(given: SqlSeed, now: string): Promise<SqlSta
       insertRows(world, table, rows);
     }
     // Counted before the rows are read out: a schema that computes a table could make millions.
-    const tables = world.db.exec("SELECT name FROM sqlite_schema WHERE type = 'table'")[0]?.values ?? [];
-    const total = tables.reduce((sum, [name]) => sum + Number(world.db.exec(`SELECT count(*) FROM ${quoted(String(name))}`)[0]!.values[0]![0]), 0);
+    const total = worldRows(world.db);
     if (total > MAX_ROWS) throw new Error(`initial_state.sql makes more than ${MAX_ROWS} rows (its schema computes ${total - count})`);
     return { ...dump(world.db), read_only: given.read_only ?? true, seed, queries: [] };
+  } catch (error) {
+    throw new Error(explainLimit((error as Error)?.message ?? String(error)));
   } finally {
     world.db.close();
   }
