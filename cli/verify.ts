@@ -23,7 +23,7 @@ import { parseJson } from '../core/guards/json.ts';
 import { describeLoosenings, parseReferencePolicy, policyLoosenings } from '../core/domain/policy-strength.ts';
 import type { VerdictPolicy, VerdictPolicyInput } from '../core/domain/verdict-policy.ts';
 import { runContentHash, SCENARIO_ORIGINS, type ScenarioIdentity } from '../core/domain/scenario-identity.ts';
-import { BUNDLE_FILE, fileInBundle } from '../core/domain/evidence-bundle.ts';
+import { BUNDLE_FILE, BUNDLED_FILES, fileInBundle } from '../core/domain/evidence-bundle.ts';
 
 /** Exit codes of `aeh verify`. */
 export const VERIFY_EXIT = { valid: 0, invalid: 1, expired: 2, error: 3 } as const;
@@ -46,7 +46,7 @@ async function openFile(path: string): Promise<ReadableStream<Uint8Array> | null
 async function openSidecar(dir: string, name: string): Promise<ReadableStream<Uint8Array> | Uint8Array | null> {
   if (!isSafeBasename(name)) return null;
   const own = await openFile(join(dir, name));
-  if (own !== null) return own;
+  if (own !== null || !BUNDLED_FILES.has(name)) return own;
   return fileInBundle(await readFile(join(dir, BUNDLE_FILE)).catch(() => null), name);
 }
 

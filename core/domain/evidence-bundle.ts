@@ -13,12 +13,19 @@
  * escaped on write or unescaped on read, and the bytes stored are the bytes hashed.
  */
 import { isSafeBasename } from './certificate.ts';
+import { SIDECARS } from './runs.ts';
 
 /** Version tag of bundles. */
 export const BUNDLE_FORMAT = 'aeh-bundle/1';
 
 /** The bundle's basename in a run's folder. */
 export const BUNDLE_FILE = 'sidecars.bundle';
+
+/**
+ * The files a run's bundle may hold: readers look in it for these only, so asking for another (`world.json` of
+ * a run without a world, on every certification) costs no read of the bundle.
+ */
+export const BUNDLED_FILES: ReadonlySet<string> = new Set([SIDECARS.scores, SIDECARS.failures, SIDECARS.summary]);
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: true });

@@ -11,7 +11,7 @@
 import type { Store } from '../storage.ts';
 import { blobKeys, getBlob } from './blobs.ts';
 import { keys } from './runs.ts';
-import { BUNDLE_FILE, fileInBundle } from './evidence-bundle.ts';
+import { BUNDLE_FILE, BUNDLED_FILES, fileInBundle } from './evidence-bundle.ts';
 
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
@@ -54,7 +54,7 @@ export async function readEvidence(store: Store, runId: string, file: string): P
   const whole = await store.getBytes(keys.sidecar(runId, file));
   if (whole !== null) return whole;
   const packed = await store.getJson<PackedEvidence>(packedKey(runId, file)).catch(() => null);
-  if (!packed) return fileInBundle(await store.getBytes(keys.sidecar(runId, BUNDLE_FILE)), file);
+  if (!packed) return BUNDLED_FILES.has(file) ? fileInBundle(await store.getBytes(keys.sidecar(runId, BUNDLE_FILE)), file) : null;
   const text = await unpack(store, packed);
   return text === null ? null : encoder.encode(text);
 }
@@ -80,7 +80,7 @@ export async function evidenceFingerprint(store: Store, runId: string, file: str
   if (whole !== null) return whole;
   const key = packedKey(runId, file);
   const own = await store.fingerprint(key);
-  if (own === null) return bundleFingerprint(store, runId, wholeKey, key);
+  if (own === null) return BUNDLED_FILES.has(file) ? bundleFingerprint(store, runId, wholeKey, key) : null;
   const packed = await store.getJson<PackedEvidence>(key).catch(() => null);
   if (!packed) return null;
   const parts = await Promise.all(blobsOf(packed).map((digest) => store.fingerprint(blobKeys.blob(digest))));
