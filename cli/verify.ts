@@ -23,6 +23,7 @@ import { parseJson } from '../core/guards/json.ts';
 import { describeLoosenings, parseReferencePolicy, policyLoosenings } from '../core/domain/policy-strength.ts';
 import type { VerdictPolicy, VerdictPolicyInput } from '../core/domain/verdict-policy.ts';
 import { runContentHash, SCENARIO_ORIGINS, type ScenarioIdentity } from '../core/domain/scenario-identity.ts';
+import { BUNDLE_FILE, BUNDLED_FILES, fileInBundle } from '../core/domain/evidence-bundle.ts';
 
 /** Exit codes of `aeh verify`. */
 export const VERIFY_EXIT = { valid: 0, invalid: 1, expired: 2, error: 3 } as const;
@@ -36,6 +37,17 @@ async function openFile(path: string): Promise<ReadableStream<Uint8Array> | null
     return null;
   }
   return Readable.toWeb(createReadStream(path, { highWaterMark: 1 << 20 })) as unknown as ReadableStream<Uint8Array>;
+}
+
+/**
+ * A sidecar from the folder: its own file (as `aeh evaluate` and `runs:export` save them), else cut out of the
+ * folder's `sidecars.bundle` (a run folder of the `fs` store, which keeps the end-of-run sidecars bundled).
+ */
+async function openSidecar(dir: string, name: string): Promise<ReadableStream<Uint8Array> | Uint8Array | null> {
+  if (!isSafeBasename(name)) return null;
+  const own = await openFile(join(dir, name));
+  if (own !== null || !BUNDLED_FILES.has(name)) return own;
+  return fileInBundle(await readFile(join(dir, BUNDLE_FILE)).catch(() => null), name);
 }
 
 /** Reads a JWKS from a URL (http/https, fetched once; the gate's own trusted address) or a file. */
@@ -224,7 +236,7 @@ export async function verifyCommand(argv: string[], io: Io): Promise<number> {
     source: certificateOnly ? null : {
       // The trace is the file given, whatever its name; the certificate's trace_file names it for the service.
       trace: () => openFile(tracePath),
-      sidecar: (name) => (isSafeBasename(name) ? openFile(join(sidecarDir, name)) : Promise.resolve(null)),
+      sidecar: (name) => openSidecar(sidecarDir, name),
     },
   });
   cacheCheck(certificate, result, values['refuse-cached']!);

@@ -82,10 +82,12 @@ describe('certification: end to end through POST /api/evaluate', () => {
     expect(run.certificate_url).toBe(`/v1/certificates/${runId}`);
     const verify = await t.json('GET', run.verify_url, { key: null });
     expect(verify.body).toMatchObject({ run_id: runId, valid: true, status: 'valid' });
-    // The sidecars the engine hands to certification (issue 36) are hashed as stored.
-    const { store } = await t.app.ready;
+    // The sidecars the engine hands to certification (issue 36) are hashed as stored, and served as hashed
+    // (the end-of-run three from the run's bundle, core/domain/evidence-bundle.ts).
     for (const file of ['scores.json', 'failures.json', 'summary.json', 'scenario.json']) {
-      expect(cert.evidence_ledger[file], file).toBe(sha3((await store.getBytes(`runs/${runId}/${file}`))!));
+      const served = await t.request('GET', `/api/v1/runs/${runId}/evidence/${file}`);
+      expect(served.status, file).toBe(200);
+      expect(cert.evidence_ledger[file], file).toBe(sha3(new Uint8Array(await served.arrayBuffer())));
     }
   });
 

@@ -25,7 +25,7 @@ describe('cli: aeh gc', () => {
     expect(done.stdout).toContain('rules: keep_runs=1');
     expect(done.stdout).toMatch(/deleted 1 of 2 run\(s\)/);
     expect(done.stdout).toContain(oldest);
-    expect(readdirSync(join(cwd, '.aeh', 'runs', oldest)).sort()).toEqual(['certificate.anchor.json', 'certificate.json', 'deleted.json']);
+    expect(readdirSync(join(cwd, '.aeh', 'runs', oldest)).sort()).toEqual(['certificate.json', 'deleted.json']);
 
     const alone = await runCli(['verify', `.aeh/runs/${oldest}/certificate.json`, '--certificate-only', '--jwks', 'evidence-0/jwks.json'], { cwd });
     expect(alone.code, alone.stdout + alone.stderr).toBe(0);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { testApp } from './helpers.ts';
 import { evaluate, scriptedScenario, testMetrics } from './evaluation-fixtures.ts';
+import { readEvidenceJson } from '../core/domain/packed-evidence.ts';
 
 describe('evaluation: POST /api/evaluate', () => {
   it('accepts an inline scenario with 202, Location and a status_url, then scores it', async () => {
@@ -49,7 +50,8 @@ describe('evaluation: POST /api/evaluate', () => {
       name: 'observer',
       setup(host: any) {
         host.on('run.finished', async ({ run_id, record }: { run_id: string; record: any }, services: any) => {
-          const read = (file: string) => services.store.getJson(`runs/${run_id}/${file}`);
+          // Sidecars as every reader gets them: whole, packed or from the run's bundle (readEvidence).
+          const read = (file: string) => (file === 'run.json' ? services.store.getJson(`runs/${run_id}/${file}`) : readEvidenceJson<any>(services.store, run_id, file));
           seen.push({ record, run: await read('run.json'), task: await services.store.getJson(`tasks/${(await read('run.json')).task_id}.json`), scores: await read('scores.json'), failures: await read('failures.json'), summary: await read('summary.json'), scenario: await read('scenario.json') });
         });
       },

@@ -146,7 +146,7 @@ describe('retention: POST /api/v1/gc', () => {
     expect((await t.json('GET', `/api/v1/verify/${runs[1].run_id}`, { key: null })).body.status).toBe('valid');
     const again = await t.json('POST', '/api/v1/gc', { body: { keep_runs: 1 } });
     expect(again.body.runs.deleted_ids).toEqual([runs[0].run_id]);
-    expect((await store.keys(`runs/${runs[0].run_id}`)).map((key) => key.split('/').pop()).sort()).toEqual(['certificate.anchor.json', 'certificate.json', 'deleted.json']);
+    expect((await store.keys(`runs/${runs[0].run_id}`)).map((key) => key.split('/').pop()).sort()).toEqual(['certificate.json', 'deleted.json']);
     expect((await t.json('GET', `/api/v1/verify/${runs[1].run_id}`, { key: null })).body.status).toBe('valid');
   });
 
@@ -160,7 +160,7 @@ describe('retention: POST /api/v1/gc', () => {
     expect(done.body).toMatchObject({ runs: { deleted: 1, deleted_ids: [run.run_id] }, blobs: { examined: 2, deleted: 2 } });
     expect(await store.keys('blobs')).toEqual([]);
     expect(await store.keys('blob-refs')).toEqual([]);
-    expect((await store.keys(`runs/${run.run_id}`)).map((key) => key.split('/').pop()).sort()).toEqual(['certificate.anchor.json', 'certificate.json', 'deleted.json']);
+    expect((await store.keys(`runs/${run.run_id}`)).map((key) => key.split('/').pop()).sort()).toEqual(['certificate.json', 'deleted.json']);
     // A new run of the same scenario stores the blobs again and verifies.
     const again = (await evaluate(t, { scenario: scenario() })).run;
     expect((await t.json('GET', `/api/v1/verify/${again.run_id}`, { key: null })).body.status).toBe('valid');

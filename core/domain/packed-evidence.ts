@@ -11,6 +11,7 @@
 import type { Store } from '../storage.ts';
 import { blobKeys, getBlob } from './blobs.ts';
 import { keys } from './runs.ts';
+import { BUNDLE_FILE, BUNDLED_FILES, fileInBundle } from './evidence-bundle.ts';
 
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
@@ -45,12 +46,15 @@ export async function unpack(store: Store, packed: PackedEvidence): Promise<stri
   return texts.some((text) => text === null) ? null : texts.join('');
 }
 
-/** A run's evidence file (a ledger name: `scenario.json`, `world.json`, …) exactly as judged; `null` when absent. */
+/**
+ * A run's evidence file (a ledger name: `scenario.json`, `world.json`, …) exactly as judged: stored whole, packed,
+ * or in the run's bundle (evidence-bundle.ts, the end-of-run sidecars); `null` when absent.
+ */
 export async function readEvidence(store: Store, runId: string, file: string): Promise<Uint8Array | null> {
   const whole = await store.getBytes(keys.sidecar(runId, file));
   if (whole !== null) return whole;
   const packed = await store.getJson<PackedEvidence>(packedKey(runId, file)).catch(() => null);
-  if (!packed) return null;
+  if (!packed) return BUNDLED_FILES.has(file) ? fileInBundle(await store.getBytes(keys.sidecar(runId, BUNDLE_FILE)), file) : null;
   const text = await unpack(store, packed);
   return text === null ? null : encoder.encode(text);
 }
@@ -67,17 +71,28 @@ export async function readEvidenceJson<T>(store: Store, runId: string, file: str
 }
 
 /**
- * The store's change proof of an evidence file (`Store.fingerprint`): of the whole file, or of the packed
- * record and every blob it names; `null` when any part has none (the caller then re-hashes).
+ * The store's change proof of an evidence file (`Store.fingerprint`): of the whole file, of the packed record
+ * and every blob it names, or of the bundle holding it; `null` when any part has none (the caller then re-hashes).
  */
 export async function evidenceFingerprint(store: Store, runId: string, file: string): Promise<string | null> {
-  const whole = await store.fingerprint(keys.sidecar(runId, file));
+  const wholeKey = keys.sidecar(runId, file);
+  const whole = await store.fingerprint(wholeKey);
   if (whole !== null) return whole;
   const key = packedKey(runId, file);
   const own = await store.fingerprint(key);
-  if (own === null) return null;
+  if (own === null) return BUNDLED_FILES.has(file) ? bundleFingerprint(store, runId, wholeKey, key) : null;
   const packed = await store.getJson<PackedEvidence>(key).catch(() => null);
   if (!packed) return null;
   const parts = await Promise.all(blobsOf(packed).map((digest) => store.fingerprint(blobKeys.blob(digest))));
   return parts.some((part) => part === null) ? null : ['packed', own, ...parts].join('|');
+}
+
+/**
+ * The bundle's proof, for a file stored in it: only when no whole or packed form exists, since `readEvidence`
+ * serves those first (a file without a proof may be one just written beside the bundle).
+ */
+async function bundleFingerprint(store: Store, runId: string, wholeKey: string, packed: string): Promise<string | null> {
+  const bundle = await store.fingerprint(keys.sidecar(runId, BUNDLE_FILE));
+  if (bundle === null || (await store.has(wholeKey)) || (await store.has(packed))) return null;
+  return `bundle|${bundle}`;
 }

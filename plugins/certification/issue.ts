@@ -65,8 +65,9 @@ async function hashEvidence(services: Services, runId: string, file: string, giv
 
 /** `summary.json`, from the bytes handed over or from storage; `null` when absent or not JSON. */
 async function readSummary(services: Services, runId: string, given?: StoredEvidence): Promise<RunSummary | null> {
-  const bytes = given?.[SIDECARS.summary];
-  if (!bytes) return services.store.getJson<RunSummary>(keys.sidecar(runId, SIDECARS.summary)).catch(() => null);
+  // Stored whole or in the run's bundle (core/domain/evidence-bundle.ts): the bytes the ledger hashes either way.
+  const bytes = given?.[SIDECARS.summary] ?? (await readEvidence(services.store, runId, SIDECARS.summary));
+  if (!bytes) return null;
   try {
     return JSON.parse(new TextDecoder().decode(bytes)) as RunSummary;
   } catch {
@@ -94,11 +95,21 @@ function complianceOf(run: RunRecord | null, summary: RunSummary | null): Certif
   return { status: 'error', score: 0, policy_ref: String(recorded?.policy_ref ?? 'NIST AI 100-1'), ...(run?.error?.message ? { reason: `the run could not complete: ${run.error.message}` } : {}) };
 }
 
-/** Writes the certificate between two anchor writes: announce the new chain, write it, then commit to it. */
-async function writeCertificate(services: Services, certificate: Certificate): Promise<void> {
+/**
+ * Writes the certificate between two anchor writes: announce the new chain, write it, then commit to it. A first
+ * issue (`first`: no certificate stored before, and no anchor) writes no anchor (issue 36: one atomic write less
+ * per run). The anchor guards against rolling a chain back to an earlier complete one, and a first issue has
+ * none: its signatures bind every entry it holds (the Evaluator's names the roles required), so an entry dropped
+ * fails `signatures` whatever an anchor says. Every rewrite (an Auditor entry, a re-issue) records the anchor, so
+ * rolling back to the first chain is still seen; a crash before that commit leaves no anchor, which accepts
+ * either chain, as the `pending` form did. See docs/certificates.md "Dropped entries".
+ */
+async function writeCertificate(services: Services, certificate: Certificate, first = false): Promise<void> {
+  const previous = await services.store.getJson<ChainAnchor>(anchorKey(certificate.run_id)).catch(() => null);
+  // An anchor left by an earlier chain (a certificate since damaged or removed) is still moved on, never left stale.
+  if (first && !previous) return services.store.setJson(keys.certificate(certificate.run_id), certificate);
   const last = certificate.provenance_chain[certificate.provenance_chain.length - 1]!;
   const next: AnchorPoint = { entries: certificate.provenance_chain.length, head: signatureDigest(last.signature, sha3Factory(services.capabilities)) };
-  const previous = await services.store.getJson<ChainAnchor>(anchorKey(certificate.run_id)).catch(() => null);
   if (previous) await services.store.setJson(anchorKey(certificate.run_id), { entries: previous.entries, head: previous.head, pending: next } satisfies ChainAnchor);
   await services.store.setJson(keys.certificate(certificate.run_id), certificate);
   await services.store.setJson(anchorKey(certificate.run_id), next satisfies ChainAnchor);
@@ -165,7 +176,7 @@ export async function issueCertificate(services: Services, runId: string, identi
   }
   const errors = validateCertificate(certificate);
   if (errors.length) throw new Error(`certificate of run ${runId} would not validate: ${describeErrors(errors, errors.length)}`);
-  await writeCertificate(services, certificate);
+  await writeCertificate(services, certificate, !existing);
   services.telemetry.increment('certificates.issued');
   return certificate;
 }

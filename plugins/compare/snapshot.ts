@@ -3,7 +3,7 @@
  * outcomes of `scores.json`, the failures of `failures.json` and each task's final answer from the trace. Only
  * the original tasks are compared; mutated variants stay in their run's robustness figures.
  */
-import { keys, readRun, SIDECARS, type RunFailure, type RunRecord } from '../../core/domain/runs.ts';
+import { readRun, SIDECARS, type RunFailure, type RunRecord } from '../../core/domain/runs.ts';
 import type { Scenario } from '../../core/domain/scenario.ts';
 import type { Store } from '../../core/storage.ts';
 import { readTraceEvents } from '../../core/domain/trace-lines.ts';
@@ -76,8 +76,8 @@ export async function loadSnapshot(store: Store, runId: string): Promise<RunSnap
   if (!FINISHED.has(run.status)) throw new Problem('conflict', { detail: `run ${runId} is ${run.status}: only finished runs (succeeded or failed) can be compared` });
   const [plan, scores, storedFailures] = await Promise.all([
     readEvidenceJson<unknown>(store, runId, SIDECARS.scenario),
-    store.getJson<{ per_task?: unknown }>(keys.sidecar(runId, SIDECARS.scores)),
-    store.getJson<RunFailure[]>(keys.sidecar(runId, SIDECARS.failures)),
+    readEvidenceJson<{ per_task?: unknown }>(store, runId, SIDECARS.scores),
+    readEvidenceJson<RunFailure[]>(store, runId, SIDECARS.failures),
   ]);
   const scenario = scenarioOfPlan(plan);
   const failures = new Map<string, RunFailure[]>();

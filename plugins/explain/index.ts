@@ -41,7 +41,7 @@ function byVerdict(ranked: RunFailure[], run: RunRecord): RunFailure[] {
 export async function explainRun(services: Services, runId: string) {
   const run = await readRun(services.store, runId);
   if (!run) throw notFound(`run ${runId}`);
-  const failures = (await services.store.getJson<RunFailure[]>(keys.sidecar(runId, SIDECARS.failures))) ?? run.failures ?? [];
+  const failures = (await readEvidenceJson<RunFailure[]>(services.store, runId, SIDECARS.failures)) ?? run.failures ?? [];
   const metricDimension = (metric: string) => services.metrics.get(metric)?.dimension;
   const ranked = byVerdict(rankFailures(failures, metricDimension), run);
   // A run without a verdict says why, whether or not a failure explains it (a run that measured nothing has none).

@@ -73,8 +73,8 @@ export async function loadReportData(services: Services, runId: string, publicUr
   if (!run) throw notFound(`run ${runId.slice(0, 128)}`);
   const [plan, scores, storedFailures, certificate, events] = await Promise.all([
     readEvidenceJson<unknown>(store, runId, SIDECARS.scenario),
-    store.getJson<ScoresSidecar>(keys.sidecar(runId, SIDECARS.scores)),
-    store.getJson<RunFailure[]>(keys.sidecar(runId, SIDECARS.failures)),
+    readEvidenceJson<ScoresSidecar>(store, runId, SIDECARS.scores),
+    readEvidenceJson<RunFailure[]>(store, runId, SIDECARS.failures),
     store.getJson<Certificate>(keys.certificate(runId)),
     readTraceEvents(store, runId),
   ]);

@@ -19,6 +19,7 @@ import { agentConfigHash, type RunAgent } from '../../../core/domain/agent-targe
 import { scenarioContentHash, type ScenarioIdentity } from '../../../core/domain/scenario-identity.ts';
 import type { RunPlan } from '../submission/plan.ts';
 import { attackNumbers } from '../attacks/attack-numbers.ts';
+import { BUNDLE_FILE, packBundle } from '../../../core/domain/evidence-bundle.ts';
 
 /** The scenario's identity as the plan records it (a plan stored before identities: its hash, no origin). */
 function identityOf(plan: RunPlan, engine: Engine): ScenarioIdentity | Omit<ScenarioIdentity, 'origin'> {
@@ -164,9 +165,10 @@ export async function finishRun(run: RunContext): Promise<void> {
     [SIDECARS.failures]: encoder.encode(JSON.stringify(failures)),
     [SIDECARS.summary]: encoder.encode(JSON.stringify(summary)),
   };
+  // One record of the three files' bytes (core/domain/evidence-bundle.ts): one fsync'd write, not three (issue 36).
   await Promise.all([
     ...(world ? [storeWorld(store, task.run_id, OPTIONAL_SIDECARS.world, world, engine.sha3, task.submitted_by)] : []),
-    ...Object.entries(evidence).map(([file, bytes]) => store.setBytes(keys.sidecar(task.run_id, file), bytes)),
+    store.setBytes(keys.sidecar(task.run_id, BUNDLE_FILE), packBundle(evidence)),
   ]);
   // The record goes to the handlers rather than through a `run.json` written only to be read back and then
   // rewritten (issue 36: one atomic write and one read less per run). Until the final records below are
