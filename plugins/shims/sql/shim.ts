@@ -16,6 +16,7 @@ import { defineShim, shimError, type ShimOutcome } from '../../../core/shim.ts';
 import { databaseOf, quoted, sqlEngine, type SqlState } from './database.ts';
 import { query } from './query.ts';
 import { buildSqlState, type SqlSeed } from './schema.ts';
+import { sqlDeclaration } from './declaration.ts';
 
 export { sqlEngine, type SqlState };
 
@@ -25,28 +26,7 @@ export function warmUp(): Promise<unknown> {
 }
 
 export default defineShim<SqlState>({
-  name: 'sql',
-  // An agent's SQL, and a scenario's schema, can run for a long time: both run in a worker under the shim budget.
-  module: import.meta.url,
-  description: 'A relational database (SQLite): run SQL queries, list tables, describe a table. Read-only unless the scenario allows writes.',
-  // The query log records reads too: a gold comparison judges the tables, while assertions may still read the log.
-  incidental: ['/queries'],
-  initialStateSchema: {
-    type: 'object',
-    required: ['schema'],
-    properties: {
-      schema: { type: 'array', minItems: 1, maxItems: 50, items: { type: 'string', maxLength: 10000 } },
-      rows: { type: 'object', additionalProperties: { type: 'array', items: { type: 'object' } } },
-      read_only: { type: 'boolean' },
-      seed: { type: 'integer', minimum: 0, maximum: 4294967295 },
-    },
-    additionalProperties: false,
-  },
-  actions: [
-    { name: 'query', description: 'Run one SQL statement (SQLite dialect) with optional positional parameters (?); returns columns and rows.', parameters: { type: 'object', required: ['sql'], properties: { sql: { type: 'string', minLength: 1, maxLength: 20000 }, params: { type: 'array', maxItems: 100, items: { type: ['string', 'number', 'boolean', 'null'] } } }, additionalProperties: false } },
-    { name: 'list_tables', description: 'The tables and their row counts.', readOnly: true, parameters: { type: 'object', properties: {}, additionalProperties: false } },
-    { name: 'describe_table', description: 'The columns of a table with their declared types.', readOnly: true, parameters: { type: 'object', required: ['table'], properties: { table: { type: 'string', minLength: 1, maxLength: 128 } }, additionalProperties: false } },
-  ],
+  ...sqlDeclaration,
   initialState(seed, context) {
     return buildSqlState(seed as SqlSeed, context.now);
   },
@@ -61,11 +41,5 @@ export default defineShim<SqlState>({
       return { result: { table: name, columns: (info?.values ?? []).map((row) => ({ name: row[1] as string, type: row[2] as string, not_null: row[3] === 1, primary_key: row[5] !== 0 })) }, state };
     }
     return shimError(state, 'invalid', `unknown action "${action}"`);
-  },
-  view(state) {
-    return {
-      tables: Object.fromEntries(Object.entries(state.tables).map(([name, table]) => [name, table.rows.map((row) => Object.fromEntries(table.columns.map((column, index) => [column, row[index]])))])),
-      queries: state.queries,
-    };
   },
 });
