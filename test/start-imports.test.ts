@@ -1,9 +1,10 @@
 /**
  * What a start loads before it answers (issue 36: most of a start is loading modules). The compiled entry serves
- * /healthz and a catalog search without the modules only a run, a dataset import or a SQL world needs; each loads
- * on first use (their own tests cover that use): SQLite (sql.js) and the SQL shim's behaviour, the evaluation
- * runner (units, worlds, scoring) and submission planning, csv-parse, the τ-bench task converter, the HTML reports,
- * jose's JWT and remote key-set modules (handoffs, OIDC where it is configured).
+ * /healthz and a catalog search without the modules only a run, an import, a report or a SQL world needs; each
+ * loads on first use (their own tests cover that use): SQLite (sql.js) and the SQL shim's behaviour, the
+ * evaluation runner (units, worlds, scoring) and submission planning, csv-parse, the τ-bench task converter, the
+ * HTML reports, run comparisons, spec-to-eval's persistence, jose's JWT and remote key-set modules (handoffs,
+ * OIDC where it is configured).
  */
 import { describe, it, expect, afterAll } from 'vitest';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -24,7 +25,7 @@ export async function load(url, context, next) { appendFileSync(log, url + '\\n'
 `;
 
 /** Loaded by a run, an import or a SQL world, never by a start that only answers health and search. */
-const NOT_AT_START = ['/node_modules/sql.js/', '/dist/plugins/shims/sql/shim.js', '/dist/plugins/evaluation/running/runner.js', '/dist/plugins/evaluation/units/unit.js', '/dist/plugins/evaluation/scoring/score-metrics.js', '/node_modules/csv-parse/', '/dist/plugins/datasets/parse.js', '/dist/plugins/shims/tau/tasks.js', '/dist/plugins/evaluation/submission/submit.js', '/dist/plugins/reports/html.js', '/dist/plugins/reports/suite-report.js', '/jose/dist/webapi/jwks/remote.js', '/jose/dist/webapi/jwt/verify.js', '/jose/dist/webapi/jwt/sign.js'];
+const NOT_AT_START = ['/node_modules/sql.js/', '/dist/plugins/shims/sql/shim.js', '/dist/plugins/evaluation/running/runner.js', '/dist/plugins/evaluation/units/unit.js', '/dist/plugins/evaluation/scoring/score-metrics.js', '/node_modules/csv-parse/', '/dist/plugins/datasets/parse.js', '/dist/plugins/shims/tau/tasks.js', '/dist/plugins/evaluation/submission/submit.js', '/dist/plugins/reports/html.js', '/dist/plugins/reports/suite-report.js', '/jose/dist/webapi/jwks/remote.js', '/jose/dist/webapi/jwt/verify.js', '/jose/dist/webapi/jwt/sign.js', '/dist/plugins/compare/diff.js', '/dist/plugins/compare/suites.js', '/dist/plugins/spec-to-eval/persist.js'];
 
 describe('runtime: what a start loads', () => {
   let service: RunningService | undefined;
