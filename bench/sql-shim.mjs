@@ -18,7 +18,7 @@ const TRIALS = numberArgument('trials', 3);
 
 ensureBuilt();
 const dist = (path) => import(pathToFileURL(join(repoRoot, 'dist', path)).href);
-const { default: sql } = await dist('plugins/shims/sql/index.js');
+const { default: sql } = await dist('plugins/shims/sql/shim.js');
 const { openWorldDatabase } = await dist('plugins/shims/sql/database.js');
 const { compile } = await dist('plugins/shims/sql/program.js');
 const { createTaskWorld } = await dist('plugins/evaluation/worlds/world.js');

@@ -53,9 +53,26 @@ describe('core: defineLazyShim', () => {
     const fewer = defineLazyShim({ ...declared, load: async () => ({ ...counter, actions: counter.actions.slice(0, 1) }) });
     await expect(fewer.call('add', {}, { count: 0 }, context)).rejects.toThrow('its actions are [add], declared [add, read]');
     const viewed = defineLazyShim({ ...declared, load: async () => ({ ...counter, view: (state: Json) => state }) });
-    await expect(viewed.initialState(undefined, context)).rejects.toThrow('it defines view, which a lazily loaded shim cannot');
+    await expect(viewed.initialState(undefined, context)).rejects.toThrow('it defines view, which a lazily loaded shim can only declare up front');
+    const view = (state: Json) => state;
+    const otherView = defineLazyShim({ ...declared, view, module: 'file:///shim.js', load: async () => ({ ...counter, view: (state: Json) => state, module: 'file:///shim.js' }) });
+    await expect(otherView.initialState(undefined, context)).rejects.toThrow('it defines view, which a lazily loaded shim can only declare up front');
     const notAShim = defineLazyShim({ ...declared, load: async () => ({}) as Shim });
     await expect(notAShim.initialState(undefined, context)).rejects.toThrow('it is not a shim');
+  });
+
+  it('offers what the engine reads without calling the shim (view, module…) from the declaration, before any load', async () => {
+    let loads = 0;
+    const view = (state: Json) => ({ shown: state });
+    const checks = { positive: (state: Json) => (state as { count: number }).count > 0 };
+    const lazy = defineLazyShim({ ...declared, view, checks, module: 'file:///counter.js', load: async () => (loads++, { ...counter, view, checks, module: 'file:///counter.js' }) });
+    expect(lazy.view!({ count: 1 })).toEqual({ shown: { count: 1 } });
+    expect(lazy.checks!.positive({ count: 1 }, {})).toBe(true);
+    expect(lazy.module).toBe('file:///counter.js');
+    expect(loads).toBe(0);
+    // The loaded shim repeats the declared parts themselves: accepted.
+    expect(await lazy.initialState(3, context)).toEqual({ count: 3 });
+    expect(loads).toBe(1);
   });
 
   it('checks the declaration as defineShim does, and needs load()', () => {

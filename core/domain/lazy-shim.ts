@@ -4,16 +4,22 @@
  * declares what listing, submission and tool offers read (name, description, actions, initial-state schema) and
  * gives `load`, a dynamic import of the shim itself. The first world that starts the shim awaits `load`; every
  * later `initialState` and `call` go straight to the loaded shim, as if it had been registered itself.
+ * What the engine reads without calling the shim (`view`, `viewDiff`, `reconcile`, `checks`, `module`,
+ * `replayModule`) may be declared too, when it is cheap to load: the SQL shim's view needs no SQLite.
  */
 import { defineShim, type Json, type Shim, type ShimCallContext, type ShimOutcome } from '../shim.ts';
 
+/** What the engine reads from a shim without calling it: declared up front, or not at all. */
+const UP_FRONT = ['view', 'viewDiff', 'reconcile', 'checks', 'module', 'replayModule'] as const;
+
 /** What a lazily loaded shim declares up front: a shim without its behaviour, and how to load that. */
-export interface LazyShimDeclaration<S extends Json = Json> extends Omit<Shim<S>, 'initialState' | 'call' | 'view' | 'viewDiff' | 'reconcile' | 'checks' | 'module' | 'replayModule'> {
+export interface LazyShimDeclaration<S extends Json = Json> extends Omit<Shim<S>, 'initialState' | 'call'> {
   /**
    * Loads the shim itself (typically `() => import('./heavy.ts').then((m) => m.default)`), once, when a world first
-   * starts it. Its name and action names must be the declared ones, in order; it may define `initialState`, `call`
-   * and nothing the engine would read before loading it (`view`, `viewDiff`, `reconcile`, `checks`, `module`,
-   * `replayModule`): such a shim is registered as itself. A load that fails is retried at the next use.
+   * starts it. Its name and action names must be the declared ones, in order; it defines `initialState` and
+   * `call`, and of what the engine reads before loading it (`view`, `viewDiff`, `reconcile`, `checks`, `module`,
+   * `replayModule`) only the declared values themselves (the same functions, the same URLs): the engine never sees
+   * the loaded shim's own. A load that fails is retried at the next use.
    */
   load(): Promise<Shim<S>>;
 }
@@ -25,8 +31,8 @@ function mismatch<S extends Json>(declared: LazyShimDeclaration<S>, loaded: Shim
   const declaredActions = declared.actions.map((action) => action.name).join(', ');
   const loadedActions = loaded.actions.map((action) => action.name).join(', ');
   if (declaredActions !== loadedActions) return `its actions are [${loadedActions}], declared [${declaredActions}]`;
-  const eager = (['view', 'viewDiff', 'reconcile', 'checks', 'module', 'replayModule'] as const).filter((key) => loaded[key] !== undefined);
-  if (eager.length) return `it defines ${eager.join(', ')}, which a lazily loaded shim cannot (register it as itself)`;
+  const eager = UP_FRONT.filter((key) => loaded[key] !== undefined && loaded[key] !== declared[key]);
+  if (eager.length) return `it defines ${eager.join(', ')}, which a lazily loaded shim can only declare up front (or register it as itself)`;
   return undefined;
 }
 

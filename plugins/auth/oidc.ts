@@ -28,7 +28,7 @@ import { isPromiseLike } from '../../core/maybe-async.ts';
 import type { Plugin } from '../../core/plugin.ts';
 import type { PluginHost } from '../../core/plugin-host.ts';
 import type { AuthProvider, Credential, Principal } from '../../core/auth-manager.ts';
-import { createOidcVerifier } from './oidc-verifier.ts';
+import type { OidcVerifier } from './oidc-verifier.ts';
 
 /** The principal of a verified token: `iss|sub`, permissions from its claims. */
 function principalOf(payload: JWTPayload, permissions: string[]): Principal {
@@ -61,14 +61,21 @@ function setup(host: PluginHost): void {
     host.doctorChecks.register({ id: 'oidc', run: async () => ({ status: 'ok', message: 'OIDC is not configured (OIDC_JWKS_URL unset): only the static key is accepted' }) }, 'auth-oidc');
     return;
   }
-  const verifier = createOidcVerifier({
+  // Read here, as before: a malformed URL or cache size fails setup itself, naming the setting.
+  const options = {
     jwksUrl: jwksUrlOf(oidc.jwksUrl),
     issuer: oidc.issuer,
     audience: oidc.audience?.split(',').map((item) => item.trim()).filter(Boolean),
     cacheTtlSeconds: oidc.cacheTtlSeconds,
     verifiedCacheSize: verifiedCacheSizeOf(asText(host.settings).OIDC_VERIFIED_CACHE_SIZE),
     fetch: () => host.capabilities.fetch ?? globalThis.fetch,
-  });
+  };
+  // The verifier (jose's remote key set and JWT verification, ~8 modules) loads only where OIDC is configured,
+  // during the start, which awaits it (issue 36).
+  let verifier: OidcVerifier | undefined;
+  const loading = import('./oidc-verifier.ts').then(({ createOidcVerifier }) => (verifier = createOidcVerifier(options)));
+  // Failing, it fails the start (onStart below); not an unhandled rejection meanwhile.
+  loading.catch(() => undefined);
   const provider: AuthProvider = {
     name: 'oidc',
     authenticate(credential: Credential, manager) {
@@ -77,13 +84,14 @@ function setup(host: PluginHost): void {
       // The verification is remembered, never the permissions: they are mapped from the claims on every use, so
       // a change to the role table or the group mappings reaches a token already seen (issue 25 item 13).
       const principalFor = (payload: JWTPayload): Principal => principalOf(payload, manager.permissionsFromClaims(payload as Record<string, unknown>));
+      if (!verifier) return loading.then(() => provider.authenticate(credential, manager));
       const payload = verifier.verify(credential.value);
       return isPromiseLike(payload) ? payload.then(principalFor) : principalFor(payload);
     },
-    health: () => verifier.health(),
+    health: async () => (await loading).health(),
   };
   host.authProviders.register(provider, 'auth-oidc');
-  host.doctorChecks.register({ id: 'oidc', run: () => verifier.health(), quick: async () => verifier.status() }, 'auth-oidc');
+  host.doctorChecks.register({ id: 'oidc', run: async () => (await loading).health(), quick: async () => (await loading).status() }, 'auth-oidc');
   // Every instance keeps its own key cache, so every instance refreshes it; a failed refresh keeps the cached
   // keys (they stay valid until their TTL) and is reported by the doctor.
   host.jobs.register({
@@ -91,10 +99,11 @@ function setup(host: PluginHost): void {
     cron: '*/15 * * * *',
     perInstance: true,
     async run(services) {
-      await verifier.refresh().catch((error: Error) => services.logger.warn(`OIDC key-set refresh failed: ${error.message}`, { plugin: 'auth-oidc' }));
+      await (await loading).refresh().catch((error: Error) => services.logger.warn(`OIDC key-set refresh failed: ${error.message}`, { plugin: 'auth-oidc' }));
     },
   }, 'auth-oidc');
-  host.onStart((services) => {
+  host.onStart(async (services) => {
+    await loading;
     const unset = [oidc.issuer ? '' : 'OIDC_ISSUER', oidc.audience ? '' : 'OIDC_AUDIENCE'].filter(Boolean);
     if (unset.length) {
       services.logger.warn(`SECURITY: ${unset.join(' and ')} ${unset.length > 1 ? 'are' : 'is'} unset. With a key set shared by several tenants or applications, any of their tokens would be accepted here. Set ${unset.join(' and ')}.`, { plugin: 'auth-oidc' });

@@ -5,12 +5,7 @@
  */
 import type { AppContext, RouteDefinition } from '../../core/routes.ts';
 import { Problem } from '../../core/problems.ts';
-import { checkRef, resolveBase } from './resolve.ts';
 import { finalAnswers, loadSnapshot, type RunSnapshot } from './snapshot.ts';
-import { diffRuns } from './diff.ts';
-import { regressionsOf } from './gate.ts';
-import { compareSuites } from './suites.ts';
-import { usageDeltas } from './usage.ts';
 
 const MAX_ANSWERS = 1000;
 
@@ -44,6 +39,8 @@ function side(snapshot: RunSnapshot) {
 
 /** Builds the comparison the route answers (also what the console's compare view renders). */
 export async function compareRuns(c: AppContext) {
+  // The comparison itself (resolve, diff, gate, usage) loads with the first one, not with every start (issue 36).
+  const [{ checkRef, resolveBase }, { diffRuns }, { regressionsOf }, { usageDeltas }] = await Promise.all([import('./resolve.ts'), import('./diff.ts'), import('./gate.ts'), import('./usage.ts')]);
   const services = c.var.services;
   const baseRef = checkRef(c.req.query('base'), 'base');
   const headRef = checkRef(c.req.query('head'), 'head');
@@ -120,6 +117,7 @@ export function compareRoute(): RouteDefinition {
       if (!base.startsWith('suite:') || !head.startsWith('suite:')) {
         throw new Problem('validation_failed', { detail: 'compare two runs or two suites (suite:<suite_id> on both sides), not a run with a suite', errors: [{ path: base.startsWith('suite:') ? '/head' : '/base', message: 'must be a suite too' }] });
       }
+      const { compareSuites } = await import('./suites.ts');
       return c.json(await compareSuites(c.var.services, base, head, numberParam(c, 'max_regression', 0, { min: 0, max: 1 })));
     },
   };

@@ -15,8 +15,9 @@ import { normalizeScenario } from '../../core/domain/scenario-load.ts';
 import type { Scenario } from '../../core/domain/scenario.ts';
 import { NO_AGENT_ADAPTER } from '../../core/domain/agent-target.ts';
 import { keys, readRun } from '../../core/domain/runs.ts';
-import { decodeUtf8, type DatasetFormat } from './parse.ts';
-import { importRows, type ImportedRows, type ImportJob } from './import-job.ts';
+import type { DatasetFormat } from './parse.ts';
+import { decodeUtf8 } from './utf8.ts';
+import type { ImportedRows, ImportJob } from './import-job.ts';
 import { transcriptBytes, transcriptLines } from './transcripts.ts';
 import { readEvidenceJson } from '../../core/domain/packed-evidence.ts';
 import { describeErrors } from '../../core/validate.ts';
@@ -74,11 +75,13 @@ async function readImport(c: AppContext): Promise<{ format: DatasetFormat; text:
  */
 async function readRows(services: Services, budgetMs: number, job: ImportJob, c: AppContext): Promise<ImportedRows> {
   const offload = services.capabilities.offload;
-  if (!offload || job.text.length <= LARGE_IMPORT) return importRows(job);
+  // Loaded with the first import, not at start (csv-parse: issue 36).
+  const importHere = () => import('./import-job.ts').then(({ importRows }) => importRows(job));
+  if (!offload || job.text.length <= LARGE_IMPORT) return importHere();
   try {
     return await offload.run({ module: importJobModule(), name: 'importRows', input: job, budgetMs, signal: c.req.raw.signal, group: principalGroup(c.var.principal?.id) }) as ImportedRows;
   } catch (error) {
-    if ((error as Error)?.name === 'OffloadUnavailable') return importRows(job);
+    if ((error as Error)?.name === 'OffloadUnavailable') return importHere();
     if (!(error instanceof OffloadBudgetError)) throw error;
     throw new Problem('budget_exceeded', { detail: `the dataset was not read within ${budgetMs} ms (AEH_DATASET_BUDGET_MS): split it into smaller imports`, errors: [{ path: '/rows', message: `not read within ${budgetMs} ms` }], extra: { budget_ms: budgetMs } });
   }

@@ -8,6 +8,8 @@ import { parse } from 'csv-parse/browser/esm/sync';
 import { Problem, type FieldError } from '../../core/problems.ts';
 import { JsonDepthError, parseWithinDepth } from '../../core/guards/json-depth.ts';
 
+export { decodeUtf8 } from './utf8.ts';
+
 /** The most test cases one import may hold. */
 export const MAX_ROWS = 10_000;
 /** The longest cell, in characters. */
@@ -21,17 +23,6 @@ export type DatasetFormat = 'csv' | 'jsonl';
 export interface DatasetRow {
   row: number;
   fields: Record<string, unknown>;
-}
-
-/** Decodes UTF-8 strictly; bad bytes are a 400 naming the line they are on. */
-export function decodeUtf8(bytes: Uint8Array): string {
-  try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
-  } catch {
-    const loose = new TextDecoder('utf-8').decode(bytes);
-    const line = loose.slice(0, loose.indexOf('\uFFFD')).split('\n').length;
-    throw new Problem('validation_failed', { detail: `the dataset is not valid UTF-8 (line ${line}); save it as UTF-8`, errors: [{ path: `/lines/${line}`, message: 'is not valid UTF-8' }] });
-  }
 }
 
 function tooMany(count: number): Problem {

@@ -2,7 +2,7 @@
  * The engine of one service instance: its queue, the tasks it is running (to cancel them) and the handoff key.
  * Everything else about a run is in storage, so an instance can stop at any moment and another one carries on.
  */
-import { metricLimits, type MetricLimits } from './scoring/score-metrics.ts';
+import { metricLimits, type MetricLimits } from './scoring/metric-limits.ts';
 import type { Services } from '../../core/services.ts';
 import { selectQueueFactory, type TaskQueue, type TaskQueueFactory } from '../../core/tasks.ts';
 import { createMemoryQueue } from './running/memory-queue.ts';

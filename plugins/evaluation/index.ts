@@ -6,13 +6,21 @@
 import { creditDeleted } from './submission/owners.ts';
 import { asText, textSettings } from '../../core/plugin-settings.ts';
 import type { Plugin } from '../../core/plugin.ts';
-import { resumeLeftTasks, startEngine, stopEngine, type EngineHolder } from './engine.ts';
+import { resumeLeftTasks, startEngine, stopEngine, type Engine, type EngineHolder } from './engine.ts';
 import { registerEvaluationRoutes } from './routes.ts';
 import { registerMcpRoutes } from './worlds/mcp-server.ts';
-import { runTask } from './running/runner.ts';
 import { RUN, TASK } from './schemas.ts';
 import { COST_SETTINGS } from './cost-settings.ts';
 import { cacheSweep } from './units/agent-cache.ts';
+
+/**
+ * The runner (runner.ts: units, worlds, scoring, ~40 modules) loads with the first task, not with every start
+ * (issue 36): a start answers /healthz and searches without it. A failed import fails that task as a throwing
+ * runner would.
+ */
+function runTaskOnFirstUse(engine: Engine, taskId: string, signal: AbortSignal): Promise<void> {
+  return import('./running/runner.ts').then(({ runTask }) => runTask(engine, taskId, signal));
+}
 
 export default {
   name: 'evaluation',
@@ -47,7 +55,7 @@ export default {
     });
     host.onStart(async (services) => {
       // A malformed AEH_METRIC_BUDGET_MS / AEH_METRIC_IO_TIMEOUT_MS fails the start, not the first run.
-      holder.current = await startEngine(services, runTask, host.queues.list(), settings);
+      holder.current = await startEngine(services, runTaskOnFirstUse, host.queues.list(), settings);
     });
     // Tasks left by a stopped instance resume once every plugin started: a run may end at once and need them.
     host.onReady(async () => {

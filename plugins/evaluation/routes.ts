@@ -10,7 +10,7 @@ import { permissionCheck } from '../../core/permissions.ts';
 import { ownsRecord } from '../../core/ownership.ts';
 import type { Principal } from '../../core/auth-manager.ts';
 import { engineOf, type EngineHolder } from './engine.ts';
-import { submitEvaluation, type EvaluateBody } from './submission/submit.ts';
+import type { EvaluateBody } from './submission/submit.ts';
 import { submitOnce } from './submission/idempotency.ts';
 import { cancelTask } from './running/cancel.ts';
 import { decodeCursor, listRunIds } from './listing/run-index.ts';
@@ -48,6 +48,8 @@ function submitRoute(holder: EngineHolder): RouteDefinition {
       const body = c.var.body as EvaluateBody;
       const principal = c.var.principal;
       let agentEnvs: string[] | undefined;
+      // Planning a submission (worlds, agents, budgets: ~10 modules) loads with the first one, not at start (issue 36).
+      const { submitEvaluation } = await import('./submission/submit.ts');
       const { ids, replayed } = await submitOnce(engine, c.req.header('idempotency-key'), principal, body, async (reserve) => {
         const { agent_envs: used, ...queued } = await submitEvaluation(engine, body, principal, reserve);
         agentEnvs = used;

@@ -6,6 +6,7 @@
 import { attackLines } from '../../core/domain/attack-summary.ts';
 import { anchor, esc, json, score } from './escape.ts';
 import { REPORT_CSS } from './styles.ts';
+import { REPORT_CSP } from './csp.ts';
 import { dimensionChart, outcomeChart } from './charts.ts';
 import { eventAnchor, renderUnit, unitAnchor } from './html-transcript.ts';
 import { certificateSection } from './html-certificate.ts';
@@ -13,9 +14,6 @@ import type { ReportData } from './report-data.ts';
 import type { TranscriptUnit } from './transcript.ts';
 import { usageLine } from '../../core/domain/usage-text.ts';
 import { policyLine, trialsLine } from '../../core/domain/verdict-text.ts';
-
-/** What the document itself allows: its inline styles and inline images, nothing else (no script at all). */
-export const REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
 
 function link(data: ReportData, path: string): string {
   return data.publicUrl ? `${data.publicUrl}${path}` : path;

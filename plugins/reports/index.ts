@@ -12,11 +12,9 @@ import { asText, textSettings } from '../../core/plugin-settings.ts';
 import { Problem, notFound } from '../../core/problems.ts';
 import { isValidRunId, keys, readRun, SIDECARS } from '../../core/domain/runs.ts';
 import { readTraceEvents } from '../../core/domain/trace-lines.ts';
-import { loadReportData } from './report-data.ts';
-import { renderReport, REPORT_CSP } from './html.ts';
+import { REPORT_CSP } from './csp.ts';
 import { buildTranscript } from './transcript.ts';
 import { publicBaseUrl, runLinks } from './links.ts';
-import { loadSuiteReport, renderSuiteReport } from './suite-report.ts';
 import { readEvidenceJson } from '../../core/domain/packed-evidence.ts';
 
 const PLUGIN = 'reports';
@@ -70,6 +68,8 @@ function registerReportRoutes(host: PluginHost, publicUrl: string | undefined): 
     responses: { 200: { description: 'One HTML file (inline CSS and SVG, no script, no external assets), as an attachment', contentType: 'text/html' } },
     async handler(c) {
       const runId = runIdOf(c);
+      // The renderer (~8 modules) loads with the first report, not with every start (issue 36).
+      const [{ renderReport }, { loadReportData }] = await Promise.all([import('./html.ts'), import('./report-data.ts')]);
       const html = renderReport(await loadReportData(c.var.services, runId, publicUrl));
       return c.body(html, 200, reportHeaders(`report-${runId}.html`));
     },
@@ -81,6 +81,7 @@ function registerReportRoutes(host: PluginHost, publicUrl: string | undefined): 
     responses: { 200: { description: 'One HTML file, as an attachment', contentType: 'text/html' } },
     async handler(c) {
       const suiteId = c.req.param('suite_id') ?? '';
+      const { loadSuiteReport, renderSuiteReport } = await import('./suite-report.ts');
       const html = renderSuiteReport(await loadSuiteReport(c.var.services, suiteId, publicUrl));
       return c.body(html, 200, reportHeaders(`report-${suiteId}.html`));
     },

@@ -16,7 +16,7 @@ import kb from './kb.ts';
 import kv from './kv.ts';
 import httpApi from './http-api.ts';
 import { registerShimConfigRoutes } from './configs.ts';
-import { TAU_SETTINGS, registerTauShims } from './tau/index.ts';
+import { TAU_SETTINGS, registerTauShims } from './tau/register.ts';
 // The suites themselves load on first use (issue 26): agentdojo/index.ts is not imported at start.
 import { registerAgentDojoLazily } from './agentdojo/register.ts';
 

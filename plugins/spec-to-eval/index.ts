@@ -10,7 +10,6 @@ import { Problem } from '../../core/problems.ts';
 import { readJailedFile } from '../../core/guards/jail.ts';
 import { OffloadBudgetError, principalGroup } from '../../core/capabilities.ts';
 import type { Services } from '../../core/services.ts';
-import { persistScenarios } from './persist.ts';
 import { DEFAULT_LLM_TIMEOUT_MS } from './llm-fallback.ts';
 import { PITFALL, specParseFailed } from './pitfalls.ts';
 import { describeComplexity, measureComplexity } from './complexity.ts';
@@ -166,6 +165,8 @@ function registerRoute(host: PluginHost): void {
       const source = await readSource(services, body);
       const result = await convert(services, settings, source, c.req.raw.signal, body.enrich !== false, c.var.principal?.id);
       if (!body.persist) return c.json(result);
+      // Persisting (and build.ts's limits) loads with the first conversion that persists, not at start (issue 36).
+      const { persistScenarios } = await import('./persist.ts');
       const { scenarios, persisted } = await persistScenarios(services, result.scenarios);
       return c.json({ ...result, scenarios, persisted });
     },

@@ -5,8 +5,6 @@
  * shares the store holds the key and can continue the run from the token, after verifying its signature,
  * expiry and the trace digest; nothing about a run lives only in one process's memory.
  */
-import { SignJWT } from 'jose/jwt/sign';
-import { jwtVerify } from 'jose/jwt/verify';
 import * as joseErrors from 'jose/errors';
 import type { Store } from '../../../core/storage.ts';
 import { digestsEqual } from '../../../core/domain/hash.ts';
@@ -83,6 +81,8 @@ export function handoffKey(store: Store): Promise<CryptoKey> {
 /** Signs a handoff state (HS256) valid for `ttlSeconds` from `now`. */
 export async function signHandoff(state: HandoffState, key: CryptoKey, options: { now: number; ttlSeconds?: number }): Promise<string> {
   const issuedAt = Math.floor(options.now / 1000);
+  // jose's JWT modules load with the first handoff (scale-out), not with every start (issue 36).
+  const { SignJWT } = await import('jose/jwt/sign');
   return new SignJWT({ state })
     .setProtectedHeader({ alg: 'HS256', typ: TOKEN_TYPE })
     .setIssuer(ISSUER)
@@ -98,6 +98,7 @@ export async function signHandoff(state: HandoffState, key: CryptoKey, options: 
  */
 export async function verifyHandoff(token: string, key: CryptoKey, expected: { now: number; runId: string; taskId: string }): Promise<HandoffState> {
   let payload: Record<string, unknown>;
+  const { jwtVerify } = await import('jose/jwt/verify');
   try {
     ({ payload } = await jwtVerify(token, key, { algorithms: ['HS256'], issuer: ISSUER, typ: TOKEN_TYPE, currentDate: new Date(expected.now) }));
   } catch (error) {

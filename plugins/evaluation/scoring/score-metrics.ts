@@ -30,48 +30,12 @@ import { METRIC_WORKER_MODULE, type MetricBatch, type MetricOutcome, type Worker
 import type { MetricResultData } from '../running/run-state.ts';
 import { answersOf, answerView, foldAnswers, type Answer } from './answers.ts';
 import { needsSecurityJudge, withSecurityJudgements } from '../attacks/security-metric.ts';
+import { DEFAULT_METRIC_INLINE_MAX_CHARS, metricLimits, type MetricLimits } from './metric-limits.ts';
 
-/** Default of `AEH_METRIC_BUDGET_MS`. */
-export const DEFAULT_METRIC_BUDGET_MS = 2000;
-/** Default of `AEH_METRIC_IO_TIMEOUT_MS`. */
-export const DEFAULT_METRIC_IO_TIMEOUT_MS = 120_000;
-/** Default of `AEH_METRIC_INLINE_MAX_CHARS`. */
-export const DEFAULT_METRIC_INLINE_MAX_CHARS = 4096;
+export { DEFAULT_METRIC_BUDGET_MS, DEFAULT_METRIC_IO_TIMEOUT_MS, DEFAULT_METRIC_INLINE_MAX_CHARS, metricLimits, type MetricLimits } from './metric-limits.ts';
 const INLINE_MAX_PARAMS_CHARS = 1024;
 /** How long a worker may take to load and warm a batch's metrics before their budget starts. */
 const SETUP_MS = 60_000;
-
-/** The metric time limits of a service. */
-export interface MetricLimits {
-  budgetMs: number;
-  ioTimeoutMs: number;
-  /** Largest answer plus input a `linear` metric scores inline; 0: none. */
-  inlineMaxChars: number;
-}
-
-function whole(env: Record<string, string | undefined>, name: string, fallback: number, min: number, unit: string): number {
-  const raw = env[name]?.trim();
-  if (!raw) return fallback;
-  const value = /^\d{1,9}$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!(value >= min)) throw new Error(`${name} must be a whole number of ${unit} (at least ${min}), got "${raw}"`);
-  return value;
-}
-
-const limitsCache = new WeakMap<object, MetricLimits>();
-
-/** Reads `AEH_METRIC_BUDGET_MS` and `AEH_METRIC_IO_TIMEOUT_MS`; throws naming the variable when malformed. */
-export function metricLimits(env: Readonly<Record<string, string | undefined>>): MetricLimits {
-  let limits = limitsCache.get(env);
-  if (!limits) {
-    limits = {
-      budgetMs: whole(env, 'AEH_METRIC_BUDGET_MS', DEFAULT_METRIC_BUDGET_MS, 1, 'milliseconds'),
-      ioTimeoutMs: whole(env, 'AEH_METRIC_IO_TIMEOUT_MS', DEFAULT_METRIC_IO_TIMEOUT_MS, 1, 'milliseconds'),
-      inlineMaxChars: whole(env, 'AEH_METRIC_INLINE_MAX_CHARS', DEFAULT_METRIC_INLINE_MAX_CHARS, 0, 'characters'),
-    };
-    limitsCache.set(env, limits);
-  }
-  return limits;
-}
 
 /** The context of one task's metrics, without the per-metric `ref` and `params`. */
 export type TaskMetricContext = Omit<MetricContext, 'ref' | 'params'>;

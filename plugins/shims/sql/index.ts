@@ -1,71 +1,16 @@
 /**
- * `sql`: a relational database that executes real SQL, on SQLite compiled to WebAssembly (sql.js), so it runs the
- * same on Node, Deno, Bun and workerd. The scenario gives the schema (`CREATE TABLE …` statements) and rows; the
- * agent runs one statement per call. With `read_only` (the default) any statement that writes is refused
- * (`permission_denied`). Each query's text, result columns and the table columns it read are logged in the
- * state, so a scenario can assert that the agent never read a column it should not (an alias, a view, a
- * subquery or `*` does not hide a read: program.ts). A failed call leaves the state as it was, like every shim's.
- *
- * SQLite decides what a statement is: its compiled program (EXPLAIN), never its text, classifies it.
- * Determinism: the state is the tables' rows (plain JSON); a database is built from it when a call needs one
- * and kept for the next call on the same state. `random()` and the clock read the world's seed and clock
- * (world-functions.ts), so a replay reaches the same states.
+ * `sql`, registered lazily (issue 36): sql.js and the shim's six modules cost ~50 ms of every start, and most
+ * starts never open a database. What a listing, a submission or a view reads is declared (declaration.ts); the
+ * shim itself (shim.ts) loads when a world first starts it on this thread. On Node its calls run in the offload
+ * pool, whose workers import shim.ts by `module`, so the request thread may never load SQLite at all.
  */
-import type { SqlValue } from 'sql.js';
-import { defineShim, shimError, type ShimOutcome } from '../../../core/shim.ts';
-import { databaseOf, quoted, sqlEngine, type SqlState } from './database.ts';
-import { query } from './query.ts';
-import { buildSqlState, type SqlSeed } from './schema.ts';
+import { defineLazyShim } from '../../../core/domain/lazy-shim.ts';
+import { sqlDeclaration } from './declaration.ts';
+import type { SqlState } from './database.ts';
 
-export { sqlEngine, type SqlState };
+export type { SqlState };
 
-/** Loads SQLite's WebAssembly: a worker that preloads this module does it before a job's budget starts. */
-export function warmUp(): Promise<unknown> {
-  return sqlEngine();
-}
-
-export default defineShim<SqlState>({
-  name: 'sql',
-  // An agent's SQL, and a scenario's schema, can run for a long time: both run in a worker under the shim budget.
-  module: import.meta.url,
-  description: 'A relational database (SQLite): run SQL queries, list tables, describe a table. Read-only unless the scenario allows writes.',
-  // The query log records reads too: a gold comparison judges the tables, while assertions may still read the log.
-  incidental: ['/queries'],
-  initialStateSchema: {
-    type: 'object',
-    required: ['schema'],
-    properties: {
-      schema: { type: 'array', minItems: 1, maxItems: 50, items: { type: 'string', maxLength: 10000 } },
-      rows: { type: 'object', additionalProperties: { type: 'array', items: { type: 'object' } } },
-      read_only: { type: 'boolean' },
-      seed: { type: 'integer', minimum: 0, maximum: 4294967295 },
-    },
-    additionalProperties: false,
-  },
-  actions: [
-    { name: 'query', description: 'Run one SQL statement (SQLite dialect) with optional positional parameters (?); returns columns and rows.', parameters: { type: 'object', required: ['sql'], properties: { sql: { type: 'string', minLength: 1, maxLength: 20000 }, params: { type: 'array', maxItems: 100, items: { type: ['string', 'number', 'boolean', 'null'] } } }, additionalProperties: false } },
-    { name: 'list_tables', description: 'The tables and their row counts.', readOnly: true, parameters: { type: 'object', properties: {}, additionalProperties: false } },
-    { name: 'describe_table', description: 'The columns of a table with their declared types.', readOnly: true, parameters: { type: 'object', required: ['table'], properties: { table: { type: 'string', minLength: 1, maxLength: 128 } }, additionalProperties: false } },
-  ],
-  initialState(seed, context) {
-    return buildSqlState(seed as SqlSeed, context.now);
-  },
-  async call(action, params, state, context): Promise<ShimOutcome<SqlState>> {
-    if (action === 'query') return query(state, params.sql as string, ((params.params as Array<string | number | boolean | null>) ?? []).map((value): SqlValue => (typeof value === 'boolean' ? Number(value) : value)), context);
-    if (action === 'list_tables') return { result: { tables: Object.entries(state.tables).map(([name, table]) => ({ name, rows: table.rows.length })) }, state };
-    if (action === 'describe_table') {
-      const name = params.table as string;
-      if (!Object.hasOwn(state.tables, name)) return shimError(state, 'not_found', `no table "${name}"`);
-      const { db } = await databaseOf(state);
-      const info = db.exec(`PRAGMA table_info(${quoted(name)})`)[0];
-      return { result: { table: name, columns: (info?.values ?? []).map((row) => ({ name: row[1] as string, type: row[2] as string, not_null: row[3] === 1, primary_key: row[5] !== 0 })) }, state };
-    }
-    return shimError(state, 'invalid', `unknown action "${action}"`);
-  },
-  view(state) {
-    return {
-      tables: Object.fromEntries(Object.entries(state.tables).map(([name, table]) => [name, table.rows.map((row) => Object.fromEntries(table.columns.map((column, index) => [column, row[index]])))])),
-      queries: state.queries,
-    };
-  },
+export default defineLazyShim<SqlState>({
+  ...sqlDeclaration,
+  load: () => import('./shim.ts').then((module) => module.default),
 });
