@@ -9,7 +9,7 @@
  *   needs cleaning up one by one.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 
@@ -22,7 +22,7 @@ export default function setup(): () => void {
   // tsx keeps its transform cache in <tmpdir>/tsx-<uid> (the offload workers load the TypeScript sources through
   // it): a cache, not a leftover, and a fresh one per run would transform every source again in every run.
   const tsxCache = `tsx-${process.geteuid?.() ?? userInfo().username}`;
-  if (!existsSync(join(systemTmp, tsxCache))) mkdirSync(join(systemTmp, tsxCache), { recursive: true });
+  mkdirSync(join(systemTmp, tsxCache), { recursive: true });
   symlinkSync(join(systemTmp, tsxCache), join(runTmp, tsxCache));
   process.env.TMPDIR = runTmp;
   return () => {
