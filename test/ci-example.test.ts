@@ -49,7 +49,7 @@ const EXAMPLE_AGENT = { AEH_AGENT: 'aeh-agent.json', AEH_ALLOW_HOSTS: '127.0.0.1
 
 function run(command: string, args: string[], options: { cwd: string; env: Record<string, string | undefined> }): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME, CI: 'true', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd: options.cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR, CI: 'true', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));

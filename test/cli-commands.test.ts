@@ -136,42 +136,47 @@ describe('cli: aeh mutate', () => {
 
 describe('cli: aeh spec-to-eval', () => {
   const prd = join(REPO, 'plugins', 'spec-to-eval', 'fixtures', 'retail-bullets.md');
+  // Converted on the command's own thread: each command starts its own service, whose worker pool loaded the
+  // converter cold for every conversion (~1 CPU-s each, 7 s of this file's 12). What these tests check is the
+  // command (its output, lines and exit codes); that the pool gives the same answers, pitfalls included, is
+  // test/hostile/spec-budget.test.ts's, and cli-e2e converts through a started service.
+  const inline = () => ({ cwd, env: { AEH_METRIC_WORKERS: '0' } });
 
   it('turns a PRD into scenario stubs (exit 0)', async () => {
-    const result = await runCli(['spec-to-eval', prd], { cwd });
+    const result = await runCli(['spec-to-eval', prd], inline());
     expect(result.code, result.stderr).toBe(0);
     const scenarios = JSON.parse(result.stdout);
     expect(scenarios.length).toBeGreaterThan(0);
     expect(scenarios[0].tasks.length).toBeGreaterThan(3);
-    const json = JSON.parse((await runCli(['spec-to-eval', prd, '--json'], { cwd })).stdout);
+    const json = JSON.parse((await runCli(['spec-to-eval', prd, '--json'], inline())).stdout);
     expect(json).toMatchObject({ source: 'structured', prd: { title: 'Returns Assistant', industry: 'Retail' } });
   });
 
   it('lists pitfalls with line numbers and exits 1', async () => {
     writeFileSync(join(cwd, 'bad.md'), '# PRD: Returns\n\n**Industry:** TBD\n**Use Case:** Returns\n\n## Tasks\n- refund a parcel\n');
-    const result = await runCli(['spec-to-eval', 'bad.md'], { cwd });
+    const result = await runCli(['spec-to-eval', 'bad.md'], inline());
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(/^spec-to-eval failed: 422 spec_parse_failed/);
     expect(result.stderr).toMatch(/^ {2}line 3: malformed_industry: /m);
-    const json = await runCli(['spec-to-eval', 'bad.md', '--json'], { cwd });
+    const json = await runCli(['spec-to-eval', 'bad.md', '--json'], inline());
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stdout).pitfalls).toContainEqual(expect.objectContaining({ code: 'malformed_industry', line: 3 }));
   });
 
   it('prints warnings with their line on stderr and still converts', async () => {
     writeFileSync(join(cwd, 'loose.md'), '# Returns\n\nSome text.\n\n## Tasks\n- refund a parcel\n');
-    const result = await runCli(['spec-to-eval', 'loose.md'], { cwd });
+    const result = await runCli(['spec-to-eval', 'loose.md'], inline());
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/^warning: line 1: .*PRD:/m);
     expect(JSON.parse(result.stdout)[0].tasks).toHaveLength(1);
   });
 
   it('exits 3 for a missing file or missing argument', async () => {
-    const missing = await runCli(['spec-to-eval', 'nowhere.md'], { cwd });
+    const missing = await runCli(['spec-to-eval', 'nowhere.md'], inline());
     expect(missing.code).toBe(3);
     expect(missing.stderr).toMatch(/^aeh spec-to-eval: .*ENOENT/);
-    expect((await runCli(['spec-to-eval'], { cwd })).code).toBe(3);
+    expect((await runCli(['spec-to-eval'], inline())).code).toBe(3);
   });
 });
 

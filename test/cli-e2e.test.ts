@@ -50,7 +50,7 @@ describe('cli: node bin/aeh.mjs as a child process', () => {
 
   it('serve --port 0 --json prints its address, serves, and stops on SIGTERM with exit 0', async () => {
     const child = spawn(process.execPath, [join(REPO, 'bin', 'aeh.mjs'), 'serve', '--port', '0', '--json'], {
-      cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME, DASHBOARD_API_KEY: CLI_KEY, AEH_STORAGE: 'memory' }, stdio: ['ignore', 'pipe', 'pipe'],
+      cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR, DASHBOARD_API_KEY: CLI_KEY, AEH_STORAGE: 'memory' }, stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {
       const url = await new Promise<string>((resolve, reject) => {

@@ -47,7 +47,7 @@ export function spawnCli(argv: string[], options: { cwd: string; env?: Record<st
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(REPO, 'bin', 'aeh.mjs'), ...argv], {
       cwd: options.cwd,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, CI: 'true', DASHBOARD_API_KEY: CLI_KEY, ...options.env },
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR, CI: 'true', DASHBOARD_API_KEY: CLI_KEY, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
