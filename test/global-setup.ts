@@ -16,6 +16,11 @@ import { join } from 'node:path';
 export default function setup(): () => void {
   const root = join(import.meta.dirname, '..');
   execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs'), '--if-stale'], { cwd: root, stdio: 'inherit' });
+  // Vitest calls a global setup once per project, in one process: `npm run test:all` runs two, and each call
+  // made a run folder inside the last one's. Project roots three folders deep broke the tests that climb out of
+  // them (`../../../../etc/passwd` landed in /tmp, which the jail allows) and Chromium's socket path grew past
+  // its limit. The first call makes the folder and removes it; later ones use it.
+  if (process.env.AEH_TEST_RUN_TMPDIR) return () => undefined;
   const previous = process.env.TMPDIR;
   const systemTmp = tmpdir();
   const runTmp = mkdtempSync(join(systemTmp, 'aeh-test-run-'));
@@ -25,7 +30,9 @@ export default function setup(): () => void {
   mkdirSync(join(systemTmp, tsxCache), { recursive: true });
   symlinkSync(join(systemTmp, tsxCache), join(runTmp, tsxCache));
   process.env.TMPDIR = runTmp;
+  process.env.AEH_TEST_RUN_TMPDIR = runTmp;
   return () => {
+    delete process.env.AEH_TEST_RUN_TMPDIR;
     if (previous === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = previous;
     rmSync(runTmp, { recursive: true, force: true });
