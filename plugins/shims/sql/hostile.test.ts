@@ -1,7 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import sql from './index.ts';
-import { MAX_RESULT_BYTES, MAX_WORLD_BYTES } from './limits.ts';
-import { MAX_ROWS } from './schema.ts';
+import { MAX_RESULT_BYTES, MAX_ROWS, MAX_WORLD_BYTES } from './limits.ts';
 
 const context = { config: {}, now: '2026-11-24T00:00:00.000Z' };
 const CALLS = 4200;

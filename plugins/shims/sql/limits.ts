@@ -13,6 +13,8 @@
  */
 import type { Database } from 'sql.js';
 
+/** The rows a world may hold, seeded or written, so that no world makes every call rebuild a huge database. */
+export const MAX_ROWS = 20_000;
 /** The largest database a world may be (pages of SQLite's default 4 KiB). */
 export const MAX_WORLD_BYTES = 16 * 1024 * 1024;
 /** SQLite's memory in one process, every cached world and the running statement together. */

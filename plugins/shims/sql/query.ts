@@ -9,8 +9,7 @@ import { shimError, type Json, type ShimCallContext, type ShimOutcome } from '..
 import { databaseOf, dump, forget, remember, toJson, worldRows, type SqlState, type WorldDatabase } from './database.ts';
 import { compile, type Program } from './program.ts';
 import { forgetCatalog } from './catalog.ts';
-import { explainLimit, isOutOfMemory, MAX_RESULT_BYTES, MAX_RESULT_ROWS, rowBytes } from './limits.ts';
-import { MAX_ROWS } from './schema.ts';
+import { explainLimit, isOutOfMemory, MAX_RESULT_BYTES, MAX_RESULT_ROWS, MAX_ROWS, rowBytes } from './limits.ts';
 
 function sqlError(state: SqlState, error: unknown): ShimOutcome<SqlState> {
   // SQLite recovers from running out of memory, but a connection that did is not trusted with the next call.

@@ -9,12 +9,10 @@
  */
 import type { SqlValue } from 'sql.js';
 import { dump, MAX_BOUND_PARAMETERS, openWorldDatabase, quoted, worldRows, type SqlState, type WorldDatabase } from './database.ts';
-import { explainLimit } from './limits.ts';
+import { explainLimit, MAX_ROWS } from './limits.ts';
 import { compile } from './program.ts';
 import { forgetCatalog } from './catalog.ts';
 
-/** What a world may hold, so that no scenario makes every call rebuild a huge database. */
-export const MAX_ROWS = 20_000;
 /** What a schema statement may leave behind in SQLite's catalog. */
 const SCHEMA_TYPES = new Set(['table', 'index', 'view']);
 
