@@ -15,6 +15,13 @@ import { afterEachFile } from './file-cleanup.ts';
 
 export const TEST_KEY = 'a'.repeat(64);
 
+/**
+ * A relative path that climbs to `/etc/passwd` from any folder: a path resolves no higher than `/`, so enough
+ * `..` reach it however deep the test's PROJECT_ROOT lies (four reached only /tmp under a nested TMPDIR, which
+ * the jail allows).
+ */
+export const CLIMB_TO_ETC_PASSWD = `${'../'.repeat(64)}etc/passwd`;
+
 export interface TestAppOptions extends CreateAppOptions {
   /** Extra environment variables (over `DASHBOARD_API_KEY`, `AEH_STORAGE=memory`, a fresh `PROJECT_ROOT`). */
   env?: Record<string, string | undefined>;

@@ -3,7 +3,7 @@ import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { setupServer } from 'msw/node';
 import { http, HttpResponse } from 'msw';
-import { testApp, type TestApp } from './helpers.ts';
+import { CLIMB_TO_ETC_PASSWD, testApp, type TestApp } from './helpers.ts';
 import { normalizeScenario } from '../core/domain/scenario-load.ts';
 import type { AuditEntry } from '../core/hooks.ts';
 import type { Plugin } from '../core/plugin.ts';
@@ -153,7 +153,7 @@ describe('POST /api/v1/mutate', () => {
     const outside = await mutate({ type: 'typo', path: '/etc/passwd' });
     expect(outside.status).toBe(403);
     expect(outside.body.code).toBe('path_outside_jail');
-    const traversal = await mutate({ type: 'typo', path: '../../../../etc/passwd' });
+    const traversal = await mutate({ type: 'typo', path: CLIMB_TO_ETC_PASSWD });
     expect(traversal.status).toBe(403);
     const missing = await mutate({ type: 'typo', path: 'scenarios/none.json' });
     expect(missing.status).toBe(404);

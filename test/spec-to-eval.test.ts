@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setupServer } from 'msw/node';
 import { http, HttpResponse, delay } from 'msw';
-import { testApp, type TestApp } from './helpers.ts';
+import { CLIMB_TO_ETC_PASSWD, testApp, type TestApp } from './helpers.ts';
 import { viewerAuthPlugin, VIEWER_TOKEN } from './foundation-fixtures.ts';
 import { normalizeScenario } from '../core/domain/scenario-load.ts';
 import type { AuditEntry } from '../core/hooks.ts';
@@ -125,7 +125,7 @@ describe('spec-to-eval: POST /api/v1/spec-to-eval', () => {
     const inside = await t.json('POST', ROUTE, { body: { input_path: 'prd.md' } });
     expect(inside.status).toBe(200);
     expect(inside.body.scenarios[0].tasks).toHaveLength(2);
-    const outside = await t.json('POST', ROUTE, { body: { input_path: '../../../../etc/passwd' } });
+    const outside = await t.json('POST', ROUTE, { body: { input_path: CLIMB_TO_ETC_PASSWD } });
     expect(outside.status).toBe(403);
     expect(outside.body.code).toBe('path_outside_jail');
     const strict = await testApp({ env: { AEH_STRICT_JAIL: '1' } });

@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { testApp, TEST_KEY, type TestApp } from '../helpers.ts';
+import { CLIMB_TO_ETC_PASSWD, testApp, TEST_KEY, type TestApp } from '../helpers.ts';
 import { AUDIENCE, ISSUER, b64url, jwksOf, makeKeys, mint, probePlugin, type SigningKey } from './kit.ts';
 
 let idp: Server;
@@ -75,7 +75,7 @@ async function vectors(): Promise<Vector[]> {
     { name: 'basic auth', send: () => t.json('GET', '/api/info', { key: null, headers: { authorization: `Basic ${btoa('admin:admin')}` } }), status: 401, code: 'unauthorized' },
     fetchUrl('http://169.254.169.254/latest/meta-data/'), fetchUrl('http://[::ffff:127.0.0.1]/'), fetchUrl('http://0x7f.1/'),
     fetchUrl('http://metadata.google.internal/'), fetchUrl('file:///etc/passwd'), fetchUrl('http://[fd00:ec2::254]/'), fetchUrl('http://168.63.129.16/'),
-    read('../../../../etc/passwd'), read('/proc/self/environ'), read('%2e%2e/x'), read('．．/x'), read('..\\x'), read('C:/x'),
+    read(CLIMB_TO_ETC_PASSWD), read('/proc/self/environ'), read('%2e%2e/x'), read('．．/x'), read('..\\x'), read('C:/x'),
     read('a\u0000b', 400, 'bad_request'), read('x'.repeat(5000), 400, 'bad_request'), read('scenarios/missing.json', 404, 'not_found'),
     { name: 'huge body', send: () => t.json('POST', '/test/read', { body: { path: 'x'.repeat(70_000) } }), status: 413, code: 'payload_too_large' },
     { name: 'broken JSON', send: async () => { const r = await t.request('POST', '/test/read', { raw: '{"path":', headers: { 'content-type': 'application/json' } }); return { status: r.status, body: await r.json() }; }, status: 400, code: 'invalid_json' },
