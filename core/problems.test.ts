@@ -48,6 +48,25 @@ describe('core: problems', () => {
     expect((await response.json()).request_id).toBe('req-abcdefgh');
   });
 
+  it('keeps extra members first, in order, and never lets a header name repeat by case', async () => {
+    const body = new Problem('rate_limited', { extra: { retry_after_s: 3, status: 200 } }).toJSON('r');
+    expect(Object.keys(body)).toEqual(['retry_after_s', 'status', 'type', 'title', 'detail', 'code', 'request_id']);
+    expect(body.status).toBe(429);
+    const response = new Problem('unauthorized', { headers: { 'Content-Type': 'text/plain', 'WWW-Authenticate': 'Bearer' } }).toResponse('r');
+    expect(response.headers.get('content-type')).toBe('application/problem+json');
+    expect(response.headers.get('www-authenticate')).toBe('Bearer');
+    expect(new Problem('not_found').toResponse().headers.get('x-request-id')).toBeNull();
+  });
+
+  it('captures no stack (an answer, not a bug) and leaves the stack limit of other errors as it was', () => {
+    const before = Error.stackTraceLimit;
+    const problem = new Problem('not_found', { detail: 'run "x" not found' });
+    expect(problem.stack).toBe('Problem: run "x" not found');
+    expect(problem).toBeInstanceOf(Error);
+    expect(Error.stackTraceLimit).toBe(before);
+    expect(new Error('plain').stack).toContain('problems.test.ts');
+  });
+
   it('keeps the cause for the log but never renders it', () => {
     const problem = new Problem('unavailable', { detail: 'storage is down', cause: new Error('ECONNREFUSED 10.0.0.5:6379 password=x') });
     expect(problem.cause).toBeInstanceOf(Error);

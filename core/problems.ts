@@ -3,6 +3,7 @@
  * Every failure a client can see is a `Problem`; `toResponse()` renders `application/problem+json`.
  * Unexpected errors never reach the client as themselves: `app.ts` turns them into a generic `internal`.
  */
+import { respondWithId } from './respond.ts';
 
 /** Every code the service answers with, its HTTP status and title (api-contract.md, "Errors"). */
 export const PROBLEM_CATALOGUE = {
@@ -63,7 +64,13 @@ export class Problem extends Error {
 
   constructor(code: ProblemCode, options: ProblemOptions = {}) {
     const entry = PROBLEM_CATALOGUE[code];
+    // No stack: a Problem is an answer, not a bug; its `detail` says what went wrong, and a stack is never
+    // rendered or logged (a cause keeps its own). Capturing one was most of a refusal's cost: a 429 flood cost
+    // twice what serving the same requests did.
+    const limit = Error.stackTraceLimit;
+    if (typeof limit === 'number') Error.stackTraceLimit = 0;
     super(options.detail ?? entry.title, { cause: options.cause });
+    if (typeof limit === 'number') Error.stackTraceLimit = limit;
     this.name = 'Problem';
     this.code = code;
     this.status = entry.status;
@@ -77,24 +84,28 @@ export class Problem extends Error {
   /** The problem body, with the request id of the response that carries it. */
   toJSON(requestId?: string): Record<string, unknown> {
     // Extra members come first so they can never replace the standard ones (a `status` or `code` in `extra`).
-    return {
-      ...this.extra,
-      type: `https://aeh.dev/problems/${this.code}`,
-      title: this.title,
-      status: this.status,
-      detail: this.detail,
-      code: this.code,
-      request_id: requestId,
-      ...(this.errors ? { errors: this.errors } : {}),
-    };
+    // Assigned one by one: V8 built the literal with a leading spread in ~20 µs, most of a refusal's cost.
+    const body: Record<string, unknown> = {};
+    for (const name of Object.keys(this.extra)) if (name !== '__proto__') body[name] = this.extra[name];
+    body.type = `https://aeh.dev/problems/${this.code}`;
+    body.title = this.title;
+    body.status = this.status;
+    body.detail = this.detail;
+    body.code = this.code;
+    body.request_id = requestId;
+    if (this.errors) body.errors = this.errors;
+    return body;
   }
 
   /** Renders `application/problem+json` with `X-Request-Id`. */
   toResponse(requestId?: string): Response {
-    const headers = new Headers(this.headers);
-    headers.set('content-type', 'application/problem+json');
-    if (requestId) headers.set('x-request-id', requestId);
-    return new Response(JSON.stringify(this.toJSON(requestId)), { status: this.status, headers });
+    // A plain header record, as core/respond.ts builds for hot routes: a refusal must not cost more than an
+    // answer (a 429 flood), and a `Headers` object plus stamping the id afterwards cost a third of one.
+    const record: Record<string, string> = {};
+    for (const name in this.headers) record[name.toLowerCase()] = this.headers[name]!;
+    record['content-type'] = 'application/problem+json';
+    const body = JSON.stringify(this.toJSON(requestId));
+    return requestId ? respondWithId(body, this.status, record, requestId) : new Response(body, { status: this.status, headers: record });
   }
 }
 

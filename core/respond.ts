@@ -14,7 +14,12 @@ type Marked = Response & { [CARRIES_ID]?: true };
 export function respond(c: AppContext, body: string | Uint8Array<ArrayBuffer> | null, status = 200, contentType = 'application/json', headers?: Record<string, string>): Response {
   const record: Record<string, string> = body === null ? {} : { 'content-type': contentType };
   for (const name in headers) record[name] = headers[name]!;
-  record['x-request-id'] = c.get('requestId');
+  return respondWithId(body, status, record, c.get('requestId'));
+}
+
+/** A response whose plain header `record` gets `X-Request-Id`, marked so that the pipeline does not stamp it again. */
+export function respondWithId(body: BodyInit | null, status: number, record: Record<string, string>, requestId: string): Response {
+  record['x-request-id'] = requestId;
   const response: Marked = new Response(body, { status, headers: record });
   response[CARRIES_ID] = true;
   return response;

@@ -146,7 +146,8 @@ export function routeHandler(route: RouteDefinition, pipeline: Pipeline): Handle
 
   /** From the rate limit on: the principal, if any, is known. */
   function afterAuthentication(c: AppContext, services: Services, client: string): MaybePromise<Response> {
-    limitRequest(c, services, limits, rateClass, client);
+    const refused = limitRequest(c, services, limits, rateClass, client);
+    if (refused) return finish(c, refused.toResponse(c.get('requestId')));
     const response = answer(c);
     if (!action) return andThen(response, (done) => finish(c, done), fail(c));
     return andThen(response, (done) => audit(c, services, pipeline, action, done).then(() => finish(c, done)), fail(c));
@@ -158,7 +159,8 @@ export function routeHandler(route: RouteDefinition, pipeline: Pipeline): Handle
       services.telemetry.increment('http.requests');
       const client = rateClass !== 'none' || authorize ? limits.clientKey(c.req.raw, c.env) : 'unknown';
       if (!authorize) return afterAuthentication(c, services, client);
-      checkAuthFailures(c, services, limits, client);
+      const locked = checkAuthFailures(c, services, limits, client);
+      if (locked) return finish(c, locked.toResponse(c.get('requestId')));
       return andThen(authorize(c, services), () => afterAuthentication(c, services, client), fail(c));
     } catch (error) {
       return fail(c)(error);

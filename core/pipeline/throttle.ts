@@ -3,7 +3,11 @@ import type { Services } from '../services.ts';
 import { Problem } from '../problems.ts';
 import type { RateDecision, RateLimits } from '../guards/rate-limiter.ts';
 
-function refuse(c: AppContext, services: Services, decision: RateDecision, scope: string, client: string): never {
+/**
+ * The 429 for a refused request. Returned, not thrown: a refusal must cost no more than an answer (a flood at the
+ * limit), and a throw through the pipeline cost a fifth of one.
+ */
+function refuse(c: AppContext, services: Services, decision: RateDecision, scope: string, client: string): Problem {
   services.telemetry.increment('http.rate_limited');
   // One audit entry per burst: a flood must not turn into a flood of storage writes.
   if (decision.firstRefusal) {
@@ -20,7 +24,7 @@ function refuse(c: AppContext, services: Services, decision: RateDecision, scope
       detail: `rate_limited:${scope}`,
     });
   }
-  throw new Problem('rate_limited', {
+  return new Problem('rate_limited', {
     detail: `too many ${scope}; retry after ${decision.retryAfterSeconds} s`,
     headers: { 'Retry-After': String(decision.retryAfterSeconds) },
     extra: { retry_after_s: decision.retryAfterSeconds },
@@ -33,9 +37,9 @@ function refuse(c: AppContext, services: Services, decision: RateDecision, scope
  * valid credential or not, so the answer cannot tell a guess that would have worked. The pipeline counts a
  * failure (`limits.authFailures.consume`) for every 401 a protected route answers.
  */
-export function checkAuthFailures(c: AppContext, services: Services, limits: RateLimits, client: string): void {
+export function checkAuthFailures(c: AppContext, services: Services, limits: RateLimits, client: string): Problem | undefined {
   const decision = limits.authFailures.peek(client);
-  if (!decision.allowed) refuse(c, services, decision, 'failed authentications from this address', client);
+  return decision.allowed ? undefined : refuse(c, services, decision, 'failed authentications from this address', client);
 }
 
 /**
@@ -43,10 +47,10 @@ export function checkAuthFailures(c: AppContext, services: Services, limits: Rat
  * (`AEH_RATE_LIMIT_PER_MINUTE`), per client address on public ones (`AEH_PUBLIC_RATE_LIMIT_PER_MINUTE`).
  * 429 `rate_limited` with `Retry-After` (RFC 9110 §10.2.3).
  */
-export function limitRequest(c: AppContext, services: Services, limits: RateLimits, rateClass: RateClass, client: string): void {
-  if (rateClass === 'none') return;
+export function limitRequest(c: AppContext, services: Services, limits: RateLimits, rateClass: RateClass, client: string): Problem | undefined {
+  if (rateClass === 'none') return undefined;
   const principal = c.get('principal');
   // Each limiter holds one kind of key (principal ids, client addresses), so the keys need no prefix.
   const decision = rateClass === 'protected' && principal ? limits.protected.consume(principal.id) : limits.public.consume(client);
-  if (!decision.allowed) refuse(c, services, decision, rateClass === 'protected' ? 'requests for this principal' : 'requests from this address', client);
+  return decision.allowed ? undefined : refuse(c, services, decision, rateClass === 'protected' ? 'requests for this principal' : 'requests from this address', client);
 }

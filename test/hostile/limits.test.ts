@@ -34,6 +34,10 @@ describe('hostile: rate limits', () => {
     // One token every 15 s: the wait is at most that, less whatever time the four requests took.
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(Number(limited.headers.get('retry-after'))).toBeLessThanOrEqual(15);
+    // The refusal is answered without a throw: the request id is stamped once and matches the body's.
+    expect(limited.headers.get('x-request-id')).toMatch(/^[0-9a-f]{16}-/);
+    expect(limited.body.request_id).toBe(limited.headers.get('x-request-id'));
+    expect(limited.body.retry_after_s).toBe(Number(limited.headers.get('retry-after')));
   });
 
   it('locks out an address after repeated failed authentications, valid key included, and not others', async () => {
