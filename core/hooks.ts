@@ -12,9 +12,11 @@ export interface HookEvents {
    * sees the final status finds the certificate); handlers read it from here, not from storage. Emitted without
    * it, handlers read `run.json`. `evidence` holds the exact bytes just stored of some of its sidecars (by file
    * name), so that certification hashes them without reading them back (issue 36); handlers must not change
-   * them, and read any sidecar not in it from storage.
+   * them, and read any sidecar not in it from storage. `digests` holds the SHA3-256 (hex) of evidence the engine
+   * hashed as it ran it (the plan, by file name; the trace, with its length, valid only while the stored trace
+   * has that length), so that certification does not read and hash those again.
    */
-  'run.finished': { run_id: string; record?: RunRecord; evidence?: Readonly<Record<string, Uint8Array>> };
+  'run.finished': { run_id: string; record?: RunRecord; evidence?: Readonly<Record<string, Uint8Array>>; digests?: EvidenceDigests };
   /**
    * A finished run's evidence was deleted (retention), its certificate kept: `bytes_freed` no longer count
    * against `submitted_by`'s stored bytes.
@@ -27,6 +29,14 @@ export interface HookEvents {
   'blob.deleted': { digest: string; charged_to?: string; bytes: number };
   /** An authenticated mutation or a refused request, for the audit log. */
   'audit': AuditEntry;
+}
+
+/** Digests of evidence as the engine ran it (`run.finished`). */
+export interface EvidenceDigests {
+  /** SHA3-256 (hex) of a sidecar's bytes as judged, by file name. */
+  files?: Readonly<Record<string, string>>;
+  /** SHA3-256 (hex) of the trace's first `bytes` bytes: every byte the run appended. */
+  trace?: { sha3: string; bytes: number };
 }
 
 export interface AuditEntry {

@@ -174,7 +174,10 @@ export async function finishRun(run: RunContext): Promise<void> {
   // rewritten (issue 36: one atomic write and one read less per run). Until the final records below are
   // written, `run.json` is the submitted one and readers see the task's live status (views.ts `liveRun`); a
   // crash before them resumes the run from its task's token, as before.
-  await hooks.emit('run.finished', { run_id: task.run_id, record, evidence });
+  // The plan's digest was verified when the run started (or computed from the bytes stored at submission), the
+  // trace's kept as it was appended: certification takes them rather than reading and hashing both again.
+  const digests = { files: { [SIDECARS.scenario]: run.scenarioDigest }, trace: { sha3: run.writer.digest(), bytes: run.writer.cursor().bytes } };
+  await hooks.emit('run.finished', { run_id: task.run_id, record, evidence, digests });
   Object.assign(task, { status, started_at: task.started_at ?? startedAt, finished_at: finishedAt, ...(runError ? { error: runError } : {}) });
   delete task.handoff;
   await finalRecords(store, task, record);
