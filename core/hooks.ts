@@ -2,7 +2,7 @@
  * Lifecycle hooks: how plugins react to what other plugins do without importing each other.
  * Handlers run in registration order and are awaited; a throwing handler is logged, not fatal.
  */
-import type { RunRecord } from './domain/runs.ts';
+import type { EvidenceDigests, RunRecord } from './domain/runs.ts';
 
 /** Events and their payloads. */
 export interface HookEvents {
@@ -29,14 +29,6 @@ export interface HookEvents {
   'blob.deleted': { digest: string; charged_to?: string; bytes: number };
   /** An authenticated mutation or a refused request, for the audit log. */
   'audit': AuditEntry;
-}
-
-/** Digests of evidence as the engine ran it (`run.finished`). */
-export interface EvidenceDigests {
-  /** SHA3-256 (hex) of a sidecar's bytes as judged, by file name. */
-  files?: Readonly<Record<string, string>>;
-  /** SHA3-256 (hex) of the trace's first `bytes` bytes: every byte the run appended. */
-  trace?: { sha3: string; bytes: number };
 }
 
 export interface AuditEntry {

@@ -9,11 +9,10 @@ import type { VerdictGate, VerdictPolicy } from '../../core/domain/verdict-polic
 import { buildCertificateBody, certificateDigest, validateCertificate, type Certificate, type ProvenanceRole } from '../../core/domain/certificate.ts';
 import { sha3Factory, toHex, type HexDigest } from '../../core/domain/hash.ts';
 import { appendProvenance, signatureDigest } from '../../core/domain/provenance.ts';
-import { keys, OPTIONAL_SIDECARS, readRun, SIDECARS, TRACE_FILE, type RunRecord } from '../../core/domain/runs.ts';
+import { keys, OPTIONAL_SIDECARS, readRun, SIDECARS, TRACE_FILE, type EvidenceDigests, type RunRecord } from '../../core/domain/runs.ts';
 import { selectSigner } from '../../core/signer.ts';
 import { readEvidence } from '../../core/domain/packed-evidence.ts';
 import type { Services } from '../../core/services.ts';
-import type { EvidenceDigests } from '../../core/hooks.ts';
 import { HARNESS_VERSION, PRODUCT_NAME } from '../../core/version.ts';
 import { describeErrors } from '../../core/validate.ts';
 import { policyLoosenings } from '../../core/domain/policy-strength.ts';
