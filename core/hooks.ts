@@ -2,7 +2,7 @@
  * Lifecycle hooks: how plugins react to what other plugins do without importing each other.
  * Handlers run in registration order and are awaited; a throwing handler is logged, not fatal.
  */
-import type { RunRecord } from './domain/runs.ts';
+import type { EvidenceDigests, RunRecord } from './domain/runs.ts';
 
 /** Events and their payloads. */
 export interface HookEvents {
@@ -12,9 +12,11 @@ export interface HookEvents {
    * sees the final status finds the certificate); handlers read it from here, not from storage. Emitted without
    * it, handlers read `run.json`. `evidence` holds the exact bytes just stored of some of its sidecars (by file
    * name), so that certification hashes them without reading them back (issue 36); handlers must not change
-   * them, and read any sidecar not in it from storage.
+   * them, and read any sidecar not in it from storage. `digests` holds the SHA3-256 (hex) of evidence the engine
+   * hashed as it ran it (the plan, by file name; the trace, with its length, valid only while the stored trace
+   * has that length), so that certification does not read and hash those again.
    */
-  'run.finished': { run_id: string; record?: RunRecord; evidence?: Readonly<Record<string, Uint8Array>> };
+  'run.finished': { run_id: string; record?: RunRecord; evidence?: Readonly<Record<string, Uint8Array>>; digests?: EvidenceDigests };
   /**
    * A finished run's evidence was deleted (retention), its certificate kept: `bytes_freed` no longer count
    * against `submitted_by`'s stored bytes.

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { compactVerify, decodeProtectedHeader, importJWK } from 'jose';
 import canonicalize from 'canonicalize';
 import { testApp, type TestApp } from './helpers.ts';
-import { finishFixtureRun } from './certification-fixtures.ts';
+import { finishFixtureRun, writeFixtureRun } from './certification-fixtures.ts';
 import { keys, SIDECARS } from '../core/domain/runs.ts';
 import type { Certificate } from '../core/domain/certificate.ts';
 import type { Services } from '../core/services.ts';
@@ -142,6 +142,24 @@ describe('certification: issuing and serving certificates', () => {
     const signed = (await t.json<Certificate>('POST', `/api/v1/runs/${runId}/sign`)).body;
     await services.hooks.emit('run.finished', { run_id: runId });
     expect((await t.json<Certificate>('GET', `/v1/certificates/${runId}`, { key: null })).body).toEqual(signed);
+  });
+
+  it('takes the digests the engine hands over (issue 36), the trace\'s only while the stored trace has the length they cover; verify re-hashes as stored', async () => {
+    const given = async (lengthDelta: number) => {
+      const runId = await writeFixtureRun(services);
+      const bytes = (await services.store.size(keys.trace(runId)))!;
+      const digests = { files: { [SIDECARS.scenario]: 'ab'.repeat(32) }, trace: { sha3: 'cd'.repeat(32), bytes: bytes + lengthDelta } };
+      await services.hooks.emit('run.finished', { run_id: runId, digests });
+      return { runId, cert: (await t.json<Certificate>('GET', `/v1/certificates/${runId}`, { key: null })).body };
+    };
+    const taken = await given(0);
+    expect(taken.cert.evidence_ledger[SIDECARS.scenario]).toBe('ab'.repeat(32));
+    expect(taken.cert.trace_hash).toBe('cd'.repeat(32));
+    // Digests of bytes other than those stored are signed as given, and verification, which hashes what is stored, says so.
+    expect(failing((await t.json<Verify>('GET', `/api/v1/verify/${taken.runId}`, { key: null })).body)).toEqual(['evidence_ledger', 'trace_hash']);
+    // A stored trace longer than the bytes the digest covers (an append that failed half way) is hashed as stored.
+    const longer = await given(-1);
+    expect(longer.cert.trace_hash).toBe(sha3((await services.store.getBytes(keys.trace(longer.runId)))!));
   });
 
   it('certifies a failed run with compliance error', async () => {

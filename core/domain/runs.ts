@@ -132,6 +132,14 @@ export interface TaskRecord {
   reserved_bytes?: number;
 }
 
+/** Digests of evidence as the engine ran it (the `run.finished` hook's `digests`, issue 36). */
+export interface EvidenceDigests {
+  /** SHA3-256 (hex) of a sidecar's bytes as judged, by file name. */
+  files?: Readonly<Record<string, string>>;
+  /** SHA3-256 (hex) of the trace's first `bytes` bytes: every byte the run appended. */
+  trace?: { sha3: string; bytes: number };
+}
+
 /** The trace file's basename (`trace_file` in the run and the certificate). */
 export const TRACE_FILE = 'trace.jsonl';
 

@@ -44,7 +44,10 @@ export async function readJsonBody(c: AppContext, schema: JsonSchema, limit: num
   if (Number.isFinite(declared) && declared > limit) {
     throw new Problem('payload_too_large', { detail: `the body is ${declared} bytes; the limit is ${limit} (AEH_MAX_BODY_BYTES)` });
   }
-  const bytes = c.req.raw.body ? await readLimited(c.req.raw.body, limit) : new Uint8Array();
+  // With a Content-Length the body is read whole (the HTTP parser ends it there): on Node `arrayBuffer()` takes it
+  // straight from the socket's chunks, where the web stream cost ~0.2 ms a request (issue 36). Chunked: cut at the limit.
+  const bytes = Number.isFinite(declared) && declared >= 0 ? new Uint8Array(await c.req.raw.arrayBuffer()) : c.req.raw.body ? await readLimited(c.req.raw.body, limit) : new Uint8Array();
+  if (bytes.byteLength > limit) throw new Problem('payload_too_large', { detail: `the body is larger than ${limit} bytes (AEH_MAX_BODY_BYTES)` });
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);

@@ -58,9 +58,9 @@ export default {
     const cache = createVerifyCache(rehashMode(host.settings));
     const identity = (host.settings.AEH_EVALUATOR_IDENTITY as string | undefined)?.trim() || PRODUCT_NAME;
     host.schemas.register({ name: 'Certificate', schema: certificateSchema as unknown as Record<string, unknown> }, 'certification');
-    host.on('run.finished', async ({ run_id, record, evidence }, services) => {
+    host.on('run.finished', async ({ run_id, record, evidence, digests }, services) => {
       // Errors propagate to the hook runner, which logs them: a run is never failed by its certificate.
-      await issueCertificate(services, run_id, identity, record, evidence);
+      await issueCertificate(services, run_id, identity, record, evidence, digests);
     });
     registerCertificationRoutes(host, cache);
     host.doctorChecks.register({

@@ -9,7 +9,7 @@ import type { VerdictGate, VerdictPolicy } from '../../core/domain/verdict-polic
 import { buildCertificateBody, certificateDigest, validateCertificate, type Certificate, type ProvenanceRole } from '../../core/domain/certificate.ts';
 import { sha3Factory, toHex, type HexDigest } from '../../core/domain/hash.ts';
 import { appendProvenance, signatureDigest } from '../../core/domain/provenance.ts';
-import { keys, OPTIONAL_SIDECARS, readRun, SIDECARS, TRACE_FILE, type RunRecord } from '../../core/domain/runs.ts';
+import { keys, OPTIONAL_SIDECARS, readRun, SIDECARS, TRACE_FILE, type EvidenceDigests, type RunRecord } from '../../core/domain/runs.ts';
 import { selectSigner } from '../../core/signer.ts';
 import { readEvidence } from '../../core/domain/packed-evidence.ts';
 import type { Services } from '../../core/services.ts';
@@ -58,7 +58,9 @@ export type StoredEvidence = Readonly<Record<string, Uint8Array>>;
  * An evidence file's digest: of the bytes as judged, rebuilt from its packed form when stored packed; of the
  * bytes the engine stored when it hands them over (`given`).
  */
-async function hashEvidence(services: Services, runId: string, file: string, given?: StoredEvidence): Promise<HexDigest | null> {
+async function hashEvidence(services: Services, runId: string, file: string, given?: StoredEvidence, known?: EvidenceDigests): Promise<HexDigest | null> {
+  const digest = known?.files?.[file];
+  if (digest !== undefined) return digest as HexDigest;
   const bytes = given?.[file] ?? (await readEvidence(services.store, runId, file));
   return bytes === null ? null : toHex(sha3Factory(services.capabilities)().update(bytes).digest());
 }
@@ -73,6 +75,15 @@ async function readSummary(services: Services, runId: string, given?: StoredEvid
   } catch {
     return null;
   }
+}
+
+/**
+ * The trace's digest: the engine's running one while the stored trace holds exactly the bytes it covers (a
+ * failed append that left some bytes behind makes it longer: then it is read and hashed, as stored).
+ */
+async function hashTrace(services: Services, key: string, known?: EvidenceDigests['trace']): Promise<HexDigest | null> {
+  if (known && (await services.store.size(key)) === known.bytes) return known.sha3 as HexDigest;
+  return hashKey(services, key);
 }
 
 async function hashKey(services: Services, key: string): Promise<HexDigest | null> {
@@ -122,20 +133,22 @@ async function writeCertificate(services: Services, certificate: Certificate, fi
  * `identity` names the Evaluator (`AEH_EVALUATOR_IDENTITY`, default the product name); `record` is the run record
  * the engine hands to `run.finished` (read from `run.json` when not given). The evidence is hashed as stored:
  * read back from storage, except the sidecars in `evidence`, the bytes the engine has just stored (issue 36:
- * reading them back cost a read and a copy each, and proved nothing more, the engine being the only writer).
+ * reading them back cost a read and a copy each, and proved nothing more, the engine being the only writer), and
+ * what `known` gives the digests of: the plan as the run verified and ran it, and the trace as it was appended
+ * (taken only while the stored trace has the length it covers). Public verify re-hashes all of them as stored.
  */
-export async function issueCertificate(services: Services, runId: string, identity: string = PRODUCT_NAME, record?: RunRecord, evidence?: StoredEvidence): Promise<Certificate | null> {
+export async function issueCertificate(services: Services, runId: string, identity: string = PRODUCT_NAME, record?: RunRecord, evidence?: StoredEvidence, known?: EvidenceDigests): Promise<Certificate | null> {
   const run = record ?? (await readRun(services.store, runId));
   if (run?.status === 'cancelled') return null;
   const traceFile = run?.trace_file || TRACE_FILE;
-  const traceHash = await hashKey(services, keys.sidecar(runId, traceFile));
+  const traceHash = await hashTrace(services, keys.sidecar(runId, traceFile), traceFile === TRACE_FILE ? known?.trace : undefined);
   if (traceHash === null) {
     services.logger.error('certification: the run has no trace; no certificate issued', { run_id: runId });
     return null;
   }
   const ledger: Record<string, HexDigest> = {};
   for (const file of Object.values(SIDECARS)) {
-    const digest = await hashEvidence(services, runId, file, evidence);
+    const digest = await hashEvidence(services, runId, file, evidence, known);
     if (digest === null) services.logger.warn(`certification: sidecar ${file} is missing; it is left out of the evidence ledger`, { run_id: runId });
     else ledger[file] = digest;
   }

@@ -6,6 +6,7 @@ import type { Plugin } from '../../core/plugin.ts';
 import { type StorageDriver } from '../../core/storage.ts';
 import { createStore, storageKey } from './unstorage-store.ts';
 import { indexedMemoryDriver } from './memory-driver.ts';
+import { createMemoryAppend } from './memory-append.ts';
 
 const memoryStorageDriver: StorageDriver = {
   name: 'memory',
@@ -13,7 +14,7 @@ const memoryStorageDriver: StorageDriver = {
   create() {
     const raw = createStorage({ driver: indexedMemoryDriver() });
     // The memory driver keeps the caller's buffer itself; a copy makes later changes to it invisible, as on disk.
-    return createStore('memory', raw, { writeAtomic: (key, bytes) => raw.setItemRaw(storageKey(key), bytes.slice()) });
+    return createStore('memory', raw, { writeAtomic: (key, bytes) => raw.setItemRaw(storageKey(key), bytes.slice()), append: createMemoryAppend(raw) });
   },
 };
 

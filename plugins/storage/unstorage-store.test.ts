@@ -13,9 +13,11 @@ describe('core: storageKey', () => {
     expect(storageKey('runs/r1/certificate.json')).toBe('runs:r1:certificate.json');
     expect(storageKey('/runs//r1/')).toBe('runs:r1');
     expect(storageKey('.hidden/file')).toBe('.hidden:file');
+    expect(storageKey('a/.../b..c/.d.')).toBe('a:...:b..c:.d.');
+    expect(storageKey('')).toBe('');
   });
 
-  it.each(['..', 'runs/../../etc/passwd', './x', 'a:b', 'a\\b', 'a?b', 'a\0b'])('refuses %j', (key) => {
+  it.each(['..', '.', 'runs/../../etc/passwd', './x', 'a/.', 'a/..', 'a/./b', '/../x', 'runs//../x', 'a:b', 'a\\b', 'a?b', 'a\0b'])('refuses %j', (key) => {
     expect(() => storageKey(key)).toThrow(/invalid storage key segment/);
   });
 });

@@ -11,8 +11,19 @@ import { createKeyedSerialiser } from '../../core/keyed-queue.ts';
 import { parseJson } from '../../core/guards/json.ts';
 import { createBatchedIncrement } from './batched-increment.ts';
 
+/**
+ * A path of plain segments (letters, digits, `_`, `-`, `.`; no empty one), as nearly every key is: it needs no
+ * filtering, only the `.` and `..` check (issue 36: the general form cost ~2 µs a key, dozens of keys a run).
+ */
+const PLAIN_PATH = /^[\w.-]+(?:\/[\w.-]+)*$/;
+const DOT_SEGMENT = /(?:^|\/)\.\.?(?:\/|$)/;
+
 /** Maps a slash path to an unstorage key, refusing segments that could escape a folder. */
 export function storageKey(path: string): string {
+  if (PLAIN_PATH.test(path)) {
+    if (DOT_SEGMENT.test(path)) throw new Error(`invalid storage key segment "${path.split('/').find((segment) => segment === '.' || segment === '..')}"`);
+    return path.replaceAll('/', ':');
+  }
   const segments = path.split('/').filter((segment) => segment.length > 0);
   for (const segment of segments) {
     if (segment === '.' || segment === '..' || segment.includes(':') || segment.includes('?') || segment.includes('\\') || segment.includes('\0')) {

@@ -4,7 +4,7 @@
  * status, so a client that sees the final status finds the certificate. Cancelled: no sidecars, no certificate.
  */
 import type { HandoffError } from './handoff.ts';
-import { keys, OPTIONAL_SIDECARS, SIDECARS, type RunRecord, type RunStatus, type TaskRecord } from '../../../core/domain/runs.ts';
+import { keys, OPTIONAL_SIDECARS, SIDECARS, type EvidenceDigests, type RunRecord, type RunStatus, type TaskRecord } from '../../../core/domain/runs.ts';
 import type { Store } from '../../../core/storage.ts';
 import { scoreDimensions } from '../../../core/domain/scoring.ts';
 import type { Engine } from '../engine.ts';
@@ -99,6 +99,14 @@ function scoresSidecar(run: RunContext, scored: ReturnType<typeof scoreDimension
   };
 }
 
+/**
+ * What certification need not read and hash again (issue 36): the plan's digest, verified when the run started
+ * (or computed from the bytes stored at submission), and the trace's, kept as it was appended.
+ */
+function evidenceDigests(run: RunContext): EvidenceDigests {
+  return { files: { [SIDECARS.scenario]: run.scenarioDigest }, trace: { sha3: run.writer.digest(), bytes: run.writer.cursor().bytes } };
+}
+
 /** Writes results and sidecars, lets certification run, then sets the final status. */
 export async function finishRun(run: RunContext): Promise<void> {
   const { engine, task, plan, state } = run;
@@ -174,7 +182,7 @@ export async function finishRun(run: RunContext): Promise<void> {
   // rewritten (issue 36: one atomic write and one read less per run). Until the final records below are
   // written, `run.json` is the submitted one and readers see the task's live status (views.ts `liveRun`); a
   // crash before them resumes the run from its task's token, as before.
-  await hooks.emit('run.finished', { run_id: task.run_id, record, evidence });
+  await hooks.emit('run.finished', { run_id: task.run_id, record, evidence, digests: evidenceDigests(run) });
   Object.assign(task, { status, started_at: task.started_at ?? startedAt, finished_at: finishedAt, ...(runError ? { error: runError } : {}) });
   delete task.handoff;
   await finalRecords(store, task, record);

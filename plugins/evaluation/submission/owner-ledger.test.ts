@@ -1,8 +1,9 @@
 /**
- * The quota ledger mirrors each principal's part in memory on a store only this process uses (owner-ledger.ts):
- * what an earlier process stored must still count after a restart, a stale marker swept at start must not keep
- * counting, a task released twice counts its bytes once, and parallel reservations, written outside the lock
- * and batched, are each counted before the next is checked.
+ * The quota ledger mirrors each principal's part in memory on a store only this process uses (owner-ledger.ts),
+ * from the tasks' own active markers and records: what an earlier process stored must still count after a
+ * restart, a stale marker swept at start must not keep counting, an earlier version's marker of a task still
+ * queued must count it once, a task released twice counts its bytes once, and parallel reservations, written
+ * outside the lock and batched, are each counted before the next is checked.
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -76,6 +77,30 @@ describe('the quota ledger on a store only this process uses', () => {
     await second.app.close();
   });
 
+  it('counts a task an earlier version marked as owned once, from its record, and removes the marker', async () => {
+    const env = fsEnv({ AEH_MAX_QUEUED_PER_PRINCIPAL: '2' });
+    const first = await testApp({ plugins: [testMetrics, stalledAgent], env });
+    const secret = await operator(first, 'upgraded');
+    expect((await submit(first, secret, 'a')).status).toBe(202);
+    await first.app.close();
+    // What a version before issue 36 left beside the queued task: its owner marker (`<task_id>.<units>`).
+    const [taskFile] = readdirSync(join(env.AEH_DATA_DIR, 'tasks-active'));
+    const counters = join(env.AEH_DATA_DIR, 'usage', 'stored-bytes');
+    const [owner] = readdirSync(counters);
+    const owned = join(env.AEH_DATA_DIR, 'tasks-owned', owner!);
+    mkdirSync(owned, { recursive: true });
+    writeFileSync(join(owned, `${taskFile}.1`), '1');
+    const second = await testApp({ plugins: [testMetrics, stalledAgent], env });
+    for (let i = 0; i < 6_000 && readdirSync(owned).length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(readdirSync(owned)).toEqual([]);
+    // The queued task holds one place of two, not two: the next submission gets in, the one after is refused.
+    expect((await submit(second, secret, 'b')).status).toBe(202);
+    const refused = await submit(second, secret, 'c');
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ code: 'quota_exceeded', outstanding: 2 });
+    await second.app.close();
+  });
+
   it('refuses on the bytes an earlier process stored', async () => {
     const env = fsEnv({ AEH_MAX_STORED_BYTES_PER_PRINCIPAL: '1000' });
     const first = await testApp({ plugins: [testMetrics], env });
@@ -110,7 +135,9 @@ describe('the quota ledger on a store only this process uses', () => {
     expect(answers.filter((answer) => answer.status === 429 && answer.body.code === 'quota_exceeded')).toHaveLength(17);
     // Every accepted one was stored before its answer.
     expect(Number(readFileSync(counter, 'utf8'))).toBe(reserved * 4);
-    expect(readdirSync(join(env.AEH_DATA_DIR, 'tasks-owned', owner!))).toHaveLength(4);
+    // Held by the tasks' own active markers and records (issue 36: no owner marker is written on this store).
+    expect(readdirSync(join(env.AEH_DATA_DIR, 'tasks-active'))).toHaveLength(4);
+    expect(existsSync(join(env.AEH_DATA_DIR, 'tasks-owned'))).toBe(false);
     await second.app.close();
     const third = await testApp({ plugins: [testMetrics, stalledAgent], env: limited });
     const refused = await submit(third, secret, 'r99');

@@ -1,17 +1,20 @@
 /**
  * What each principal holds, as the quotas read it (owners.ts): its queued or running tasks with their units,
- * and the bytes its finished runs stored. The store is the record: a marker per outstanding task
- * (`tasks-owned/<owner>/<task_id>.<units>`) and a byte counter per principal (`usage/stored-bytes/<owner>`).
+ * and the bytes its finished runs stored (a byte counter per principal, `usage/stored-bytes/<owner>`).
  *
- * On a store that only this process uses (`memory`, `fs`: their `setIfAbsent` is atomic only here, see
- * principal-lock.ts) the ledger keeps a mirror of each principal's part, read from the store once, and
- * afterwards only writes: a submission no longer lists its owner's markers (a listing grows with the backlog:
- * 64 queued tasks cost 5% of the service's CPU in bench/evaluate-throughput.mjs) and a finished run no longer
- * writes a "counted" claim beside its bytes. A store shared by instances (Redis) is read every time.
+ * On a store shared by instances (Redis) the record of a principal's outstanding tasks is a marker per task
+ * (`tasks-owned/<owner>/<task_id>.<units>`), listed at every reservation. On a store that only this process uses
+ * (`memory`, `fs`: their `setIfAbsent` is atomic only here, see principal-lock.ts) the ledger keeps a mirror of
+ * each principal's part in memory and writes no markers (issue 36: a marker was an inode made and freed per
+ * run): the record is the task's own, its active marker (`tasks-active/<task_id>`) and its task record
+ * (`submitted_by`, `progress.total`), which submission writes before its 202 and the release removes before the
+ * run's bytes are counted. A mirror is read from them once, at its first use; the byte counter is read once per
+ * principal and afterwards only written, and a finished run writes no "counted" claim beside its bytes.
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import type { Store } from '../../../core/storage.ts';
+import { readTask } from '../../../core/domain/runs.ts';
 import { storeIsProcessLocal } from './principal-lock.ts';
 
 const encoder = new TextEncoder();
@@ -20,9 +23,22 @@ const COUNTED_REMEMBERED = 10_000;
 /** How long the claim of a counted task is kept where the store expires keys (shared stores only). */
 const COUNTED_TTL_S = 7 * 24 * 3600;
 
-/** A storage-safe name for a principal id (ids hold `|` and `:`, which keys refuse). */
+/** How many principals' storage-safe names are remembered (`ownerKey`). */
+const OWNER_KEYS_REMEMBERED = 10_000;
+const ownerKeys = new Map<string, string>();
+
+/**
+ * A storage-safe name for a principal id (ids hold `|` and `:`, which keys refuse). Remembered: a run asks for
+ * its owner's several times, and each SHA-256 in JavaScript cost ~15 µs (issue 36).
+ */
 export function ownerKey(owner: string): string {
-  return bytesToHex(sha256(encoder.encode(owner))).slice(0, 32);
+  let key = ownerKeys.get(owner);
+  if (key === undefined) {
+    key = bytesToHex(sha256(encoder.encode(owner))).slice(0, 32);
+    if (ownerKeys.size >= OWNER_KEYS_REMEMBERED) ownerKeys.clear();
+    ownerKeys.set(owner, key);
+  }
+  return key;
 }
 
 const ownedPrefix = (owner: string) => `tasks-owned/${ownerKey(owner)}`;
@@ -60,7 +76,10 @@ export interface OwnerLedger {
    * go to the store as one write (plugins/storage/batched-increment.ts).
    */
   reserve(owner: string, taskId: string, units: number, bytes: number): Promise<{ stored: Promise<void> }>;
-  /** Removes the markers of tasks not in `activeTaskIds` (a crash between two removals); run at start-up. */
+  /**
+   * Removes the markers of tasks not in `activeTaskIds` (a crash between two removals); run at start-up. A
+   * mirrored ledger, which writes none, removes every marker (left by versions that wrote them).
+   */
   sweep(activeTaskIds: ReadonlySet<string>): Promise<void>;
   /**
    * Adds a finished task's bytes (asked for only the first time) to its owner's, once per task; negative takes
@@ -123,34 +142,62 @@ interface Mirrored {
 
 /**
  * A reservation of a mirrored ledger: counted in the mirror at once, before any write, so that the principal's
- * next reservation is checked against it; the promise of the writes (the marker, then the counter).
+ * next reservation is checked against it; the promise of the counter's write. The task is recorded as
+ * outstanding by its own active marker and record, which submission writes next: a crash before them leaves
+ * nothing outstanding, and the bytes reserved counted, as markers did (the safe side of a quota).
  */
 function reserveMirrored(store: Store, mirror: Mirrored, owner: string, taskId: string, units: number, bytes: number): Promise<void> {
   mirror.tasks.set(taskId, units);
-  if (bytes > 0) mirror.bytes += bytes;
-  const marked = store.append(ownedKey(owner, taskId, units), encoder.encode('1')).catch((error: unknown) => {
+  if (bytes <= 0) return Promise.resolve();
+  mirror.bytes += bytes;
+  return store.increment(storedKey(owner), bytes).then(() => undefined, (error: unknown) => {
     mirror.tasks.delete(taskId);
-    if (bytes > 0) mirror.bytes -= bytes;
+    mirror.bytes -= bytes;
     throw error;
   });
-  // The marker first, as before: a crash between the two leaves a marker that the start-up sweep removes.
-  return marked.then(async () => void (bytes > 0 && (await store.increment(storedKey(owner), bytes))));
+}
+
+/**
+ * The outstanding tasks of every principal, by ownerKey: the active tasks (`tasks-active/<task_id>`) whose
+ * record names a submitter, with their units. A marker without a record (a crash between the two writes) holds
+ * nothing: the start removes it (engine.ts `resumeLeftTasks`).
+ */
+async function activeTasksByOwner(store: Store): Promise<Map<string, Map<string, number>>> {
+  const active = await store.keys('tasks-active');
+  const records = await Promise.all(active.map((key) => readTask(store, key.slice(key.lastIndexOf('/') + 1)).catch(() => null)));
+  const byOwner = new Map<string, Map<string, number>>();
+  for (const task of records) {
+    if (!task?.submitted_by) continue;
+    const owner = ownerKey(task.submitted_by);
+    let tasks = byOwner.get(owner);
+    if (!tasks) byOwner.set(owner, (tasks = new Map()));
+    tasks.set(task.task_id, task.progress.total);
+  }
+  return byOwner;
 }
 
 /** Mirrors each principal's part in memory, read from the store at its first use (a store only this process uses). */
 function mirroredLedger(store: Store): OwnerLedger {
   const owners = new Map<string, Promise<Mirrored>>();
   const counted = new Set<string>();
-  // Keyed by ownerKey, as markers are, so that sweep can find a mirror from a marker.
+  // Every principal's outstanding tasks, read once (one listing of the active tasks serves them all).
+  let outstandingTasks: Promise<Map<string, Map<string, number>>> | undefined;
+  function readOutstanding() {
+    if (!outstandingTasks) {
+      outstandingTasks = activeTasksByOwner(store);
+      // A failed read is not remembered: the next use reads again.
+      outstandingTasks.catch(() => (outstandingTasks = undefined));
+    }
+    return outstandingTasks;
+  }
   function mirrorOf(owner: string): Promise<Mirrored> {
     const key = ownerKey(owner);
     let mirror = owners.get(key);
     if (!mirror) {
-      mirror = Promise.all([store.keys(ownedPrefix(owner)), store.getJson<number>(storedKey(owner))]).then(([markers, bytes]) => ({
-        tasks: new Map(markers.map((key) => { const { taskId, units } = parseMarker(key); return [taskId, units] as const; })),
+      mirror = Promise.all([readOutstanding(), store.getJson<number>(storedKey(owner))]).then(([outstanding, bytes]) => ({
+        tasks: new Map<string, number | undefined>(outstanding.get(key) ?? []),
         bytes: Number(bytes) || 0,
       }));
-      // A failed read is not remembered: the next use reads again.
       mirror.catch(() => owners.delete(key));
       owners.set(key, mirror);
     }
@@ -166,26 +213,17 @@ function mirroredLedger(store: Store): OwnerLedger {
     async storedBytes(owner) {
       return (await mirrorOf(owner)).bytes;
     },
+    // The task's active marker and record, written by its submission, are its record here.
     async hold(owner, taskId, units) {
-      const { tasks } = await mirrorOf(owner);
-      tasks.set(taskId, units);
-      try {
-        await store.append(ownedKey(owner, taskId, units), encoder.encode('1'));
-      } catch (error) {
-        tasks.delete(taskId);
-        throw error;
-      }
+      (await mirrorOf(owner)).tasks.set(taskId, units);
     },
     async drop(owner, taskId) {
-      const { tasks } = await mirrorOf(owner);
-      if (!tasks.has(taskId)) return;
-      const units = tasks.get(taskId);
-      tasks.delete(taskId);
-      await store.remove(ownedKey(owner, taskId, units));
+      (await mirrorOf(owner)).tasks.delete(taskId);
     },
-    async sweep(active) {
-      // A mirror read before a marker was removed may hold it: forget it there too.
-      for (const { owner, taskId } of await sweepMarkers(store, active)) (await owners.get(owner)?.catch(() => undefined))?.tasks.delete(taskId);
+    async sweep() {
+      // Markers are no record here (versions before issue 36 wrote them): every one goes.
+      const markers = await store.keys('tasks-owned');
+      await Promise.all(markers.map((key) => store.remove(key)));
     },
     async uncount(owner, bytes) {
       const mirror = await mirrorOf(owner);
@@ -194,8 +232,8 @@ function mirroredLedger(store: Store): OwnerLedger {
     },
     reserve: async (owner, taskId, units, bytes) => ({ stored: reserveMirrored(store, await mirrorOf(owner), owner, taskId, units, bytes) }),
     async countOnce(owner, taskId, bytes) {
-      // Markers are removed before a task's bytes are counted (owners.ts), so a task released again after a
-      // restart was not counted before it: remembering the counted ones in this process is enough.
+      // A task's active marker is removed before its bytes are counted (owners.ts), so a task released again
+      // after a restart was not counted before it: remembering the counted ones in this process is enough.
       if (counted.has(taskId)) return;
       counted.add(taskId);
       if (counted.size > COUNTED_REMEMBERED) counted.delete(counted.values().next().value!);
