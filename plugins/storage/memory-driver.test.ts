@@ -30,6 +30,36 @@ describe('storage: indexed memory driver', () => {
     expect(await indexed.getKeys('runs:r2')).toEqual([]);
   });
 
+  it('appends in place: the value is every append in order, and bytes handed out before never change', async () => {
+    const driver = indexedMemoryDriver();
+    const storage = createStorage({ driver });
+    const text = (value: unknown) => new TextDecoder().decode(value as Uint8Array);
+    const bytesOf = (value: unknown) => (value === undefined ? null : value instanceof Uint8Array ? value : new TextEncoder().encode(String(value)));
+    const reads: Array<[Uint8Array, string]> = [];
+    let expected = '';
+    for (let index = 0; index < 300; index++) {
+      const chunk = `${index},`.repeat(index % 7 + 1);
+      driver.append('runs:r1:trace.jsonl', new TextEncoder().encode(chunk), bytesOf);
+      expected += chunk;
+      if (index % 50 === 0) reads.push([(await storage.getItemRaw('runs:r1:trace.jsonl')) as Uint8Array, expected]);
+    }
+    expect(text(await storage.getItemRaw('runs:r1:trace.jsonl'))).toBe(expected);
+    for (const [read, then] of reads) expect(text(read)).toBe(then);
+    expect(await storage.getKeys('runs:r1')).toEqual(['runs:r1:trace.jsonl']);
+    // A value another writer stored (a plugin's string) is read by bytesOf and appended to.
+    await storage.setItem('plugin:log', 'from a plugin;');
+    driver.append('plugin:log', new TextEncoder().encode('appended'), bytesOf);
+    expect(text(await storage.getItemRaw('plugin:log'))).toBe('from a plugin;appended');
+    // An older, shorter value written back is appended to without touching the newer value's bytes.
+    driver.append('a:b', new TextEncoder().encode('one'), bytesOf);
+    const older = (await storage.getItemRaw('a:b')) as Uint8Array;
+    driver.append('a:b', new TextEncoder().encode('two'), bytesOf);
+    const newer = (await storage.getItemRaw('a:b')) as Uint8Array;
+    await storage.setItemRaw('a:b', older);
+    driver.append('a:b', new TextEncoder().encode('three'), bytesOf);
+    expect([text(await storage.getItemRaw('a:b')), text(newer), text(older)]).toEqual(['onethree', 'onetwo', 'one']);
+  });
+
   it('forgets every key on clear', async () => {
     const { indexed } = await both(async (storage) => {
       await storage.setItem('a:b', 1);

@@ -4,6 +4,11 @@
  * (plugins/evaluation/submission/owners.ts), so a service that had kept N runs did O(N) work for each new one: a
  * quarter of the CPU of a burst of 500 evaluations, and more the longer it ran. Here `getKeys(base)` answers from
  * the index: the keys under `base` only, in the order they were first written, as the plain driver gives them.
+ *
+ * It also appends in place (`append`): unstorage has no append, and reading a value back to write it again whole
+ * made each append cost the value's size, so a run's trace cost the square of its size (a tenth of the CPU of
+ * `aeh bench agentdojo` over 949 cases, issue 36). An appended value is a view of a buffer with room to grow; the
+ * bytes a reader was handed never change, as appends write only past their end.
  */
 import type { Driver } from 'unstorage';
 import memoryDriver from 'unstorage/drivers/memory';
@@ -15,9 +20,18 @@ function foldersOf(key: string): string[] {
   return folders;
 }
 
+/** A driver that appends in place; `bytesOf` reads a value another writer stored (a plugin's string) as the store would. */
+export interface AppendingDriver extends Driver {
+  append(key: string, bytes: Uint8Array, bytesOf: (value: unknown) => Uint8Array | null): void;
+}
+
 /** The memory driver, its `getKeys(base)` proportional to the keys under `base`. */
-export function indexedMemoryDriver(): Driver {
+export function indexedMemoryDriver(): AppendingDriver {
   const plain = memoryDriver();
+  // The buffer behind each value `append` stored (the value is its first bytes), and how much of it is written;
+  // weak, so a rewritten value frees it.
+  const room = new WeakMap<Uint8Array, Uint8Array>();
+  const used = new WeakMap<Uint8Array, number>();
   const data = plain.getInstance!() as Map<string, unknown>;
   const byFolder = new Map<string, Set<string>>();
   const index = (key: string) => {
@@ -49,6 +63,26 @@ export function indexedMemoryDriver(): Driver {
     removeItem(key: string) {
       unindex(key);
       data.delete(key);
+    },
+    append(key, bytes, bytesOf) {
+      const current = data.get(key);
+      const behind = current instanceof Uint8Array ? room.get(current) : undefined;
+      // In place only past everything written (an older, shorter value written back must not overwrite a newer one's bytes).
+      const grown = behind && used.get(behind) === (current as Uint8Array).length ? behind : undefined;
+      const start = grown ? (current as Uint8Array) : (bytesOf(current) ?? new Uint8Array());
+      const length = start.length + bytes.length;
+      let buffer = grown;
+      if (!buffer || buffer.length < length) {
+        // Doubling: n appends copy O(n) bytes in all, not O(n²).
+        buffer = new Uint8Array(Math.max(length * 2, 256));
+        buffer.set(start);
+      }
+      buffer.set(bytes, start.length);
+      const value = buffer.subarray(0, length);
+      room.set(value, buffer);
+      used.set(buffer, length);
+      index(key);
+      data.set(key, value);
     },
     // unstorage passes a base ending in ':' (or '' for every key) and keeps only the keys under it.
     getKeys(base: string) {

@@ -36,7 +36,8 @@ export function storageKey(path: string): string {
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-function toBytes(value: unknown): Uint8Array | null {
+/** A value as unstorage hands it back (bytes, a string, a Buffer's JSON) as plain bytes. */
+export function toBytes(value: unknown): Uint8Array | null {
   if (value === null || value === undefined) return null;
   // Node Buffers are Uint8Array subclasses; hand out plain views so callers see one type whatever the driver.
   if (value instanceof Uint8Array) return value.constructor === Uint8Array ? value : new Uint8Array(value.buffer, value.byteOffset, value.byteLength);

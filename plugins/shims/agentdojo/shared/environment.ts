@@ -67,18 +67,29 @@ export function pyFormat(text: string, values: Readonly<Record<string, string>>)
   });
 }
 
+/** `environmentText`'s last results, by the JSON of its arguments. */
+const madeTexts = new Map<string, string>();
+
 /**
  * The environment text as the reference dumps it (`read_suite_file`): `environment.yaml` (and the files it
  * includes) in, the text with its `str.format` fields (`{injection_bill_text}`) out. A field that names no
  * vector is an error here, as the reference's `format` raises on it.
  */
 export function environmentText(environmentYaml: string, vectors: readonly string[], includes?: Readonly<Record<string, string>>): string {
+  // A pure function of its inputs, and a bench builds each suite's scenario once per model, version and run
+  // (issue 36: reading and dumping the YAML was ~7% of `aeh bench agentdojo`): the last few texts are kept.
+  const key = JSON.stringify([environmentYaml, vectors, includes ?? null]);
+  const made = madeTexts.get(key);
+  if (made !== undefined) return made;
   const dumped = pyYamlDump(readYaml(environmentYaml, includes, true), '"');
   try {
     pyFormat(dumped, Object.fromEntries(vectors.map((name) => [name, ''])));
   } catch (error) {
     throw new Error(`the environment text cannot be formatted with the vectors injection_vectors.yaml declares (${vectors.join(', ')}): ${(error as Error).message}`);
   }
+  madeTexts.set(key, dumped);
+  // One per bundled suite; the oldest goes first.
+  if (madeTexts.size > 4) madeTexts.delete(madeTexts.keys().next().value!);
   return dumped;
 }
 
