@@ -7,19 +7,15 @@
 import type { AppContext } from './routes.ts';
 
 // A mark on the response itself: cheaper per request than a WeakSet entry, and invisible to JSON and headers.
-const CARRIES_ID = Symbol('aeh.carriesRequestId');
+// Registered (`Symbol.for`): core/problems.ts marks the problems it renders with it too, without importing this file.
+const CARRIES_ID = Symbol.for('aeh.carriesRequestId');
 type Marked = Response & { [CARRIES_ID]?: true };
 
 /** A response with its body already serialised: `X-Request-Id` and `Content-Type` set, plus `headers`. */
 export function respond(c: AppContext, body: string | Uint8Array<ArrayBuffer> | null, status = 200, contentType = 'application/json', headers?: Record<string, string>): Response {
   const record: Record<string, string> = body === null ? {} : { 'content-type': contentType };
   for (const name in headers) record[name] = headers[name]!;
-  return respondWithId(body, status, record, c.get('requestId'));
-}
-
-/** A response whose plain header `record` gets `X-Request-Id`, marked so that the pipeline does not stamp it again. */
-export function respondWithId(body: BodyInit | null, status: number, record: Record<string, string>, requestId: string): Response {
-  record['x-request-id'] = requestId;
+  record['x-request-id'] = c.get('requestId');
   const response: Marked = new Response(body, { status, headers: record });
   response[CARRIES_ID] = true;
   return response;
