@@ -6,10 +6,10 @@
  * A file that cannot be used never stops the others: it is recorded for `integrity()` (the doctor's check).
  */
 import type { Scenario } from '../../core/domain/scenario.ts';
-import type { Catalog, CatalogFiles, CatalogPrefetch, CatalogProblem, CatalogRefresh } from '../../core/domain/catalog.ts';
+import type { Catalog, CatalogFileLoader, CatalogFiles, CatalogPrefetch, CatalogProblem, CatalogRefresh } from '../../core/domain/catalog.ts';
 import type { CatalogDocument, FileAccess, Logger } from '../../core/capabilities.ts';
 import type { ScenarioFormat } from '../../core/domain/scenario-format.ts';
-import { collectCatalogFiles } from './catalog-files.ts';
+import { collectCatalogFiles, loadContext, loadFileSync } from './catalog-files.ts';
 import { buildSearchIndex, dimensionsOf, type MetricDimension, type SearchIndex } from './catalog-index.ts';
 
 export interface CatalogOptions {
@@ -45,10 +45,18 @@ function sameDirs(prefetch: CatalogPrefetch, options: CatalogOptions): boolean {
   return prefetch.dirs.length === options.dirs.length && prefetch.dirs.every((dir, at) => dir.path === options.dirs[at].path && dir.source === options.dirs[at].source);
 }
 
+/** How this thread loads one listed file, to help the prefetch: as `collectCatalogFiles` does with a synchronous read. */
+function fileLoader(options: CatalogOptions): CatalogFileLoader | undefined {
+  const readFileSync = options.files?.readFileSync?.bind(options.files);
+  if (!readFileSync) return undefined;
+  const context = loadContext(options.formats ?? []);
+  return (target) => loadFileSync(readFileSync, target, context);
+}
+
 /** The files loaded ahead of the app when they match (the first index only), else read here. */
 async function loadFiles(options: CatalogOptions, first: boolean): Promise<CatalogFiles & { prefetched?: true }> {
   const prefetch = options.prefetched;
-  const files = first && prefetch && !options.documents?.length && sameDirs(prefetch, options) ? prefetch.take() : undefined;
+  const files = first && prefetch && !options.documents?.length && sameDirs(prefetch, options) ? prefetch.take(fileLoader(options)) : undefined;
   if (files) {
     try {
       const { formats, problems, loaded } = await files;

@@ -1,10 +1,10 @@
 import { describe, it, expect } from 'vitest';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startCatalogPrefetch } from './catalog-prefetch.ts';
 import { catalogDirs } from '../../plugins/catalog/catalog-dirs.ts';
-import { collectCatalogFiles } from '../../plugins/catalog/catalog-files.ts';
+import { collectCatalogFiles, loadContext, loadFileSync } from '../../plugins/catalog/catalog-files.ts';
 import { nodeFiles } from './capabilities.ts';
 import { bundledCatalogDir } from './paths.ts';
 import { aesFormat } from '../../plugins/aes/format.ts';
@@ -68,6 +68,30 @@ describe('catalog prefetch (issue 36: a mounted catalog loaded on another thread
     const inline = await collectCatalogFiles({ files: nodeFiles(), dirs: prefetch.dirs, formats: [aesFormat] });
     expect(files).toEqual(JSON.parse(JSON.stringify(inline)));
     expect(files.loaded.filter((file) => file.source === dir)).toHaveLength(600);
+  }, 120_000);
+
+  it('loads the files the worker has not claimed on the taking thread, each once, with the same result', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aeh-prefetch-help-'));
+    for (let at = 0; at < 600; at += 1) {
+      const name = `h${String(at).padStart(3, '0')}.json`;
+      writeFileSync(join(dir, name), at % 89 === 0 ? JSON.stringify({ id: 'no tasks' }) : JSON.stringify(at % 2 ? native(`help_${at}`, `Help ${at}`) : { ...aes, metadata: { ...aes.metadata, id: `help-aes-${at}` } }));
+    }
+    const root = mkdtempSync(join(tmpdir(), 'aeh-prefetch-root-'));
+    const prefetch = startCatalogPrefetch({ PROJECT_ROOT: root, AEH_CATALOG_DIRS: dir }, root)!;
+    const context = loadContext([aesFormat]);
+    const here: string[] = [];
+    const { formats, ...files } = (await prefetch.take((target) => {
+      here.push(target.path);
+      return loadFileSync(readFileSync, target, context);
+    }))!;
+    expect(formats).toEqual([aesFormat.name]);
+    // However the two threads shared the files (it depends on the machine), each was loaded once, in its place.
+    expect(new Set(here).size).toBe(here.length);
+    const inline = await collectCatalogFiles({ files: nodeFiles(), dirs: prefetch.dirs, formats: [aesFormat] });
+    expect(JSON.parse(JSON.stringify(files))).toEqual(JSON.parse(JSON.stringify(inline)));
+    const mounted = files.loaded.filter((file) => file.source === dir);
+    expect(mounted).toHaveLength(600);
+    expect(mounted.filter((file) => file.problem).map((file) => file.problem)).toEqual(Array.from({ length: 7 }, () => expect.stringMatching(/invalid scenario/)));
   }, 120_000);
 
   it('reads the .env of the project root, as the service does', async () => {
