@@ -6,11 +6,12 @@
  * before the worker is done), so each file is loaded once, by whichever thread claimed it. Claims rather than one
  * message at the end: what is posted is garbage here at once, so this thread's heap no longer grows with the whole
  * catalog; and the app's thread can take in the files already there while the rest loads. Each claim's files are
- * posted serialised, so that the app's thread deserialises them only when the catalog takes the files, not while
- * it is still starting.
+ * posted as JSON text, so that the app's thread parses them only when the catalog takes the files, not while it
+ * is still starting; and JSON because, for these plain values, `JSON.stringify` and `JSON.parse` cost about half
+ * what `v8.serialize` and `v8.deserialize` did (5,028 AES files: 58 ms against 92 ms here, 33-57 ms against
+ * 64-154 ms on the app's thread, which is on the first search's path).
  */
 import { promises as fsp, readFileSync } from 'node:fs';
-import { serialize } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { installPrecompiledValidators } from './precompiled.ts';
 import { listFiles } from './list-files.ts';
@@ -39,6 +40,6 @@ for (;;) {
   const start = Atomics.add(claimed, 0, CLAIM_FILES);
   if (start >= targets.length) break;
   const chunk = targets.slice(start, start + CLAIM_FILES).map((target) => loadFileSync(files.readFileSync, target, context));
-  post({ kind: 'files', start, serialized: serialize(chunk) });
+  post({ kind: 'files', start, json: JSON.stringify(chunk) });
 }
 post({ kind: 'done' });

@@ -10,6 +10,8 @@ import { bundledCatalogDir } from './paths.ts';
 import { aesFormat } from '../../plugins/aes/format.ts';
 import type { CatalogFiles, CatalogPrefetch } from '../../core/domain/catalog.ts';
 import { testApp } from '../../test/helpers.ts';
+import { silentLogger } from '../../core/capabilities.ts';
+import { createCatalog } from '../../plugins/catalog/catalog.ts';
 
 const native = (id: string, title: string) => ({
   id, title, industry: 'finance', use_case: 'lending', tags: [], policy_ref: 'NIST AI 100-1',
@@ -109,6 +111,26 @@ describe('catalog prefetch (issue 36: a mounted catalog loaded on another thread
 });
 
 describe('the catalog and a prefetch', () => {
+  it('searches, looks up and reports problems exactly as without it, the taking thread helping', async () => {
+    const dir = mountedFolder();
+    for (let at = 0; at < 300; at += 1) writeFileSync(join(dir, `m${String(at).padStart(3, '0')}.json`), at % 50 === 7 ? '[1, 2' : JSON.stringify(at % 3 ? native(`same_${at}`, `Same ${at}`) : { ...aes, metadata: { ...aes.metadata, id: `same-aes-${at}` } }));
+    const root = mkdtempSync(join(tmpdir(), 'aeh-prefetch-root-'));
+    const prefetch = startCatalogPrefetch({ PROJECT_ROOT: root, AEH_CATALOG_DIRS: dir }, root)!;
+    let taken = false;
+    const options = { files: nodeFiles(), dirs: prefetch.dirs.map((entry) => ({ ...entry })), formats: [aesFormat], logger: silentLogger };
+    const ahead = createCatalog({ ...options, prefetched: { dirs: prefetch.dirs, take: (load) => ((taken = true), prefetch.take(load)) } });
+    const own = createCatalog(options);
+    const queries = [{ limit: 1000 }, { q: 'loan', limit: 1000 }, { industry: 'ecommerce', limit: 5, offset: 1 }, { dimension: 'reliability', tag: 'x', limit: 1000 }];
+    for (const query of queries) expect(await ahead.search(query)).toEqual(await own.search(query));
+    expect(taken).toBe(true);
+    const { items } = await own.search({ limit: 1000 });
+    expect(items.length).toBeGreaterThan(250);
+    for (const { id } of items) expect(await ahead.get(id)).toEqual(await own.get(id));
+    const integrity = await ahead.integrity();
+    expect(integrity).toEqual(await own.integrity());
+    expect(integrity.problems.filter((problem) => problem.path.startsWith(dir)).map((problem) => problem.path.slice(dir.length)).sort()).toEqual(['/broken.json', '/invalid.json', '/m007.json', '/m057.json', '/m107.json', '/m157.json', '/m207.json', '/m257.json']);
+  }, 120_000);
+
   const planted = (dirs: CatalogPrefetch['dirs'], formats = [aesFormat.name]): CatalogPrefetch => {
     const files: CatalogFiles = { problems: [], loaded: [{ path: '/nowhere/planted.json', source: 'bundled', format: 'native', scenario: native('planted_only_in_prefetch', 'Planted') as never }] };
     const taken = Promise.resolve({ ...files, formats });

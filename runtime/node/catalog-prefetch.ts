@@ -5,13 +5,12 @@
  * worker sent instead of reading and normalising for ~0.5 s itself. Once every plugin has started, the catalog
  * takes the files and this thread loads those the worker has not claimed yet, beside it (the two claim files from
  * one shared counter): on two cores the app is ready well before the worker is done, and the first search waited
- * for it idle. The worker's claims are deserialised when the catalog takes the files, so not while this thread
+ * for it idle. The worker's claims are parsed when the catalog takes the files, so not while this thread
  * is still starting. The folders come from the same configuration the app reads (core/config.ts,
  * plugins/catalog/catalog-dirs.ts) and the worker loads with the bundled scenario formats: the catalog uses the
  * files only when both match its own, and reads them itself when they do not or when the worker fails.
  */
 import { resolve } from 'node:path';
-import { deserialize } from 'node:v8';
 import type { CatalogFileLoader, CatalogFiles, CatalogPrefetch, CatalogPrefetchTarget } from '../../core/domain/catalog.ts';
 import { parseConfig } from '../../core/config.ts';
 import { catalogDirs } from '../../plugins/catalog/catalog-dirs.ts';
@@ -21,11 +20,11 @@ import { startModuleWorker } from './module-worker.ts';
 
 /**
  * What the worker posts, in this order: the files it will load (and the folders' problems, and the formats it
- * loads with), then the files of each claim (`CatalogFile[]` serialised, from `start` in the list), then the end.
+ * loads with), then the files of each claim (`CatalogFile[]` as JSON, from `start` in the list), then the end.
  */
 export type PrefetchMessage =
   | { kind: 'targets'; targets: CatalogPrefetchTarget[]; problems: CatalogFiles['problems']; formats: string[] }
-  | { kind: 'files'; start: number; serialized: Uint8Array }
+  | { kind: 'files'; start: number; json: string }
   | { kind: 'done' };
 
 /** Files the app's thread claims at a time: about a millisecond of loading. */
@@ -51,13 +50,13 @@ export function startCatalogPrefetch(processEnv: Record<string, string | undefin
   const claims = new Int32Array(new SharedArrayBuffer(4));
   const worker = startModuleWorker(new URL(`./catalog-prefetch-worker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url), { workerData: { dirs, claims: claims.buffer } });
   worker.unref();
-  // The worker's claims are taken in (deserialised) once the catalog takes the files: those there by then at
+  // The worker's claims are taken in (parsed) once the catalog takes the files: those there by then at
   // once, the later ones as they arrive.
-  const chunks: Array<{ start: number; serialized: Uint8Array }> = [];
+  const chunks: Array<{ start: number; json: string }> = [];
   const loaded: CatalogFiles['loaded'] = [];
   let taking = false;
   const takeIn = () => {
-    for (const { start, serialized } of chunks.splice(0)) (deserialize(serialized) as CatalogFiles['loaded']).forEach((file, at) => (loaded[start + at] = file));
+    for (const { start, json } of chunks.splice(0)) (JSON.parse(json) as CatalogFiles['loaded']).forEach((file, at) => (loaded[start + at] = file));
   };
   let listed: ((value: Extract<PrefetchMessage, { kind: 'targets' }>) => void) | undefined;
   const targets = new Promise<Extract<PrefetchMessage, { kind: 'targets' }>>((resolveTargets) => (listed = resolveTargets));
