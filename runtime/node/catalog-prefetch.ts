@@ -28,9 +28,13 @@ export type PrefetchMessage =
   | { kind: 'done' };
 
 /** Files the app's thread claims at a time: about a millisecond of loading. */
-const HELP_CLAIM = 8;
-/** Longest stretch the app's thread loads files before it lets requests run (as the catalog's own loading). */
-const SLICE_MS = 25;
+const HELP_CLAIM = 4;
+/**
+ * Longest stretch the app's thread loads files before it lets requests run. Shorter than the catalog's own
+ * loading (25 ms): the help begins as the plugins have started, before the server listens, and each step of a
+ * start and of its first request that waits on I/O would wait out a slice (issue 26: spawn to /healthz).
+ */
+const SLICE_MS = 5;
 
 const yieldToEventLoop = () => new Promise<void>((resolveYield) => setImmediate(resolveYield));
 
@@ -81,6 +85,7 @@ export function startCatalogPrefetch(processEnv: Record<string, string | undefin
 
   /** Loads the files no thread has claimed yet on this one, a slice at a time. */
   const help = async (load: CatalogFileLoader, list: CatalogPrefetchTarget[]) => {
+    await yieldToEventLoop();
     let sliceStart = performance.now();
     for (;;) {
       const start = Atomics.add(claims, 0, HELP_CLAIM);
