@@ -20,8 +20,9 @@ import type { PrefetchMessage } from './catalog-prefetch.ts';
 /** Files per claim: ~100 KB of scenarios, ~10 ms of loading; small enough that the two threads end together. */
 const CLAIM_FILES = 64;
 
-// Before the formats load, so their schemas resolve to the build's precompiled validators (as in runtime/node.ts).
-await installPrecompiledValidators();
+// Before the formats load, so their schemas resolve to the build's precompiled validators (as in runtime/node.ts):
+// only the catalog loader's (scripts/precompile-validators.mjs), not the whole module the app's thread loads.
+await installPrecompiledValidators('validators.catalog.generated.js');
 const { listCatalogTargets, loadContext, loadFileSync } = await import('../../plugins/catalog/catalog-files.ts');
 const { PREFETCH_FORMATS } = await import('./catalog-prefetch-formats.ts');
 const files = {
