@@ -62,9 +62,10 @@ export interface CatalogPrefetch {
   /**
    * The files, and the names of the scenario formats (besides the native one) they were loaded with: given once,
    * then forgotten, so the prefetch does not keep a replaced index's scenarios alive. With `load`, the caller's
-   * thread loads the files not yet loaded ahead, beside the prefetch, as the catalog would load them itself.
+   * thread loads the files not yet loaded ahead, beside the prefetch, as the catalog would load them itself, once
+   * `wanted` resolves (someone waits for the files; at once without it).
    */
-  take(load?: CatalogFileLoader): Promise<CatalogFiles & { formats: string[] }> | undefined;
+  take(load?: CatalogFileLoader, wanted?: Promise<void>): Promise<CatalogFiles & { formats: string[] }> | undefined;
 }
 
 /** A listed catalog file: its path and the source name of its folder. */

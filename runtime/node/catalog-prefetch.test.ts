@@ -96,6 +96,20 @@ describe('catalog prefetch (issue 36: a mounted catalog loaded on another thread
     expect(mounted.filter((file) => file.problem).map((file) => file.problem)).toEqual(Array.from({ length: 7 }, () => expect.stringMatching(/invalid scenario/)));
   }, 120_000);
 
+  it('leaves the files to the worker while nobody waits for them (the rest of the start goes first)', async () => {
+    const dir = mountedFolder();
+    const root = mkdtempSync(join(tmpdir(), 'aeh-prefetch-root-'));
+    const prefetch = startCatalogPrefetch({ PROJECT_ROOT: root, AEH_CATALOG_DIRS: dir }, root)!;
+    let loadedHere = 0;
+    const { formats, ...files } = (await prefetch.take(() => {
+      loadedHere += 1;
+      throw new Error('not expected');
+    }, new Promise<void>(() => undefined)))!;
+    expect(loadedHere).toBe(0);
+    const inline = await collectCatalogFiles({ files: nodeFiles(), dirs: prefetch.dirs, formats: [aesFormat] });
+    expect(files).toEqual(JSON.parse(JSON.stringify(inline)));
+  }, 120_000);
+
   it('reads the .env of the project root, as the service does', async () => {
     const dir = mountedFolder();
     const root = mkdtempSync(join(tmpdir(), 'aeh-prefetch-root-'));

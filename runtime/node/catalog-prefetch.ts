@@ -3,9 +3,9 @@
  * entry before it imports the service's ~500 modules, a worker lists, reads and normalises the catalog's files on
  * the other core while this thread compiles, and posts them a claim at a time; the catalog then indexes what the
  * worker sent instead of reading and normalising for ~0.5 s itself. Once every plugin has started, the catalog
- * takes the files and this thread loads those the worker has not claimed yet, beside it (the two claim files from
- * one shared counter): on two cores the app is ready well before the worker is done, and the first search waited
- * for it idle. The worker's claims are parsed when the catalog takes the files, so not while this thread
+ * takes the files; and once a search (or anything else) waits for them, this thread loads those the worker has not
+ * claimed yet, beside it (the two claim files from one shared counter): on two cores the app is ready well before
+ * the worker is done, and the first search waited for it idle. The worker's claims are parsed when the catalog takes the files, so not while this thread
  * is still starting. The folders come from the same configuration the app reads (core/config.ts,
  * plugins/catalog/catalog-dirs.ts) and the worker loads with the bundled scenario formats: the catalog uses the
  * files only when both match its own, and reads them itself when they do not or when the worker fails.
@@ -37,6 +37,22 @@ const HELP_CLAIM = 4;
 const SLICE_MS = 5;
 
 const yieldToEventLoop = () => new Promise<void>((resolveYield) => setImmediate(resolveYield));
+
+/** Loads the files no thread has claimed yet on this one, a slice at a time, taking in what the worker sent between slices. */
+async function help(claims: Int32Array, loaded: CatalogFiles['loaded'], load: CatalogFileLoader, list: CatalogPrefetchTarget[], takeIn: () => void): Promise<void> {
+  await yieldToEventLoop();
+  let sliceStart = performance.now();
+  for (;;) {
+    const start = Atomics.add(claims, 0, HELP_CLAIM);
+    if (start >= list.length) return;
+    for (let at = start; at < Math.min(list.length, start + HELP_CLAIM); at += 1) loaded[at] = load(list[at]);
+    if (performance.now() - sliceStart > SLICE_MS) {
+      takeIn();
+      await yieldToEventLoop();
+      sliceStart = performance.now();
+    }
+  }
+}
 
 /** Starts loading the catalog the service built for this environment will index; `undefined` when it cannot. */
 export function startCatalogPrefetch(processEnv: Record<string, string | undefined>, cwd: string): CatalogPrefetch | undefined {
@@ -83,24 +99,9 @@ export function startCatalogPrefetch(processEnv: Record<string, string | undefin
   // Unobserved until the catalog asks for it (or never, when it does not match): not an unhandled rejection.
   done.catch(() => undefined);
 
-  /** Loads the files no thread has claimed yet on this one, a slice at a time. */
-  const help = async (load: CatalogFileLoader, list: CatalogPrefetchTarget[]) => {
-    await yieldToEventLoop();
-    let sliceStart = performance.now();
-    for (;;) {
-      const start = Atomics.add(claims, 0, HELP_CLAIM);
-      if (start >= list.length) return;
-      for (let at = start; at < Math.min(list.length, start + HELP_CLAIM); at += 1) loaded[at] = load(list[at]);
-      if (performance.now() - sliceStart > SLICE_MS) {
-        takeIn();
-        await yieldToEventLoop();
-        sliceStart = performance.now();
-      }
-    }
-  };
   return {
     dirs,
-    take(load) {
+    take(load, wanted) {
       const taken = done;
       done = undefined;
       if (!taken) return undefined;
@@ -108,7 +109,11 @@ export function startCatalogPrefetch(processEnv: Record<string, string | undefin
         // What the worker sent is taken in between slices of loading, while the worker can still claim more: left
         // to the end, it was a tail of ~0.2 s after both were done.
         taking = true;
-        if (load) await help(load, list);
+        if (load) {
+          // Not before someone waits for the files (the rest of the start goes first), nor after the worker is done.
+          if (wanted) await Promise.race([wanted, taken]);
+          await help(claims, loaded, load, list, takeIn);
+        }
         // The worker's end follows its last claim's files.
         await taken;
         takeIn();
