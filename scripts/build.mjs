@@ -36,6 +36,7 @@ try {
   const { count } = await precompileValidators({
     root: dist,
     out: join(dist, 'validators.generated.js'),
+    catalogOut: join(dist, 'validators.catalog.generated.js'),
     load: (path) => import(pathToFileURL(join(dist, `${path}.js`)).href),
     log: (message) => console.error(message),
   });

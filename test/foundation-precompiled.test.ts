@@ -15,9 +15,11 @@ import { AJV_OPTIONS, schemaKey, registerPrecompiled, validatorOf, type JsonSche
 import { testApp } from './helpers.ts';
 import { scenarioSchema } from '../core/domain/schemas/scenario.ts';
 import { querySchema } from '../plugins/catalog/index.ts';
+import { aesSchema } from '../plugins/aes/schema.ts';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const out = join(repoRoot, 'test-artifacts', `validators-${process.pid}.js`);
+const catalogOut = join(repoRoot, 'test-artifacts', `validators-catalog-${process.pid}.js`);
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
 
 let generated: Map<string, ValidateFunction>;
@@ -25,13 +27,16 @@ let result: { count: number; sources: string[] };
 
 beforeAll(async () => {
   mkdirSync(join(repoRoot, 'test-artifacts'), { recursive: true });
-  result = await precompileValidators({ root: repoRoot, out, load: (path: string) => import(pathToFileURL(join(repoRoot, `${path}.ts`)).href), log: () => undefined });
+  result = await precompileValidators({ root: repoRoot, out, catalogOut, load: (path: string) => import(pathToFileURL(join(repoRoot, `${path}.ts`)).href), log: () => undefined });
   const module = await import(pathToFileURL(out).href);
   generated = new Map();
   module.install((key: string, validate: ValidateFunction) => generated.set(key, validate));
 }, 120_000);
 
-afterAll(() => rmSync(out, { force: true }));
+afterAll(() => {
+  rmSync(out, { force: true });
+  rmSync(catalogOut, { force: true });
+});
 
 /** A fresh run-time compiler with the service's options, for comparison. */
 function runtimeValidator(schema: JsonSchema): ValidateFunction {
@@ -99,6 +104,22 @@ describe('foundation: precompiled validators', () => {
       }
     }
     expect(compared).toBeGreaterThan(100);
+  });
+
+  it('writes the catalog loader\'s validators alone for the prefetch worker, judging data as the whole module does', async () => {
+    const module = await import(pathToFileURL(catalogOut).href);
+    const catalog = new Map<string, ValidateFunction>();
+    module.install((key: string, validate: ValidateFunction) => catalog.set(key, validate));
+    // The scenario schema and the AES format's: what loading a catalog file validates (core/domain/scenario-load.ts, plugins/aes/format.ts).
+    expect([...catalog.keys()].sort()).toEqual([schemaKey(scenarioSchema as JsonSchema), schemaKey(aesSchema as JsonSchema)].sort());
+    const aesSample = { aes_version: 1.4, metadata: { id: 'x', name: 'X', compliance_level: 'Standard' }, workflow: { nodes: [], edges: [] } };
+    for (const [key, validate] of catalog) {
+      for (const sample of [...SAMPLES, aesSample]) {
+        const whole = generated.get(key)!;
+        expect(validate(sample)).toBe(whole(sample));
+        expect(validate.errors ?? null).toEqual(whole.errors ?? null);
+      }
+    }
   });
 
   it('generates code that imports ajv runtime helpers and never evaluates strings', () => {

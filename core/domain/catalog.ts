@@ -61,10 +61,21 @@ export interface CatalogPrefetch {
   dirs: ReadonlyArray<{ path: string; source: string }>;
   /**
    * The files, and the names of the scenario formats (besides the native one) they were loaded with: given once,
-   * then forgotten, so the prefetch does not keep a replaced index's scenarios alive.
+   * then forgotten, so the prefetch does not keep a replaced index's scenarios alive. With `load`, the caller's
+   * thread loads the files not yet loaded ahead, beside the prefetch, as the catalog would load them itself, once
+   * `wanted` resolves (someone waits for the files; at once without it).
    */
-  take(): Promise<CatalogFiles & { formats: string[] }> | undefined;
+  take(load?: CatalogFileLoader, wanted?: Promise<void>): Promise<CatalogFiles & { formats: string[] }> | undefined;
 }
+
+/** A listed catalog file: its path and the source name of its folder. */
+export interface CatalogPrefetchTarget {
+  path: string;
+  source: string;
+}
+
+/** Loads one listed file as the catalog does (a failure becomes the file's problem). */
+export type CatalogFileLoader = (target: CatalogPrefetchTarget) => CatalogFile;
 
 export interface Catalog {
   /** Resolves when the index is built (starting the build if nothing has). Never rejects. */

@@ -6,10 +6,10 @@
  * A file that cannot be used never stops the others: it is recorded for `integrity()` (the doctor's check).
  */
 import type { Scenario } from '../../core/domain/scenario.ts';
-import type { Catalog, CatalogFiles, CatalogPrefetch, CatalogProblem, CatalogRefresh } from '../../core/domain/catalog.ts';
+import type { Catalog, CatalogFileLoader, CatalogFiles, CatalogPrefetch, CatalogProblem, CatalogRefresh } from '../../core/domain/catalog.ts';
 import type { CatalogDocument, FileAccess, Logger } from '../../core/capabilities.ts';
 import type { ScenarioFormat } from '../../core/domain/scenario-format.ts';
-import { collectCatalogFiles } from './catalog-files.ts';
+import { collectCatalogFiles, loadContext, loadFileSync } from './catalog-files.ts';
 import { buildSearchIndex, dimensionsOf, type MetricDimension, type SearchIndex } from './catalog-index.ts';
 
 export interface CatalogOptions {
@@ -45,10 +45,21 @@ function sameDirs(prefetch: CatalogPrefetch, options: CatalogOptions): boolean {
   return prefetch.dirs.length === options.dirs.length && prefetch.dirs.every((dir, at) => dir.path === options.dirs[at].path && dir.source === options.dirs[at].source);
 }
 
-/** The files loaded ahead of the app when they match (the first index only), else read here. */
-async function loadFiles(options: CatalogOptions, first: boolean): Promise<CatalogFiles & { prefetched?: true }> {
+/** How this thread loads one listed file, to help the prefetch: as `collectCatalogFiles` does with a synchronous read. */
+function fileLoader(options: CatalogOptions): CatalogFileLoader | undefined {
+  const readFileSync = options.files?.readFileSync?.bind(options.files);
+  if (!readFileSync) return undefined;
+  const context = loadContext(options.formats ?? []);
+  return (target) => loadFileSync(readFileSync, target, context);
+}
+
+/**
+ * The files loaded ahead of the app when they match (the first index only: `wanted` is given, and resolves when
+ * someone waits for that index), else read here.
+ */
+async function loadFiles(options: CatalogOptions, wanted: Promise<void> | undefined): Promise<CatalogFiles & { prefetched?: true }> {
   const prefetch = options.prefetched;
-  const files = first && prefetch && !options.documents?.length && sameDirs(prefetch, options) ? prefetch.take() : undefined;
+  const files = wanted && prefetch && !options.documents?.length && sameDirs(prefetch, options) ? prefetch.take(fileLoader(options), wanted) : undefined;
   if (files) {
     try {
       const { formats, problems, loaded } = await files;
@@ -61,9 +72,9 @@ async function loadFiles(options: CatalogOptions, first: boolean): Promise<Catal
   return collectCatalogFiles({ files: options.files, dirs: options.dirs, documents: options.documents, formats: options.formats ?? [], concurrency: options.concurrency });
 }
 
-async function buildCatalog(options: CatalogOptions, first: boolean): Promise<Built> {
+async function buildCatalog(options: CatalogOptions, wanted: Promise<void> | undefined): Promise<Built> {
   const { metricDimension } = options;
-  const { problems, loaded, prefetched } = await loadFiles(options, first);
+  const { problems, loaded, prefetched } = await loadFiles(options, wanted);
   const byId = new Map<string, Scenario>();
   const firstPath = new Map<string, string>();
   const bySource: Record<string, number> = {};
@@ -108,10 +119,10 @@ const pauseForRequests = () => new Promise<void>((resolve) => setTimeout(resolve
  * Indexes once, serving an empty catalog that says why when only a bug could have stopped the build. The words
  * for `q` are indexed afterwards in slices, so the first searches (and the rest of the start) do not wait for them.
  */
-async function indexOnce(options: CatalogOptions, now: () => number, first = false): Promise<Built> {
+async function indexOnce(options: CatalogOptions, now: () => number, wanted?: Promise<void>): Promise<Built> {
   const startedAt = now();
   try {
-    const result = await buildCatalog(options, first);
+    const result = await buildCatalog(options, wanted);
     result.index.indexWords(pauseForRequests).catch((error: Error) => options.logger.error('catalog word indexing failed', { error: error.message }));
     options.logger.info('catalog indexed', { scenarios: result.index.size, problems: result.problems.length, sources: result.bySource, ms: now() - startedAt, ...(result.prefetched ? { prefetched: true } : {}) });
     return result;
@@ -143,26 +154,34 @@ export function createCatalog(options: CatalogOptions): Catalog {
   const now = options.now ?? Date.now;
   let current: Promise<Built> | undefined;
   let refreshing: Promise<CatalogRefresh> | undefined;
-  const built = (): Promise<Built> => (current ??= indexOnce(options, now, true));
+  // Someone waits for the first index (a search, a lookup, the doctor, a refresh; not the start's `ready()`): only
+  // then does this thread help the prefetch load the files, so the help never slows the rest of the start (issue 26).
+  let hurry!: () => void;
+  const wanted = new Promise<void>((resolve) => (hurry = resolve));
+  const built = (): Promise<Built> => (current ??= indexOnce(options, now, wanted));
+  const waitFor = (): Promise<Built> => {
+    hurry();
+    return built();
+  };
   return {
     async ready() {
       await built();
     },
     async search(query) {
-      return (await built()).index.search(query);
+      return (await waitFor()).index.search(query);
     },
     async get(id) {
-      const scenario = (await built()).byId.get(id);
+      const scenario = (await waitFor()).byId.get(id);
       return scenario ? structuredClone(scenario) : null;
     },
     async integrity() {
-      const { index, bySource, problems } = await built();
+      const { index, bySource, problems } = await waitFor();
       return { total: index.size, bySource: { ...bySource }, problems: [...problems] };
     },
     refresh() {
       // Two refreshes asked at once share one build: the second would read the same files.
       refreshing ??= (async () => {
-        const before = await built();
+        const before = await waitFor();
         const after = await indexOnce(options, now);
         current = Promise.resolve(after);
         return difference(before, after);

@@ -6,14 +6,17 @@
  */
 import { precompiledCount, registerPrecompiled } from '../../core/validate.ts';
 
-/** Installs the generated validators when they exist; returns how many are registered. */
-export async function installPrecompiledValidators(): Promise<number> {
-  const generated = new URL('../../validators.generated.js', import.meta.url);
+/**
+ * Installs the generated validators when they exist; returns how many are registered. `file`: the catalog
+ * prefetch worker installs only the catalog loader's (`validators.catalog.generated.js`).
+ */
+export async function installPrecompiledValidators(file = 'validators.generated.js'): Promise<number> {
+  const generated = new URL(`../../${file}`, import.meta.url);
   let module: { install(register: typeof registerPrecompiled): void };
   try {
     module = await import(generated.href);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' && String((error as Error).message).includes('validators.generated.js')) return 0;
+    if ((error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' && String((error as Error).message).includes(file)) return 0;
     throw error;
   }
   module.install(registerPrecompiled);
