@@ -4,8 +4,11 @@
  * Unexpected errors never reach the client as themselves: `app.ts` turns them into a generic `internal`.
  */
 
-/** The mark of a response that carries its request id (core/respond.ts). */
-const CARRIES_ID = Symbol.for('aeh.carriesRequestId');
+/**
+ * The mark of a response that carries its request id, so that the pipeline does not stamp it again: on the
+ * responses core/respond.ts builds and on rendered problems. Here because this file imports nothing.
+ */
+export const CARRIES_ID = Symbol('aeh.carriesRequestId');
 
 /** Every code the service answers with, its HTTP status and title (api-contract.md, "Errors"). */
 export const PROBLEM_CATALOGUE = {
@@ -103,7 +106,6 @@ export class Problem extends Error {
     record['content-type'] = 'application/problem+json';
     if (requestId) record['x-request-id'] = requestId;
     const response = new Response(JSON.stringify(this.toJSON(requestId)), { status: this.status, headers: record });
-    // Marked as core/respond.ts marks what it builds, so that the pipeline does not stamp the id again.
     if (requestId) (response as Response & Record<symbol, boolean>)[CARRIES_ID] = true;
     return response;
   }

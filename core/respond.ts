@@ -5,10 +5,9 @@
  * @hono/node-server writes without building anything, and the pipeline knows not to stamp it again.
  */
 import type { AppContext } from './routes.ts';
+import { CARRIES_ID } from './problems.ts';
 
 // A mark on the response itself: cheaper per request than a WeakSet entry, and invisible to JSON and headers.
-// Registered (`Symbol.for`): core/problems.ts marks the problems it renders with it too, without importing this file.
-const CARRIES_ID = Symbol.for('aeh.carriesRequestId');
 type Marked = Response & { [CARRIES_ID]?: true };
 
 /** A response with its body already serialised: `X-Request-Id` and `Content-Type` set, plus `headers`. */

@@ -69,13 +69,13 @@ export interface CatalogPrefetch {
 }
 
 /** A listed catalog file: its path and the source name of its folder. */
-export interface CatalogPrefetchTarget {
+export interface CatalogTarget {
   path: string;
   source: string;
 }
 
 /** Loads one listed file as the catalog does (a failure becomes the file's problem). */
-export type CatalogFileLoader = (target: CatalogPrefetchTarget) => CatalogFile;
+export type CatalogFileLoader = (target: CatalogTarget) => CatalogFile;
 
 export interface Catalog {
   /** Resolves when the index is built (starting the build if nothing has). Never rejects. */

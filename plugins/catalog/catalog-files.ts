@@ -4,7 +4,7 @@
  * a worker that the app's thread helps once it has started (runtime/node/catalog-prefetch.ts), with the same result.
  */
 import type { CatalogDocument, FileAccess } from '../../core/capabilities.ts';
-import type { CatalogFile, CatalogFiles, CatalogPrefetchTarget, CatalogProblem } from '../../core/domain/catalog.ts';
+import type { CatalogFile, CatalogFiles, CatalogProblem, CatalogTarget } from '../../core/domain/catalog.ts';
 import type { ScenarioFormat } from '../../core/domain/scenario-format.ts';
 import { normalizeScenario } from '../../core/domain/scenario-load.ts';
 import { isProblem } from '../../core/problems.ts';
@@ -52,9 +52,6 @@ export interface LoadContext {
   decoder: TextDecoder;
   formats: readonly ScenarioFormat[];
 }
-
-/** A listed catalog file: its path and the source name of its folder. */
-export type CatalogTarget = CatalogPrefetchTarget;
 
 /** The context to load files in the given formats with. */
 export function loadContext(formats: readonly ScenarioFormat[]): LoadContext {

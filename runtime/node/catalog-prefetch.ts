@@ -11,7 +11,7 @@
  * files only when both match its own, and reads them itself when they do not or when the worker fails.
  */
 import { resolve } from 'node:path';
-import type { CatalogFileLoader, CatalogFiles, CatalogPrefetch, CatalogPrefetchTarget } from '../../core/domain/catalog.ts';
+import type { CatalogFileLoader, CatalogFiles, CatalogPrefetch, CatalogTarget } from '../../core/domain/catalog.ts';
 import { parseConfig } from '../../core/config.ts';
 import { catalogDirs } from '../../plugins/catalog/catalog-dirs.ts';
 import { readEnvFile } from './env-file.ts';
@@ -23,7 +23,7 @@ import { startModuleWorker } from './module-worker.ts';
  * loads with), then the files of each claim (`CatalogFile[]` as JSON, from `start` in the list), then the end.
  */
 export type PrefetchMessage =
-  | { kind: 'targets'; targets: CatalogPrefetchTarget[]; problems: CatalogFiles['problems']; formats: string[] }
+  | { kind: 'targets'; targets: CatalogTarget[]; problems: CatalogFiles['problems']; formats: string[] }
   | { kind: 'files'; start: number; json: string }
   | { kind: 'done' };
 
@@ -39,7 +39,7 @@ const SLICE_MS = 5;
 const yieldToEventLoop = () => new Promise<void>((resolveYield) => setImmediate(resolveYield));
 
 /** Loads the files no thread has claimed yet on this one, a slice at a time, taking in what the worker sent between slices. */
-async function help(claims: Int32Array, loaded: CatalogFiles['loaded'], load: CatalogFileLoader, list: CatalogPrefetchTarget[], takeIn: () => void): Promise<void> {
+async function help(claims: Int32Array, loaded: CatalogFiles['loaded'], load: CatalogFileLoader, list: CatalogTarget[], takeIn: () => void): Promise<void> {
   await yieldToEventLoop();
   let sliceStart = performance.now();
   for (;;) {
