@@ -6,7 +6,8 @@
 // load from elsewhere on the machine hits both alike. Goals (issue 26 item 9): at most 6x the hello-world's start,
 // and under 1.5 s. Issue 36: from spawn to the first answer of a search over the mounted catalog at most 2.5x the
 // floor, a hello-world that reads and parses every catalog file before it answers (bench/fixtures/
-// hello-hono-catalog.mjs). Also printed: the compiled entry without npm and npm start without the mount.
+// hello-hono-catalog.mjs), judged on `npm start`; the same from `node scripts/start.mjs` (the issue quotes both) is
+// printed beside it. Also printed: the compiled entry without npm and npm start without the mount.
 // Usage: node bench/start-mounted.mjs [--runs 5]
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -26,6 +27,9 @@ const modes = [
   { name: 'baseline', title: 'hono hello-world (node bench/fixtures/hello-hono.mjs)', command: process.execPath, args: [join(repoRoot, 'bench', 'fixtures', 'hello-hono.mjs')], path: '/' },
   { name: 'floor', title: 'hono hello-world reading and parsing every catalog file first (bench/fixtures/hello-hono-catalog.mjs)', command: process.execPath, args: [join(repoRoot, 'bench', 'fixtures', 'hello-hono-catalog.mjs')], path: '/', env: mounted },
   { name: 'mounted', title: 'npm start, 5,028 AES scenarios mounted', command: 'npm', args: ['start', '--silent'], path: '/healthz', env: mounted, search: true },
+  // The issue's own measure of the first search (issue 36 quotes `node scripts/start.mjs` beside `npm start`):
+  // the same start without npm 11's own ~0.25 s of CPU, which is outside the project's code.
+  { name: 'started', title: 'node scripts/start.mjs, mounted (npm start without npm)', command: process.execPath, args: [join(repoRoot, 'scripts', 'start.mjs')], path: '/healthz', env: mounted, search: true },
   { name: 'compiled', title: 'node dist/runtime/node.js, mounted (without npm)', command: process.execPath, args: [join(repoRoot, 'dist', 'runtime', 'node.js')], path: '/healthz', env: mounted },
   { name: 'bare', title: 'npm start, nothing mounted', command: 'npm', args: ['start', '--silent'], path: '/healthz' },
 ];
@@ -53,9 +57,9 @@ async function timeStart(mode) {
 
 ensureBuilt();
 const times = Object.fromEntries(modes.map((mode) => [mode.name, []]));
-const searches = [];
+const searches = { mounted: [], started: [] };
 const ratios = [];
-const searchRatios = [];
+const searchRatios = { mounted: [], started: [] };
 const SEARCH_RATIO_GOAL = 2.5;
 for (let run = 0; run < runs; run++) {
   const round = {};
@@ -64,12 +68,11 @@ for (let run = 0; run < runs; run++) {
     times[mode.name].push(answered);
     round[mode.name] = answered;
     if (searched !== undefined) {
-      searches.push(searched);
-      round.searched = searched;
+      searches[mode.name].push(searched);
+      searchRatios[mode.name].push(searched / round.floor);
     }
   }
   ratios.push(round.mounted / round.baseline);
-  searchRatios.push(round.searched / round.floor);
 }
 
 const load = (await import('node:os')).loadavg()[0];
@@ -77,12 +80,15 @@ console.log(`\nNode ${process.versions.node}; load average ${fmt(load, 1)}; ${ru
 console.log('| command | median ms | min ms | max ms |');
 console.log('|---|---:|---:|---:|');
 for (const mode of modes) console.log(`| ${mode.title} | ${fmt(median(times[mode.name]))} | ${fmt(Math.min(...times[mode.name]))} | ${fmt(Math.max(...times[mode.name]))} |`);
-console.log(`| (mounted: until the first search over the catalog answers) | ${fmt(median(searches))} | ${fmt(Math.min(...searches))} | ${fmt(Math.max(...searches))} |`);
+for (const name of ['mounted', 'started']) console.log(`| (${name === 'mounted' ? 'npm start' : 'node scripts/start.mjs'}, mounted: until the first search over the catalog answers) | ${fmt(median(searches[name]))} | ${fmt(Math.min(...searches[name]))} | ${fmt(Math.max(...searches[name]))} |`);
 const ratio = median(ratios);
 const mountedMs = median(times.mounted);
 console.log(`\nper-run ratios: ${ratios.map((value) => `${fmt(value, 2)}x`).join(', ')}`);
 console.log(`ratio: npm start with the catalog mounted is ${fmt(ratio, 2)}x the hello-world's start (goal <= ${RATIO_GOAL}x): ${ratio <= RATIO_GOAL ? 'PASS' : 'FAIL'}`);
 console.log(`time: ${fmt(mountedMs)} ms median (goal < ${fmt(MS_GOAL)} ms): ${mountedMs < MS_GOAL ? 'PASS' : 'FAIL'}`);
-const searchRatio = median(searchRatios);
-console.log(`first search: ${fmt(median(searches))} ms median, ${fmt(searchRatio, 2)}x the floor's first answer (${fmt(median(times.floor))} ms; per run ${searchRatios.map((value) => `${fmt(value, 2)}x`).join(', ')}; goal <= ${SEARCH_RATIO_GOAL}x): ${searchRatio <= SEARCH_RATIO_GOAL ? 'PASS' : 'FAIL'}`);
+// Judged on `npm start`, the stricter of the two the issue quotes; `node scripts/start.mjs` printed beside it.
+const searchRatio = median(searchRatios.mounted);
+const describe = (name) => `${fmt(median(searches[name]))} ms median, ${fmt(median(searchRatios[name]), 2)}x the floor's first answer (${fmt(median(times.floor))} ms; per run ${searchRatios[name].map((value) => `${fmt(value, 2)}x`).join(', ')})`;
+console.log(`first search, node scripts/start.mjs (not judged): ${describe('started')}`);
+console.log(`first search, npm start: ${describe('mounted')}; goal <= ${SEARCH_RATIO_GOAL}x: ${searchRatio <= SEARCH_RATIO_GOAL ? 'PASS' : 'FAIL'}`);
 process.exitCode = ratio <= RATIO_GOAL && mountedMs < MS_GOAL && searchRatio <= SEARCH_RATIO_GOAL ? 0 : 1;
