@@ -37,7 +37,9 @@ async function startAndStopMidRun(dataDir: string) {
 
 const freshDir = () => mkdtempSync(join(tmpdir(), 'aeh-handoff-'));
 
-describe('evaluation: handoff protocol', () => {
+// The tests run side by side (issue 36): each has its own data folder and instances, and the agent's calls are
+// told apart by run id; most of their time is waiting on the agent's 150 ms answers.
+describe.concurrent('evaluation: handoff protocol', () => {
   it('a new instance finishes a stopped run from its handoff token with a continuous trace', async () => {
     const dataDir = freshDir();
     const { accepted, task } = await startAndStopMidRun(dataDir);

@@ -83,7 +83,9 @@ async function traceOf(url: string, runId: string): Promise<any[]> {
   return (await api(url, 'GET', `/api/v1/runs/${runId}/trace`)).text.trim().split('\n').map((line) => JSON.parse(line));
 }
 
-describe('evaluation: kill -9 mid-run', () => {
+// The two tests run side by side: each has its own agent, data folder and servers, and most of their time is
+// waiting (the agent answers after 300 ms, servers start and are killed), not CPU (issue 36).
+describe.concurrent('evaluation: kill -9 mid-run', () => {
   it('a new server finishes the run from its handoff token; nothing lost or run twice', async () => {
     const agent = await startLocalAgent({ delayMs: 300 });
     const root = mkdtempSync(join(tmpdir(), 'aeh-kill-'));

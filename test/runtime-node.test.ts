@@ -155,69 +155,73 @@ function spawnService(command: string, args: string[], env: NodeJS.ProcessEnv): 
   });
 }
 
-describe('runtime: npm start (compiled)', () => {
-  it('builds if needed, generates the key on first start without printing it, serves, and stops on SIGTERM', async () => {
-    const root = freshRoot();
-    const child = await spawnService('npm', ['start', '--silent'], childEnv({ PROJECT_ROOT: root, PORT: '0' }));
-    try {
-      const key = /^DASHBOARD_API_KEY=([0-9a-f]{64})$/m.exec(readFileSync(join(root, '.env'), 'utf8'))?.[1];
-      expect(key).toBeDefined();
-      expect(statSync(join(root, '.env')).mode & 0o777).toBe(0o600);
-      expect((await fetch(`${child.url}/healthz`)).status).toBe(200);
-      const info = await fetch(`${child.url}/api/info`, { headers: { 'X-AES-API-KEY': key! } });
-      expect(info.status).toBe(200);
-      expect((await info.json()).storage.driver).toBe('fs');
-      expect(child.output()).toContain(join(root, '.env'));
-      expect(child.output()).not.toContain(key!);
-    } finally {
-      await child.stop();
-    }
-    expect(child.output()).toContain('SIGTERM: shutting down');
-  });
-});
-
-describe('runtime: node --import tsx runtime/node.ts (from source)', () => {
-  it('serves with the key from the environment and refuses a short key at start', async () => {
-    const root = freshRoot();
-    const child = await spawnService(process.execPath, ['--import', 'tsx', 'runtime/node.ts'], childEnv({ PROJECT_ROOT: root, PORT: '0', DASHBOARD_API_KEY: TEST_KEY, AEH_STORAGE: 'memory' }));
-    try {
-      const info = await fetch(`${child.url}/api/info`, { headers: { Authorization: `Bearer ${TEST_KEY}` } });
-      expect((await info.json()).storage.driver).toBe('memory');
-    } finally {
-      expect(await child.stop()).toBe(0);
-    }
-    // The refusal is the same code compiled: a second start through tsx (loading and transforming every source
-    // again, a few CPU-s) would prove nothing the start above and the compiled entry do not.
-    const refused = spawnService(process.execPath, ['dist/runtime/node.js'], childEnv({ PROJECT_ROOT: root, PORT: '0', DASHBOARD_API_KEY: 'short' }));
-    await expect(refused).rejects.toThrow(/exited with 1 before listening:[\s\S]*DASHBOARD_API_KEY is 5 characters/);
-  });
-});
-
-describe('runtime: compiled service where code generation is forbidden (as on edge runtimes)', () => {
-  it('validates every JSON body and query with the precompiled validators', async () => {
-    const build = spawnProcessSync(process.execPath, [join(repoRoot, 'scripts', 'build.mjs'), '--if-stale']);
-    expect(build.status, build.output).toBe(0);
-    const child = await spawnService(process.execPath, ['--disallow-code-generation-from-strings', 'dist/runtime/node.js'], childEnv({ PROJECT_ROOT: freshRoot(), PORT: '0', DASHBOARD_API_KEY: TEST_KEY, AEH_STORAGE: 'memory' }));
-    try {
-      const doc = await (await fetch(`${child.url}/api/openapi.json`)).json();
-      const bodyRoutes: string[] = [];
-      for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, { requestBody?: unknown }>>)) {
-        for (const [method, operation] of Object.entries(item)) if (operation.requestBody) bodyRoutes.push(`${method.toUpperCase()} ${path.replace(/\{[^}]+\}/g, 'x')}`);
+// The three starts as a child process run side by side (issue 36): each has its own project root and port, and
+// much of their time is waiting on a process to start or to stop (SIGTERM, then until the port closes).
+describe.concurrent('runtime: the service as a child process', () => {
+  describe('runtime: npm start (compiled)', () => {
+    it('builds if needed, generates the key on first start without printing it, serves, and stops on SIGTERM', async () => {
+      const root = freshRoot();
+      const child = await spawnService('npm', ['start', '--silent'], childEnv({ PROJECT_ROOT: root, PORT: '0' }));
+      try {
+        const key = /^DASHBOARD_API_KEY=([0-9a-f]{64})$/m.exec(readFileSync(join(root, '.env'), 'utf8'))?.[1];
+        expect(key).toBeDefined();
+        expect(statSync(join(root, '.env')).mode & 0o777).toBe(0o600);
+        expect((await fetch(`${child.url}/healthz`)).status).toBe(200);
+        const info = await fetch(`${child.url}/api/info`, { headers: { 'X-AES-API-KEY': key! } });
+        expect(info.status).toBe(200);
+        expect((await info.json()).storage.driver).toBe('fs');
+        expect(child.output()).toContain(join(root, '.env'));
+        expect(child.output()).not.toContain(key!);
+      } finally {
+        await child.stop();
       }
-      expect(bodyRoutes.length).toBeGreaterThan(3);
-      for (const route of bodyRoutes) {
-        const [method, path] = route.split(' ');
-        // An array fails every object schema: the validator must run, and must not need `new Function`.
-        const response = await fetch(`${child.url}${path}`, { method, headers: { 'X-API-Key': TEST_KEY, 'Content-Type': 'application/json' }, body: '[]' });
-        expect(response.status, route).toBe(400);
-        expect((await response.json()).code, route).toBe('validation_failed');
+      expect(child.output()).toContain('SIGTERM: shutting down');
+    });
+  });
+
+  describe('runtime: node --import tsx runtime/node.ts (from source)', () => {
+    it('serves with the key from the environment and refuses a short key at start', async () => {
+      const root = freshRoot();
+      const child = await spawnService(process.execPath, ['--import', 'tsx', 'runtime/node.ts'], childEnv({ PROJECT_ROOT: root, PORT: '0', DASHBOARD_API_KEY: TEST_KEY, AEH_STORAGE: 'memory' }));
+      try {
+        const info = await fetch(`${child.url}/api/info`, { headers: { Authorization: `Bearer ${TEST_KEY}` } });
+        expect((await info.json()).storage.driver).toBe('memory');
+      } finally {
+        expect(await child.stop()).toBe(0);
       }
-      const query = await fetch(`${child.url}/api/scenarios?limit=abc`, { headers: { 'X-API-Key': TEST_KEY } });
-      expect(query.status).toBe(400);
-    } finally {
-      await child.stop();
-    }
-    expect(child.output()).not.toContain('EvalError');
+      // The refusal is the same code compiled: a second start through tsx (loading and transforming every source
+      // again, a few CPU-s) would prove nothing the start above and the compiled entry do not.
+      const refused = spawnService(process.execPath, ['dist/runtime/node.js'], childEnv({ PROJECT_ROOT: root, PORT: '0', DASHBOARD_API_KEY: 'short' }));
+      await expect(refused).rejects.toThrow(/exited with 1 before listening:[\s\S]*DASHBOARD_API_KEY is 5 characters/);
+    });
+  });
+
+  describe('runtime: compiled service where code generation is forbidden (as on edge runtimes)', () => {
+    it('validates every JSON body and query with the precompiled validators', async () => {
+      const build = spawnProcessSync(process.execPath, [join(repoRoot, 'scripts', 'build.mjs'), '--if-stale']);
+      expect(build.status, build.output).toBe(0);
+      const child = await spawnService(process.execPath, ['--disallow-code-generation-from-strings', 'dist/runtime/node.js'], childEnv({ PROJECT_ROOT: freshRoot(), PORT: '0', DASHBOARD_API_KEY: TEST_KEY, AEH_STORAGE: 'memory' }));
+      try {
+        const doc = await (await fetch(`${child.url}/api/openapi.json`)).json();
+        const bodyRoutes: string[] = [];
+        for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, { requestBody?: unknown }>>)) {
+          for (const [method, operation] of Object.entries(item)) if (operation.requestBody) bodyRoutes.push(`${method.toUpperCase()} ${path.replace(/\{[^}]+\}/g, 'x')}`);
+        }
+        expect(bodyRoutes.length).toBeGreaterThan(3);
+        for (const route of bodyRoutes) {
+          const [method, path] = route.split(' ');
+          // An array fails every object schema: the validator must run, and must not need `new Function`.
+          const response = await fetch(`${child.url}${path}`, { method, headers: { 'X-API-Key': TEST_KEY, 'Content-Type': 'application/json' }, body: '[]' });
+          expect(response.status, route).toBe(400);
+          expect((await response.json()).code, route).toBe('validation_failed');
+        }
+        const query = await fetch(`${child.url}/api/scenarios?limit=abc`, { headers: { 'X-API-Key': TEST_KEY } });
+        expect(query.status).toBe(400);
+      } finally {
+        await child.stop();
+      }
+      expect(child.output()).not.toContain('EvalError');
+    });
   });
 });
 

@@ -6,7 +6,7 @@
  */
 import type { Json } from '../../../core/shim.ts';
 import { CALCULATE_ACTION, TRANSFER_ACTION, calculateAction, objectSchema, fail, keyOf, runAction, table, withKey, type JsonObject, type Keyed } from './shared.ts';
-import { defineTauShim, type DbLoader } from './define.ts';
+import { defineTauShim, type DbLoader, type TauShimDefinition } from './define.ts';
 
 type Cabin = 'business' | 'economy' | 'basic_economy';
 interface FlightDate extends JsonObject { status: string }
@@ -258,38 +258,44 @@ const LEGS = { type: 'array', maxItems: 20, items: { type: 'object', required: [
 const PASSENGERS = { type: 'array', maxItems: 20, items: { type: 'object', required: ['first_name', 'last_name', 'dob'], properties: { first_name: { type: 'string' }, last_name: { type: 'string' }, dob: { type: 'string', description: "Date of birth, 'YYYY-MM-DD'." } } } };
 const COUNT = { type: 'integer', minimum: 0, maximum: 1000 };
 
+/**
+ * The shim's definition but for its loader, built once per process: its schemas are then the same objects in every
+ * app, whose validators core/validate.ts keeps by object (built anew per app, ajv compiled them at every start:
+ * most of a test app's build, issue 36).
+ */
+const AIRLINE: Omit<TauShimDefinition<AirlineDb>, 'load'> = {
+  name: 'tau_airline',
+  domain: 'airline',
+  tables: { flights: FLIGHTS, users: USERS, reservations: RESERVATIONS } as never,
+  description: "τ-bench airline: flights, users and reservations, with τ-bench's reservation tools (search flights, book, change flights, cabin, passengers or bags, cancel, send a certificate).",
+  actions: [
+    {
+      name: 'book_reservation', description: 'Book a reservation: the flights, passengers and payments (each paid amount from a payment method of the user; the sum must be the total price: fares, 30 per passenger for insurance, 50 per non-free bag).',
+      parameters: object(['user_id', 'origin', 'destination', 'flight_type', 'cabin', 'flights', 'passengers', 'payment_methods', 'total_baggages', 'nonfree_baggages', 'insurance'], {
+        user_id: USER_ID, origin: AIRPORT('origin'), destination: AIRPORT('destination'), flight_type: { enum: ['one_way', 'round_trip'] }, cabin: CABIN,
+        flights: { ...LEGS, description: 'Each flight of the trip.' }, passengers: { ...PASSENGERS, description: 'Each passenger.' },
+        payment_methods: { type: 'array', maxItems: 10, description: 'Each payment.', items: { type: 'object', required: ['payment_id', 'amount'], properties: { payment_id: PAYMENT_ID, amount: { type: 'integer', description: 'Amount in dollars.' } } } },
+        total_baggages: { ...COUNT, description: 'The total number of bags.' }, nonfree_baggages: { ...COUNT, description: 'The number of non-free bags.' }, insurance: { enum: ['yes', 'no'] },
+      }),
+    },
+    CALCULATE_ACTION,
+    { name: 'cancel_reservation', description: 'Cancel the whole reservation; every payment is refunded.', parameters: object(['reservation_id'], { reservation_id: RESERVATION_ID }) },
+    { name: 'get_reservation_details', description: 'The details of a reservation.', readOnly: true, parameters: object(['reservation_id'], { reservation_id: RESERVATION_ID }) },
+    { name: 'get_user_details', description: 'The details of a user, including their reservations.', readOnly: true, parameters: object(['user_id'], { user_id: USER_ID }) },
+    { name: 'list_all_airports', description: 'Every airport served, with its city.', readOnly: true, parameters: object([], {}) },
+    { name: 'search_direct_flight', description: 'Direct flights between two airports on a date, with seats and prices.', readOnly: true, parameters: object(['origin', 'destination', 'date'], { origin: AIRPORT('origin'), destination: AIRPORT('destination'), date: DATE }) },
+    { name: 'search_onestop_flight', description: 'One-stop connections between two airports on a date: pairs of flights.', readOnly: true, parameters: object(['origin', 'destination', 'date'], { origin: AIRPORT('origin'), destination: AIRPORT('destination'), date: DATE }) },
+    { name: 'send_certificate', description: 'Send a certificate (a voucher of the amount) to a user. Be careful!', parameters: object(['user_id', 'amount'], { user_id: USER_ID, amount: { type: 'number', minimum: 0, description: 'The amount of the certificate.' } }) },
+    TRANSFER_ACTION,
+    { name: 'update_reservation_baggages', description: 'Change the bags of a reservation; added non-free bags are paid with a payment method of the profile (not a certificate).', parameters: object(['reservation_id', 'total_baggages', 'nonfree_baggages', 'payment_id'], { reservation_id: RESERVATION_ID, total_baggages: { ...COUNT, description: 'The new total number of bags.' }, nonfree_baggages: { ...COUNT, description: 'The new number of non-free bags.' }, payment_id: PAYMENT_ID }) },
+    { name: 'update_reservation_flights', description: 'Change the flights or cabin of a reservation: list every flight of the whole new reservation, changed or not. The fare difference is paid or refunded with a payment method of the profile (not a certificate).', parameters: object(['reservation_id', 'cabin', 'flights', 'payment_id'], { reservation_id: RESERVATION_ID, cabin: CABIN, flights: { ...LEGS, description: 'Every flight of the new reservation.' }, payment_id: PAYMENT_ID }) },
+    { name: 'update_reservation_passengers', description: 'Change the passengers of a reservation (the same number of passengers).', parameters: object(['reservation_id', 'passengers'], { reservation_id: RESERVATION_ID, passengers: { ...PASSENGERS, description: 'Every passenger.' } }) },
+    { name: 'get_flight_status', description: 'The status of a flight on a date.', readOnly: true, parameters: object(['flight_number', 'date'], { flight_number: { type: 'string' }, date: DATE }) },
+  ],
+  run: (action, params, db) => runAction(db, () => ACTIONS[action]?.(db, params) ?? fail('invalid', `Tool '${action}' not found.`)),
+};
+
 /** Builds the `tau_airline` shim; `load` gives the database when a scenario sets no `initial_state.tau_airline`. */
 export function tauAirlineShim(load?: DbLoader) {
-  return defineTauShim<AirlineDb>({
-    name: 'tau_airline',
-    domain: 'airline',
-    tables: { flights: FLIGHTS, users: USERS, reservations: RESERVATIONS } as never,
-    load,
-    description: "τ-bench airline: flights, users and reservations, with τ-bench's reservation tools (search flights, book, change flights, cabin, passengers or bags, cancel, send a certificate).",
-    actions: [
-      {
-        name: 'book_reservation', description: 'Book a reservation: the flights, passengers and payments (each paid amount from a payment method of the user; the sum must be the total price: fares, 30 per passenger for insurance, 50 per non-free bag).',
-        parameters: object(['user_id', 'origin', 'destination', 'flight_type', 'cabin', 'flights', 'passengers', 'payment_methods', 'total_baggages', 'nonfree_baggages', 'insurance'], {
-          user_id: USER_ID, origin: AIRPORT('origin'), destination: AIRPORT('destination'), flight_type: { enum: ['one_way', 'round_trip'] }, cabin: CABIN,
-          flights: { ...LEGS, description: 'Each flight of the trip.' }, passengers: { ...PASSENGERS, description: 'Each passenger.' },
-          payment_methods: { type: 'array', maxItems: 10, description: 'Each payment.', items: { type: 'object', required: ['payment_id', 'amount'], properties: { payment_id: PAYMENT_ID, amount: { type: 'integer', description: 'Amount in dollars.' } } } },
-          total_baggages: { ...COUNT, description: 'The total number of bags.' }, nonfree_baggages: { ...COUNT, description: 'The number of non-free bags.' }, insurance: { enum: ['yes', 'no'] },
-        }),
-      },
-      CALCULATE_ACTION,
-      { name: 'cancel_reservation', description: 'Cancel the whole reservation; every payment is refunded.', parameters: object(['reservation_id'], { reservation_id: RESERVATION_ID }) },
-      { name: 'get_reservation_details', description: 'The details of a reservation.', readOnly: true, parameters: object(['reservation_id'], { reservation_id: RESERVATION_ID }) },
-      { name: 'get_user_details', description: 'The details of a user, including their reservations.', readOnly: true, parameters: object(['user_id'], { user_id: USER_ID }) },
-      { name: 'list_all_airports', description: 'Every airport served, with its city.', readOnly: true, parameters: object([], {}) },
-      { name: 'search_direct_flight', description: 'Direct flights between two airports on a date, with seats and prices.', readOnly: true, parameters: object(['origin', 'destination', 'date'], { origin: AIRPORT('origin'), destination: AIRPORT('destination'), date: DATE }) },
-      { name: 'search_onestop_flight', description: 'One-stop connections between two airports on a date: pairs of flights.', readOnly: true, parameters: object(['origin', 'destination', 'date'], { origin: AIRPORT('origin'), destination: AIRPORT('destination'), date: DATE }) },
-      { name: 'send_certificate', description: 'Send a certificate (a voucher of the amount) to a user. Be careful!', parameters: object(['user_id', 'amount'], { user_id: USER_ID, amount: { type: 'number', minimum: 0, description: 'The amount of the certificate.' } }) },
-      TRANSFER_ACTION,
-      { name: 'update_reservation_baggages', description: 'Change the bags of a reservation; added non-free bags are paid with a payment method of the profile (not a certificate).', parameters: object(['reservation_id', 'total_baggages', 'nonfree_baggages', 'payment_id'], { reservation_id: RESERVATION_ID, total_baggages: { ...COUNT, description: 'The new total number of bags.' }, nonfree_baggages: { ...COUNT, description: 'The new number of non-free bags.' }, payment_id: PAYMENT_ID }) },
-      { name: 'update_reservation_flights', description: 'Change the flights or cabin of a reservation: list every flight of the whole new reservation, changed or not. The fare difference is paid or refunded with a payment method of the profile (not a certificate).', parameters: object(['reservation_id', 'cabin', 'flights', 'payment_id'], { reservation_id: RESERVATION_ID, cabin: CABIN, flights: { ...LEGS, description: 'Every flight of the new reservation.' }, payment_id: PAYMENT_ID }) },
-      { name: 'update_reservation_passengers', description: 'Change the passengers of a reservation (the same number of passengers).', parameters: object(['reservation_id', 'passengers'], { reservation_id: RESERVATION_ID, passengers: { ...PASSENGERS, description: 'Every passenger.' } }) },
-      { name: 'get_flight_status', description: 'The status of a flight on a date.', readOnly: true, parameters: object(['flight_number', 'date'], { flight_number: { type: 'string' }, date: DATE }) },
-    ],
-    run: (action, params, db) => runAction(db, () => ACTIONS[action]?.(db, params) ?? fail('invalid', `Tool '${action}' not found.`)),
-  });
+  return defineTauShim<AirlineDb>({ ...AIRLINE, load });
 }

@@ -6,6 +6,7 @@
  * which assertions, the expected-world comparison and `world.json` see, is τ-bench's keyed database again.
  */
 import { defineShim, type Json, type Shim, type ShimAction, type ShimOutcome } from '../../../core/shim.ts';
+import type { JsonSchema } from '../../../core/validate.ts';
 import type { JsonObject, Keyed, Table } from './shared.ts';
 import { pointerSegment, type PatchOperation } from '../../../core/domain/state-diff.ts';
 
@@ -15,7 +16,7 @@ export type TauDomain = 'retail' | 'airline' | 'telecom';
 /** Gives a domain's database from the configured data directory (or throws saying why it cannot). */
 export type DbLoader = (domain: TauDomain) => Promise<JsonObject>;
 
-interface TauShimDefinition<S extends JsonObject> {
+export interface TauShimDefinition<S extends JsonObject> {
   name: string;
   domain: TauDomain;
   description: string;
@@ -49,14 +50,6 @@ export function defineTauShim<S extends JsonObject>(definition: TauShimDefinitio
     }
     return state;
   };
-  const database = {
-    type: 'object',
-    description: `τ-bench's ${domain} database (its db.json${domain === 'telecom' ? ': db.toml as the reference loads it, in JSON' : ''}); absent: the one in the τ-bench data directory (AEH_TAU_DATA_DIR).`,
-    required: names,
-    properties: Object.fromEntries(names.map((table) => [table, tables[table].published === 'list' ? { type: 'array', items: { type: 'object' } } : { type: 'object', additionalProperties: { type: 'object' } }])),
-    additionalProperties: false,
-  };
-  const initialization = { type: 'object', required: ['initialization_actions'], additionalProperties: false, description: 'the data directory\'s database after a τ-bench task\'s initialization actions', properties: { initialization_actions: { type: 'array', maxItems: 200, items: { type: 'object', required: ['env_type', 'func_name'], properties: { env_type: { type: 'string' }, func_name: { type: 'string' }, arguments: { type: 'object' } } } } } };
   const loaded = async () => {
     if (!load) throw new Error(`${name}: the scenario gives no initial_state.${name} and no τ-bench data directory is configured (AEH_TAU_DATA_DIR)`);
     return toState(await load(domain));
@@ -65,7 +58,7 @@ export function defineTauShim<S extends JsonObject>(definition: TauShimDefinitio
     name,
     description: definition.description,
     actions: definition.actions,
-    initialStateSchema: initialize ? { oneOf: [database, initialization] } : database,
+    initialStateSchema: initialStateSchema(definition),
     async initialState(seed) {
       const calls = initialize && seed !== null && typeof seed === 'object' && 'initialization_actions' in seed ? (seed as { initialization_actions: Parameters<typeof initialize>[1] }).initialization_actions : undefined;
       if (calls) return initialize!(await loaded(), calls);
@@ -87,4 +80,28 @@ export function defineTauShim<S extends JsonObject>(definition: TauShimDefinitio
       return view;
     },
   });
+}
+
+/**
+ * Each domain's initial-state schema, built once per tables object (a domain's own constant, with its own
+ * `initialize`): the same object in every app, so its validator is compiled once per process (core/validate.ts
+ * keeps validators by schema object; built anew per app, it was compiled at every start: issue 36).
+ */
+const initialStateSchemas = new WeakMap<object, JsonSchema>();
+
+function initialStateSchema<S extends JsonObject>({ domain, tables, initialize }: TauShimDefinition<S>): JsonSchema {
+  const known = initialStateSchemas.get(tables);
+  if (known) return known;
+  const names = Object.keys(tables);
+  const database = {
+    type: 'object',
+    description: `τ-bench's ${domain} database (its db.json${domain === 'telecom' ? ': db.toml as the reference loads it, in JSON' : ''}); absent: the one in the τ-bench data directory (AEH_TAU_DATA_DIR).`,
+    required: names,
+    properties: Object.fromEntries(names.map((table) => [table, tables[table].published === 'list' ? { type: 'array', items: { type: 'object' } } : { type: 'object', additionalProperties: { type: 'object' } }])),
+    additionalProperties: false,
+  };
+  const initialization = { type: 'object', required: ['initialization_actions'], additionalProperties: false, description: 'the data directory\'s database after a τ-bench task\'s initialization actions', properties: { initialization_actions: { type: 'array', maxItems: 200, items: { type: 'object', required: ['env_type', 'func_name'], properties: { env_type: { type: 'string' }, func_name: { type: 'string' }, arguments: { type: 'object' } } } } } };
+  const schema: JsonSchema = initialize ? { oneOf: [database, initialization] } : database;
+  initialStateSchemas.set(tables, schema);
+  return schema;
 }

@@ -7,7 +7,7 @@
  */
 import type { Json } from '../../../core/shim.ts';
 import { CALCULATE_ACTION, TRANSFER_ACTION, calculateAction, objectSchema, countsOf, fail, keyOf, pyJsonStringMap, roundMoney, runAction, table, withKey, type JsonObject, type Keyed } from './shared.ts';
-import { defineTauShim, type DbLoader } from './define.ts';
+import { defineTauShim, type DbLoader, type TauShimDefinition } from './define.ts';
 
 interface Variant extends JsonObject { item_id: string; options: JsonObject; available: boolean; price: number }
 interface Product extends JsonObject { name: string; product_id: string; variants: Keyed<Variant> }
@@ -249,32 +249,38 @@ const SWAP = (what: string) => object(['order_id', 'item_ids', 'new_item_ids', '
   payment_method_id: { ...PAYMENT_METHOD_ID, description: 'The payment method that pays or receives the price difference.' },
 });
 
+/**
+ * The shim's definition but for its loader, built once per process: its schemas are then the same objects in every
+ * app, whose validators core/validate.ts keeps by object (built anew per app, ajv compiled them at every start:
+ * most of a test app's build, issue 36).
+ */
+const RETAIL: Omit<TauShimDefinition<RetailDb>, 'load'> = {
+  name: 'tau_retail',
+  domain: 'retail',
+  tables: { products: PRODUCTS, users: USERS, orders: ORDERS } as never,
+  description: "τ-bench retail: an online store's users, orders and products, with τ-bench's customer-service tools (look up users and orders, cancel or modify pending orders, return or exchange delivered items).",
+  actions: [
+    CALCULATE_ACTION,
+    { name: 'cancel_pending_order', description: "Cancel a pending order (not a processed or delivered one) after explicit user confirmation. The order becomes 'cancelled' and its payments are refunded: at once to a gift card, in 5-7 business days otherwise.", parameters: object(['order_id', 'reason'], { order_id: ORDER_ID, reason: { type: 'string', description: "Either 'no longer needed' or 'ordered by mistake'." } }) },
+    { name: 'exchange_delivered_order_items', description: 'Exchange items of a delivered order for items of the same product (once per order), after explicit user confirmation. The order becomes "exchange requested".', parameters: SWAP('exchanged') },
+    { name: 'find_user_id_by_name_zip', description: 'Find a user id by first name, last name and zip code; use it only when the user cannot be found by email.', readOnly: true, parameters: object(['first_name', 'last_name', 'zip'], { first_name: { type: 'string', description: "Such as 'John'." }, last_name: { type: 'string', description: "Such as 'Doe'." }, zip: { type: 'string', description: "Such as '12345'." } }) },
+    { name: 'find_user_id_by_email', description: 'Find a user id by email.', readOnly: true, parameters: object(['email'], { email: { type: 'string', description: "Such as 'something@example.com'." } }) },
+    { name: 'get_order_details', description: 'The status and details of an order.', readOnly: true, parameters: object(['order_id'], { order_id: ORDER_ID }) },
+    { name: 'get_product_details', description: 'The inventory details of a product (its variants). A product id is not an item id.', readOnly: true, parameters: object(['product_id'], { product_id: { type: 'string', description: "Such as '6086499569'." } }) },
+    { name: 'get_item_details', description: 'The inventory details of an item (one variant of a product). An item id is not a product id.', readOnly: true, parameters: object(['item_id'], { item_id: { type: 'string', description: "Such as '6086499569'." } }) },
+    { name: 'get_user_details', description: 'The details of a user, including their orders.', readOnly: true, parameters: object(['user_id'], { user_id: USER_ID }) },
+    { name: 'list_all_product_types', description: 'The name and product id of every product type (50 in the store), as a JSON object sorted by name.', readOnly: true, parameters: object([], {}) },
+    { name: 'modify_pending_order_address', description: 'Change the shipping address of a pending order, after explicit user confirmation.', parameters: object(['order_id', ...ADDRESS_FIELDS], { order_id: ORDER_ID, ...ADDRESS }) },
+    { name: 'modify_pending_order_items', description: 'Change items of a pending order to other items of the same product (once per order), after explicit user confirmation.', parameters: SWAP('modified') },
+    { name: 'modify_pending_order_payment', description: 'Change the payment method of a pending order, after explicit user confirmation.', parameters: object(['order_id', 'payment_method_id'], { order_id: ORDER_ID, payment_method_id: PAYMENT_METHOD_ID }) },
+    { name: 'modify_user_address', description: 'Change the default address of a user, after explicit user confirmation.', parameters: object(['user_id', ...ADDRESS_FIELDS], { user_id: USER_ID, ...ADDRESS }) },
+    { name: 'return_delivered_order_items', description: 'Return items of a delivered order, after explicit user confirmation; the refund goes to the original payment method or a gift card. The order becomes "return requested" and the user gets an email on how to return the items.', parameters: object(['order_id', 'item_ids', 'payment_method_id'], { order_id: ORDER_ID, item_ids: { ...ITEM_IDS, description: "The item ids to return, each such as '1008292230'; an id may repeat." }, payment_method_id: { ...PAYMENT_METHOD_ID, description: 'The original payment method or a gift card, to receive the refund.' } }) },
+    TRANSFER_ACTION,
+  ],
+  run: (action, params, db) => runAction(db, () => ACTIONS[action]?.(db, params) ?? fail('invalid', `Tool '${action}' not found.`)),
+};
+
 /** Builds the `tau_retail` shim; `load` gives the database when a scenario sets no `initial_state.tau_retail`. */
 export function tauRetailShim(load?: DbLoader) {
-  return defineTauShim<RetailDb>({
-    name: 'tau_retail',
-    domain: 'retail',
-    tables: { products: PRODUCTS, users: USERS, orders: ORDERS } as never,
-    load,
-    description: "τ-bench retail: an online store's users, orders and products, with τ-bench's customer-service tools (look up users and orders, cancel or modify pending orders, return or exchange delivered items).",
-    actions: [
-      CALCULATE_ACTION,
-      { name: 'cancel_pending_order', description: "Cancel a pending order (not a processed or delivered one) after explicit user confirmation. The order becomes 'cancelled' and its payments are refunded: at once to a gift card, in 5-7 business days otherwise.", parameters: object(['order_id', 'reason'], { order_id: ORDER_ID, reason: { type: 'string', description: "Either 'no longer needed' or 'ordered by mistake'." } }) },
-      { name: 'exchange_delivered_order_items', description: 'Exchange items of a delivered order for items of the same product (once per order), after explicit user confirmation. The order becomes "exchange requested".', parameters: SWAP('exchanged') },
-      { name: 'find_user_id_by_name_zip', description: 'Find a user id by first name, last name and zip code; use it only when the user cannot be found by email.', readOnly: true, parameters: object(['first_name', 'last_name', 'zip'], { first_name: { type: 'string', description: "Such as 'John'." }, last_name: { type: 'string', description: "Such as 'Doe'." }, zip: { type: 'string', description: "Such as '12345'." } }) },
-      { name: 'find_user_id_by_email', description: 'Find a user id by email.', readOnly: true, parameters: object(['email'], { email: { type: 'string', description: "Such as 'something@example.com'." } }) },
-      { name: 'get_order_details', description: 'The status and details of an order.', readOnly: true, parameters: object(['order_id'], { order_id: ORDER_ID }) },
-      { name: 'get_product_details', description: 'The inventory details of a product (its variants). A product id is not an item id.', readOnly: true, parameters: object(['product_id'], { product_id: { type: 'string', description: "Such as '6086499569'." } }) },
-      { name: 'get_item_details', description: 'The inventory details of an item (one variant of a product). An item id is not a product id.', readOnly: true, parameters: object(['item_id'], { item_id: { type: 'string', description: "Such as '6086499569'." } }) },
-      { name: 'get_user_details', description: 'The details of a user, including their orders.', readOnly: true, parameters: object(['user_id'], { user_id: USER_ID }) },
-      { name: 'list_all_product_types', description: 'The name and product id of every product type (50 in the store), as a JSON object sorted by name.', readOnly: true, parameters: object([], {}) },
-      { name: 'modify_pending_order_address', description: 'Change the shipping address of a pending order, after explicit user confirmation.', parameters: object(['order_id', ...ADDRESS_FIELDS], { order_id: ORDER_ID, ...ADDRESS }) },
-      { name: 'modify_pending_order_items', description: 'Change items of a pending order to other items of the same product (once per order), after explicit user confirmation.', parameters: SWAP('modified') },
-      { name: 'modify_pending_order_payment', description: 'Change the payment method of a pending order, after explicit user confirmation.', parameters: object(['order_id', 'payment_method_id'], { order_id: ORDER_ID, payment_method_id: PAYMENT_METHOD_ID }) },
-      { name: 'modify_user_address', description: 'Change the default address of a user, after explicit user confirmation.', parameters: object(['user_id', ...ADDRESS_FIELDS], { user_id: USER_ID, ...ADDRESS }) },
-      { name: 'return_delivered_order_items', description: 'Return items of a delivered order, after explicit user confirmation; the refund goes to the original payment method or a gift card. The order becomes "return requested" and the user gets an email on how to return the items.', parameters: object(['order_id', 'item_ids', 'payment_method_id'], { order_id: ORDER_ID, item_ids: { ...ITEM_IDS, description: "The item ids to return, each such as '1008292230'; an id may repeat." }, payment_method_id: { ...PAYMENT_METHOD_ID, description: 'The original payment method or a gift card, to receive the refund.' } }) },
-      TRANSFER_ACTION,
-    ],
-    run: (action, params, db) => runAction(db, () => ACTIONS[action]?.(db, params) ?? fail('invalid', `Tool '${action}' not found.`)),
-  });
+  return defineTauShim<RetailDb>({ ...RETAIL, load });
 }

@@ -90,17 +90,23 @@ function runTool(action: string, params: Record<string, unknown>, db: TelecomUse
   }
 }
 
+/**
+ * Built once per process, like ACTIONS: the same schema object in every app, whose validator core/validate.ts keeps
+ * by object (built anew per app, ajv compiled it at every start: issue 36).
+ */
+const INITIAL_STATE_SCHEMA = {
+  type: 'object', required: ['device', 'surroundings'], additionalProperties: false,
+  description: "τ-bench's telecom user database (TelecomUserDB.model_dump() in JSON); absent: the release's user_db.toml.",
+  properties: { device: { type: 'object' }, surroundings: { type: 'object' }, default_vpn_degraded: { type: 'boolean', description: 'break_vpn degraded the default VPN profile (the reference keeps it on its toolkit class)' } },
+};
+
 /** Builds the `tau_telecom_user` shim: the release's device (`user_db.toml`) unless a scenario or task gives one. */
 export function tauTelecomUserShim() {
   return defineShim<TelecomUserDb>({
     name: 'tau_telecom_user',
     description: "τ-bench telecom, the user's side: the user's phone (SIM, network, mobile data, roaming, APN, Wi-Fi, VPN, apps) and surroundings, with τ-bench's user tools (the simulated user's, in a scenario that names this shim among its user_shims).",
     actions: ACTIONS,
-    initialStateSchema: {
-      type: 'object', required: ['device', 'surroundings'], additionalProperties: false,
-      description: "τ-bench's telecom user database (TelecomUserDB.model_dump() in JSON); absent: the release's user_db.toml.",
-      properties: { device: { type: 'object' }, surroundings: { type: 'object' }, default_vpn_degraded: { type: 'boolean', description: 'break_vpn degraded the default VPN profile (the reference keeps it on its toolkit class)' } },
-    },
+    initialStateSchema: INITIAL_STATE_SCHEMA,
     initialState: (seed) => (seed === undefined ? defaultUserDb() : { ...(seed as TelecomUserDb), default_vpn_degraded: (seed as TelecomUserDb).default_vpn_degraded === true }),
     call: runTool,
     view: viewOf,

@@ -9,7 +9,7 @@
  */
 import type { Json } from '../../../core/shim.ts';
 import { TRANSFER_ACTION, fail, objectSchema, pyFloatString, roundMoney, runAction, table, type JsonObject } from './shared.ts';
-import { defineTauShim, type DbLoader } from './define.ts';
+import { defineTauShim, type DbLoader, type TauShimDefinition } from './define.ts';
 import { TELECOM_CHECKS } from './telecom-checks.ts';
 
 interface Plan extends JsonObject { plan_id: string; data_limit_gb: number; price_per_month: number; data_refueling_price_per_gb: number }
@@ -225,31 +225,37 @@ const ID = (what: string) => ({ type: 'string', description: `ID of the ${what}.
 const LINE_PARAMS = (what: string) => ({ customer_id: { type: 'string', description: 'ID of the customer who owns the line.' }, line_id: { type: 'string', description: `ID of the line to ${what}.` } });
 const OWNED_LINE = (what: string) => objectSchema(['customer_id', 'line_id'], LINE_PARAMS(what));
 
+/**
+ * The shim's definition but for its loader, built once per process: its schemas are then the same objects in every
+ * app, whose validators core/validate.ts keeps by object (built anew per app, ajv compiled them at every start:
+ * most of a test app's build, issue 36).
+ */
+const TELECOM: Omit<TauShimDefinition<TelecomDb>, 'load'> = {
+  name: 'tau_telecom',
+  domain: 'telecom',
+  tables: { plans: PLANS, customers: CUSTOMERS, lines: LINES, bills: BILLS, devices: DEVICES } as never,
+  checks: TELECOM_CHECKS,
+  initialize: initializeTelecomDb,
+  description: "τ-bench telecom, the agent's side: a mobile carrier's plans, customers, lines, bills and devices, with τ-bench's customer-service tools (look up customers, lines and bills, suspend or resume a line, send a payment request, roaming, data refueling).",
+  actions: [
+    { name: 'get_customer_by_phone', description: 'Finds a customer by their primary contact or line phone number.', readOnly: true, parameters: objectSchema(['phone_number'], { phone_number: { type: 'string', description: 'The phone number to search for.' } }) },
+    { name: 'get_customer_by_id', description: 'Retrieves a customer directly by their unique ID.', readOnly: true, parameters: objectSchema(['customer_id'], { customer_id: { type: 'string', description: 'The unique identifier of the customer.' } }) },
+    { name: 'get_customer_by_name', description: 'Searches for customers by name and DOB. May return multiple matches if names are similar, DOB helps disambiguate.', readOnly: true, parameters: objectSchema(['full_name', 'dob'], { full_name: { type: 'string', description: 'The full name of the customer.' }, dob: { type: 'string', description: 'Date of birth for verification, in the format YYYY-MM-DD.' } }) },
+    { name: 'get_details_by_id', description: 'Retrieves the details for a given ID. The ID must be a valid ID for a Customer, Line, Device, Bill, or Plan.', readOnly: true, parameters: objectSchema(['id'], { id: { type: 'string', description: 'The ID of the object to retrieve.' } }) },
+    { name: 'suspend_line', description: 'Suspends a specific line (max 6 months). Checks: Line status must be Active. Logic: Sets line status to Suspended, records suspension_start_date.', parameters: objectSchema(['customer_id', 'line_id', 'reason'], { ...LINE_PARAMS('suspend'), reason: { type: 'string', description: 'Reason for suspension.' } }) },
+    { name: 'resume_line', description: 'Resumes a suspended line. Checks: Line status must be Suspended or Pending Activation. Logic: Sets line status to Active, clears suspension_start_date.', parameters: OWNED_LINE('resume') },
+    { name: 'get_bills_for_customer', description: "Retrieves a list of the customer's bills, most recent first.", readOnly: true, parameters: objectSchema(['customer_id'], { customer_id: ID('customer'), limit: { type: 'integer', default: 12, description: 'Maximum number of bills to return.' } }) },
+    { name: 'send_payment_request', description: 'Sends a payment request to the customer for a specific bill. Checks: - Customer exists - Bill exists and belongs to the customer - No other bills are already awaiting payment for this customer Logic: Sets bill status to AWAITING_PAYMENT and notifies customer. Warning: This method does not check if the bill is already PAID. Always check the bill status before calling this method.', parameters: objectSchema(['customer_id', 'bill_id'], { customer_id: { type: 'string', description: 'ID of the customer who owns the bill.' }, bill_id: { type: 'string', description: 'ID of the bill to send payment request for.' } }) },
+    { name: 'get_data_usage', description: 'Retrieves current billing cycle data usage for a line, including data refueling amount, data limit, and cycle end date.', readOnly: true, parameters: OWNED_LINE('check usage for') },
+    { name: 'enable_roaming', description: 'Enables international roaming on a line.', parameters: OWNED_LINE('enable roaming for') },
+    { name: 'disable_roaming', description: 'Disables international roaming on a line.', parameters: OWNED_LINE('disable roaming for') },
+    TRANSFER_ACTION,
+    { name: 'refuel_data', description: "Refuels data for a specific line, adding to the customer's bill. Checks: Line status must be Active, Customer owns the line. Logic: Adds data to the line and charges customer based on the plan's refueling rate.", parameters: objectSchema(['customer_id', 'line_id', 'gb_amount'], { ...LINE_PARAMS('refuel data for'), gb_amount: { type: 'number', description: 'Amount of data to add in gigabytes.' } }) },
+  ],
+  run: (action, params, db) => runAction(db, () => ACTIONS[action]?.(db, params) ?? fail('invalid', `Tool '${action}' not found.`)),
+};
+
 /** Builds the `tau_telecom` shim; `load` gives the database when a scenario sets no `initial_state.tau_telecom`. */
 export function tauTelecomShim(load?: DbLoader) {
-  return defineTauShim<TelecomDb>({
-    name: 'tau_telecom',
-    domain: 'telecom',
-    tables: { plans: PLANS, customers: CUSTOMERS, lines: LINES, bills: BILLS, devices: DEVICES } as never,
-    load,
-    checks: TELECOM_CHECKS,
-    initialize: initializeTelecomDb,
-    description: "τ-bench telecom, the agent's side: a mobile carrier's plans, customers, lines, bills and devices, with τ-bench's customer-service tools (look up customers, lines and bills, suspend or resume a line, send a payment request, roaming, data refueling).",
-    actions: [
-      { name: 'get_customer_by_phone', description: 'Finds a customer by their primary contact or line phone number.', readOnly: true, parameters: objectSchema(['phone_number'], { phone_number: { type: 'string', description: 'The phone number to search for.' } }) },
-      { name: 'get_customer_by_id', description: 'Retrieves a customer directly by their unique ID.', readOnly: true, parameters: objectSchema(['customer_id'], { customer_id: { type: 'string', description: 'The unique identifier of the customer.' } }) },
-      { name: 'get_customer_by_name', description: 'Searches for customers by name and DOB. May return multiple matches if names are similar, DOB helps disambiguate.', readOnly: true, parameters: objectSchema(['full_name', 'dob'], { full_name: { type: 'string', description: 'The full name of the customer.' }, dob: { type: 'string', description: 'Date of birth for verification, in the format YYYY-MM-DD.' } }) },
-      { name: 'get_details_by_id', description: 'Retrieves the details for a given ID. The ID must be a valid ID for a Customer, Line, Device, Bill, or Plan.', readOnly: true, parameters: objectSchema(['id'], { id: { type: 'string', description: 'The ID of the object to retrieve.' } }) },
-      { name: 'suspend_line', description: 'Suspends a specific line (max 6 months). Checks: Line status must be Active. Logic: Sets line status to Suspended, records suspension_start_date.', parameters: objectSchema(['customer_id', 'line_id', 'reason'], { ...LINE_PARAMS('suspend'), reason: { type: 'string', description: 'Reason for suspension.' } }) },
-      { name: 'resume_line', description: 'Resumes a suspended line. Checks: Line status must be Suspended or Pending Activation. Logic: Sets line status to Active, clears suspension_start_date.', parameters: OWNED_LINE('resume') },
-      { name: 'get_bills_for_customer', description: "Retrieves a list of the customer's bills, most recent first.", readOnly: true, parameters: objectSchema(['customer_id'], { customer_id: ID('customer'), limit: { type: 'integer', default: 12, description: 'Maximum number of bills to return.' } }) },
-      { name: 'send_payment_request', description: 'Sends a payment request to the customer for a specific bill. Checks: - Customer exists - Bill exists and belongs to the customer - No other bills are already awaiting payment for this customer Logic: Sets bill status to AWAITING_PAYMENT and notifies customer. Warning: This method does not check if the bill is already PAID. Always check the bill status before calling this method.', parameters: objectSchema(['customer_id', 'bill_id'], { customer_id: { type: 'string', description: 'ID of the customer who owns the bill.' }, bill_id: { type: 'string', description: 'ID of the bill to send payment request for.' } }) },
-      { name: 'get_data_usage', description: 'Retrieves current billing cycle data usage for a line, including data refueling amount, data limit, and cycle end date.', readOnly: true, parameters: OWNED_LINE('check usage for') },
-      { name: 'enable_roaming', description: 'Enables international roaming on a line.', parameters: OWNED_LINE('enable roaming for') },
-      { name: 'disable_roaming', description: 'Disables international roaming on a line.', parameters: OWNED_LINE('disable roaming for') },
-      TRANSFER_ACTION,
-      { name: 'refuel_data', description: "Refuels data for a specific line, adding to the customer's bill. Checks: Line status must be Active, Customer owns the line. Logic: Adds data to the line and charges customer based on the plan's refueling rate.", parameters: objectSchema(['customer_id', 'line_id', 'gb_amount'], { ...LINE_PARAMS('refuel data for'), gb_amount: { type: 'number', description: 'Amount of data to add in gigabytes.' } }) },
-    ],
-    run: (action, params, db) => runAction(db, () => ACTIONS[action]?.(db, params) ?? fail('invalid', `Tool '${action}' not found.`)),
-  });
+  return defineTauShim<TelecomDb>({ ...TELECOM, load });
 }
