@@ -14,6 +14,7 @@ import { type StorageDriver } from '../../core/storage.ts';
 import { createStore, storageKey } from './unstorage-store.ts';
 import { call, missing, inFolder, SYNC_WRITE_MAX_BYTES, TEMP_SUFFIX, writeFileAtomic } from './fs-write.ts';
 import { createHashBuffers, hashFileInto } from './fs-hash.ts';
+import { createHashPool, type HashPoolOptions } from './fs-hash-pool.ts';
 
 export { writeFileAtomic } from './fs-write.ts';
 
@@ -175,12 +176,15 @@ export interface FsStoreOptions {
   now?: () => number;
   /** Files up to this size are read synchronously (see readOrNull); 0 reads every file asynchronously. Default 64 KiB. */
   syncReadMaxBytes?: number;
+  /** The pool hashing large files off the request thread (`sha3OffThread`, fs-hash-pool.ts); `{ size: 0 }` turns it off. */
+  hashWorkers?: HashPoolOptions;
 }
 
 /** Builds the `fs` store rooted at `base`. */
-export function createFsStore(base: string, { now = () => Date.now(), syncReadMaxBytes = 64 * 1024 }: FsStoreOptions = {}) {
+export function createFsStore(base: string, { now = () => Date.now(), syncReadMaxBytes = 64 * 1024, hashWorkers }: FsStoreOptions = {}) {
   const root = resolve(base);
   const hashBuffers = createHashBuffers();
+  const hashPool = createHashPool(hashWorkers);
   // The key's segments are checked (storageKey: none empty, `.`, `..` or with a separator), so joining them
   // needs no normalising: a concatenation, where path.join cost several µs a key.
   const rootSlash = root.endsWith(sep) ? root : root + sep;
@@ -203,6 +207,9 @@ export function createFsStore(base: string, { now = () => Date.now(), syncReadMa
     stream: (key) => streamFile(pathOf(key)),
     fingerprint: (key) => fingerprintFile(pathOf(key), now),
     hashInto: (key, hash) => hashFileInto(pathOf(key), hash, hashBuffers),
+    // The path comes from pathOf, as every other read's: the key's segments checked, under the root.
+    sha3OffThread: (key) => hashPool.sha3(pathOf(key)),
+    close: () => hashPool.close(),
     async size(key) {
       // One stat from the inode cache takes ~2 µs; a round trip through the thread pool costs ~10 µs (readOrNull).
       try {
