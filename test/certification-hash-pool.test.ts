@@ -90,6 +90,21 @@ describe('certification: public verify with the fs hashing pool (issue 36)', () 
     expect(res.body.code).toBe('unavailable');
   });
 
+  it('the fs plugin pools by default; AEH_HASH_WORKERS=0 hashes in-thread; a value that is no count stops the start', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'aeh-verify-pool-'));
+    const env = { AEH_STORAGE: 'fs', PROJECT_ROOT: root, AEH_DATA_DIR: join(root, '.aeh'), AEH_VERIFY_REHASH: 'always' };
+    const pooled = await testApp({ env });
+    apps.push(pooled);
+    const runId = await finishFixtureRun(pooled, { trace: largeTrace() });
+    await refuseInThreadHashing(pooled);
+    expect(failing(await verify(pooled, runId))).toEqual([]);
+    const inThread = await testApp({ env: { ...env, AEH_HASH_WORKERS: '0' } });
+    apps.push(inThread);
+    await refuseInThreadHashing(inThread);
+    expect((await inThread.request('GET', `/api/v1/verify/${runId}`, { key: null })).status).toBe(500);
+    await expect(testApp({ env: { ...env, AEH_HASH_WORKERS: 'many' } })).rejects.toThrow(/AEH_HASH_WORKERS must be a whole number/);
+  });
+
   it('the path jail holds: a certificate naming a trace outside its run folder is never hashed from there', async () => {
     const app = await appWith(poolStorage({ minBytes: 0 }));
     const { store } = await app.app.ready;

@@ -11,6 +11,7 @@ import { createStorage } from 'unstorage';
 import fsDriver from 'unstorage/drivers/fs';
 import type { Plugin } from '../../core/plugin.ts';
 import { type StorageDriver } from '../../core/storage.ts';
+import { asText, textSettings } from '../../core/plugin-settings.ts';
 import { createStore, storageKey } from './unstorage-store.ts';
 import { call, missing, inFolder, SYNC_WRITE_MAX_BYTES, TEMP_SUFFIX, writeFileAtomic } from './fs-write.ts';
 import { createHashBuffers, hashFileInto } from './fs-hash.ts';
@@ -226,15 +227,29 @@ export function createFsStore(base: string, { now = () => Date.now(), syncReadMa
   });
 }
 
-const fsStorageDriver: StorageDriver = {
-  name: 'fs',
-  accepts: (storage) => storage === 'fs',
-  create: (config) => createFsStore(config.dataDir),
-};
+/** The plugin's settings. */
+const FS_SETTINGS = textSettings({
+  AEH_HASH_WORKERS: 'Worker threads hashing large stored files off the request thread (default: the cores, at most 4; 0 hashes in-thread)',
+});
+
+/** `AEH_HASH_WORKERS` as the pool's size; unset leaves the pool's default. */
+function hashWorkersOf(settings: Readonly<Record<string, string | undefined>>): HashPoolOptions {
+  const raw = settings.AEH_HASH_WORKERS?.trim();
+  if (!raw) return {};
+  if (!/^\d{1,2}$/.test(raw)) throw new Error(`storage-fs: AEH_HASH_WORKERS must be a whole number of worker threads (0 hashes in-thread), got "${raw.slice(0, 40)}"`);
+  return { size: Number(raw) };
+}
 
 export default {
   name: 'storage-fs',
+  settings: FS_SETTINGS,
   setup(host) {
-    host.storageDrivers.register(fsStorageDriver, 'storage-fs');
+    const hashWorkers = hashWorkersOf(asText(host.settings));
+    const driver: StorageDriver = {
+      name: 'fs',
+      accepts: (storage) => storage === 'fs',
+      create: (config) => createFsStore(config.dataDir, { hashWorkers }),
+    };
+    host.storageDrivers.register(driver, 'storage-fs');
   },
 } satisfies Plugin;
