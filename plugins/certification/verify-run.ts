@@ -64,7 +64,8 @@ async function checkAnchor(services: Services, runId: string, certificate: Certi
 
 /**
  * An artefact's digest for `verifyCertificate`: reused when the store proves the bytes unchanged since this
- * process hashed them, else hashed now (the trace fed to the hash through the store's own buffers).
+ * process hashed them, else hashed now (the trace by `Store.sha3`: in a worker thread where the store offers one,
+ * else through the store's own buffers; a sidecar read whole, the bundled ones from `readBundle` when given).
  */
 async function artefact(services: Services, cache: VerifyCache, runId: string, file: string, large: boolean, rehash: RehashMode, readBundle?: () => Promise<Uint8Array | null>): Promise<ArtefactBytes> {
   const { store } = services;
