@@ -9,7 +9,11 @@
 // server) and the server's CPU time per request, which the load of other processes distorts far less; and the
 // floor (bench/fixtures/hash-file-server.mjs): a bare hono app that reads the same size of file and hashes it,
 // what any re-hashing verification over HTTP must spend at least.
-// Usage: node bench/verify.mjs [--duration 10] [--trace-bytes 1048576] [--connections 4] [--rounds 3]
+// With --base <tree> (a checkout of the base commit with its dist/ built, e.g. `git archive <commit> | tar -x -C
+// <tree>`, node_modules linked), that tree's service runs beside this one in every round: an A/B in the same run;
+// --base-env KEY=VALUE[,KEY=VALUE] starts the base (this tree when --base is absent) with those settings, e.g.
+// `--base-env AEH_HASH_WORKERS=0` for the fs store hashing in-thread.
+// Usage: node bench/verify.mjs [--duration 10] [--trace-bytes 1048576] [--connections 4] [--rounds 3] [--base <tree>] [--base-env K=V]
 import { createHash, randomFillSync } from 'node:crypto';
 import { join } from 'node:path';
 import { argument, BENCH_KEY, ensureBuilt, fmt, freePort, freshRoot, load, median, repoRoot, serviceEnv, spawnProcess } from './lib.mjs';
@@ -18,6 +22,9 @@ const duration = Number(argument('duration', '10'));
 const traceBytes = Number(argument('trace-bytes', String(1 << 20)));
 const rehashConnections = Number(argument('connections', '4'));
 const rehashRoundsCount = Number(argument('rounds', '3'));
+const baseEnv = Object.fromEntries(argument('base-env', '').split(',').filter(Boolean).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
+const baseTree = argument('base', '') || (Object.keys(baseEnv).length ? repoRoot : '');
+const baseName = `${baseTree === repoRoot ? 'this tree' : baseTree}${Object.keys(baseEnv).length ? ` with ${argument('base-env', '')}` : ''}`;
 const GOAL = 500;
 // Issue 36: 0.9 x the bare hash, by rate and by CPU per request (issue 13 asked 0.7 by rate).
 const RATIO_GOAL = 0.9;
@@ -30,7 +37,7 @@ try {
   dist = false;
 }
 
-async function startFixture(rehash) {
+async function startFixture(rehash, tree = repoRoot, extraEnv = {}) {
   const port = await freePort();
   const env = serviceEnv({
     PORT: String(port),
@@ -42,8 +49,9 @@ async function startFixture(rehash) {
     TRACE_BYTES: String(traceBytes),
     // Every request comes from one address: the default public limit (600/min) would answer 429 at once.
     AEH_PUBLIC_RATE_LIMIT_PER_MINUTE: '1000000000',
+    ...extraEnv,
   });
-  const server = spawnProcess(process.execPath, [join(repoRoot, 'bench', 'fixtures', 'verify-server.mjs'), ...(dist ? ['--dist'] : [])], { env });
+  const server = spawnProcess(process.execPath, [join(tree, 'bench', 'fixtures', 'verify-server.mjs'), ...(dist || tree !== repoRoot ? ['--dist'] : [])], { env });
   const deadline = Date.now() + 120_000;
   while (!/READY (\S+) (\S+)/.test(server.output())) {
     if (Date.now() > deadline || server.child.exitCode !== null) throw new Error(`fixture did not start:\n${server.output()}`);
@@ -107,6 +115,7 @@ async function startFloor() {
  */
 async function rehashRounds(title, connections) {
   const service = await startFixture('always');
+  const base = baseTree ? await startFixture('always', baseTree, baseEnv) : null;
   const floor = await startFloor();
   const floorTitle = `floor: a bare hono app reading a ${fmt(traceBytes)}-byte file in 64 KiB slices and hashing it`;
   try {
@@ -114,13 +123,21 @@ async function rehashRounds(title, connections) {
     if (check.valid !== true) throw new Error(`${title}: the run does not verify: ${JSON.stringify(check.checks)}`);
     await load({ url: service.url, duration: 2, connections, title: `${title} (warm-up)` });
     await load({ url: floor.url, duration: 2, connections, title: `${floorTitle} (warm-up)` });
+    const baseTitle = `base (${baseName}): ${title}`;
+    if (base) await load({ url: base.url, duration: 2, connections, title: `${baseTitle} (warm-up)` });
+    const targets = {
+      service: { url: service.url, title, pid: service.server.child.pid },
+      floor: { url: floor.url, title: floorTitle, pid: floor.server.child.pid },
+      ...(base ? { base: { url: base.url, title: baseTitle, pid: base.server.child.pid } } : {}),
+    };
     const rounds = [];
     for (let round = 0; round < rehashRoundsCount; round++) {
       const before = hashRate();
-      const order = round % 2 === 0 ? ['service', 'floor'] : ['floor', 'service'];
+      const sides = Object.keys(targets);
+      const order = round % 2 === 0 ? sides : sides.reverse();
       const measured = {};
       for (const side of order) {
-        const target = side === 'service' ? { url: service.url, title, pid: service.server.child.pid } : { url: floor.url, title: floorTitle, pid: floor.server.child.pid };
+        const target = targets[side];
         measured[side] = { ...(await load({ ...target, duration, connections })), connections };
       }
       const after = hashRate();
@@ -130,6 +147,7 @@ async function rehashRounds(title, connections) {
     return rounds;
   } finally {
     await service.server.stop();
+    await base?.server.stop();
     await floor.server.stop();
   }
 }
@@ -151,11 +169,18 @@ console.log('| measurement | connections | per second | p50 ms | p99 ms | server
 console.log('|---|---:|---:|---:|---:|---:|');
 for (const [index, round] of rounds.entries()) {
   console.log(`| [round ${index + 1}] baseline: SHA3-256 of ${fmt(traceBytes / 1048576, 2)} MiB, node:crypto alone, one core (before / after the round) | | ${fmt(round.hash.before.perSecond)} / ${fmt(round.hash.after.perSecond)} | | | ${fmt(round.hash.cpuMicros)} per hash |`);
-  for (const result of [round.service, round.floor]) console.log(`| [round ${index + 1}] ${result.title} | ${result.connections} | ${fmt(result.requestsPerSecond)} | ${result.latencyP50} | ${result.latencyP99} | ${cpuCell(result)} |`);
+  for (const result of [round.service, round.base, round.floor].filter(Boolean)) console.log(`| [round ${index + 1}] ${result.title} | ${result.connections} | ${fmt(result.requestsPerSecond)} | ${result.latencyP50} | ${result.latencyP99} | ${cpuCell(result)} |`);
 }
 for (const result of [certificateOnly, byDefault]) console.log(`| ${result.title} | ${result.connections} | ${fmt(result.requestsPerSecond)} | ${result.latencyP50} | ${result.latencyP99} | ${cpuCell(result)} |`);
 console.log(`\nre-hashing every request (medians of ${rounds.length} rounds' ratios): ${ratio.toFixed(2)} x node:crypto alone by rate${cpuRatio ? `, ${cpuRatio.toFixed(2)} x by CPU time per request` : ''} (goal >= ${RATIO_GOAL} by both)`);
 console.log(`the floor (read the file and hash it, bare hono): ${floorRatio.toFixed(2)} x the bare hash by rate, ${floorCpuRatio.toFixed(2)} x by CPU; the service ${serviceToFloor.toFixed(2)} x the floor by rate, ${serviceToFloorCpu.toFixed(2)} x by CPU`);
+if (baseTree) {
+  const toBase = middle(rounds.map((round) => round.service.requestsPerSecond / round.base.requestsPerSecond));
+  const toBaseCpu = middle(rounds.map((round) => (round.base.cpuMicrosPerRequest ?? NaN) / (round.service.cpuMicrosPerRequest ?? NaN)));
+  const baseRatio = middle(rounds.map((round) => round.base.requestsPerSecond / round.hash.perSecond));
+  const baseCpuRatio = middle(rounds.map((round) => round.hash.cpuMicros / (round.base.cpuMicrosPerRequest ?? NaN)));
+  console.log(`the base (${baseName}): ${baseRatio.toFixed(2)} x the bare hash by rate, ${baseCpuRatio.toFixed(2)} x by CPU; this tree ${toBase.toFixed(2)} x the base by rate, ${toBaseCpu.toFixed(2)} x by CPU (above 1: this tree spends less)`);
+}
 console.log(`default verify: ${fmt(byDefault.requestsPerSecond)}/s (goal >= ${GOAL}/s), ${(byDefault.requestsPerSecond / certificateOnly.requestsPerSecond * 100).toFixed(0)}% of serving the certificate alone`);
 const ok = ratio >= RATIO_GOAL && (cpuRatio === null || cpuRatio >= RATIO_GOAL) && byDefault.requestsPerSecond >= GOAL;
 console.log(ok ? 'PASS' : 'FAIL');

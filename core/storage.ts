@@ -37,6 +37,12 @@ export interface StoreCapabilities {
    */
   hashInto?(key: string, hash: IncrementalHash): Promise<number | null>;
   /**
+   * SHA3-256 of a value, hashed away from the request thread (fs on Node: a worker thread reads and hashes the
+   * file), as lower-case hex with its byte count; `null` when the value is missing; `undefined` when the driver
+   * declines this value (small, or no worker to be had), which the caller then hashes itself.
+   */
+  sha3OffThread?(key: string): Promise<{ hex: string; bytes: number } | null | undefined>;
+  /**
    * The keys under a prefix (slash form), listing only that part of the store: unstorage's fs driver lists
    * the whole data directory and filters, which made every prefix listing cost as much as the whole store.
    */
@@ -70,6 +76,11 @@ export interface Store {
   fingerprint(key: string): Promise<string | null>;
   /** Feeds a value's bytes into `hash` (`StoreCapabilities.hashInto`, else streamed); the byte count, or `null` when missing. */
   hashInto(key: string, hash: IncrementalHash): Promise<number | null>;
+  /**
+   * SHA3-256 of a value as lower-case hex, or `null` when missing: off the request thread when the driver can
+   * (`StoreCapabilities.sha3OffThread`), else fed from `hashInto` into a hash from `sha3` (the runtime's fastest).
+   */
+  sha3(key: string, sha3: () => IncrementalHash): Promise<string | null>;
   has(key: string): Promise<boolean>;
   remove(key: string): Promise<void>;
   /** Keys below a prefix, as slash paths. */

@@ -92,6 +92,34 @@ describe('certification: end-of-run sidecars in one bundle (issue 36)', () => {
     expect((await t.request('GET', `/api/v1/runs/${runId}/evidence/scores.json`)).status).toBe(404);
   });
 
+  it('AEH_VERIFY_REHASH=always judges the bundled sidecars from one reading of the bundle per request: the same verdicts', async () => {
+    const runId = await failingRun();
+    const always = await testApp({ plugins: [testMetrics], env: { AEH_STORAGE: 'fs', PROJECT_ROOT: root, AEH_DATA_DIR: dataDir, AEH_VERIFY_REHASH: 'always' } });
+    try {
+      const verifyAlways = async () => (await always.json<Verify>('GET', `/api/v1/verify/${runId}`, { key: null })).body;
+      expect(failing(await verifyAlways())).toEqual([]);
+      const path = join(runDir(runId), BUNDLE_FILE);
+      const original = readFileSync(path);
+      const edited = Buffer.from(original);
+      edited[edited.length - 2] = edited[edited.length - 2]! ^ 1; // inside summary.json, the last file
+      writeFileSync(path, edited);
+      const changed = await verifyAlways();
+      expect(failing(changed)).toEqual(['evidence_ledger']);
+      expect(detailOf(changed, 'evidence_ledger')).toMatch(/^summary\.json hashes to [0-9a-f]{64}, the ledger says/);
+      expect(detailOf(changed, 'evidence_ledger')).not.toMatch(/scores\.json|failures\.json/);
+      writeFileSync(path, original);
+      // A whole file beside the bundle still wins over the bundle's copy.
+      writeFileSync(join(runDir(runId), 'scores.json'), '{"index":1}');
+      const whole = await verifyAlways();
+      expect(failing(whole)).toEqual(['evidence_ledger']);
+      expect(detailOf(whole, 'evidence_ledger')).toMatch(/^scores\.json hashes to/);
+      rmSync(join(runDir(runId), 'scores.json'));
+      expect(failing(await verifyAlways())).toEqual([]);
+    } finally {
+      await always.app.close();
+    }
+  });
+
   it('a sidecar written whole beside the bundle is what is served and verified, even under the bundle\'s change proof', async () => {
     const runId = await failingRun();
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 60_000 });

@@ -6,6 +6,7 @@
  */
 import { describe, it, expect, afterEach } from 'vitest';
 import type { Store } from '../core/storage.ts';
+import { nobleSha3, sha3Hex } from '../core/domain/hash.ts';
 
 /** Options for `testStorage`. */
 export interface StorageConformanceOptions {
@@ -132,6 +133,15 @@ function appendAndStreamTests(fresh: FreshStore): void {
     expect(await store.hashInto('runs/big/trace.jsonl', recorder)).toBe(big.length);
     expect(Buffer.concat(chunks).equals(Buffer.from(big))).toBe(true);
     expect(await store.hashInto('runs/none/trace.jsonl', recorder)).toBeNull();
+  });
+
+  it("gives a value's SHA3-256 as lower-case hex (sha3), wherever the driver hashes it, and null for an absent one", async () => {
+    const store = await fresh();
+    // Large enough that a driver hashing off the request thread (fs: a worker) takes it.
+    const big = Uint8Array.from({ length: 2 * 1024 * 1024 + 13 }, (_, index) => (index * 31) % 251);
+    await store.setBytes('runs/big/trace.jsonl', big);
+    expect(await store.sha3('runs/big/trace.jsonl', nobleSha3)).toBe(sha3Hex(big));
+    expect(await store.sha3('runs/none/trace.jsonl', nobleSha3)).toBeNull();
   });
 
   it('gives a change proof, if any, that differs once the bytes change, and none for an absent value', async () => {

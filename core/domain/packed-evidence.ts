@@ -48,13 +48,14 @@ export async function unpack(store: Store, packed: PackedEvidence): Promise<stri
 
 /**
  * A run's evidence file (a ledger name: `scenario.json`, `world.json`, …) exactly as judged: stored whole, packed,
- * or in the run's bundle (evidence-bundle.ts, the end-of-run sidecars); `null` when absent.
+ * or in the run's bundle (evidence-bundle.ts, the end-of-run sidecars); `null` when absent. `readBundle` reads the
+ * bundle (default: from the store each time; public verify reads it once for the files of one request).
  */
-export async function readEvidence(store: Store, runId: string, file: string): Promise<Uint8Array | null> {
+export async function readEvidence(store: Store, runId: string, file: string, readBundle = () => store.getBytes(keys.sidecar(runId, BUNDLE_FILE))): Promise<Uint8Array | null> {
   const whole = await store.getBytes(keys.sidecar(runId, file));
   if (whole !== null) return whole;
   const packed = await store.getJson<PackedEvidence>(packedKey(runId, file)).catch(() => null);
-  if (!packed) return BUNDLED_FILES.has(file) ? fileInBundle(await store.getBytes(keys.sidecar(runId, BUNDLE_FILE)), file) : null;
+  if (!packed) return BUNDLED_FILES.has(file) ? fileInBundle(await readBundle(), file) : null;
   const text = await unpack(store, packed);
   return text === null ? null : encoder.encode(text);
 }

@@ -11,9 +11,11 @@ import { createStorage } from 'unstorage';
 import fsDriver from 'unstorage/drivers/fs';
 import type { Plugin } from '../../core/plugin.ts';
 import { type StorageDriver } from '../../core/storage.ts';
+import { asText, textSettings } from '../../core/plugin-settings.ts';
 import { createStore, storageKey } from './unstorage-store.ts';
 import { call, missing, inFolder, SYNC_WRITE_MAX_BYTES, TEMP_SUFFIX, writeFileAtomic } from './fs-write.ts';
 import { createHashBuffers, hashFileInto } from './fs-hash.ts';
+import { createHashPool, type HashPoolOptions } from './fs-hash-pool.ts';
 
 export { writeFileAtomic } from './fs-write.ts';
 
@@ -175,12 +177,15 @@ export interface FsStoreOptions {
   now?: () => number;
   /** Files up to this size are read synchronously (see readOrNull); 0 reads every file asynchronously. Default 64 KiB. */
   syncReadMaxBytes?: number;
+  /** The pool hashing large files off the request thread (`sha3OffThread`, fs-hash-pool.ts); `{ size: 0 }` turns it off. */
+  hashWorkers?: HashPoolOptions;
 }
 
 /** Builds the `fs` store rooted at `base`. */
-export function createFsStore(base: string, { now = () => Date.now(), syncReadMaxBytes = 64 * 1024 }: FsStoreOptions = {}) {
+export function createFsStore(base: string, { now = () => Date.now(), syncReadMaxBytes = 64 * 1024, hashWorkers }: FsStoreOptions = {}) {
   const root = resolve(base);
   const hashBuffers = createHashBuffers();
+  const hashPool = createHashPool(hashWorkers);
   // The key's segments are checked (storageKey: none empty, `.`, `..` or with a separator), so joining them
   // needs no normalising: a concatenation, where path.join cost several µs a key.
   const rootSlash = root.endsWith(sep) ? root : root + sep;
@@ -203,6 +208,9 @@ export function createFsStore(base: string, { now = () => Date.now(), syncReadMa
     stream: (key) => streamFile(pathOf(key)),
     fingerprint: (key) => fingerprintFile(pathOf(key), now),
     hashInto: (key, hash) => hashFileInto(pathOf(key), hash, hashBuffers),
+    // The path comes from pathOf, as every other read's: the key's segments checked, under the root.
+    sha3OffThread: (key) => hashPool.sha3(pathOf(key)),
+    close: () => hashPool.close(),
     async size(key) {
       // One stat from the inode cache takes ~2 µs; a round trip through the thread pool costs ~10 µs (readOrNull).
       try {
@@ -219,15 +227,29 @@ export function createFsStore(base: string, { now = () => Date.now(), syncReadMa
   });
 }
 
-const fsStorageDriver: StorageDriver = {
-  name: 'fs',
-  accepts: (storage) => storage === 'fs',
-  create: (config) => createFsStore(config.dataDir),
-};
+/** The plugin's settings. */
+const FS_SETTINGS = textSettings({
+  AEH_HASH_WORKERS: 'Worker threads hashing large stored files off the request thread (default: the cores, at most 4; 0 hashes in-thread)',
+});
+
+/** `AEH_HASH_WORKERS` as the pool's size; unset leaves the pool's default. */
+function hashWorkersOf(settings: Readonly<Record<string, string | undefined>>): HashPoolOptions {
+  const raw = settings.AEH_HASH_WORKERS?.trim();
+  if (!raw) return {};
+  if (!/^\d{1,2}$/.test(raw)) throw new Error(`storage-fs: AEH_HASH_WORKERS must be a whole number of worker threads (0 hashes in-thread), got "${raw.slice(0, 40)}"`);
+  return { size: Number(raw) };
+}
 
 export default {
   name: 'storage-fs',
+  settings: FS_SETTINGS,
   setup(host) {
-    host.storageDrivers.register(fsStorageDriver, 'storage-fs');
+    const hashWorkers = hashWorkersOf(asText(host.settings));
+    const driver: StorageDriver = {
+      name: 'fs',
+      accepts: (storage) => storage === 'fs',
+      create: (config) => createFsStore(config.dataDir, { hashWorkers }),
+    };
+    host.storageDrivers.register(driver, 'storage-fs');
   },
 } satisfies Plugin;

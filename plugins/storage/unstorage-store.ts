@@ -4,7 +4,7 @@
  * `StoreCapabilities` where it has them and read-modify-write (serialised per key) where it has not.
  */
 import type { Storage as Unstorage } from 'unstorage';
-import { concatBytes } from '@noble/hashes/utils.js';
+import { bytesToHex, concatBytes } from '@noble/hashes/utils.js';
 import type { Store, StoreCapabilities } from '../../core/storage.ts';
 import type { IncrementalHash } from '../../core/capabilities.ts';
 import { createKeyedSerialiser } from '../../core/keyed-queue.ts';
@@ -89,6 +89,14 @@ async function setIfAbsentByRewrite(store: Store, key: string, value: string): P
   return true;
 }
 
+/** `Store.sha3`: off the request thread when the driver takes the value, else through `hashInto` here. */
+async function sha3Of(store: Store, capabilities: StoreCapabilities, key: string, sha3: () => IncrementalHash): Promise<string | null> {
+  const offThread = await capabilities.sha3OffThread?.(key);
+  if (offThread !== undefined) return offThread && offThread.hex;
+  const hash = sha3();
+  return (await store.hashInto(key, hash)) === null ? null : bytesToHex(hash.digest());
+}
+
 /**
  * Builds a `Store` over an unstorage instance, using the driver's capabilities where given and safe
  * read-modify-write fallbacks otherwise (serialised per key within this process).
@@ -133,14 +141,13 @@ export function createStore(driver: string, raw: Unstorage, capabilities: StoreC
       const bytes = await getBytes(key);
       return bytes ? bytes.length : null;
     },
-    async fingerprint(key) {
-      return capabilities.fingerprint ? capabilities.fingerprint(key) : null;
-    },
+    fingerprint: async (key) => (capabilities.fingerprint ? capabilities.fingerprint(key) : null),
     async hashInto(key, hash) {
       if (capabilities.hashInto) return capabilities.hashInto(key, hash);
       const stream = await store.stream(key);
       return stream ? hashStream(stream, hash) : null;
     },
+    sha3: (key, sha3) => sha3Of(store, capabilities, key, sha3),
     async has(key) {
       return raw.hasItem(storageKey(key));
     },
