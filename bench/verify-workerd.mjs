@@ -1,7 +1,11 @@
 #!/usr/bin/env node
 // Public verification on workerd vs Node, same run, same certificate bytes: `GET /api/v1/verify/:run_id` of a
 // run with a 1 MiB trace, over HTTP with autocannon (50 connections, 2 s warm-up per round).
-// Goal (issue 9): workerd verifies at least 50% of the Node figure.
+// Goal (issue 9, kept by issue 36): workerd verifies at least 50% of the Node figure. KV gives no proof that a
+// stored value is unchanged, so workerd re-hashes every artefact on every request, which on Node is
+// `AEH_VERIFY_REHASH=always` ("the edge deployment's case", issue 36): the judged ratio is workerd against Node
+// doing that same work. Node's default (one `stat` proves the trace unchanged and skips its hash) is measured
+// too and its ratio printed, not judged: it compares a hash with no hash.
 //
 // The run is made once, on Node (bench/fixtures/verify-server.mjs: fs store, certificate issued by the
 // certification plugin): that is the precomputed certificate. workerd (dist/workerd/config.capnp, `test`
@@ -24,9 +28,9 @@ const GOAL = 0.5;
 // Every request comes from one address: the default public limit (600/min) would answer 429 at once.
 const UNLIMITED = { AEH_PUBLIC_RATE_LIMIT_PER_MINUTE: '1000000000' };
 
-async function startNode(root) {
+async function startNode(root, extra = {}) {
   const port = await freePort();
-  const env = serviceEnv({ PORT: String(port), HOST: '127.0.0.1', PROJECT_ROOT: root, DASHBOARD_API_KEY: BENCH_KEY, AEH_STORAGE: 'fs', ...UNLIMITED });
+  const env = serviceEnv({ PORT: String(port), HOST: '127.0.0.1', PROJECT_ROOT: root, DASHBOARD_API_KEY: BENCH_KEY, AEH_STORAGE: 'fs', ...UNLIMITED, ...extra });
   const server = spawnProcess(process.execPath, [join(repoRoot, 'bench', 'fixtures', 'verify-server.mjs'), '--dist'], { env });
   const deadline = Date.now() + 120_000;
   while (!/READY (\S+) (\S+)/.test(server.output())) {
@@ -63,6 +67,8 @@ const { config, bytes } = process.argv.includes('--no-build')
   : await buildWorkerd({ log: () => undefined });
 const root = freshRoot();
 const node = await startNode(root);
+// Its own run (a trace of the same size) in its own folder: a second service never shares the first one's store.
+const rehashing = await startNode(freshRoot(), { AEH_VERIFY_REHASH: 'always' });
 let workerd;
 try {
   const nodeJwks = await (await fetch(`${node.base}/.well-known/jwks.json`)).text();
@@ -71,12 +77,13 @@ try {
   await putEntries(workerd.kvUrl, seeded);
   const targets = {
     node: `${node.base}/api/v1/verify/${node.runId}`,
+    'node-rehash': `${rehashing.base}/api/v1/verify/${rehashing.runId}`,
     workerd: `${workerd.base}/api/v1/verify/${node.runId}`,
   };
   for (const url of Object.values(targets)) await verified(url);
-  const results = { node: [], workerd: [] };
+  const results = { node: [], 'node-rehash': [], workerd: [] };
   for (let round = 1; round <= rounds; round++) {
-    for (const name of ['node', 'workerd']) {
+    for (const name of Object.keys(results)) {
       const title = `${name}: GET /api/v1/verify/:run_id (round ${round})`;
       await load({ url: targets[name], duration: 2, connections, title: `${title} warm-up` });
       results[name].push(await load({ url: targets[name], duration, connections, title }));
@@ -89,13 +96,16 @@ try {
     p99: median(list.map((result) => result.latencyP99)),
     rounds: list.map((result) => fmt(result.requestsPerSecond)).join(' / '),
   }]));
-  const ratio = summary.workerd.perSecond / summary.node.perSecond;
+  const ratio = summary.workerd.perSecond / summary['node-rehash'].perSecond;
+  const defaultRatio = summary.workerd.perSecond / summary.node.perSecond;
   console.log(`\nNode ${process.versions.node} (compiled dist/, fs store) vs workerd ${workerdInfo.runtime.version} (dist/workerd/worker.js ${fmt(bytes / 1024)} KiB, ${workerdInfo.storage.driver} store on the bundled KV Worker)`);
   console.log(`run ${node.runId}: 1 MiB trace, ${seeded.length} files seeded into KV; ${rounds} rounds x ${duration} s, ${connections} connections`);
   console.log('| runtime | verify/s (median) | rounds | p50 ms | p99 ms |');
   console.log('|---|---:|---|---:|---:|');
-  for (const [name, row] of Object.entries(summary)) console.log(`| ${name} | ${fmt(row.perSecond)} | ${row.rounds} | ${row.p50} | ${row.p99} |`);
-  console.log(`\nworkerd / Node: ${(ratio * 100).toFixed(1)}% (goal >= ${GOAL * 100}%)`);
+  const titles = { node: 'Node, default (a stat proves the trace unchanged: no hash)', 'node-rehash': 'Node, AEH_VERIFY_REHASH=always (every artefact hashed)', workerd: 'workerd (KV: every artefact hashed)' };
+  for (const [name, row] of Object.entries(summary)) console.log(`| ${titles[name]} | ${fmt(row.perSecond)} | ${row.rounds} | ${row.p50} | ${row.p99} |`);
+  console.log(`\nworkerd / Node's default (not judged: a hash against none): ${(defaultRatio * 100).toFixed(1)}%`);
+  console.log(`workerd / Node doing the same work (AEH_VERIFY_REHASH=always): ${(ratio * 100).toFixed(1)}% (goal >= ${GOAL * 100}%)`);
   console.log(ratio >= GOAL ? 'PASS' : 'FAIL');
   process.exitCode = ratio >= GOAL ? 0 : 1;
 } catch (error) {
@@ -103,5 +113,6 @@ try {
   process.exitCode = 2;
 } finally {
   await workerd?.server.stop();
+  await rehashing.server.stop();
   await node.server.stop();
 }
