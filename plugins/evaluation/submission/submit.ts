@@ -33,6 +33,7 @@ import { withImpliedMetrics } from '../../../core/domain/implied-metrics.ts';
 import type { Principal } from '../../../core/auth-manager.ts';
 import { storedCreator } from '../../../core/delegation.ts';
 import { storePlan } from '../running/pack-evidence.ts';
+import { activeTasks } from './active-tasks.ts';
 import { checkInlineScenarioId, scenarioContentHash, type ScenarioIdentity, type ScenarioOrigin } from '../../../core/domain/scenario-identity.ts';
 
 export interface EvaluateBody {
@@ -296,8 +297,7 @@ async function persist(engine: Engine, { body, checked, verdict, variants, notIn
     storePlan(services.store, runId, SIDECARS.scenario, planText, scenarioText, engine.sha3, submitter?.id),
     services.store.setJson(keys.run(runId), baseRunRecord(task, scenario, total, chosen.agent, identity)),
     ...(recordLast ? [] : [writeTask()]),
-    // An append creates the marker without the fsync of an atomic write; its content does not matter.
-    services.store.append(keys.activeTask(taskId), encoder.encode(createdAt)),
+    activeTasks(services.store).add(taskId, createdAt),
   ]);
   if (recordLast) await writeTask();
   await engine.runIndex.add(runId);
