@@ -184,12 +184,6 @@ export function isValidRunId(runId: string): boolean {
   return RUN_ID.test(runId);
 }
 
-/** Reads a run record, or `null` (also for ids that could not be a run). */
-export async function readRun(store: Store, runId: string): Promise<RunRecord | null> {
-  if (!isValidRunId(runId)) return null;
-  return store.getJson<RunRecord>(keys.run(runId));
-}
-
 /** Reads a task record, or `null`. */
 export async function readTask(store: Store, taskId: string): Promise<TaskRecord | null> {
   if (!isValidRunId(taskId)) return null;
