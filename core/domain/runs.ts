@@ -167,7 +167,10 @@ export const keys = {
   sidecar: (runId: string, file: string) => `runs/${runId}/${file}`,
   certificate: (runId: string) => `runs/${runId}/certificate.json`,
   task: (taskId: string) => `tasks/${taskId}.json`,
-  /** Marker of a task still queued or running, so a starting instance finds what to resume without a scan. */
+  /**
+   * Marker of a task still queued or running on a store shared by instances (on `fs` and `memory` a line of a
+   * journal instead, plugins/evaluation/submission/active-tasks.ts), so a starting instance finds what to resume.
+   */
   activeTask: (taskId: string) => `tasks-active/${taskId}`,
   /** Marker asking whichever instance runs the task to cancel it. */
   cancelRequest: (taskId: string) => `tasks-cancel/${taskId}`,
