@@ -8,9 +8,9 @@ import type { EvidenceDigests, RunRecord } from './domain/runs.ts';
 export interface HookEvents {
   /**
    * A run's trace and sidecars are final; certification signs it here. `record` is the run record about to be
-   * stored as final (`run.json` still holds the submitted one until the handlers return, so that a client that
-   * sees the final status finds the certificate); handlers read it from here, not from storage. Emitted without
-   * it, handlers read `run.json`. `evidence` holds the exact bytes just stored of some of its sidecars (by file
+   * stored as final (no `run.json` is stored until the handlers return, so that a client that sees the final
+   * status finds the certificate; readers get the submitted record until then, core/domain/run-record.ts);
+   * handlers read it from here, not from storage. Emitted without it, handlers read the run's record (`readRun`). `evidence` holds the exact bytes just stored of some of its sidecars (by file
    * name), so that certification hashes them without reading them back (issue 36); handlers must not change
    * them, and read any sidecar not in it from storage. `digests` holds the SHA3-256 (hex) of evidence the engine
    * hashed as it ran it (the plan, by file name; the trace, with its length, valid only while the stored trace

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { testApp } from './helpers.ts';
 import { evaluate, scriptedScenario, testMetrics } from './evaluation-fixtures.ts';
 import { readEvidenceJson } from '../core/domain/packed-evidence.ts';
+import { readRun } from '../core/domain/run-record.ts';
 
 describe('evaluation: POST /api/evaluate', () => {
   it('accepts an inline scenario with 202, Location and a status_url, then scores it', async () => {
@@ -51,8 +52,8 @@ describe('evaluation: POST /api/evaluate', () => {
       setup(host: any) {
         host.on('run.finished', async ({ run_id, record }: { run_id: string; record: any }, services: any) => {
           // Sidecars as every reader gets them: whole, packed or from the run's bundle (readEvidence).
-          const read = (file: string) => (file === 'run.json' ? services.store.getJson(`runs/${run_id}/${file}`) : readEvidenceJson<any>(services.store, run_id, file));
-          seen.push({ record, run: await read('run.json'), task: await services.store.getJson(`tasks/${(await read('run.json')).task_id}.json`), scores: await read('scores.json'), failures: await read('failures.json'), summary: await read('summary.json'), scenario: await read('scenario.json') });
+          const read = (file: string) => (file === 'run.json' ? readRun(services.store, run_id) : readEvidenceJson<any>(services.store, run_id, file));
+          seen.push({ record, stored: await services.store.has(`runs/${run_id}/run.json`), run: await read('run.json'), task: await services.store.getJson(`tasks/${(await read('run.json'))!.task_id}.json`), scores: await read('scores.json'), failures: await read('failures.json'), summary: await read('summary.json'), scenario: await read('scenario.json') });
         });
       },
     };
@@ -60,7 +61,9 @@ describe('evaluation: POST /api/evaluate', () => {
     const { run } = await evaluate(t, { scenario: scriptedScenario('hooks') });
     expect(seen).toHaveLength(1);
     const [at] = seen;
-    // run.json is still the submitted record (issue 36: written once, after the handlers); the hook has the final one.
+    // No run.json yet (issue 36: written once, after the handlers): readers get the submitted record, rebuilt from
+    // the plan and the task (core/domain/run-record.ts); the hook has the final one.
+    expect(at.stored).toBe(false);
     expect(at.run).toMatchObject({ status: 'queued', compliance: null });
     expect(['queued', 'running']).toContain(at.task.status);
     expect(at.record).toMatchObject({ status: 'succeeded', compliance: { status: 'pass' } });

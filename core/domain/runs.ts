@@ -167,7 +167,10 @@ export const keys = {
   sidecar: (runId: string, file: string) => `runs/${runId}/${file}`,
   certificate: (runId: string) => `runs/${runId}/certificate.json`,
   task: (taskId: string) => `tasks/${taskId}.json`,
-  /** Marker of a task still queued or running, so a starting instance finds what to resume without a scan. */
+  /**
+   * Marker of a task still queued or running on a store shared by instances (on `fs` and `memory` a line of a
+   * journal instead, plugins/evaluation/submission/active-tasks.ts), so a starting instance finds what to resume.
+   */
   activeTask: (taskId: string) => `tasks-active/${taskId}`,
   /** Marker asking whichever instance runs the task to cancel it. */
   cancelRequest: (taskId: string) => `tasks-cancel/${taskId}`,
@@ -182,12 +185,6 @@ const RUN_ID = /^[A-Za-z0-9_-]{1,128}$/;
 /** True for an id that is safe to use as a storage path segment. */
 export function isValidRunId(runId: string): boolean {
   return RUN_ID.test(runId);
-}
-
-/** Reads a run record, or `null` (also for ids that could not be a run). */
-export async function readRun(store: Store, runId: string): Promise<RunRecord | null> {
-  if (!isValidRunId(runId)) return null;
-  return store.getJson<RunRecord>(keys.run(runId));
 }
 
 /** Reads a task record, or `null`. */

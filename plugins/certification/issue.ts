@@ -9,7 +9,8 @@ import type { VerdictGate, VerdictPolicy } from '../../core/domain/verdict-polic
 import { buildCertificateBody, certificateDigest, validateCertificate, type Certificate, type ProvenanceRole } from '../../core/domain/certificate.ts';
 import { sha3Factory, toHex, type HexDigest } from '../../core/domain/hash.ts';
 import { appendProvenance, signatureDigest } from '../../core/domain/provenance.ts';
-import { keys, OPTIONAL_SIDECARS, readRun, SIDECARS, TRACE_FILE, type EvidenceDigests, type RunRecord } from '../../core/domain/runs.ts';
+import { keys, OPTIONAL_SIDECARS, SIDECARS, TRACE_FILE, type EvidenceDigests, type RunRecord } from '../../core/domain/runs.ts';
+import { readRun } from '../../core/domain/run-record.ts';
 import { selectSigner } from '../../core/signer.ts';
 import { readEvidence } from '../../core/domain/packed-evidence.ts';
 import type { Services } from '../../core/services.ts';

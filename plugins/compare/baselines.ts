@@ -6,7 +6,8 @@
  * scenario's baseline must be a run of the catalog's content.
  */
 import { sha3Hex } from '../../core/domain/hash.ts';
-import { keys, readRun, SIDECARS } from '../../core/domain/runs.ts';
+import { keys, SIDECARS } from '../../core/domain/runs.ts';
+import { readRun } from '../../core/domain/run-record.ts';
 import type { Store } from '../../core/storage.ts';
 import { Problem, notFound } from '../../core/problems.ts';
 import { agentKeyOf, type AgentKey } from './agent-key.ts';

@@ -3,7 +3,8 @@
  * outcomes of `scores.json`, the failures of `failures.json` and each task's final answer from the trace. Only
  * the original tasks are compared; mutated variants stay in their run's robustness figures.
  */
-import { readRun, SIDECARS, type RunFailure, type RunRecord } from '../../core/domain/runs.ts';
+import { SIDECARS, type RunFailure, type RunRecord } from '../../core/domain/runs.ts';
+import { readRun } from '../../core/domain/run-record.ts';
 import type { Scenario } from '../../core/domain/scenario.ts';
 import type { Store } from '../../core/storage.ts';
 import { readTraceEvents } from '../../core/domain/trace-lines.ts';

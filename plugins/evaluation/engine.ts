@@ -13,6 +13,7 @@ import { keys, readTask, type TaskRecord } from '../../core/domain/runs.ts';
 import { Problem } from '../../core/problems.ts';
 import { createRunIndexer, type RunIndexer } from './listing/run-index.ts';
 import { sweepOwnerMarkers } from './submission/owners.ts';
+import { activeTasks } from './submission/active-tasks.ts';
 import { createMcpWorlds, mcpBaseUrl, type McpWorlds } from './worlds/mcp-worlds.ts';
 import { cacheTtlOf, readPrices } from './cost-settings.ts';
 import type { Prices } from '../../core/domain/usage.ts';
@@ -121,8 +122,9 @@ export async function startEngine(services: Services, runTask: (engine: Engine, 
  */
 export async function resumeLeftTasks(engine: Engine): Promise<void> {
   const { services } = engine;
-  const left = await services.store.keys('tasks-active');
-  const tasks = (await Promise.all(left.map((key) => readTask(services.store, key.slice(key.lastIndexOf('/') + 1))))).filter((task): task is TaskRecord => task !== null);
+  const active = activeTasks(services.store);
+  const left = await active.list();
+  const tasks = (await Promise.all(left.map((taskId) => readTask(services.store, taskId)))).filter((task): task is TaskRecord => task !== null);
   tasks.sort((a, b) => a.created_at.localeCompare(b.created_at));
   // In order (one connection keeps the order of a shared queue's commands); a shared queue ignores ids it holds.
   // Each owner's tasks are ranked again from 1, oldest first, for fair dispatch.
@@ -135,7 +137,7 @@ export async function resumeLeftTasks(engine: Engine): Promise<void> {
   if (tasks.length) services.logger.info(`resuming ${tasks.length} unfinished evaluation task(s) from their handoff tokens`);
   // Markers of tasks whose record is gone would be retried forever.
   const resumed = new Set(tasks.map((task) => task.task_id));
-  await Promise.all(left.filter((key) => !resumed.has(key.slice(key.lastIndexOf('/') + 1))).map((key) => services.store.remove(key)));
+  await Promise.all(left.filter((taskId) => !resumed.has(taskId)).map((taskId) => active.remove(taskId)));
   await sweepOwnerMarkers(services.store, resumed);
 }
 
@@ -144,6 +146,3 @@ export async function stopEngine(engine: Engine): Promise<void> {
   for (const { controller } of engine.running.values()) controller.abort(new StopRequest('shutdown'));
   await engine.queue.close();
 }
-
-/** The storage key of a task's active marker. */
-export const activeKey = keys.activeTask;

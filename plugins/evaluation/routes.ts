@@ -5,7 +5,8 @@
 import type { PluginHost } from '../../core/plugin-host.ts';
 import type { RouteDefinition } from '../../core/routes.ts';
 import { Problem, notFound } from '../../core/problems.ts';
-import { isValidRunId, keys, readRun, readTask, type TaskRecord } from '../../core/domain/runs.ts';
+import { isValidRunId, keys, readTask, type TaskRecord } from '../../core/domain/runs.ts';
+import { readRun } from '../../core/domain/run-record.ts';
 import { permissionCheck } from '../../core/permissions.ts';
 import { ownsRecord } from '../../core/ownership.ts';
 import type { Principal } from '../../core/auth-manager.ts';

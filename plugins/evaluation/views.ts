@@ -2,7 +2,8 @@
  * Records as the API shows them: tasks without their handoff token, runs with the live status of their task
  * while they are queued or running (the run record itself is only rewritten when the run ends).
  */
-import { readRun, readTask, type RunRecord, type TaskRecord } from '../../core/domain/runs.ts';
+import { readTask, type RunRecord, type TaskRecord } from '../../core/domain/runs.ts';
+import { readRun } from '../../core/domain/run-record.ts';
 import type { RunUsage } from '../../core/domain/usage.ts';
 import type { Store } from '../../core/storage.ts';
 import { notFound } from '../../core/problems.ts';

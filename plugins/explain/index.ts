@@ -9,7 +9,8 @@
 import type { Plugin } from '../../core/plugin.ts';
 import type { Services } from '../../core/services.ts';
 import { Problem, notFound } from '../../core/problems.ts';
-import { keys, readRun, SIDECARS, type RunFailure, type RunRecord } from '../../core/domain/runs.ts';
+import { keys, SIDECARS, type RunFailure, type RunRecord } from '../../core/domain/runs.ts';
+import { readRun } from '../../core/domain/run-record.ts';
 import type { Scenario } from '../../core/domain/scenario.ts';
 import type { TraceEvent } from '../../core/domain/trace.ts';
 import { readTraceEvents } from './trace-reader.ts';

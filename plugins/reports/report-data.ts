@@ -2,7 +2,8 @@
  * Everything a report of one run shows, read once: the run record, its scores and failures sidecars, the
  * scenario as run, the transcript (redacted), the certificate and what the public verification says of it now.
  */
-import { keys, readRun, SIDECARS, type RunFailure, type RunRecord } from '../../core/domain/runs.ts';
+import { keys, SIDECARS, type RunFailure, type RunRecord } from '../../core/domain/runs.ts';
+import { readRun } from '../../core/domain/run-record.ts';
 import type { Certificate } from '../../core/domain/certificate.ts';
 import type { Scenario } from '../../core/domain/scenario.ts';
 import { readTraceEvents } from '../../core/domain/trace-lines.ts';

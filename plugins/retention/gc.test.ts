@@ -3,13 +3,15 @@
  * `collectBlob`), each interleaving forced through a store that runs the new run's `putBlob` at a chosen step
  * of the collector.
  */
-import { describe, it, expect } from 'vitest';
+import { describe, it, expect, vi } from 'vitest';
 import { createStorage } from 'unstorage';
 import memoryDriver from 'unstorage/drivers/memory';
 import { createStore, storageKey } from '../storage/unstorage-store.ts';
 import type { Store } from '../../core/storage.ts';
 import { blobKeys, collectBlob, putBlob, releaseBlobs } from '../../core/domain/blobs.ts';
 import { nobleSha3 } from '../../core/domain/hash.ts';
+import { keys, SIDECARS } from '../../core/domain/runs.ts';
+import { collectGarbage, REFERENCE_GRACE_MS } from './gc.ts';
 
 const bytes = new TextEncoder().encode(JSON.stringify({ scenario: 'x'.repeat(2000) }));
 
@@ -71,5 +73,26 @@ describe('retention: a blob and a new run of the same scenario', () => {
     expect(await store.has(blobKeys.blob(digest))).toBe(true);
     expect(await collectBlob(store, digest, async () => false)).toBe('deleted');
     expect(await store.keys(blobKeys.refs(digest))).toEqual([]);
+  });
+});
+
+describe('retention: the blobs of a run not ended', () => {
+  it('keeps a blob a queued run refers to past the grace: its plan and task record are its record until run.json', async () => {
+    const store = memoryStore();
+    const digest = await putBlob(store, bytes, 'run_queued', nobleSha3);
+    // What a submission stores (issue 36: no run.json until the run ends).
+    await store.setJson(keys.sidecar('run_queued', SIDECARS.scenario), { run_id: 'run_queued', task_id: 'task_queued', seed: null, scenario: { id: 'sc', title: 'sc' }, variants: [] });
+    await store.setJson(keys.task('task_queued'), { task_id: 'task_queued', run_id: 'run_queued', status: 'queued', progress: { done: 0, total: 1 }, created_at: new Date().toISOString(), started_at: null, finished_at: null });
+    vi.useFakeTimers({ now: Date.now() + 2 * REFERENCE_GRACE_MS, toFake: ['Date'] });
+    try {
+      await collectGarbage(store, {}, { now: Date.now(), dryRun: false });
+      expect(await store.has(blobKeys.blob(digest))).toBe(true);
+      // Without its task record the plan is a submission cut short: the blob goes once the grace has passed.
+      await store.remove(keys.task('task_queued'));
+      await collectGarbage(store, {}, { now: Date.now(), dryRun: false });
+      expect(await store.has(blobKeys.blob(digest))).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -12,6 +12,7 @@ import type { Store } from '../../core/storage.ts';
 import { blobsOf, packedKey, type PackedEvidence } from '../../core/domain/packed-evidence.ts';
 import { blobCharge, blobKeys, collectBlob, listBlobs, releaseBlobs } from '../../core/domain/blobs.ts';
 import { isValidRunId, keys, type RunRecord, type TaskRecord } from '../../core/domain/runs.ts';
+import { pendingRunRecord } from '../../core/domain/run-record.ts';
 import { KEPT_AFTER_DELETE, tombstoneKey, type Tombstone } from '../../core/domain/tombstone.ts';
 import { selectRuns, type RetentionRules, type RunFacts, type Selected } from './policy.ts';
 import { heldRuns } from '../../core/domain/run-holds.ts';
@@ -144,9 +145,10 @@ export async function collectGarbage(store: Store, rules: RetentionRules, option
 }
 
 /**
- * Deletes unreferenced blobs. A reference is live while its run has a record and no tombstone (and, dry, is not
- * among the runs this collection would delete), or, without a record, while it is younger than the grace of a
- * submission in progress. A deleted blob's charge goes, credited back to the principal it was charged to.
+ * Deletes unreferenced blobs. A reference is live while its run has a record (`run.json`, or, for a run not
+ * ended, its plan and task record) and no tombstone (and, dry, is not among the runs this collection would
+ * delete), or, without a record, while it is younger than the grace of a submission in progress. A deleted
+ * blob's charge goes, credited back to the principal it was charged to.
  */
 async function collectBlobs(store: Store, deleting: ReadonlySet<string>, dryRun: boolean, onDeleted?: (deleted: DeletedBlob) => Promise<void>): Promise<{ examined: number; deleted: number; bytes: number }> {
   const digests = await listBlobs(store);
@@ -156,7 +158,8 @@ async function collectBlobs(store: Store, deleting: ReadonlySet<string>, dryRun:
     const size = (await store.size(blobKeys.blob(digest)).catch(() => null)) ?? 0;
     const outcome = await collectBlob(store, digest, async ({ runId, madeAt }) => {
       if (deleting.has(runId) || (await store.has(tombstoneKey(runId)))) return false;
-      if (await store.has(keys.run(runId))) return true;
+      // A run not ended has no run.json yet (core/domain/run-record.ts): its plan and task record keep it.
+      if ((await store.has(keys.run(runId))) || (await pendingRunRecord(store, runId))) return true;
       // References carry the wall-clock time they were made (putBlob), so the grace is measured on it too.
       return Number.isNaN(madeAt) || Date.now() - madeAt < REFERENCE_GRACE_MS;
     }, dryRun);

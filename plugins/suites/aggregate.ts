@@ -2,7 +2,8 @@
  * A suite as the API shows it: each run's live status from its run record, and per agent the mean index, mean
  * dimension scores, pass rate and failures by code over the runs that finished with scores.
  */
-import { readRun, type RunRecord } from '../../core/domain/runs.ts';
+import { type RunRecord } from '../../core/domain/runs.ts';
+import { readRun } from '../../core/domain/run-record.ts';
 import { DIMENSIONS, type Dimension } from '../../core/domain/scenario.ts';
 import type { DimensionScores } from '../../core/domain/scoring.ts';
 import type { SuiteAgentAggregate, SuiteEntryStatus, SuiteRun, SuiteView } from '../../core/domain/suites.ts';

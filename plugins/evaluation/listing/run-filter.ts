@@ -8,7 +8,7 @@
  */
 import { Problem } from '../../../core/problems.ts';
 import { AGENT_NAME } from '../../../core/domain/agent-target.ts';
-import { readRun } from '../../../core/domain/runs.ts';
+import { readRun } from '../../../core/domain/run-record.ts';
 import type { Store } from '../../../core/storage.ts';
 import { FINAL_STATUSES } from '../engine.ts';
 import { decodeCursor, listRunIds } from './run-index.ts';

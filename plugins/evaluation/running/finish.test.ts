@@ -6,12 +6,14 @@
 import { describe, it, expect } from 'vitest';
 import type { Plugin } from '../../../core/plugin.ts';
 import type { RunRecord } from '../../../core/domain/runs.ts';
+import { readRun } from '../../../core/domain/run-record.ts';
 import { testApp, type TestApp } from '../../../test/helpers.ts';
 import { evaluate, scriptedScenario, testMetrics } from '../../../test/evaluation-fixtures.ts';
 
 interface Seen {
   record?: RunRecord;
   stored: RunRecord | null;
+  file: boolean;
   api: Record<string, any>;
   certified: boolean;
 }
@@ -24,7 +26,8 @@ function observer(seen: Seen[], app: () => TestApp): Plugin {
       host.on('run.finished', async ({ run_id, record }, services) => {
         seen.push({
           record,
-          stored: await services.store.getJson<RunRecord>(`runs/${run_id}/run.json`),
+          stored: await readRun(services.store, run_id),
+          file: await services.store.has(`runs/${run_id}/run.json`),
           api: (await app().json('GET', `/api/v1/runs/${run_id}`)).body,
           certified: await services.store.has(`runs/${run_id}/certificate.json`),
         });
@@ -45,8 +48,10 @@ describe('evaluation: finishing a run', () => {
     // Certification ran first, from the record in the payload: the certificate exists before the final status.
     expect(during!.certified).toBe(true);
     expect(during!.record).toMatchObject({ run_id: run.run_id, status: 'succeeded', index: run.index, compliance: run.compliance, dimensions: run.dimensions });
-    // Storage still holds the submitted record; the API folds in the task's live status (a short idempotent run
+    // No run.json is stored yet (issue 36); readers get the submitted record, rebuilt from the plan and the task
+    // (core/domain/run-record.ts); the API folds in the task's live status (a short idempotent run
     // stores no `running` task record before it ends: runner.ts), never a final one before the certificate.
+    expect(during!.file).toBe(false);
     expect(during!.stored).toMatchObject({ status: 'queued', dimensions: null, index: null });
     expect(['queued', 'running']).toContain(during!.api.status);
     expect(during!.api.index).toBeNull();

@@ -20,36 +20,11 @@ import { scenarioContentHash, type ScenarioIdentity } from '../../../core/domain
 import type { RunPlan } from '../submission/plan.ts';
 import { attackNumbers } from '../attacks/attack-numbers.ts';
 import { BUNDLE_FILE, packBundle } from '../../../core/domain/evidence-bundle.ts';
+import { baseRunRecord, readRun } from '../../../core/domain/run-record.ts';
 
 /** The scenario's identity as the plan records it (a plan stored before identities: its hash, no origin). */
 function identityOf(plan: RunPlan, engine: Engine): ScenarioIdentity | Omit<ScenarioIdentity, 'origin'> {
   return { id: plan.scenario.id, content_hash: plan.scenario_hash ?? scenarioContentHash(plan.scenario, engine.sha3), ...(plan.origin ? { origin: plan.origin } : {}) };
-}
-
-/** The run record every stage of a run writes (`GET /api/v1/runs/:run_id`). */
-export function baseRunRecord(task: TaskRecord, scenario: { id: string; title: string }, total: number, agent?: RunAgent, identity?: Partial<ScenarioIdentity>): RunRecord {
-  return {
-    run_id: task.run_id,
-    task_id: task.task_id,
-    scenario_id: scenario.id,
-    scenario_title: scenario.title,
-    ...(identity?.content_hash ? { scenario_hash: identity.content_hash } : {}),
-    ...(identity?.origin ? { scenario_origin: identity.origin } : {}),
-    ...(agent ? { agent } : {}),
-    status: 'queued',
-    created_at: task.created_at,
-    started_at: null,
-    finished_at: null,
-    dimensions: null,
-    index: null,
-    compliance: null,
-    failures: [],
-    trace_file: 'trace.jsonl',
-    certificate_url: `/v1/certificates/${task.run_id}`,
-    verify_url: `/api/v1/verify/${task.run_id}`,
-    robustness: null,
-    tasks: { total, done: 0 },
-  };
 }
 
 const encoder = new TextEncoder();
@@ -178,10 +153,9 @@ export async function finishRun(run: RunContext): Promise<void> {
     ...(world ? [storeWorld(store, task.run_id, OPTIONAL_SIDECARS.world, world, engine.sha3, task.submitted_by)] : []),
     store.setBytes(keys.sidecar(task.run_id, BUNDLE_FILE), packBundle(evidence)),
   ]);
-  // The record goes to the handlers rather than through a `run.json` written only to be read back and then
-  // rewritten (issue 36: one atomic write and one read less per run). Until the final records below are
-  // written, `run.json` is the submitted one and readers see the task's live status (views.ts `liveRun`); a
-  // crash before them resumes the run from its task's token, as before.
+  // The record goes to the handlers, not through a `run.json` read back (issue 36). Until the final records
+  // below there is no `run.json`: readers get the submitted record rebuilt (core/domain/run-record.ts) with the
+  // task's live status (views.ts `liveRun`); a crash before them resumes the run from its task's token.
   await hooks.emit('run.finished', { run_id: task.run_id, record, evidence, digests: evidenceDigests(run) });
   Object.assign(task, { status, started_at: task.started_at ?? startedAt, finished_at: finishedAt, ...(runError ? { error: runError } : {}) });
   delete task.handoff;
@@ -193,7 +167,7 @@ export async function finishRun(run: RunContext): Promise<void> {
 export async function endWithoutResults(engine: Engine, task: TaskRecord, status: RunStatus, error?: { code: string; message: string }): Promise<void> {
   const { store } = engine.services;
   const finishedAt = new Date(engine.services.now()).toISOString();
-  const stored = await store.getJson<RunRecord>(keys.run(task.run_id));
+  const stored = await readRun(store, task.run_id);
   const record: RunRecord = {
     ...(stored ?? baseRunRecord(task, { id: 'unknown', title: 'unknown' }, task.progress.total)),
     status,

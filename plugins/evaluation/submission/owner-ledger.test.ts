@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../../../test/helpers.ts';
 import { scriptedScenario, testMetrics, waitForTask } from '../../../test/evaluation-fixtures.ts';
 import { stalledAgent } from '../../../test/agent-fixtures.ts';
+import { ACTIVE_JOURNAL_KEY, readJournal } from './active-tasks.ts';
 
 const stalled = (id: string) => scriptedScenario(id, { agent: { adapter: 'stalled' }, tasks: [{ id: 't1', input: 'balance?', metrics: [{ id: 'probe_contains' }] }] });
 
@@ -84,7 +85,7 @@ describe('the quota ledger on a store only this process uses', () => {
     expect((await submit(first, secret, 'a')).status).toBe(202);
     await first.app.close();
     // What a version before issue 36 left beside the queued task: its owner marker (`<task_id>.<units>`).
-    const [taskFile] = readdirSync(join(env.AEH_DATA_DIR, 'tasks-active'));
+    const [taskFile] = activeIds(env.AEH_DATA_DIR);
     const counters = join(env.AEH_DATA_DIR, 'usage', 'stored-bytes');
     const [owner] = readdirSync(counters);
     const owned = join(env.AEH_DATA_DIR, 'tasks-owned', owner!);
@@ -135,8 +136,8 @@ describe('the quota ledger on a store only this process uses', () => {
     expect(answers.filter((answer) => answer.status === 429 && answer.body.code === 'quota_exceeded')).toHaveLength(17);
     // Every accepted one was stored before its answer.
     expect(Number(readFileSync(counter, 'utf8'))).toBe(reserved * 4);
-    // Held by the tasks' own active markers and records (issue 36: no owner marker is written on this store).
-    expect(readdirSync(join(env.AEH_DATA_DIR, 'tasks-active'))).toHaveLength(4);
+    // Held by the tasks' own active entries and records (issue 36: no owner marker is written on this store).
+    expect(activeIds(env.AEH_DATA_DIR)).toHaveLength(4);
     expect(existsSync(join(env.AEH_DATA_DIR, 'tasks-owned'))).toBe(false);
     await second.app.close();
     const third = await testApp({ plugins: [testMetrics, stalledAgent], env: limited });
@@ -146,6 +147,11 @@ describe('the quota ledger on a store only this process uses', () => {
     await third.app.close();
   });
 });
+
+/** The tasks the journal of a data folder holds as active (active-tasks.ts). */
+function activeIds(dataDir: string | undefined): string[] {
+  return [...readJournal(readFileSync(join(dataDir!, ACTIVE_JOURNAL_KEY)))];
+}
 
 /** Submits a scripted scenario that finishes at once; its task id. */
 async function t_submitScripted(t: TestApp, key: string, id: string): Promise<string> {

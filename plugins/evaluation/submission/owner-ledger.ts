@@ -16,6 +16,7 @@ import { bytesToHex } from '@noble/hashes/utils.js';
 import type { Store } from '../../../core/storage.ts';
 import { readTask } from '../../../core/domain/runs.ts';
 import { storeIsProcessLocal } from './principal-lock.ts';
+import { activeTasks } from './active-tasks.ts';
 
 const encoder = new TextEncoder();
 /** How many finished tasks a mirror remembers as counted (a second release of one comes within moments). */
@@ -163,8 +164,8 @@ function reserveMirrored(store: Store, mirror: Mirrored, owner: string, taskId: 
  * nothing: the start removes it (engine.ts `resumeLeftTasks`).
  */
 async function activeTasksByOwner(store: Store): Promise<Map<string, Map<string, number>>> {
-  const active = await store.keys('tasks-active');
-  const records = await Promise.all(active.map((key) => readTask(store, key.slice(key.lastIndexOf('/') + 1)).catch(() => null)));
+  const active = await activeTasks(store).list();
+  const records = await Promise.all(active.map((taskId) => readTask(store, taskId).catch(() => null)));
   const byOwner = new Map<string, Map<string, number>>();
   for (const task of records) {
     if (!task?.submitted_by) continue;

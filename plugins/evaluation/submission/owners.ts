@@ -10,6 +10,7 @@ import type { Store } from '../../../core/storage.ts';
 import { Problem } from '../../../core/problems.ts';
 import { ledgerOf, ownerKey } from './owner-ledger.ts';
 import { withPrincipalLock } from './principal-lock.ts';
+import { activeTasks } from './active-tasks.ts';
 import { blobCharge, blobKeys } from '../../../core/domain/blobs.ts';
 import { blobsOf, type PackedEvidence } from '../../../core/domain/packed-evidence.ts';
 
@@ -106,7 +107,7 @@ async function storedBytesOf(store: Store, task: TaskRecord): Promise<number> {
 export async function releaseTask(store: Store, taskId: string, task?: TaskRecord | null): Promise<void> {
   const ledger = ledgerOf(store);
   await Promise.all([
-    store.remove(keys.activeTask(taskId)),
+    activeTasks(store).remove(taskId),
     ...(task?.submitted_by ? [ledger.drop(task.submitted_by, taskId, task.progress.total)] : []),
   ]);
   // What the submission reserved is given back here, in the same step as what the run really stored.

@@ -17,7 +17,6 @@ import type { AgentSpec, AttackRequest, Scenario } from '../../../core/domain/sc
 import { attackCaseCount, buildAttackCases } from '../attacks/attack-cases.ts';
 import { FRESH_LIMIT, type Engine } from '../engine.ts';
 import { positionAt, unitCount, type PlannedVariant, type RunPlan } from './plan.ts';
-import { baseRunRecord } from '../running/finish.ts';
 import { checkQueueQuota, reserveTask, type Reservation } from './owners.ts';
 import { worldRefusals } from '../worlds/world.ts';
 import { checkGoldReplay } from '../worlds/gold-replay-limit.ts';
@@ -33,6 +32,7 @@ import { withImpliedMetrics } from '../../../core/domain/implied-metrics.ts';
 import type { Principal } from '../../../core/auth-manager.ts';
 import { storedCreator } from '../../../core/delegation.ts';
 import { storePlan } from '../running/pack-evidence.ts';
+import { activeTasks } from './active-tasks.ts';
 import { checkInlineScenarioId, scenarioContentHash, type ScenarioIdentity, type ScenarioOrigin } from '../../../core/domain/scenario-identity.ts';
 
 export interface EvaluateBody {
@@ -273,7 +273,10 @@ interface Submission {
   reservedBytes: number;
 }
 
-/** Stores the plan, the run, the task with its first handoff token and the markers, then queues the task. */
+/**
+ * Stores the plan, the task with its first handoff token and its active entry, then queues the task. The run's
+ * record is not written until the run ends: until then it is rebuilt from the plan and the task (run-record.ts).
+ */
 async function persist(engine: Engine, { body, checked, verdict, variants, notInjectable, ids, submitter, place, recordLast, now, scenarioText, reservedBytes }: Submission): Promise<RunIds & { agent_envs?: string[] }> {
   const { services } = engine;
   const { scenario, identity, chosen, agentEnvs } = checked;
@@ -294,10 +297,8 @@ async function persist(engine: Engine, { body, checked, verdict, variants, notIn
   await Promise.all([
     // The scenario is stored once, shared by every run of it (pack-evidence.ts); the plan's bytes rebuild exactly.
     storePlan(services.store, runId, SIDECARS.scenario, planText, scenarioText, engine.sha3, submitter?.id),
-    services.store.setJson(keys.run(runId), baseRunRecord(task, scenario, total, chosen.agent, identity)),
     ...(recordLast ? [] : [writeTask()]),
-    // An append creates the marker without the fsync of an atomic write; its content does not matter.
-    services.store.append(keys.activeTask(taskId), encoder.encode(createdAt)),
+    activeTasks(services.store).add(taskId, createdAt),
   ]);
   if (recordLast) await writeTask();
   await engine.runIndex.add(runId);
