@@ -229,8 +229,11 @@ export function createFsStore(base: string, { now = () => Date.now(), syncReadMa
       return stats.bavail * stats.bsize;
     },
   });
-  // A counter's journal goes with it: unstorage's removal knows only the item.
-  return { ...store, remove: (key: string) => counters.remove(key, () => store.remove(key)) };
+  // A counter's journal goes with it: unstorage's removal knows only the item. The store itself is changed, not
+  // copied: its methods call one another through it (and tests replace some of them on it).
+  const removeItem = store.remove;
+  store.remove = (key) => counters.remove(key, () => removeItem(key));
+  return store;
 }
 
 /** The plugin's settings. */
