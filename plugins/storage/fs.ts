@@ -16,6 +16,7 @@ import { createStore, storageKey } from './unstorage-store.ts';
 import { call, missing, inFolder, SYNC_WRITE_MAX_BYTES, TEMP_SUFFIX, writeFileAtomic } from './fs-write.ts';
 import { createHashBuffers, hashFileInto } from './fs-hash.ts';
 import { createHashPool, type HashPoolOptions } from './fs-hash-pool.ts';
+import { createFsCounters, JOURNAL_SUFFIX } from './fs-counters.ts';
 
 export { writeFileAtomic } from './fs-write.ts';
 
@@ -147,7 +148,7 @@ function fingerprintFile(path: string, now: () => number): Promise<string | null
 
 /**
  * Keys below `prefix` (slash form), reading only that folder and what is under it; a prefix naming a file is
- * that one key. Temp files of atomic writes in flight are not keys.
+ * that one key. Temp files of atomic writes in flight and counters' journals are not keys.
  */
 async function listKeys(root: string, prefix: string): Promise<string[]> {
   const start = prefix ? join(root, ...prefix.split('/')) : root;
@@ -162,7 +163,7 @@ async function listKeys(root: string, prefix: string): Promise<string[]> {
     throw error;
   }
   for (const entry of entries) {
-    if (!entry.isFile() || entry.name.endsWith(TEMP_SUFFIX)) continue;
+    if (!entry.isFile() || entry.name.endsWith(TEMP_SUFFIX) || entry.name.endsWith(JOURNAL_SUFFIX)) continue;
     const path = join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name);
     const key = relative(root, path).split(sep).join('/');
     if (key.split('/').some((segment) => segment === 'node_modules' || segment === '.git')) continue;
@@ -193,9 +194,12 @@ export function createFsStore(base: string, { now = () => Date.now(), syncReadMa
     const checked = storageKey(key);
     return checked ? rootSlash + checked.replaceAll(':', sep) : root;
   };
-  const raw = createStorage({ driver: fsDriver({ base: root, ignore: ['**/node_modules/**', '**/.git/**', `**/*${TEMP_SUFFIX}`] }) });
-  return createStore('fs', raw, {
-    writeAtomic: (key, bytes) => writeFileAtomic(pathOf(key), bytes),
+  const raw = createStorage({ driver: fsDriver({ base: root, ignore: ['**/node_modules/**', '**/.git/**', `**/*${TEMP_SUFFIX}`, `**/*${JOURNAL_SUFFIX}`] }) });
+  // Counters are journals of increments (fs-counters.ts): every read, write and removal of a key goes by them.
+  const counters = createFsCounters({ pathOf, readFile: (path) => readOrNull(path, syncReadMaxBytes), writeAtomic: writeFileAtomic });
+  const store = createStore('fs', raw, {
+    writeAtomic: counters.write,
+    increment: (key, by) => counters.increment(key, by),
     async append(key, bytes) {
       const path = pathOf(key);
       // A trace line or a few: the write is synchronous, as small writes' are (fs-write.ts); appends are not
@@ -203,7 +207,7 @@ export function createFsStore(base: string, { now = () => Date.now(), syncReadMa
       if (bytes.byteLength <= SYNC_WRITE_MAX_BYTES) await inFolder(path, async () => appendFileSync(path, bytes));
       else await inFolder(path, () => fsp.appendFile(path, bytes));
     },
-    read: (key) => readOrNull(pathOf(key), syncReadMaxBytes),
+    read: counters.read,
     keys: (prefix) => listKeys(root, prefix),
     stream: (key) => streamFile(pathOf(key)),
     fingerprint: (key) => fingerprintFile(pathOf(key), now),
@@ -225,6 +229,11 @@ export function createFsStore(base: string, { now = () => Date.now(), syncReadMa
       return stats.bavail * stats.bsize;
     },
   });
+  // A counter's journal goes with it: unstorage's removal knows only the item. The store itself is changed, not
+  // copied: its methods call one another through it (and tests replace some of them on it).
+  const removeItem = store.remove;
+  store.remove = (key) => counters.remove(key, () => removeItem(key));
+  return store;
 }
 
 /** The plugin's settings. */

@@ -13,6 +13,7 @@ import { testApp, type TestApp } from '../../../test/helpers.ts';
 import { scriptedScenario, testMetrics, waitForTask } from '../../../test/evaluation-fixtures.ts';
 import { stalledAgent } from '../../../test/agent-fixtures.ts';
 import { ACTIVE_JOURNAL_KEY, readJournal } from './active-tasks.ts';
+import { JOURNAL_SUFFIX, readCounterFile } from '../../storage/fs-counters.ts';
 
 const stalled = (id: string) => scriptedScenario(id, { agent: { adapter: 'stalled' }, tasks: [{ id: 't1', input: 'balance?', metrics: [{ id: 'probe_contains' }] }] });
 
@@ -54,9 +55,9 @@ describe('the quota ledger on a store only this process uses', () => {
     for (let i = 0; i < 6_000 && !existsSync(counters); i++) await new Promise((resolve) => setTimeout(resolve, 10));
     await first.app.close();
     // The principal's only counter and marker folder (named by ownerKey of its id).
-    const [owner] = readdirSync(counters);
+    const [owner] = ownersOf(counters);
     const counter = join(env.AEH_DATA_DIR, 'usage', 'stored-bytes', owner!);
-    const storedOnce = Number(readFileSync(counter, 'utf8'));
+    const storedOnce = counterValue(counter);
     expect(storedOnce).toBeGreaterThan(1000);
     // A marker whose task record is gone (a crash between two removals) would hold the only place for ever.
     const owned = join(env.AEH_DATA_DIR, 'tasks-owned', owner!);
@@ -71,7 +72,7 @@ describe('the quota ledger on a store only this process uses', () => {
     let storedTwice = storedOnce;
     for (let i = 0; i < 200 && storedTwice === storedOnce; i++) {
       await new Promise((resolve) => setTimeout(resolve, 10));
-      storedTwice = Number(readFileSync(counter, 'utf8'));
+      storedTwice = counterValue(counter);
     }
     expect(storedTwice).toBeGreaterThan(storedOnce);
     expect(storedTwice).toBeLessThan(storedOnce * 2.5);
@@ -87,7 +88,7 @@ describe('the quota ledger on a store only this process uses', () => {
     // What a version before issue 36 left beside the queued task: its owner marker (`<task_id>.<units>`).
     const [taskFile] = activeIds(env.AEH_DATA_DIR);
     const counters = join(env.AEH_DATA_DIR, 'usage', 'stored-bytes');
-    const [owner] = readdirSync(counters);
+    const [owner] = ownersOf(counters);
     const owned = join(env.AEH_DATA_DIR, 'tasks-owned', owner!);
     mkdirSync(owned, { recursive: true });
     writeFileSync(join(owned, `${taskFile}.1`), '1');
@@ -121,10 +122,10 @@ describe('the quota ledger on a store only this process uses', () => {
     const secret = await operator(first, 'burst');
     expect((await submit(first, secret, 'r00')).status).toBe(202);
     const counters = join(env.AEH_DATA_DIR, 'usage', 'stored-bytes');
-    const [owner] = readdirSync(counters);
+    const [owner] = ownersOf(counters);
     const counter = join(counters, owner!);
     // What one of these submissions reserves (their scenarios are the same size).
-    const reserved = Number(readFileSync(counter, 'utf8'));
+    const reserved = counterValue(counter);
     expect(reserved).toBeGreaterThan(100);
     await first.app.close();
     // Room for three more: the reservations are written outside the principal's lock now, and batched, but
@@ -135,11 +136,13 @@ describe('the quota ledger on a store only this process uses', () => {
     expect(answers.filter((answer) => answer.status === 202)).toHaveLength(3);
     expect(answers.filter((answer) => answer.status === 429 && answer.body.code === 'quota_exceeded')).toHaveLength(17);
     // Every accepted one was stored before its answer.
-    expect(Number(readFileSync(counter, 'utf8'))).toBe(reserved * 4);
+    expect(counterValue(counter)).toBe(reserved * 4);
     // Held by the tasks' own active entries and records (issue 36: no owner marker is written on this store).
     expect(activeIds(env.AEH_DATA_DIR)).toHaveLength(4);
     expect(existsSync(join(env.AEH_DATA_DIR, 'tasks-owned'))).toBe(false);
     await second.app.close();
+    // The three reservations are lines of the counter's journal (fs-counters.ts), which the next process adds up.
+    expect(readFileSync(counter + JOURNAL_SUFFIX, 'utf8').split('\n').filter(Boolean)).toHaveLength(3);
     const third = await testApp({ plugins: [testMetrics, stalledAgent], env: limited });
     const refused = await submit(third, secret, 'r99');
     expect(refused.status).toBe(429);
@@ -147,6 +150,12 @@ describe('the quota ledger on a store only this process uses', () => {
     await third.app.close();
   });
 });
+
+/** A counter's value on disk: its file (a bare number, or a base) and its journal (fs-counters.ts). */
+const counterValue = (path: string) => readCounterFile(path) ?? Number.NaN;
+
+/** The principals with a stored-bytes counter (the files of the folder that are no counter's journal). */
+const ownersOf = (folder: string) => readdirSync(folder).filter((name) => !name.endsWith(JOURNAL_SUFFIX));
 
 /** The tasks the journal of a data folder holds as active (active-tasks.ts). */
 function activeIds(dataDir: string | undefined): string[] {

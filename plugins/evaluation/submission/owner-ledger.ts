@@ -73,8 +73,9 @@ export interface OwnerLedger {
    * principal's stored bytes (what a submission reserves until its run is counted). Resolves once this ledger's
    * answers include both; `stored` resolves once the store holds both, in that order. A ledger read from the
    * store resolves the two together; a mirrored one answers from memory at once, so that the principal's next
-   * reservation need not wait for this one's writes, and the counter increments of reservations made meanwhile
-   * go to the store as one write (plugins/storage/batched-increment.ts).
+   * reservation need not wait for this one's writes (on `memory` the counter increments of reservations made
+   * meanwhile go to the store as one write, plugins/storage/batched-increment.ts; on `fs` each is a line appended
+   * to the counter's journal, plugins/storage/fs-counters.ts).
    */
   reserve(owner: string, taskId: string, units: number, bytes: number): Promise<{ stored: Promise<void> }>;
   /**
