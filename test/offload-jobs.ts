@@ -44,3 +44,9 @@ export default defineMetric({
     return pass();
   },
 });
+
+/** Blocks its worker for `ms` without using the CPU (`Atomics.wait`), as a thread the machine does not schedule. */
+export function blocked(ms: number): string {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+  return 'woke';
+}

@@ -6,6 +6,7 @@
  * starts the job's budget when they are loaded, since a cold worker's loading is not the job's work.
  */
 import { parentPort } from 'node:worker_threads';
+import { ownThreadStatPath } from './thread-cpu.ts';
 
 interface JobMessage {
   id: number;
@@ -54,4 +55,5 @@ async function runJob(job: JobMessage): Promise<void> {
 }
 
 parentPort!.on('message', (job: JobMessage) => void runJob(job));
-parentPort!.postMessage({ ready: true });
+// Where this thread's CPU time can be read (thread-cpu.ts): the pool's budgets count it, not the wall clock.
+parentPort!.postMessage({ ready: true, cpuStat: ownThreadStatPath() });

@@ -3,6 +3,7 @@ import { OffloadBudgetError, type Offload } from '../../core/capabilities.ts';
 import { Problem } from '../../core/problems.ts';
 import { createWorkerPool, workerPoolFromEnv } from './offload.ts';
 import { OFFLOAD_JOBS_MODULE } from '../../test/offload-jobs.ts';
+import { ownThreadStatPath, threadCpuMs } from './thread-cpu.ts';
 import { SLOW_MODULE } from '../../test/offload-slow-module.ts';
 
 const job = (name: string, input: unknown = null, budgetMs = 60_000) => ({ module: OFFLOAD_JOBS_MODULE, name, input, budgetMs });
@@ -28,6 +29,30 @@ describe('runtime: node offload pool', () => {
     await expect(stalled).rejects.toBeInstanceOf(OffloadBudgetError);
     await expect(stalled).rejects.toMatchObject({ budgetMs: 300 });
     expect(await queued).toEqual({ echoed: 'after' });
+  });
+
+  it('counts a budget in the worker\'s CPU time on Linux: a job the machine did not schedule is not stopped, one blocked past ten times its budget is', async () => {
+    pool = createWorkerPool({ size: 1 });
+    expect(await pool.run(job('echo', 'warm'))).toEqual({ echoed: 'warm' });
+    if (!ownThreadStatPath()) return; // no /proc: the budget is wall-clock, as the test above shows
+    // 600 ms without CPU against a 300 ms budget: on a machine whose cores are all busy a job waits like this.
+    expect(await pool.run(job('blocked', 600, 300))).toBe('woke');
+    // The wall-clock guard: 10 × 50 ms, long before the 60 s wait ends.
+    const stuck = pool.run(job('blocked', 60_000, 50));
+    await expect(stuck).rejects.toBeInstanceOf(OffloadBudgetError);
+    expect(await pool.run(job('echo', 'after'))).toEqual({ echoed: 'after' });
+  });
+
+  it('reads a thread\'s CPU time from /proc where there is one', () => {
+    const path = ownThreadStatPath();
+    if (!path) return expect(threadCpuMs(path)).toBeUndefined();
+    const before = threadCpuMs(path)!;
+    // A fixed amount of work (not a wall-clock loop: a busy machine would give it less CPU), ~100 ms of it.
+    let sum = 0;
+    for (let index = 0; index < 1e8; index++) sum = (sum + index) % 1_000_003;
+    expect(sum).toBeGreaterThanOrEqual(0);
+    expect(threadCpuMs(path)! - before).toBeGreaterThanOrEqual(10);
+    expect(threadCpuMs('/proc/nonexistent/stat')).toBeUndefined();
   });
 
   it('rethrows a Problem with its code and members', async () => {

@@ -4,12 +4,19 @@
  * its budget has its worker terminated (the only way to stop a synchronous loop or a backtracking regex) and
  * rejects with `OffloadBudgetError`; the next job starts a fresh worker. Workers start on first use and are
  * unref'd, so the pool never keeps a process alive by itself (a running job's budget timer does).
+ *
+ * A budget counts the worker thread's CPU time where the platform reports it (Linux, thread-cpu.ts), so a job
+ * that load alone slowed down is not stopped: when the timer fires, a job that used less CPU than its budget
+ * gets the rest. `WALL_FACTOR` times the budget in wall-clock time stops it whatever its CPU (a worker blocked,
+ * or starved past any sense). Elsewhere the budget is wall-clock time. A cold worker's loading allowance is
+ * wall-clock everywhere: a loader that hangs uses no CPU.
  */
 import { Worker } from 'node:worker_threads';
 import { OffloadBudgetError, type Logger, type Offload, type OffloadJob } from '../../core/capabilities.ts';
 import { Problem, PROBLEM_CATALOGUE, type ProblemCode } from '../../core/problems.ts';
 import { createFairQueue, type FairQueue } from './fair-queue.ts';
 import { startModuleWorker } from './module-worker.ts';
+import { threadCpuMs } from './thread-cpu.ts';
 
 /** Options of `createWorkerPool`. */
 export interface WorkerPoolOptions {
@@ -34,11 +41,15 @@ interface Pending {
 interface Slot {
   worker: Worker;
   ready: boolean;
+  /** Where the worker's thread CPU time is read (thread-cpu.ts), once it said so. */
+  cpuStat?: string;
   running?: { id: number; pending: Pending; timer: ReturnType<typeof setTimeout>; onAbort?: () => void };
 }
 
 interface Reply {
   ready?: boolean;
+  /** With `ready`: the worker thread's stat file, when it has one. */
+  cpuStat?: string;
   /** The running job finished preparing (`OffloadJob.setupMs`): its own budget starts. */
   started?: boolean;
   /** The worker is loading the job's modules (allowed `LOAD_TIMEOUT_MS`), then has `loaded` them: the budget starts. */
@@ -101,13 +112,33 @@ function finish(slot: Slot): Pending {
 /** How long a cold worker may take to load a job's modules before the job fails (as past its budget). */
 const LOAD_TIMEOUT_MS = 60_000;
 
-/** Past `job.budgetMs` (or `ms`) from now, the job fails with `OffloadBudgetError` and its worker is retired. */
-function budgetTimer(pool: Pool, slot: Slot, job: OffloadJob, ms = job.budgetMs): ReturnType<typeof setTimeout> {
-  return setTimeout(() => {
+/** A job may take this many times its budget in wall-clock time, whatever CPU it used (see above). */
+export const WALL_FACTOR = 10;
+/** The shortest wait before the CPU used is read again (/proc counts in 10 ms steps). */
+const RECHECK_MIN_MS = 20;
+
+/**
+ * Past `job.budgetMs` (or `ms`) of the worker's CPU time from now (wall-clock time where that is not known, or
+ * with `wall`), the job fails with `OffloadBudgetError` and its worker is retired.
+ */
+function budgetTimer(pool: Pool, slot: Slot, job: OffloadJob, ms = job.budgetMs, wall = false): ReturnType<typeof setTimeout> {
+  const cpuStart = wall ? undefined : threadCpuMs(slot.cpuStat);
+  const wallEnd = Date.now() + ms * WALL_FACTOR;
+  const expire = () => {
+    if (!slot.running) return;
+    if (cpuStart !== undefined) {
+      const used = threadCpuMs(slot.cpuStat);
+      const left = used === undefined ? 0 : Math.min(ms - (used - cpuStart), wallEnd - Date.now());
+      if (left > 0) {
+        slot.running.timer = setTimeout(expire, Math.max(left, RECHECK_MIN_MS));
+        return;
+      }
+    }
     finish(slot).reject(new OffloadBudgetError(job.budgetMs));
     retire(pool, slot);
     pump(pool);
-  }, ms);
+  };
+  return setTimeout(expire, ms);
 }
 
 /** Sends a job to an idle worker, under its budget and its abort signal: either retires the worker. */
@@ -134,6 +165,7 @@ function startJob(pool: Pool, slot: Slot, pending: Pending): void {
 function onReply(pool: Pool, slot: Slot, reply: Reply): void {
   if (reply.ready) {
     slot.ready = true;
+    slot.cpuStat = reply.cpuStat;
     pump(pool);
     return;
   }
@@ -144,7 +176,7 @@ function onReply(pool: Pool, slot: Slot, reply: Reply): void {
     const { job } = slot.running.pending;
     clearTimeout(slot.running.timer);
     const allowance = reply.loading ? LOAD_TIMEOUT_MS : reply.loaded && job.setupMs !== undefined ? job.setupMs : undefined;
-    slot.running.timer = budgetTimer(pool, slot, job, allowance);
+    slot.running.timer = budgetTimer(pool, slot, job, allowance, reply.loading);
     return;
   }
   const pending = finish(slot);
