@@ -21,6 +21,7 @@ import { resolveShimConfigs, type NamedShimConfig } from './shim-configs.ts';
 import type { Store } from '../storage.ts';
 import type { Catalog } from './catalog.ts';
 import { Problem } from '../problems.ts';
+import { memoizedHash } from './hash-memo.ts';
 
 /** Where a run's scenario came from. */
 export type ScenarioOrigin = 'catalog' | 'file' | 'inline';
@@ -42,38 +43,13 @@ export function scenarioContentHash(scenario: Scenario | Record<string, unknown>
   return sha3Hex(canonicalJson(wellFormed(content)), factory);
 }
 
-/** Past this many characters of JSON text, the memo (`memoizedContentHash`) forgets its oldest scenarios. */
-const MEMO_MAX_CHARS = 4 * 1024 * 1024;
-/** JSON text of a scenario (`JSON.stringify`) -> its content hash, least recently used first. */
-const memo = new Map<string, HexDigest>();
-let memoChars = 0;
-
 /**
- * `scenarioContentHash`, remembered by the scenario's `JSON.stringify` text (issue 36): a submission hashes its
- * scenario's canonical form, and the same scenario is submitted again and again (a bench, CI, a schedule, a
- * suite), while its canonical form (RFC 8785: every object's keys sorted, every string escaped again) costs
- * ~0.4 ms for twenty tasks. Equal texts are equal JSON values, whose canonical forms, and so hashes, are equal;
- * the text names the agent too, which the hash leaves out, so a scenario run with two agents is two entries.
- * A scenario comes from a JSON document (no NaN or Infinity, which the canonical form refuses).
+ * `scenarioContentHash`, remembered by the scenario's JSON text (hash-memo.ts): a repeat submission skips the
+ * canonical form. The text names the agent too, which the hash leaves out: a scenario run with two agents is two
+ * entries of one hash.
  */
 export function memoizedContentHash(scenario: Scenario, factory?: Sha3Factory): HexDigest {
-  const text = JSON.stringify(scenario);
-  const known = memo.get(text);
-  if (known !== undefined) {
-    memo.delete(text);
-    memo.set(text, known);
-    return known;
-  }
-  const hash = scenarioContentHash(scenario, factory);
-  if (text.length > MEMO_MAX_CHARS / 16) return hash;
-  memo.set(text, hash);
-  memoChars += text.length;
-  for (const [oldest] of memo) {
-    if (memoChars <= MEMO_MAX_CHARS) break;
-    memo.delete(oldest);
-    memoChars -= oldest.length;
-  }
-  return hash;
+  return memoizedHash('scenario-content', scenario, (value) => scenarioContentHash(value, factory));
 }
 
 /** The content hash of a stored run: its record's, or (records written before it) its plan's scenario's. */

@@ -1,10 +1,12 @@
 /**
- * The content hash remembered by a scenario's JSON text (issue 36, eighth sitting): a submission of a scenario
- * seen before skips its canonical form. Pins that the memo answers exactly what `scenarioContentHash` computes,
- * for a repeat, an agent change (not hashed), key order, a lone surrogate, and after it has forgotten entries.
+ * Hashes remembered by a value's JSON text (hash-memo.ts, issue 36, eighth sitting): a submission of a scenario
+ * and agent seen before skips their canonical forms. Pins that the memo answers exactly what
+ * `scenarioContentHash` and `agentConfigHash` compute, for a repeat, an agent change (not in the scenario's
+ * hash), key order, a lone surrogate, two kinds of one text, and after it has forgotten entries.
  */
 import { describe, expect, it } from 'vitest';
 import { memoizedContentHash, scenarioContentHash } from './scenario-identity.ts';
+import { agentConfigHash, memoizedConfigHash } from './agent-target.ts';
 import type { Scenario } from './scenario.ts';
 
 const scenario = (id: string, extra: Record<string, unknown> = {}) => ({
@@ -13,7 +15,7 @@ const scenario = (id: string, extra: Record<string, unknown> = {}) => ({
   tasks: [{ id: 't1', input: 'balance?', metrics: [{ id: 'task_success' }] }], ...extra,
 }) as unknown as Scenario;
 
-describe('scenario identity: the memoized content hash', () => {
+describe('hash memo: hashes remembered by JSON text', () => {
   it('answers what scenarioContentHash computes, first and again', () => {
     const cases = [
       scenario('a'),
@@ -28,6 +30,16 @@ describe('scenario identity: the memoized content hash', () => {
     // The agent is not part of the content: two agents, one hash.
     expect(memoizedContentHash(cases[1]!)).toBe(memoizedContentHash(cases[0]!));
     expect(memoizedContentHash(cases[2]!)).toBe(memoizedContentHash(cases[3]!));
+  });
+
+  it('keeps each kind of hash apart: an agent spec and a scenario of one text', () => {
+    // The scenario's hash leaves out `agent`, the agent's does not: one text, two hashes.
+    const spec = { adapter: 'scripted', agent: { adapter: 'scripted' } } as unknown as Scenario;
+    for (let round = 0; round < 2; round++) {
+      expect(memoizedConfigHash(spec as never)).toBe(agentConfigHash(spec as never));
+      expect(memoizedContentHash(spec)).toBe(scenarioContentHash(spec));
+    }
+    expect(agentConfigHash(spec as never)).not.toBe(scenarioContentHash(spec));
   });
 
   it('stays exact after forgetting its oldest entries', () => {
