@@ -8,6 +8,7 @@
 import { sha3Hex, type HexDigest, type Sha3Factory } from './hash.ts';
 import { canonicalJson, wellFormed } from './certificate.ts';
 import type { AgentSpec } from './scenario.ts';
+import { memoizedHash } from './hash-memo.ts';
 
 /**
  * The adapter of a scenario that names no agent of its own (an AES document has none): `{"adapter": "none"}`.
@@ -76,6 +77,11 @@ export function agentSpecOf(target: Pick<AgentTarget, 'adapter' | 'options' | 's
  */
 export function agentConfigHash(spec: AgentSpec, factory?: Sha3Factory): HexDigest {
   return sha3Hex(canonicalJson(wellFormed(spec)), factory);
+}
+
+/** `agentConfigHash`, remembered by the spec's JSON text (hash-memo.ts): a submission's agent is often the last one's. */
+export function memoizedConfigHash(spec: AgentSpec, factory?: Sha3Factory): HexDigest {
+  return memoizedHash('agent-config', spec, (value) => agentConfigHash(value, factory));
 }
 
 

@@ -10,7 +10,7 @@ import type { Store } from '../storage.ts';
 import type { RunAgent } from './agent-target.ts';
 import type { ScenarioIdentity } from './scenario-identity.ts';
 import { readEvidenceJson } from './packed-evidence.ts';
-import { isValidRunId, keys, readTask, SIDECARS, type RunRecord, type TaskRecord } from './runs.ts';
+import { isValidRunId, keys, readTask, runRecordOf, SIDECARS, type RunRecord, type StoredRunRecord, type TaskRecord } from './runs.ts';
 
 /** The run record every stage of a run starts from: queued, nothing measured yet. */
 export function baseRunRecord(task: TaskRecord, scenario: { id: string; title: string }, total: number, agent?: RunAgent, identity?: Partial<ScenarioIdentity>): RunRecord {
@@ -60,8 +60,12 @@ export async function pendingRunRecord(store: Store, runId: string): Promise<Run
   return baseRunRecord(task, plan.scenario, task.progress.total, plan.agent, { content_hash: plan.scenario_hash, origin: plan.origin });
 }
 
-/** Reads a run record, or `null` (also for ids that could not be a run); a run not ended has it rebuilt. */
+/**
+ * Reads a run record, or `null` (also for ids that could not be a run); a run not ended has it rebuilt. What only
+ * storage keeps (`task_end`, its task's end: runs.ts `readTask`) is left out.
+ */
 export async function readRun(store: Store, runId: string): Promise<RunRecord | null> {
   if (!isValidRunId(runId)) return null;
-  return (await store.getJson<RunRecord>(keys.run(runId))) ?? pendingRunRecord(store, runId);
+  const stored = await store.getJson<StoredRunRecord>(keys.run(runId));
+  return stored ? runRecordOf(stored) : pendingRunRecord(store, runId);
 }

@@ -187,8 +187,44 @@ export function isValidRunId(runId: string): boolean {
   return RUN_ID.test(runId);
 }
 
-/** Reads a task record, or `null`. */
+/**
+ * How a task ended, as its run's final `run.json` keeps it (`task_end`, never shown by the API): since issue 36's
+ * eighth sitting one atomic write ends a run, the run record with this, and the task's file keeps the state its
+ * last checkpoint wrote. `readTask` lays this over it, giving exactly the record the end used to write.
+ */
+export interface TaskEnding {
+  status: RunStatus;
+  progress: { done: number; total: number };
+  started_at: string | null;
+  finished_at: string | null;
+  error?: { code: string; message: string };
+}
+
+/** `run.json` as stored: the run record and, for runs ended since issue 36's eighth sitting, its task's end. */
+export type StoredRunRecord = RunRecord & { task_end?: TaskEnding };
+
+/** What of a task's record its end sets (finish.ts): the ending `run.json` keeps, the task's file does not. */
+export function taskEnding(task: TaskRecord): TaskEnding {
+  return { status: task.status, progress: task.progress, started_at: task.started_at, finished_at: task.finished_at, ...(task.error ? { error: task.error } : {}) };
+}
+
+/** The run record without what only storage keeps (`task_end`). */
+export function runRecordOf(stored: StoredRunRecord): RunRecord {
+  const { task_end: _ending, ...record } = stored;
+  return record;
+}
+
+/**
+ * Reads a task record, or `null`. A task whose file is not final may have ended in its run's `run.json`
+ * (`task_end`, written by the end in one write with the run record): then the record as the end set it, without
+ * its handoff token, as task files written by earlier versions hold it. A final task file is read as it is.
+ */
 export async function readTask(store: Store, taskId: string): Promise<TaskRecord | null> {
   if (!isValidRunId(taskId)) return null;
-  return store.getJson<TaskRecord>(keys.task(taskId));
+  const task = await store.getJson<TaskRecord>(keys.task(taskId));
+  if (!task || (task.status !== 'queued' && task.status !== 'running') || !isValidRunId(task.run_id)) return task;
+  const run = await store.getJson<StoredRunRecord>(keys.run(task.run_id));
+  if (run?.task_id !== taskId || !run.task_end) return task;
+  const { handoff: _handoff, error: _error, ...kept } = task;
+  return { ...kept, ...run.task_end };
 }

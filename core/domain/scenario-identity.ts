@@ -21,6 +21,7 @@ import { resolveShimConfigs, type NamedShimConfig } from './shim-configs.ts';
 import type { Store } from '../storage.ts';
 import type { Catalog } from './catalog.ts';
 import { Problem } from '../problems.ts';
+import { memoizedHash } from './hash-memo.ts';
 
 /** Where a run's scenario came from. */
 export type ScenarioOrigin = 'catalog' | 'file' | 'inline';
@@ -40,6 +41,15 @@ export function scenarioContentHash(scenario: Scenario | Record<string, unknown>
   const { agent: _agent, ...content } = scenario as Record<string, unknown>;
   // A scenario may hold any text: lone surrogates become U+FFFD (RFC 8785 refuses them).
   return sha3Hex(canonicalJson(wellFormed(content)), factory);
+}
+
+/**
+ * `scenarioContentHash`, remembered by the scenario's JSON text (hash-memo.ts): a repeat submission skips the
+ * canonical form. The text names the agent too, which the hash leaves out: a scenario run with two agents is two
+ * entries of one hash.
+ */
+export function memoizedContentHash(scenario: Scenario, factory?: Sha3Factory): HexDigest {
+  return memoizedHash('scenario-content', scenario, (value) => scenarioContentHash(value, factory));
 }
 
 /** The content hash of a stored run: its record's, or (records written before it) its plan's scenario's. */

@@ -136,6 +136,8 @@ describe('hostile: a run always ends', () => {
     // What an instance that stopped mid-run, before this fix, left behind: a task `running` that nobody runs.
     const store = (await t.app.ready).store;
     await store.setJson(`tasks/${task.task_id}.json`, { ...task, status: 'running', finished_at: null });
+    // A run that never ended has no final run.json (since issue 36's eighth sitting that record ends the task).
+    await store.remove(`runs/${run.run_id}/run.json`);
     const cancelled = await t.json('DELETE', `/api/v1/tasks/${task.task_id}`);
     expect(cancelled.status).toBe(200);
     expect((await t.json('GET', `/api/v1/tasks/${task.task_id}`)).body.status).toBe('cancelled');

@@ -1,10 +1,10 @@
 /**
  * How a run ends (integration.md item 1). Completed or failed: the sidecars, then `await hooks.emit('run.finished')`
- * with the final run record (certification signs here), and only then `run.json` and the task with the final
- * status, so a client that sees the final status finds the certificate. Cancelled: no sidecars, no certificate.
+ * with the final run record (certification signs here), and only then `run.json`, which ends the task too (its
+ * `task_end`), so a client that sees the final status finds the certificate. Cancelled: no sidecars, no certificate.
  */
 import type { HandoffError } from './handoff.ts';
-import { keys, OPTIONAL_SIDECARS, SIDECARS, type EvidenceDigests, type RunRecord, type RunStatus, type TaskRecord } from '../../../core/domain/runs.ts';
+import { keys, OPTIONAL_SIDECARS, SIDECARS, taskEnding, type EvidenceDigests, type RunRecord, type RunStatus, type StoredRunRecord, type TaskRecord } from '../../../core/domain/runs.ts';
 import type { Store } from '../../../core/storage.ts';
 import { scoreDimensions } from '../../../core/domain/scoring.ts';
 import type { Engine } from '../engine.ts';
@@ -46,12 +46,14 @@ function verdictInRecord(verdict: Verdict): NonNullable<RunRecord['verdict']> {
 }
 
 /**
- * Writes the final run record, then the task's: a client that saw the task end (waiting on its status) must
- * find the run ended too. Written side by side, the task's could land first.
+ * Ends the run and its task in one atomic write (issue 36): the final run record with the task's end
+ * (`task_end`), which `readTask` lays over the task's file (left as its last checkpoint wrote it). A client that
+ * sees the task end finds the run ended, and a crash leaves both ended or neither (the run then resumes, or is
+ * found ended and released, from the active tasks' journal).
  */
 async function finalRecords(store: Store, task: TaskRecord, record: RunRecord): Promise<void> {
-  await store.setJson(keys.run(task.run_id), record);
-  await store.setJson(keys.task(task.task_id), task);
+  const stored: StoredRunRecord = { ...record, task_end: taskEnding(task) };
+  await store.setJson(keys.run(task.run_id), stored);
 }
 
 /** `scores.json`: the scores of the whole run, every unit's, and with attacks every attack case. */

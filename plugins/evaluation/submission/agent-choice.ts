@@ -5,7 +5,7 @@
  * placeholder is never scored as if an agent had answered. The run records the name and a hash of the spec.
  */
 import { Problem } from '../../../core/problems.ts';
-import { agentConfigHash, agentSpecOf, namesNoAgent, type RunAgent } from '../../../core/domain/agent-target.ts';
+import { memoizedConfigHash, agentSpecOf, namesNoAgent, type RunAgent } from '../../../core/domain/agent-target.ts';
 import type { Sha3Factory } from '../../../core/domain/hash.ts';
 import type { AgentSpec, Scenario } from '../../../core/domain/scenario.ts';
 import type { Services } from '../../../core/services.ts';
@@ -51,6 +51,6 @@ export async function chooseAgent(services: Pick<Services, 'find'>, scenario: Sc
   const picked = typeof given === 'string' ? await registered(services, given) : { spec: given ?? scenario.agent, name: undefined };
   if (namesNoAgent(picked.spec)) throw noAgent(scenario);
   const chosen = { ...picked, spec: withDefaults(picked.spec, scenario.agent_defaults) };
-  const agent: RunAgent = { ...(chosen.name ? { name: chosen.name } : {}), adapter: chosen.spec.adapter, config_hash: agentConfigHash(chosen.spec, sha3) };
+  const agent: RunAgent = { ...(chosen.name ? { name: chosen.name } : {}), adapter: chosen.spec.adapter, config_hash: memoizedConfigHash(chosen.spec, sha3) };
   return { scenario: { ...scenario, agent: chosen.spec }, agent };
 }

@@ -33,7 +33,7 @@ import type { Principal } from '../../../core/auth-manager.ts';
 import { storedCreator } from '../../../core/delegation.ts';
 import { storePlan } from '../running/pack-evidence.ts';
 import { activeTasks } from './active-tasks.ts';
-import { checkInlineScenarioId, scenarioContentHash, type ScenarioIdentity, type ScenarioOrigin } from '../../../core/domain/scenario-identity.ts';
+import { checkInlineScenarioId, memoizedContentHash, type ScenarioIdentity, type ScenarioOrigin } from '../../../core/domain/scenario-identity.ts';
 
 export interface EvaluateBody {
   path?: string;
@@ -154,7 +154,7 @@ async function checkedScenario(engine: Engine, body: EvaluateBody, owner: string
   // Named shim configurations are spelled out into the plan, so the stored plan is self-contained.
   const resolved = await resolveShimConfigs(withImpliedMetrics(chosen.scenario, (id) => services.metrics.get(id) !== undefined), (key) => services.store.getJson<NamedShimConfig>(key), services.config.enabledShims);
   const scenario = resolved.scenario;
-  const identity: ScenarioIdentity = { id: scenario.id, content_hash: scenarioContentHash(scenario, engine.sha3), origin: given.origin };
+  const identity: ScenarioIdentity = { id: scenario.id, content_hash: memoizedContentHash(scenario, engine.sha3), origin: given.origin };
   // Issue 32 item 7: an inline scenario under a catalog scenario's id would be certified, listed and pinned as it.
   if (given.origin === 'inline') await checkInlineScenarioId(services, given.scenario, { asRun: identity.content_hash, factory: engine.sha3 });
   const errors = [...refusals(engine, scenario), ...resolved.errors, ...await worldRefusals(services.shims, scenario, services.config.enabledShims, new Date(services.now()).toISOString(), resolved.trusted, submissionExecution(services, owner))];
