@@ -6,7 +6,7 @@ import { startCatalogPrefetch } from './catalog-prefetch.ts';
 import { collectCatalogFiles } from '../../plugins/catalog/catalog-files.ts';
 import { nodeFiles } from './capabilities.ts';
 import { aesFormat } from '../../plugins/aes/format.ts';
-import { keptJson, readCatalogCache, RACY_MS, writeCatalogCache } from './catalog-cache.ts';
+import { KEPT_CACHES, keptJson, readCatalogCache, RACY_MS, writeCatalogCache } from './catalog-cache.ts';
 
 const native = (id: string, title: string) => ({
   id, title, industry: 'finance', use_case: 'lending', tags: [], policy_ref: 'NIST AI 100-1',
@@ -125,5 +125,21 @@ describe('catalog cache (issue 36: a restart does not load unchanged catalog fil
     expect(keptJson(cache, strange, undefined)).toBeUndefined();
     expect(keptJson({ ...cache, loadedAt: 1_000 + RACY_MS }, strange, stamp)).toBeUndefined();
     expect(keptJson(cache, '/other', stamp)).toBeUndefined();
+  });
+
+  it('keeps the newest caches of a project only, and removes what a write cut short by a crash left', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'aeh-catalog-cache-prune-'));
+    const old = (Date.now() - 3_600_000) / 1000;
+    writeFileSync(join(folder, 'catalog-crashed.jsonl.1.tmp'), 'half');
+    utimesSync(join(folder, 'catalog-crashed.jsonl.1.tmp'), old, old);
+    writeFileSync(join(folder, 'catalog-writing.jsonl.2.tmp'), 'another start writing now');
+    for (let build = 0; build < KEPT_CACHES + 2; build += 1) {
+      writeCatalogCache({ path: join(folder, `catalog-b${build}.jsonl`), key: `b${build}` }, 0, []);
+      // Older builds older on disk, as rebuilds follow one another.
+      const at = (Date.now() - (KEPT_CACHES + 2 - build) * 60_000) / 1000;
+      utimesSync(join(folder, `catalog-b${build}.jsonl`), at, at);
+    }
+    writeCatalogCache({ path: join(folder, 'catalog-now.jsonl'), key: 'now' }, 0, []);
+    expect(readdirSync(folder).sort()).toEqual(['catalog-b3.jsonl', 'catalog-b4.jsonl', 'catalog-now.jsonl', 'catalog-writing.jsonl.2.tmp']);
   });
 });

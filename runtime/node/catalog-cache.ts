@@ -17,12 +17,16 @@
  * The cache is a cache: unreadable, from another key, or not ended by its trailer line (a write cut short) it is
  * ignored whole, and a write that fails is dropped. `AEH_CATALOG_CACHE=0` turns it off.
  */
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 
 /** Files modified this long before a load began are trusted at the next one (FAT's 2 s is the coarsest). */
 export const RACY_MS = 2_000;
+/** Caches kept per project (the newest): each build has its own, and a rebuild's would otherwise pile up. */
+export const KEPT_CACHES = 3;
+/** A temporary file this old was left by a write that never finished (a crash): removed at the next write. */
+const STALE_TEMPORARY_MS = 10 * 60_000;
 const TRAILER = '#end ';
 
 /** A file as stat saw it before it was read. */
@@ -125,8 +129,21 @@ export function writeCatalogCache(location: CacheLocation, loadedAt: number, fil
     mkdirSync(dirname(location.path), { recursive: true });
     writeFileSync(temporary, lines.join('\n') + '\n');
     renameSync(temporary, location.path);
-    return true;
   } catch {
     return false;
+  }
+  prune(dirname(location.path));
+  return true;
+}
+
+/** Keeps the `KEPT_CACHES` newest caches of the folder, and drops temporary files a crash left. */
+function prune(folder: string): void {
+  try {
+    const entries = readdirSync(folder).filter((name) => name.startsWith('catalog-')).map((name) => ({ path: join(folder, name), name, mtimeMs: statSync(join(folder, name)).mtimeMs }));
+    const caches = entries.filter((entry) => entry.name.endsWith('.jsonl')).sort((a, b) => b.mtimeMs - a.mtimeMs);
+    const stale = entries.filter((entry) => entry.name.endsWith('.tmp') && entry.mtimeMs < Date.now() - STALE_TEMPORARY_MS);
+    for (const entry of [...caches.slice(KEPT_CACHES), ...stale]) unlinkSync(entry.path);
+  } catch {
+    // Another start pruning at the same time, or a file gone meanwhile: the next write prunes again.
   }
 }
