@@ -65,7 +65,7 @@ export interface CatalogPrefetch {
    * thread loads the files not yet loaded ahead, beside the prefetch, as the catalog would load them itself, once
    * `wanted` resolves (someone waits for the files; at once without it).
    */
-  take(load?: CatalogFileLoader, wanted?: Promise<void>): Promise<CatalogFiles & { formats: string[] }> | undefined;
+  take(load?: CatalogFileLoader, wanted?: Promise<void>): Promise<CatalogFiles & { formats: string[]; reused?: number }> | undefined;
 }
 
 /** A listed catalog file: its path and the source name of its folder. */

@@ -34,6 +34,8 @@ export interface CatalogOptions {
 interface Built {
   /** The files came from the runtime's prefetch (logged). */
   prefetched?: true;
+  /** Of the prefetched files, those the prefetch kept from an earlier start (unchanged since). */
+  reused?: number;
   index: SearchIndex;
   byId: Map<string, Scenario>;
   bySource: Record<string, number>;
@@ -57,14 +59,14 @@ function fileLoader(options: CatalogOptions): CatalogFileLoader | undefined {
  * The files loaded ahead of the app when they match (the first index only: `wanted` is given, and resolves when
  * someone waits for that index), else read here.
  */
-async function loadFiles(options: CatalogOptions, wanted: Promise<void> | undefined): Promise<CatalogFiles & { prefetched?: true }> {
+async function loadFiles(options: CatalogOptions, wanted: Promise<void> | undefined): Promise<CatalogFiles & { prefetched?: true; reused?: number }> {
   const prefetch = options.prefetched;
   const files = wanted && prefetch && !options.documents?.length && sameDirs(prefetch, options) ? prefetch.take(fileLoader(options), wanted) : undefined;
   if (files) {
     try {
-      const { formats, problems, loaded } = await files;
+      const { formats, problems, loaded, reused } = await files;
       const names = (options.formats ?? []).map((format) => format.name);
-      if (formats.length === names.length && formats.every((name, at) => name === names[at])) return { problems, loaded, prefetched: true };
+      if (formats.length === names.length && formats.every((name, at) => name === names[at])) return { problems, loaded, prefetched: true, ...(reused ? { reused } : {}) };
     } catch (error) {
       options.logger.warn('catalog prefetch failed; reading the files here', { error: (error as Error).message });
     }
@@ -74,7 +76,7 @@ async function loadFiles(options: CatalogOptions, wanted: Promise<void> | undefi
 
 async function buildCatalog(options: CatalogOptions, wanted: Promise<void> | undefined): Promise<Built> {
   const { metricDimension } = options;
-  const { problems, loaded, prefetched } = await loadFiles(options, wanted);
+  const { problems, loaded, prefetched, reused } = await loadFiles(options, wanted);
   const byId = new Map<string, Scenario>();
   const firstPath = new Map<string, string>();
   const bySource: Record<string, number> = {};
@@ -109,7 +111,7 @@ async function buildCatalog(options: CatalogOptions, wanted: Promise<void> | und
       },
     });
   }
-  return { index: buildSearchIndex(items), byId, bySource, problems, ...(prefetched ? { prefetched } : {}) };
+  return { index: buildSearchIndex(items), byId, bySource, problems, ...(prefetched ? { prefetched } : {}), ...(reused ? { reused } : {}) };
 }
 
 /** Lets the requests that arrived run between two slices of the word index (a timer: every runtime has one). */
@@ -124,7 +126,7 @@ async function indexOnce(options: CatalogOptions, now: () => number, wanted?: Pr
   try {
     const result = await buildCatalog(options, wanted);
     result.index.indexWords(pauseForRequests).catch((error: Error) => options.logger.error('catalog word indexing failed', { error: error.message }));
-    options.logger.info('catalog indexed', { scenarios: result.index.size, problems: result.problems.length, sources: result.bySource, ms: now() - startedAt, ...(result.prefetched ? { prefetched: true } : {}) });
+    options.logger.info('catalog indexed', { scenarios: result.index.size, problems: result.problems.length, sources: result.bySource, ms: now() - startedAt, ...(result.prefetched ? { prefetched: true } : {}), ...(result.reused ? { reused: result.reused } : {}) });
     return result;
   } catch (error) {
     // Only a bug gets here (every file and folder error is caught in buildCatalog).
