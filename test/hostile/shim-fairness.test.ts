@@ -19,10 +19,7 @@ const SLOW = 'SELECT count(*) FROM customers a, customers b, customers c, custom
 /** Six independent tasks, each asking one query that runs until the shim budget stops it. */
 const flood = {
   id: 'sql-flood', title: 'A flood of slow queries', industry: 'Fintech', use_case: 'Reporting', tags: ['shims'], policy_ref: 'NIST AI 100-1',
-  // Each query costs its budget in CPU (the budget counts the worker's CPU time), and the run's six take turns for
-  // one worker: on a busy machine the last one's call waits several times 30 s's share, which is not what this
-  // test is about (an agent's call timeout counts the harness's tool time: see the note in BENCHMARKS.md).
-  agent: { adapter: 'scripted', timeout_ms: 300_000, replies: Object.fromEntries(Array.from({ length: TASKS }, (_, index) => [`q${index}`, { output: 'done', tool_calls: [{ name: 'sql.query', arguments: { sql: SLOW } }] }])) },
+  agent: { adapter: 'scripted', replies: Object.fromEntries(Array.from({ length: TASKS }, (_, index) => [`q${index}`, { output: 'done', tool_calls: [{ name: 'sql.query', arguments: { sql: SLOW } }] }])) },
   topology: [], conversation: 'per_task', concurrency: TASKS,
   enabled_shims: ['sql'], initial_state: { sql: { schema: ['CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT)'], rows: { customers } } },
   tasks: Array.from({ length: TASKS }, (_, index) => ({ id: `q${index}`, input: 'count', expected_outcome: [{ target: 'tool_calls', where: { name: 'sql.query' }, property: '[0].error.code', expected: 'timeout' }], metrics: [{ id: 'state_match' }] })),

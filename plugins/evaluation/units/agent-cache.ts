@@ -18,7 +18,7 @@ import { toHex } from '../../../core/domain/hash.ts';
 import { modelOf, usageOf } from '../../../core/domain/usage.ts';
 import type { ScheduledJob } from '../../../core/services.ts';
 import type { Store } from '../../../core/storage.ts';
-import { callAgent, type CallResult } from './call-agent.ts';
+import { callAgent, type CallOptions, type CallResult } from './call-agent.ts';
 import type { RunContext } from '../running/run-context.ts';
 
 /** Where cached answers live: `agent-cache/<sha-256 hex>.json`. */
@@ -92,7 +92,7 @@ export interface CachedCall {
  * Calls the agent, through the cache when the run asked for it and the call may be cached. A store that cannot
  * be read or written costs the cache, never the run: the agent is asked, and the failure is logged.
  */
-export async function callThroughCache(run: RunContext, input: string, context: Omit<AgentCallContext, 'signal'>, options: { timeoutMs: number; parent: AbortSignal }, trial?: number): Promise<CachedCall> {
+export async function callThroughCache(run: RunContext, input: string, context: Omit<AgentCallContext, 'signal'>, options: CallOptions, trial?: number): Promise<CachedCall> {
   const { engine, plan, adapter } = run;
   if (!(plan.cache === true && engine.cacheTtlSeconds > 0 && !adapter.idempotent && !context.tools && !context.mcp)) return { result: await callAgent(adapter, input, context, options) };
   const { store, logger } = engine.services;

@@ -2,6 +2,10 @@
  * One call to the agent under evaluation, bounded by the per-call timeout (`agent.timeout_ms`, default 30 s)
  * and by the task's own signal (cancellation, shutdown). Failures become the engine's failure codes
  * (integration.md item 2): `INFRA.AGENT_TIMEOUT`, `INFRA.SSRF_BLOCKED`, `INFRA.AGENT_ERROR`.
+ *
+ * The timeout counts the agent's own time: what the harness spent on the agent's tool calls meanwhile (`harnessMs`,
+ * the task world's busy time: its shims, the worker pool, its queue) is given back, so a slow harness on a busy
+ * machine never ends a run as the agent's timeout (issue 36). The latency recorded stays the call's wall time.
  */
 import type { AgentAdapter, AgentCallContext, AgentReply } from '../../../core/agent-adapter.ts';
 import { isProblem } from '../../../core/problems.ts';
@@ -18,6 +22,31 @@ export interface CallFailure {
 }
 
 export type CallResult = { reply: AgentReply; latency_ms: number } | { failure: CallFailure; latency_ms: number };
+
+/** The call's bounds: the per-call timeout, the task's signal, and the harness's busy time on the agent's behalf. */
+export interface CallOptions {
+  timeoutMs: number;
+  parent: AbortSignal;
+  /** Milliseconds the harness has been busy on the agent's tool calls so far (the task world's `busyMs`). */
+  harnessMs?: () => number;
+}
+
+/**
+ * Calls `expire` once `timeoutMs` of the agent's own time passed: when the timer fires, the harness's time since
+ * the start is given back and the timer set again for what is left. Returns the stop.
+ */
+function agentDeadline(timeoutMs: number, harnessMs: (() => number) | undefined, expire: () => void): () => void {
+  const started = performance.now();
+  const harnessAtStart = harnessMs?.() ?? 0;
+  let timer: ReturnType<typeof setTimeout>;
+  const check = () => {
+    const own = performance.now() - started - ((harnessMs?.() ?? 0) - harnessAtStart);
+    if (own >= timeoutMs) expire();
+    else timer = setTimeout(check, Math.max(timeoutMs - own, 1));
+  };
+  timer = setTimeout(check, timeoutMs);
+  return () => clearTimeout(timer);
+}
 
 // The abort reason of a timed-out call: a plain object, because an Error would capture a stack on every call.
 const TIMED_OUT = Object.freeze({ name: 'TimeoutError', message: 'the per-call timeout elapsed' });
@@ -39,10 +68,10 @@ export async function callAgent(
   adapter: AgentAdapter,
   input: string,
   context: Omit<AgentCallContext, 'signal'>,
-  { timeoutMs, parent }: { timeoutMs: number; parent: AbortSignal },
+  { timeoutMs, parent, harnessMs }: CallOptions,
 ): Promise<CallResult> {
   if (parent.aborted) throw parent.reason;
-  if (adapter.idempotent) return callInProcess(adapter, input, context, timeoutMs, parent);
+  if (adapter.idempotent) return callInProcess(adapter, input, context, { timeoutMs, parent, harnessMs });
   const deadline = new AbortController();
   // The call's signal follows the task's without a listener on it: that signal is the run's, shared by every
   // call in flight (16 at once in a per_task run), and a listener per call on it was the server log's
@@ -52,7 +81,7 @@ export async function callAgent(
   const aborted = new Promise<never>((_, reject) => (rejectOnAbort = reject));
   const onAbort = () => rejectOnAbort(signal.reason);
   signal.addEventListener('abort', onAbort, { once: true });
-  const timer = setTimeout(() => deadline.abort(TIMED_OUT), timeoutMs);
+  const stopDeadline = agentDeadline(timeoutMs, harnessMs, () => deadline.abort(TIMED_OUT));
   const started = performance.now();
   try {
     // The race stops waiting for an adapter that ignores its signal.
@@ -70,7 +99,7 @@ export async function callAgent(
     }
     return { failure: { code: 'agent_error', failure_code: 'INFRA.AGENT_ERROR', message: describe(error) }, latency_ms: latency };
   } finally {
-    clearTimeout(timer);
+    stopDeadline();
     signal.removeEventListener('abort', onAbort);
     aborted.catch(() => undefined);
   }
@@ -96,13 +125,13 @@ function replyResult(reply: AgentReply | undefined, latency: number): CallResult
  * a second): the adapter gets the task's own signal, and the timeout stops the engine waiting; an adapter that
  * runs on after it has no side effect to undo.
  */
-async function callInProcess(adapter: AgentAdapter, input: string, context: Omit<AgentCallContext, 'signal'>, timeoutMs: number, parent: AbortSignal): Promise<CallResult> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
+async function callInProcess(adapter: AgentAdapter, input: string, context: Omit<AgentCallContext, 'signal'>, { timeoutMs, parent, harnessMs }: CallOptions): Promise<CallResult> {
+  let stopDeadline: (() => void) | undefined;
   const started = performance.now();
   try {
     const reply = await Promise.race([
       adapter.call(input, { ...context, signal: parent }),
-      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(TIMED_OUT), timeoutMs))),
+      new Promise<never>((_, reject) => (stopDeadline = agentDeadline(timeoutMs, harnessMs, () => reject(TIMED_OUT)))),
     ]);
     return replyResult(reply, performance.now() - started);
   } catch (error) {
@@ -111,6 +140,6 @@ async function callInProcess(adapter: AgentAdapter, input: string, context: Omit
     if (error === TIMED_OUT) return { failure: { code: 'agent_timeout', failure_code: 'INFRA.AGENT_TIMEOUT', message: `the agent did not answer within ${timeoutMs} ms` }, latency_ms: latency };
     return { failure: { code: 'agent_error', failure_code: 'INFRA.AGENT_ERROR', message: describe(error) }, latency_ms: latency };
   } finally {
-    clearTimeout(timer);
+    stopDeadline?.();
   }
 }

@@ -8,7 +8,7 @@ import type { AgentCallContext, AgentTurn } from '../../../core/agent-adapter.ts
 import { agentEnvironmentOf } from '../../../core/guards/agent-environment.ts';
 import type { TraceEvent, TraceEventInput, TraceEventType } from '../../../core/domain/trace.ts';
 import { checkAgentSignature } from './agent-signature.ts';
-import { DEFAULT_TIMEOUT_MS } from './call-agent.ts';
+import { DEFAULT_TIMEOUT_MS, type CallOptions } from './call-agent.ts';
 import { callFacts, callThroughCache } from './agent-cache.ts';
 import { agentOf, channelBetween, isAttackVariant, scenarioOf, taskOf, unitAt, variantOf, type Unit } from '../submission/plan.ts';
 import type { RunContext } from '../running/run-context.ts';
@@ -64,7 +64,7 @@ interface UnitScope {
   record: RecordEvent;
   /** The agent call's context but for what changes per turn: the conversation and the world. */
   callContext: Omit<AgentCallContext, 'signal' | 'history' | 'tools' | 'mcp'>;
-  callOptions: { timeoutMs: number; parent: AbortSignal };
+  callOptions: CallOptions;
   world?: TaskWorld;
   mcp?: OpenWorld;
 }
@@ -154,7 +154,8 @@ function handedOffBy({ run, scenario, events }: UnitScope): (() => boolean) | un
 /** One turn: the agent's call with the conversation so far, its answer, tool calls and handoffs. */
 async function ask(scope: UnitScope, input: string, history: readonly AgentTurn[], marks: Record<string, unknown> = {}): Promise<Asked | null> {
   const { run, record, world, mcp } = scope;
-  const { result: called, cacheKey } = await callThroughCache(run, input, { ...scope.callContext, history, ...(world ? { tools: world } : {}), ...(mcp ? { mcp: mcp.access } : {}) }, scope.callOptions, scope.unit.trial);
+  const options = world ? { ...scope.callOptions, harnessMs: world.busyMs } : scope.callOptions;
+  const { result: called, cacheKey } = await callThroughCache(run, input, { ...scope.callContext, history, ...(world ? { tools: world } : {}), ...(mcp ? { mcp: mcp.access } : {}) }, options, scope.unit.trial);
   const latency = Math.round(called.latency_ms * 1000) / 1000;
   if ('failure' in called) {
     const message = run.engine.services.use('redactor').text(called.failure.message, { scenario: run.plan.scenario });

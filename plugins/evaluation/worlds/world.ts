@@ -23,6 +23,7 @@ import type { AgentTool, AgentTools, ToolOutcome } from '../../../core/agent-ada
 import { configOf, DEFAULT_SHIM_EXECUTION, startOf, viewOf } from './world-start.ts';
 import { describeErrors } from '../../../core/validate.ts';
 import { argumentsDepthRefusal } from '../../../core/guards/json-depth.ts';
+import { createBusyMeter } from './busy-meter.ts';
 
 export { worldRefusals } from '../submission/world-refusals.ts';
 export { worldSidecar } from './world-sidecar.ts';
@@ -45,6 +46,8 @@ export interface TaskWorld extends AgentTools {
   readonly user?: AgentTools;
   /** One of the task's `world_checks` on the world as it now stands. */
   check(check: WorldCheck): WorldCheckOutcome;
+  /** Wall-clock milliseconds the world spent on the agent's calls so far (busy-meter.ts). */
+  busyMs(): number;
 }
 
 /**
@@ -106,6 +109,7 @@ export async function createTaskWorld(options: { shims: Registry<Shim>; scenario
   let closed = false;
   const closedOutcome: ToolOutcome = { error: { code: 'closed', message: 'the task is over: its world takes no more calls' } };
   const oneAtATime = createLimiter(1);
+  const busy = createBusyMeter(); // from a call's arrival, its wait for the world's turn included: the harness's time
 
   /** Applies one call of `side` to the world as it now stands, and records it (a user's call says so). */
   async function apply(side: typeof agent, name: string, args: unknown): Promise<ToolOutcome> {
@@ -144,7 +148,7 @@ export async function createTaskWorld(options: { shims: Registry<Shim>; scenario
 
   return {
     list: agent.list,
-    call: (name, args) => oneAtATime(() => apply(agent, name, args)),
+    call: (name, args) => busy.during(() => oneAtATime(() => apply(agent, name, args))), busyMs: busy.busyMs,
     ...(user.list.length ? { user: { list: user.list, call: (name: string, args: unknown) => oneAtATime(() => apply(user, name, args)), has: (name: string) => user.offered.has(user.canonicalOf(name)) } } : {}),
     initial,
     ...(scenario.instructions ? { instructions: scenario.instructions } : {}),
