@@ -92,6 +92,26 @@ describe('suites: the certificate ends issued or unavailable, never pending for 
     expect(verified.body.status).toBe('valid');
   });
 
+  it('a claim left by a process that stopped while issuing (fs, restart) is taken over: the suite is certified', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'aeh-suite-claim-'));
+    const env = { AEH_CATALOG_DIRS: suiteCatalog(), AEH_STORAGE: 'fs', PROJECT_ROOT: root, AEH_DATA_DIR: join(root, '.aeh') };
+    t = await testApp({ plugins: [testMetrics], env });
+    const accepted = await t.json('POST', '/api/v1/suites', { body: { query: 'tag=suite', agents: [GOOD] } });
+    const suiteId = accepted.body.suite_id;
+    expect((await waitForSuite(t, suiteId, (body) => body.certificate.status === 'issued')).certificate.status).toBe('issued');
+    // What a crash in the middle of issuing leaves: the claim (as every version wrote it), no certificate yet.
+    const { store } = await t.app.ready;
+    await store.remove(suiteKeys.certificate(suiteId));
+    await store.remove(suiteKeys.manifest(suiteId));
+    await store.setBytes(suiteKeys.claim(suiteId), new TextEncoder().encode('issuing'));
+    await t.app.close();
+    t = await testApp({ plugins: [testMetrics], env });
+    // Before: `pending, being issued` at every read, for ever (fs keeps a claim: no TTL).
+    const suite = (await t.json('GET', `/api/v1/suites/${suiteId}`)).body;
+    expect(suite.certificate).toMatchObject({ status: 'issued', url: `/api/v1/suites/${suiteId}/certificate` });
+    expect((await t.json('GET', `/api/v1/verify/suite/${suiteId}`, { key: null })).body.status).toBe('valid');
+  });
+
   it('a cancelled run makes the suite unavailable; a run not ended yet keeps it pending', () => {
     const record = { suite_id: 'suite_x', launched: true, entries: [{ run_id: 'run_a' }, { run_id: 'run_b' }] } as unknown as SuiteRecord;
     const certified = new Map([['run_a', {} as Certificate]]);

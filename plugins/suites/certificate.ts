@@ -122,7 +122,7 @@ export async function issueSuiteCertificate(services: Services, record: SuiteRec
   if (await store.has(suiteKeys.certificate(record.suite_id))) return null;
   const certificates = await readRunCertificates(services, record);
   if (certificateBlocker(record, certificates, runs)) return null;
-  if (!(await store.setIfAbsent(suiteKeys.claim(record.suite_id), 'issuing', 300))) return null;
+  if (!(await claimIssuing(store, record.suite_id))) return null;
   try {
     return await signSuite(services, record, view, runs, certificates);
   } catch (error) {
@@ -130,7 +130,30 @@ export async function issueSuiteCertificate(services: Services, record: SuiteRec
     // ever, and the suite would say `pending` for ever with it (issue 36).
     await store.remove(suiteKeys.claim(record.suite_id)).catch(() => undefined);
     throw error;
+  } finally {
+    issuingHere(store).delete(record.suite_id);
   }
+}
+
+/** Stores only this process writes (as principal-lock.ts `storeIsProcessLocal`): memory and fs. */
+const PROCESS_LOCAL = new Set(['memory', 'fs']);
+/** The suites whose certificate this process is issuing, per store. */
+const issuing = new WeakMap<Services['store'], Set<string>>();
+const issuingHere = (store: Services['store']) => issuing.get(store) ?? issuing.set(store, new Set()).get(store)!;
+
+/**
+ * Claims the issuing of a suite's certificate: one caller in this process (marked before anything is awaited),
+ * and one instance across a shared store (`setIfAbsent`, expiring after 300 s on Redis). On memory and fs, which
+ * keep a claim for ever and which only this process writes, a claim this process is not holding was left by one
+ * that stopped while issuing (a crash, a restart): it is taken over, or the suite said `pending` for ever (issue 36).
+ */
+async function claimIssuing(store: Services['store'], suiteId: string): Promise<boolean> {
+  const here = issuingHere(store);
+  if (here.has(suiteId)) return false;
+  here.add(suiteId);
+  if ((await store.setIfAbsent(suiteKeys.claim(suiteId), 'issuing', 300)) || PROCESS_LOCAL.has(store.driver)) return true;
+  here.delete(suiteId);
+  return false;
 }
 
 /** Builds, signs and writes the suite certificate (the caller holds the claim). */
