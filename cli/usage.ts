@@ -19,10 +19,10 @@ export const IMPORT_USAGE = 'aeh import <data.csv|data.jsonl> [-o scenario.json]
 export const KEYS_USAGE = 'aeh keys rotate [--data-dir <dir>] [--json]   (default: AEH_DATA_DIR, else PROJECT_ROOT/.aeh)';
 
 /** `aeh suite`. */
-export const SUITE_USAGE = 'aeh suite run (--scenarios ID|FILE.json[,…] | --query "industry=finance&tag=pii") [--agent NAME|@spec.json]… [--name N] [--cache] [--fail-on-severity S] [--must-pass IDS] [--min-pass-rate R] [--pass-threshold T] [--no-wait] [--json] [--url URL] [--key KEY]\n       aeh suite show <suite_id> [--json]\n       aeh suite list [--limit N] [--json]';
+export const SUITE_USAGE = 'aeh suite run (--scenarios ID|FILE.json[,…] | --query "industry=finance&tag=pii") [--agent NAME|@spec.json]… [--name N] [--cache] [--fail-on-severity S] [--must-pass IDS] [--min-pass-rate R] [--pass-threshold T] [--no-wait] [--stall-s 900] [--json] [--url URL] [--key KEY]\n       aeh suite show <suite_id> [--json]\n       aeh suite list [--limit N] [--json]';
 
 /** `aeh bench`. */
-export const BENCH_USAGE = 'aeh bench tau --domain retail|airline|telecom|all --agent NAME|JSON|FILE [--trials 4] [--split base] [--tasks N] [--data DIR] [--report FILE] [--json] [--url URL] [--key KEY]\n       aeh bench agentdojo --suite workspace|travel|banking|slack|all --agent NAME|JSON|FILE [--attack important_instructions|none] [--benchmark-version v1.2.1|v1.1.2] [--user-tasks IDS] [--injection-tasks IDS] [--model-name NAME] [--report FILE] [--json] [--url URL] [--key KEY]\n       aeh bench agentdojo --replay RECORDS.json.gz[,…] [--benchmark-version v1.2.1|v1.1.2] [--json]';
+export const BENCH_USAGE = 'aeh bench tau --domain retail|airline|telecom|all --agent NAME|JSON|FILE [--trials 4] [--split base] [--tasks N] [--data DIR] [--report FILE] [--stall-s 900] [--json] [--url URL] [--key KEY]\n       aeh bench agentdojo --suite workspace|travel|banking|slack|all --agent NAME|JSON|FILE [--attack important_instructions|none] [--benchmark-version v1.2.1|v1.1.2] [--user-tasks IDS] [--injection-tasks IDS] [--model-name NAME] [--report FILE] [--stall-s 900] [--json] [--url URL] [--key KEY]\n       aeh bench agentdojo --replay RECORDS.json.gz[,…] [--benchmark-version v1.2.1|v1.1.2] [--stall-s 900] [--json]';
 
 /** `aeh gc` (docs/cli.md). */
 export const GC_USAGE = 'aeh gc [--max-age-days N] [--keep-runs N] [--dry-run] [--json] [--url URL] [--key KEY]';

@@ -8,7 +8,9 @@
  * are committed (plugins/shims/agentdojo/traces/<suite>.json.gz, bench/agentdojo/traces.ts --write-fixture), so
  * this runs without the reference or Python. `npm test` replays a stratified sample of the banking, slack, travel
  * and workspace runs (test/agentdojo-traces-sample.ts: every model, attack, user task and injection task, about a
- * third of the runs); `npm run test:all` (AEH_TEST_ALL=1, CI's command) replays all 8,120.
+ * third of the runs); `npm run test:all` (AEH_TEST_ALL=1, CI's command) replays all 8,120. Each replay gives up after
+ * 180 s without progress (`--stall-s`): a suite that stopped moving fails its test saying what it waited for, not
+ * silently at the test's time limit (issue 36).
  */
 import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -55,7 +57,7 @@ describe('agentdojo: published runs replayed (issue 35 item 3, judges)', () => {
     expect(runsOf('banking')).toHaveLength(1252);
     expect(runsOf('slack')).toHaveLength(944);
     const cwd = mkdtempSync(join(tmpdir(), 'aeh-dojo-replay-'));
-    const result = await runCli(['bench', 'agentdojo', '--replay', replayedFiles(cwd, ['banking', 'slack']), '--json', '--poll-ms', '50'], { cwd });
+    const result = await runCli(['bench', 'agentdojo', '--replay', replayedFiles(cwd, ['banking', 'slack']), '--json', '--poll-ms', '50', '--stall-s', '180'], { cwd });
     expect(result.code, result.stderr).toBe(0);
     const report = JSON.parse(result.stdout);
     const total = ALL_TRACES ? 2196 : 739;
@@ -78,7 +80,7 @@ describe('agentdojo: published runs replayed (issue 35 item 3, judges)', () => {
     const cwd = mkdtempSync(join(tmpdir(), 'aeh-dojo-replay-'));
     const records = recordsOf('slack');
     writeFileSync(join(cwd, 'claude.json.gz'), gzipSync(JSON.stringify({ ...records, runs: records.runs.filter((run) => run.model === 'claude-3-7-sonnet-20250219') })));
-    const result = await runCli(['bench', 'agentdojo', '--replay', 'claude.json.gz', '--poll-ms', '50'], { cwd });
+    const result = await runCli(['bench', 'agentdojo', '--replay', 'claude.json.gz', '--poll-ms', '50', '--stall-s', '180'], { cwd });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/^AgentDojo published runs replayed · agentdojo 0\.1\.34 at 96046ab54 .* · 131 runs in [\d.]+ s through the API\n/);
     expect(result.stdout).toContain('  agreement with the recorded utility and security: 131/131 (100.00%)\n  runs whose every tool answer is the recorded one: 131/131 (100.00%)\n');
@@ -90,7 +92,7 @@ describe('agentdojo: published runs replayed (issue 35 item 3, judges)', () => {
     expect(runsOf('travel')).toHaveLength(1228);
     expect(runsOf('workspace')).toHaveLength(4696);
     const cwd = mkdtempSync(join(tmpdir(), 'aeh-dojo-replay-'));
-    const result = await runCli(['bench', 'agentdojo', '--replay', replayedFiles(cwd, ['travel', 'workspace']), '--json', '--poll-ms', '50'], { cwd });
+    const result = await runCli(['bench', 'agentdojo', '--replay', replayedFiles(cwd, ['travel', 'workspace']), '--json', '--poll-ms', '50', '--stall-s', '180'], { cwd });
     expect(result.code, result.stderr).toBe(0);
     const report = JSON.parse(result.stdout);
     const total = TRAVEL_WORKSPACE_OUTPUTS.total;
@@ -107,12 +109,12 @@ describe('agentdojo: published runs replayed (issue 35 item 3, judges)', () => {
       writeFileSync(join(cwd, `${suite}.json.gz`), gzipSync(JSON.stringify({ ...records, runs: records.runs.filter((run) => run.model === 'claude-3-7-sonnet-20250219') })));
       return `${suite}.json.gz`;
     }).join(',');
-    const all = await runCli(['bench', 'agentdojo', '--replay', files, '--poll-ms', '50'], { cwd });
+    const all = await runCli(['bench', 'agentdojo', '--replay', files, '--poll-ms', '50', '--stall-s', '180'], { cwd });
     expect(all.code, all.stderr).toBe(0);
     expect(all.stdout).toContain('  agreement with the recorded utility and security: 1081/1081 (100.00%)\n');
     expect(all.stdout).toContain('  claude-3-7-sonnet-20250219         pooled     important_instructions 88.66% (86/97)       82.09% (779/949)     4.95% (47/949)\n');
     // v1.1.2's task set: the same runs (made and judged at v1.2.1), workspace's injection tasks 0-5 only.
-    const v112 = await runCli(['bench', 'agentdojo', '--replay', files, '--benchmark-version', 'v1.1.2', '--poll-ms', '50'], { cwd });
+    const v112 = await runCli(['bench', 'agentdojo', '--replay', files, '--benchmark-version', 'v1.1.2', '--poll-ms', '50', '--stall-s', '180'], { cwd });
     expect(v112.code, v112.stderr).toBe(0);
     expect(v112.stdout).toMatch(/ · task set v1\.1\.2 · 753 runs in /);
     expect(v112.stdout).toContain('  claude-3-7-sonnet-20250219         pooled     important_instructions 88.66% (86/97)       77.27% (486/629)     7.31% (46/629)\n');

@@ -26,7 +26,7 @@ interface RecordsFile { source: string; version: string; runs: AgentDojoRun[] }
 
 /** Options of the replay. */
 export interface ReplayOptions {
-  files: string[]; dataDir: string; json: boolean; url?: string; key?: string; pollMs: number;
+  files: string[]; dataDir: string; json: boolean; url?: string; key?: string; pollMs: number; stallMs?: number;
   /**
    * A benchmark version whose task set the runs are cut to (`--benchmark-version`): the runs of its user tasks and
    * injection tasks only, e.g. v1.1.2's 629 cases among the v1.2.1 runs' 949 (workspace's injection tasks 0-5).
@@ -147,7 +147,7 @@ export async function replayAgentDojo(options: ReplayOptions, io: Io): Promise<n
       const scenarios = await scenariosOf(runs, model, options.dataDir, io.cwd, keys);
       const accepted = await client.request('POST', '/api/v1/suites', { name: `AgentDojo published runs replayed: ${model}`.slice(0, 200), scenarios });
       if (accepted.status !== 202) return printProblem(io, 'bench --replay', accepted), EXIT.error;
-      const suite = await follow(client, accepted.body.suite_id, io, true, options.pollMs);
+      const suite = await follow(client, accepted.body.suite_id, io, true, options.pollMs, options.stallMs);
       suites.push({ model, suite_id: suite.suite_id, certificate: suite.certificate });
       for (const [index, entry] of suite.runs.entries()) {
         if (!entry.run_id) return line(io.stderr, `aeh bench: --replay: ${scenarios[index]!.scenario.id} was refused: ${entry.error?.detail ?? 'no run'}`), EXIT.error;

@@ -15,6 +15,7 @@ import { BENCH_USAGE } from '../usage.ts';
 import { openClient } from '../client.ts';
 import { agentOption } from './agent-option.ts';
 import { packageRoot } from './bench.ts';
+import { stallMsOf } from '../stall.ts';
 import { runBenchSuite, writeSuiteReport } from './bench-suite.ts';
 import { AGENTDOJO_REFERENCE, AGENTDOJO_SUITES, agentdojoScenario, readAgentDojoSuite } from '../../plugins/shims/agentdojo/index.ts';
 import type { RunRecord } from '../../core/domain/runs.ts';
@@ -33,12 +34,14 @@ function parse(argv: string[], io: Io) {
       suite: { type: 'string', default: 'all' }, agent: { type: 'string' }, attack: { type: 'string', default: 'important_instructions' },
       'benchmark-version': { type: 'string', default: 'v1.2.1' }, 'user-tasks': { type: 'string' }, 'injection-tasks': { type: 'string' },
       'model-name': { type: 'string' }, report: { type: 'string' }, json: { type: 'boolean', default: false },
-      url: { type: 'string' }, key: { type: 'string' }, 'poll-ms': { type: 'string', default: '500' }, replay: { type: 'string' },
+      url: { type: 'string' }, key: { type: 'string' }, 'poll-ms': { type: 'string', default: '500' }, 'stall-s': { type: 'string' }, replay: { type: 'string' },
     },
   });
   // With --replay a version is a task set the runs are cut to (given only when named: the runs carry their own).
   const taskSet = argv.some((arg) => arg === '--benchmark-version' || arg.startsWith('--benchmark-version=')) ? values['benchmark-version'] : undefined;
-  if (values.replay) return { replay: { files: values.replay.split(','), dataDir: BUNDLED_AGENTDOJO_DIR, json: values.json!, url: values.url, key: values.key, pollMs: Number(values['poll-ms']), ...(taskSet ? { taskSet } : {}) } };
+  const stallMs = stallMsOf(values['stall-s']);
+  if (typeof stallMs === 'string') return line(io.stderr, `aeh bench: ${stallMs}`), line(io.stderr, `usage: ${BENCH_USAGE}`), undefined;
+  if (values.replay) return { replay: { files: values.replay.split(','), dataDir: BUNDLED_AGENTDOJO_DIR, json: values.json!, url: values.url, key: values.key, pollMs: Number(values['poll-ms']), stallMs, ...(taskSet ? { taskSet } : {}) } };
   const known = AGENTDOJO_SUITES.map((entry) => entry.suite);
   const suites = values.suite === 'all' ? known : [...new Set(values.suite!.split(','))];
   const chosen = agentOption(values.agent, io.cwd);
@@ -55,7 +58,7 @@ function parse(argv: string[], io: Io) {
     return undefined;
   }
   const attack = values.attack === 'none' ? undefined : values.attack!;
-  return { values, suites, agent: chosen.agent!, attack, version: values['benchmark-version']!, userTasks, injectionTasks, pollMs: Number(values['poll-ms']) };
+  return { values, suites, agent: chosen.agent!, attack, version: values['benchmark-version']!, userTasks, injectionTasks, pollMs: Number(values['poll-ms']), stallMs };
 }
 
 /** One suite's numbers, as AgentDojo's table prints them. */
@@ -107,7 +110,7 @@ export async function benchAgentDojoCommand(argv: string[], io: Io): Promise<num
   try {
     // The suite's name is in its signed manifest; each run's scenario (suite, version, tasks, attack) in its signed evidence.
     const name = `AgentDojo ${args.suites.join(' + ')} · ${args.version} · attack ${args.attack ?? 'none'}`;
-    const launched = await runBenchSuite(client, io, { name, scenarios, labels: args.suites, agent: args.agent, json: args.values.json!, pollMs: args.pollMs });
+    const launched = await runBenchSuite(client, io, { name, scenarios, labels: args.suites, agent: args.agent, json: args.values.json!, pollMs: args.pollMs, stallMs: args.stallMs });
     if (typeof launched === 'number') return launched;
     const { suite } = launched;
     const none: Rate = { count: 0, total: 0, rate: null };

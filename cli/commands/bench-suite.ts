@@ -9,6 +9,7 @@ import { EXIT, line, printProblem, type Io } from '../io.ts';
 import type { ApiClient } from '../client.ts';
 import type { RunRecord } from '../../core/domain/runs.ts';
 import { createProgress } from '../progress.ts';
+import { createStallWatch, DEFAULT_STALL_S } from '../stall.ts';
 
 export interface BenchRun<S> {
   /** What the benchmark calls this scenario (a domain, a suite). */
@@ -24,12 +25,12 @@ export interface BenchRun<S> {
 export async function runBenchSuite<S extends { id: string }>(
   client: ApiClient,
   io: Io,
-  options: { name: string; scenarios: readonly S[]; labels: readonly string[]; agent: unknown; json: boolean; pollMs: number },
+  options: { name: string; scenarios: readonly S[]; labels: readonly string[]; agent: unknown; json: boolean; pollMs: number; stallMs?: number },
 ): Promise<{ suite: any; runs: Array<BenchRun<S>> } | number> {
   const { scenarios, labels } = options;
   const accepted = await client.request('POST', '/api/v1/suites', { name: options.name.slice(0, 200), scenarios: scenarios.map((scenario) => ({ scenario })), agents: [options.agent] });
   if (accepted.status !== 202) return printProblem(io, 'bench', accepted), EXIT.error;
-  const suite = await follow(client, accepted.body.suite_id, io, options.json, options.pollMs);
+  const suite = await follow(client, accepted.body.suite_id, io, options.json, options.pollMs, options.stallMs);
   const runs: Array<BenchRun<S>> = [];
   for (const [index, scenario] of scenarios.entries()) {
     const entry = suite.runs.find((candidate: { scenario_id?: string }) => candidate.scenario_id === scenario.id) ?? suite.runs[index];
@@ -48,17 +49,35 @@ export async function writeSuiteReport(client: ApiClient, io: Io, suiteId: strin
   return undefined;
 }
 
-/** Waits for the suite's one run to end; the suite as the API answers it then. */
-export async function follow(client: ApiClient, suiteId: string, io: Io, quiet: boolean, pollMs: number): Promise<any> {
+/** Answers a follower waits through (a rate limit, a service restarting) rather than fails on. */
+const PASSING = new Set([429, 502, 503, 504]);
+
+/**
+ * Waits for the suite to end (every run, and the certificate issued or `unavailable`); the suite as the API
+ * answers it then. Fails, saying what it waited for, when the suite shows no progress for `stallMs`
+ * (cli/stall.ts), or when reading it answers anything but 200 or a passing refusal.
+ */
+export async function follow(client: ApiClient, suiteId: string, io: Io, quiet: boolean, pollMs: number, stallMs = DEFAULT_STALL_S * 1000): Promise<any> {
   const progress = createProgress(io, quiet);
+  const stalled = createStallWatch(suiteId, stallMs);
   for (;;) {
-    const suite = (await client.request('GET', `/api/v1/suites/${suiteId}`)).body;
+    const answer = await client.request('GET', `/api/v1/suites/${suiteId}`);
+    if (answer.status !== 200 && !PASSING.has(answer.status)) {
+      progress.finish();
+      throw new Error(`reading suite ${suiteId} answered ${answer.status}${answer.body?.detail ? `: ${answer.body.detail}` : ''}`);
+    }
+    const suite = answer.status === 200 ? answer.body : undefined;
     const run = suite?.runs?.[0];
     const task = run?.task_id ? (await client.request('GET', `/api/v1/tasks/${run.task_id}`)).body : undefined;
     progress.update(task?.status ?? suite?.status ?? 'launching', task?.progress?.done ?? 0, task?.progress?.total ?? 0);
     if (suite?.status === 'finished' && suite.certificate?.status !== 'pending') {
       progress.finish();
       return suite;
+    }
+    const stall = stalled(suite, task);
+    if (stall) {
+      progress.finish();
+      throw new Error(stall);
     }
     await new Promise((done) => setTimeout(done, pollMs));
   }

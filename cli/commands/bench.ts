@@ -16,6 +16,7 @@ import { EXIT, line, type Io } from '../io.ts';
 import { BENCH_USAGE } from '../usage.ts';
 import { openClient } from '../client.ts';
 import { agentOption } from './agent-option.ts';
+import { stallMsOf } from '../stall.ts';
 import { runBenchSuite, writeSuiteReport } from './bench-suite.ts';
 import { BUNDLED_TAU_RELEASE, TAU_RULES, tauScenario, type TauDomain, type TauRewardType } from '../../plugins/shims/tau/index.ts';
 import { passHatK } from '../../core/domain/verdict.ts';
@@ -38,7 +39,7 @@ function parse(argv: string[], io: Io) {
     options: {
       domain: { type: 'string' }, agent: { type: 'string' }, trials: { type: 'string', default: '4' }, split: { type: 'string', default: 'base' },
       tasks: { type: 'string' }, data: { type: 'string' }, report: { type: 'string' }, json: { type: 'boolean', default: false },
-      url: { type: 'string' }, key: { type: 'string' }, 'poll-ms': { type: 'string', default: '500' },
+      url: { type: 'string' }, key: { type: 'string' }, 'poll-ms': { type: 'string', default: '500' }, 'stall-s': { type: 'string' },
     },
   });
   const domains = (values.domain === 'all' ? DOMAINS : [...new Set((values.domain ?? '').split(','))]) as TauDomain[];
@@ -47,18 +48,20 @@ function parse(argv: string[], io: Io) {
   // The release's data ships with the package; a data directory of one's own overrides it.
   const data = values.data ?? io.env.AEH_TAU_DATA_DIR ?? BUNDLED_TAU_DIR;
   const chosen = agentOption(values.agent, io.cwd);
+  const stallMs = stallMsOf(values['stall-s']);
   const problem = positionals[0] !== 'tau' ? 'the benchmark is "tau" or "agentdojo" (aeh bench tau …, aeh bench agentdojo …)'
     : !domains.every((domain) => DOMAINS.includes(domain)) ? `--domain must be ${DOMAINS.join(', ')} or all (a comma list too)`
     : !chosen.agent ? '--agent is required (a registered agent, a spec, or a spec file)'
     : !(Number.isInteger(trials) && trials >= 1 && trials <= 20) ? `--trials must be a whole number from 1 to 20, got "${values.trials}"`
     : limit !== undefined && !(Number.isInteger(limit) && limit >= 1) ? `--tasks must be a whole number of tasks, got "${values.tasks}"`
+    : typeof stallMs === 'string' ? stallMs
     : chosen.problem;
   if (problem) {
     line(io.stderr, `aeh bench: ${problem}`);
     line(io.stderr, `usage: ${BENCH_USAGE}`);
     return undefined;
   }
-  return { values, domains, bundled: data === BUNDLED_TAU_DIR, agent: chosen.agent!, trials, limit, data: resolve(io.cwd, data), pollMs: Number(values['poll-ms']) };
+  return { values, domains, bundled: data === BUNDLED_TAU_DIR, agent: chosen.agent!, trials, limit, data: resolve(io.cwd, data), pollMs: Number(values['poll-ms']), stallMs: stallMs as number };
 }
 
 /** One domain's outcome: its run and every task's attempts. */
@@ -117,7 +120,7 @@ export async function benchCommand(argv: string[], io: Io): Promise<number> {
   try {
     // The suite's name is in its signed manifest; each run's scenario (release, split, rules, reward bases) in its signed evidence.
     const name = `τ-bench ${args.domains.join(' + ')} · ${split} split · ${release ?? 'data directory'} · rules tau2-bench a2c0247`;
-    const launched = await runBenchSuite(client, io, { name, scenarios, labels: args.domains, agent: args.agent, json: args.values.json!, pollMs: args.pollMs });
+    const launched = await runBenchSuite(client, io, { name, scenarios, labels: args.domains, agent: args.agent, json: args.values.json!, pollMs: args.pollMs, stallMs: args.stallMs });
     if (typeof launched === 'number') return launched;
     const { suite } = launched;
     const results: DomainResult[] = [];

@@ -12,6 +12,7 @@ import { SUITE_USAGE } from '../usage.ts';
 import { EXIT, line, printProblem, type Io } from '../io.ts';
 import { openClient, type ApiClient } from '../client.ts';
 import { createProgress } from '../progress.ts';
+import { createStallWatch, stallMsOf } from '../stall.ts';
 import { usageLine } from '../../core/domain/usage-text.ts';
 
 
@@ -50,8 +51,9 @@ function printSummary(io: Io, suite: any): number {
   return suite.runs.some((run: any) => run.status === 'refused' || run.compliance === 'error') ? EXIT.error : allPassed ? EXIT.pass : EXIT.fail;
 }
 
-async function follow(client: ApiClient, io: Io, suiteId: string, json: boolean, pollMs: number): Promise<any> {
+async function follow(client: ApiClient, io: Io, suiteId: string, json: boolean, pollMs: number, stallMs: number): Promise<any> {
   const progress = createProgress(io, json);
+  const stalled = createStallWatch(suiteId, stallMs);
   for (;;) {
     const response = await client.request('GET', `/api/v1/suites/${suiteId}`);
     if (response.status !== 200) {
@@ -66,6 +68,11 @@ async function follow(client: ApiClient, io: Io, suiteId: string, json: boolean,
       progress.finish();
       return suite;
     }
+    const stall = stalled(suite);
+    if (stall) {
+      progress.finish();
+      throw new Error(stall);
+    }
     await new Promise((resolveWait) => setTimeout(resolveWait, pollMs));
   }
 }
@@ -79,13 +86,15 @@ export async function suiteCommand(argv: string[], io: Io): Promise<number> {
     options: {
       scenarios: { type: 'string' }, query: { type: 'string' }, agent: { type: 'string', multiple: true }, name: { type: 'string' },
       'no-wait': { type: 'boolean', default: false }, cache: { type: 'boolean', default: false }, limit: { type: 'string' }, json: { type: 'boolean', default: false },
-      url: { type: 'string' }, key: { type: 'string' }, 'poll-ms': { type: 'string' },
+      url: { type: 'string' }, key: { type: 'string' }, 'poll-ms': { type: 'string' }, 'stall-s': { type: 'string' },
       ...VERDICT_OPTIONS,
     },
   });
   const verdict = verdictOption(values);
-  if (verdict.problem) {
-    line(io.stderr, `aeh suite: ${verdict.problem}`);
+  const stallMs = stallMsOf(values['stall-s']);
+  const problem = verdict.problem ?? (typeof stallMs === 'string' ? stallMs : undefined);
+  if (problem) {
+    line(io.stderr, `aeh suite: ${problem}`);
     line(io.stderr, `usage: ${SUITE_USAGE}`);
     return EXIT.error;
   }
@@ -125,7 +134,7 @@ export async function suiteCommand(argv: string[], io: Io): Promise<number> {
       line(io.stderr, `usage: ${SUITE_USAGE}`);
       return EXIT.error;
     }
-    const suite = action === 'run' ? await follow(client, io, suiteId!, values.json!, pollMs) : (await client.request('GET', `/api/v1/suites/${suiteId}`)).body;
+    const suite = action === 'run' ? await follow(client, io, suiteId!, values.json!, pollMs, stallMs as number) : (await client.request('GET', `/api/v1/suites/${suiteId}`)).body;
     if (!suite?.suite_id) {
       line(io.stderr, `aeh suite: no suite "${suiteId}"`);
       return EXIT.error;

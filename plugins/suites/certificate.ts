@@ -28,14 +28,31 @@ const RUN_CERTIFICATE = /^([A-Za-z0-9_-]{1,128})\.certificate\.json$/;
 const encoder = new TextEncoder();
 const WORST: Certificate['compliance']['status'][] = ['error', 'fail', 'warning', 'pass'];
 
-/** Why a suite has no certificate yet, or `null` when it can have one now. */
-export function certificateBlocker(record: SuiteRecord, certificates: Map<string, Certificate>): { status: 'pending' | 'unavailable'; detail: string } | null {
+/** A run's statuses once it ended: its record is stored so only after its certificate (if it gets one). */
+const ENDED_RUN = new Set<string>(['succeeded', 'failed', 'cancelled']);
+
+/**
+ * Why a suite has no certificate yet, or `null` when it can have one now. `runs` (the suite's run records, read
+ * before `certificates`) tells a run still going from one that ended without a certificate: certification signs
+ * a run on `run.finished`, before its final record is stored, so one whose record says it ended and that has no
+ * certificate never will (cancelled, ended before any result, or its issuing failed): the suite is then
+ * `unavailable`, not `pending` for ever (issue 36: a client waiting for it never stopped).
+ */
+export function certificateBlocker(record: SuiteRecord, certificates: Map<string, Certificate>, runs?: Map<string, RunRecord>): { status: 'pending' | 'unavailable'; detail: string } | null {
   if (!record.launched) return { status: 'pending', detail: 'runs are still being launched' };
   const refused = record.entries.filter((entry) => entry.run_id === null);
   if (refused.length) return { status: 'unavailable', detail: `${refused.length} run(s) could not be launched, so the suite cannot be certified` };
+  // A run certified a moment ago whose final record is not stored yet reads as queued here: a certificate signed
+  // now would sign a manifest without its verdict (the `run.finished` hook, which has the record, issues it).
+  const going = record.entries.filter((entry) => { const status = runs?.get(entry.run_id!)?.status; return status !== undefined && !ENDED_RUN.has(status); });
   const missing = record.entries.filter((entry) => !certificates.has(entry.run_id!));
-  if (missing.length) return { status: 'pending', detail: `${missing.length} of ${record.entries.length} run(s) have no certificate yet (a cancelled run never gets one)` };
-  return null;
+  if (!missing.length) return going.length ? { status: 'pending', detail: `${going.length} of ${record.entries.length} run(s) have not ended yet` } : null;
+  const ended = missing.filter((entry) => ENDED_RUN.has(runs?.get(entry.run_id!)?.status ?? ''));
+  if (ended.length) {
+    const cancelled = ended.filter((entry) => runs?.get(entry.run_id!)?.status === 'cancelled').length;
+    return { status: 'unavailable', detail: `${ended.length} of ${record.entries.length} run(s) ended without a certificate (${cancelled} cancelled; the others ended before any result or their certificate could not be issued), so the suite cannot be certified` };
+  }
+  return { status: 'pending', detail: `${missing.length} of ${record.entries.length} run(s) have no certificate yet` };
 }
 
 /** The run certificates of a suite that exist, by run id. */
@@ -104,8 +121,44 @@ export async function issueSuiteCertificate(services: Services, record: SuiteRec
   const { store } = services;
   if (await store.has(suiteKeys.certificate(record.suite_id))) return null;
   const certificates = await readRunCertificates(services, record);
-  if (certificateBlocker(record, certificates)) return null;
-  if (!(await store.setIfAbsent(suiteKeys.claim(record.suite_id), 'issuing', 300))) return null;
+  if (certificateBlocker(record, certificates, runs)) return null;
+  if (!(await claimIssuing(store, record.suite_id))) return null;
+  try {
+    return await signSuite(services, record, view, runs, certificates);
+  } catch (error) {
+    // Given up, so that the next read tries again: a store without TTLs (memory, fs) would keep the claim for
+    // ever, and the suite would say `pending` for ever with it (issue 36).
+    await store.remove(suiteKeys.claim(record.suite_id)).catch(() => undefined);
+    throw error;
+  } finally {
+    issuingHere(store).delete(record.suite_id);
+  }
+}
+
+/** Stores only this process writes (as principal-lock.ts `storeIsProcessLocal`): memory and fs. */
+const PROCESS_LOCAL = new Set(['memory', 'fs']);
+/** The suites whose certificate this process is issuing, per store. */
+const issuing = new WeakMap<Services['store'], Set<string>>();
+const issuingHere = (store: Services['store']) => issuing.get(store) ?? issuing.set(store, new Set()).get(store)!;
+
+/**
+ * Claims the issuing of a suite's certificate: one caller in this process (marked before anything is awaited),
+ * and one instance across a shared store (`setIfAbsent`, expiring after 300 s on Redis). On memory and fs, which
+ * keep a claim for ever and which only this process writes, a claim this process is not holding was left by one
+ * that stopped while issuing (a crash, a restart): it is taken over, or the suite said `pending` for ever (issue 36).
+ */
+async function claimIssuing(store: Services['store'], suiteId: string): Promise<boolean> {
+  const here = issuingHere(store);
+  if (here.has(suiteId)) return false;
+  here.add(suiteId);
+  if ((await store.setIfAbsent(suiteKeys.claim(suiteId), 'issuing', 300)) || PROCESS_LOCAL.has(store.driver)) return true;
+  here.delete(suiteId);
+  return false;
+}
+
+/** Builds, signs and writes the suite certificate (the caller holds the claim). */
+async function signSuite(services: Services, record: SuiteRecord, view: Omit<SuiteView, 'certificate'>, runs: Map<string, RunRecord>, certificates: Map<string, Certificate>): Promise<Certificate> {
+  const { store } = services;
   const factory = sha3Factory(services.capabilities);
   const manifest = manifestBytes(view, certificates, factory);
   const ledger = Object.fromEntries([...certificates].map(([runId, certificate]) => [`${runId}.certificate.json`, certificateDigest(certificate, factory)]));

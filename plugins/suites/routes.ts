@@ -75,8 +75,17 @@ export async function loadSuiteView(services: Services, suiteId: string, finishe
   let issued = await services.store.has(suiteKeys.certificate(suiteId));
   let blocker: ReturnType<typeof certificateBlocker> = null;
   if (!issued) {
-    blocker = certificateBlocker(record, await readRunCertificates(services, record));
-    if (!blocker) issued = (await issueSuiteCertificate(services, record, view, runs)) !== null || (await services.store.has(suiteKeys.certificate(suiteId)));
+    blocker = certificateBlocker(record, await readRunCertificates(services, record), runs);
+    if (!blocker) {
+      try {
+        issued = (await issueSuiteCertificate(services, record, view, runs)) !== null || (await services.store.has(suiteKeys.certificate(suiteId)));
+      } catch (error) {
+        // Said, not thrown: a reader must see why rather than a 500 it would retry for ever (issue 36).
+        const message = String((error as Error)?.message ?? error).slice(0, 300);
+        services.logger.error('suites: the suite certificate could not be issued; the next read tries again', { suite_id: suiteId, error: message });
+        blocker = { status: 'unavailable', detail: `the certificate could not be issued (${message}); the next read of the suite tries again` };
+      }
+    }
   }
   const certificate: SuiteView['certificate'] = issued
     ? { status: 'issued', detail: 'signed over the manifest and every run certificate', url: `/api/v1/suites/${suiteId}/certificate`, verify_url: `/api/v1/verify/suite/${suiteId}` }

@@ -90,6 +90,18 @@ describe('runtime: node offload pool', () => {
     await expect(pool.run(job('echo'))).rejects.toMatchObject({ name: 'OffloadUnavailable' });
   });
 
+  it('takes a worker that never gets ready for one that cannot start: its jobs fail as OffloadUnavailable, not wait forever', async () => {
+    // Issue 36: a suite never finished under load; a worker that neither got ready nor stopped held every job.
+    const errors: string[] = [];
+    const logger = { info: () => undefined, warn: () => undefined, error: (message: string) => void errors.push(message) };
+    pool = createWorkerPool({ size: 2, startTimeoutMs: 300, workerUrl: new URL('../../test/offload-never-ready.mjs', import.meta.url), logger });
+    const jobs = [pool.run(job('echo', 1)), pool.run(job('echo', 2)), pool.run(job('echo', 3))];
+    for (const pending of jobs) await expect(pending).rejects.toMatchObject({ name: 'OffloadUnavailable', message: expect.stringMatching(/did not become ready within 300 ms/) });
+    expect(errors[0]).toMatch(/offload worker could not start: it did not become ready within 300 ms/);
+    // The next job spawns a worker again (and is refused the same way, without waiting for the first ones).
+    await expect(pool.run(job('echo', 4))).rejects.toMatchObject({ name: 'OffloadUnavailable' });
+  });
+
   it('refuses jobs once closed', async () => {
     pool = createWorkerPool({ size: 1 });
     await pool.close();

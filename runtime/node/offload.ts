@@ -30,6 +30,10 @@ export interface WorkerPoolOptions {
   logger?: Logger;
   /** Called as each job starts on a worker, with its group (telemetry; the fairness tests watch it). */
   onStart?(job: OffloadJob): void;
+  /** How long a new worker may take to say it is ready (default `START_TIMEOUT_MS`). */
+  startTimeoutMs?: number;
+  /** The module each worker runs (default `./offload-worker`); tests start one that never gets ready. */
+  workerUrl?: URL;
 }
 
 interface Pending {
@@ -43,6 +47,8 @@ interface Slot {
   ready: boolean;
   /** Where the worker's thread CPU time is read (thread-cpu.ts), once it said so. */
   cpuStat?: string;
+  /** Until the worker says it is ready: past it, the worker is taken for one that cannot start. */
+  startTimer?: ReturnType<typeof setTimeout>;
   running?: { id: number; pending: Pending; timer: ReturnType<typeof setTimeout>; onAbort?: () => void };
 }
 
@@ -61,11 +67,7 @@ interface Reply {
   error?: { name?: string; message?: string; code?: string; detail?: string; extra?: Record<string, unknown>; errors?: [] };
 }
 
-const workerUrl = new URL(`./offload-worker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url);
-
-function startWorker(typescript: 'tsx' | 'native'): Worker {
-  return startModuleWorker(workerUrl, {}, typescript);
-}
+const WORKER_URL = new URL(`./offload-worker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url);
 
 /** The job's error as it was thrown in the worker: a `Problem` keeps its code and members. */
 function rebuildError(error: Reply['error'] = {}): Error {
@@ -91,6 +93,8 @@ interface Pool {
   onStart?(job: OffloadJob): void;
   nextId: number;
   closed: boolean;
+  startTimeoutMs: number;
+  workerUrl: URL;
 }
 
 /** Takes a worker out of the pool and terminates it. */
@@ -111,6 +115,12 @@ function finish(slot: Slot): Pending {
 
 /** How long a cold worker may take to load a job's modules before the job fails (as past its budget). */
 const LOAD_TIMEOUT_MS = 60_000;
+/**
+ * How long a new worker may take to say it is ready. One that never does (a loader that deadlocked, a thread
+ * starved for good) would otherwise hold every queued job forever, as no budget runs before a job starts
+ * (issue 36: a suite that never finished); past it, it is taken for a worker that cannot start.
+ */
+export const START_TIMEOUT_MS = 60_000;
 
 /** A job may take this many times its budget in wall-clock time, whatever CPU it used (see above). */
 export const WALL_FACTOR = 10;
@@ -164,6 +174,7 @@ function startJob(pool: Pool, slot: Slot, pending: Pending): void {
 /** A worker's message: it is ready, or the reply to its running job. */
 function onReply(pool: Pool, slot: Slot, reply: Reply): void {
   if (reply.ready) {
+    clearTimeout(slot.startTimer);
     slot.ready = true;
     slot.cpuStat = reply.cpuStat;
     pump(pool);
@@ -189,6 +200,7 @@ function onReply(pool: Pool, slot: Slot, reply: Reply): void {
 function onStopped(pool: Pool, slot: Slot, reason: string): void {
   if (!pool.slots.includes(slot)) return;
   pool.slots.splice(pool.slots.indexOf(slot), 1);
+  clearTimeout(slot.startTimer);
   if (slot.running) finish(slot).reject(new Error(`the offload worker stopped: ${reason}`));
   else if (!slot.ready) {
     // A worker that cannot even start would fail every job the same way: fail the queue, say why once.
@@ -204,12 +216,19 @@ function onStopped(pool: Pool, slot: Slot, reason: string): void {
 }
 
 function spawn(pool: Pool): Slot {
-  const slot: Slot = { worker: startWorker(pool.typescript), ready: false };
+  const slot: Slot = { worker: startModuleWorker(pool.workerUrl, {}, pool.typescript), ready: false };
   // Never holds the process open by itself; a running job's budget timer does, which is what a caller needs.
   slot.worker.unref();
   slot.worker.on('message', (reply: Reply) => onReply(pool, slot, reply));
   slot.worker.on('error', (error) => onStopped(pool, slot, error.message));
   slot.worker.on('exit', (code) => onStopped(pool, slot, `exit code ${code}`));
+  // Neither ready nor stopped in time: stopped here, and the jobs waiting for it fail as `OffloadUnavailable`
+  // (their callers run them inline), instead of waiting for a message that may never come.
+  slot.startTimer = setTimeout(() => {
+    onStopped(pool, slot, `it did not become ready within ${pool.startTimeoutMs} ms`);
+    void slot.worker.terminate();
+  }, pool.startTimeoutMs);
+  slot.startTimer.unref?.();
   pool.slots.push(slot);
   return slot;
 }
@@ -241,8 +260,8 @@ function pump(pool: Pool): void {
 
 /** A pool of `size` workers running offload jobs, each under its budget; waiting groups take turns. */
 export function createWorkerPool(options: WorkerPoolOptions): Offload {
-  const { size, typescript = 'tsx', logger, onStart } = options;
-  const pool: Pool = { size, typescript, logger, slots: [], queue: createFairQueue(), onStart, nextId: 1, closed: false };
+  const { size, typescript = 'tsx', logger, onStart, startTimeoutMs = START_TIMEOUT_MS, workerUrl = WORKER_URL } = options;
+  const pool: Pool = { size, typescript, logger, slots: [], queue: createFairQueue(), onStart, nextId: 1, closed: false, startTimeoutMs, workerUrl };
   return {
     size,
     run(job) {
@@ -256,6 +275,7 @@ export function createWorkerPool(options: WorkerPoolOptions): Offload {
       pool.closed = true;
       for (const pending of pool.queue.drain()) pending.reject(new Error('the offload pool is closed'));
       await Promise.all(pool.slots.splice(0).map((slot) => {
+        clearTimeout(slot.startTimer);
         if (slot.running) finish(slot).reject(new Error('the offload pool is closed'));
         return slot.worker.terminate();
       }));
