@@ -19,7 +19,10 @@ const SLOW = 'SELECT count(*) FROM customers a, customers b, customers c, custom
 /** Six independent tasks, each asking one query that runs until the shim budget stops it. */
 const flood = {
   id: 'sql-flood', title: 'A flood of slow queries', industry: 'Fintech', use_case: 'Reporting', tags: ['shims'], policy_ref: 'NIST AI 100-1',
-  agent: { adapter: 'scripted', replies: Object.fromEntries(Array.from({ length: TASKS }, (_, index) => [`q${index}`, { output: 'done', tool_calls: [{ name: 'sql.query', arguments: { sql: SLOW } }] }])) },
+  // The tool calls run inside the agent's call, and the run's queries take the pool one at a time, each in a fresh
+  // worker (a query stopped at its budget ends its worker). At load 16-21 the task failed after ~38 s in 3 of 8 runs,
+  // likely the last call past the default 30 s per-call timeout: a hang guard, raised here as the suite's own are.
+  agent: { adapter: 'scripted', timeout_ms: 120_000, replies: Object.fromEntries(Array.from({ length: TASKS }, (_, index) => [`q${index}`, { output: 'done', tool_calls: [{ name: 'sql.query', arguments: { sql: SLOW } }] }])) },
   topology: [], conversation: 'per_task', concurrency: TASKS,
   enabled_shims: ['sql'], initial_state: { sql: { schema: ['CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT)'], rows: { customers } } },
   tasks: Array.from({ length: TASKS }, (_, index) => ({ id: `q${index}`, input: 'count', expected_outcome: [{ target: 'tool_calls', where: { name: 'sql.query' }, property: '[0].error.code', expected: 'timeout' }], metrics: [{ id: 'state_match' }] })),
@@ -51,10 +54,12 @@ describe('hostile: shim calls share the worker pool fairly', () => {
   afterAll(() => pool.close());
 
   it('keeps another principal\'s spec-to-eval from queueing behind one run\'s slow queries', async () => {
-    // Each query spins in a worker until the budget stops it, so the budget is most of this test's CPU (1,500 ms
-    // was 9 s for the six). It only has to outlast the conversion's request, sent as the first query starts: without
-    // the fairness, the run's six queries fill the pool two at a time, and the conversion waits behind four.
-    const t = await testApp({ env: { AEH_SHIM_BUDGET_MS: '600' }, capabilities: { offload: watched } });
+    // Each query spins in a worker until the budget stops it, so the budget is much of this test's CPU (1,500 ms
+    // was 9 s for the six, 600 ms 3.6 s). It only has to outlast the conversion's request, sent as the first query
+    // starts: without the fairness, the run's six queries fill the pool two at a time, and the conversion waits
+    // behind four. The budget counts the worker's CPU time, and a fresh worker's loading comes before it starts
+    // (runtime/node/offload.ts), so 200 ms of spinning outlasts that request however busy the machine is.
+    const t = await testApp({ env: { AEH_SHIM_BUDGET_MS: '200' }, capabilities: { offload: watched } });
     const other = (await t.json('POST', '/api/v1/keys', { body: { name: 'other-team', roles: ['operator'] } })).body.secret as string;
     const accepted = await t.json('POST', '/api/evaluate', { body: { scenario: flood } });
     expect(accepted.status).toBe(202);
