@@ -21,14 +21,6 @@ export function spin(): never {
   }
 }
 
-/** Keeps its worker busy for `ms` (a synchronous loop), as another principal's heavy job would. */
-export function busy(ms: number): number {
-  const until = Date.now() + ms;
-  let turns = 0;
-  while (Date.now() < until) turns++;
-  return turns;
-}
-
 export function refuse(input: { detail: string }): never {
   throw new Problem('spec_parse_failed', { detail: input.detail, extra: { pitfalls: [{ code: 'x', line: 1, message: input.detail }] } });
 }

@@ -26,7 +26,10 @@ describe('verdict benchmark: known behaviours over http, openai and MCP', { time
   beforeAll(async () => {
     agents = await startBenchAgents();
     const root = mkdtempSync(join(tmpdir(), 'aeh-verdicts-'));
-    service = await startNodeService({ DASHBOARD_API_KEY: TEST_KEY, PROJECT_ROOT: root, AEH_STORAGE: 'memory', PORT: '0', HOST: '127.0.0.1', AEH_ALLOW_HOSTS: '127.0.0.1' }, root, silentLogger);
+    // One offload worker, not the default two: the metrics still score in the pool, as on a deployed service, and
+    // the verdicts do not depend on how many workers there are; each worker costs ~3 CPU-s to load and warm its
+    // metrics (BENCHMARKS.md, suite8), a tenth of this file.
+    service = await startNodeService({ DASHBOARD_API_KEY: TEST_KEY, PROJECT_ROOT: root, AEH_STORAGE: 'memory', PORT: '0', HOST: '127.0.0.1', AEH_ALLOW_HOSTS: '127.0.0.1', AEH_METRIC_WORKERS: '1' }, root, silentLogger);
     outcomes = await runVerdictCases({ url: service.url, key: TEST_KEY }, agents, 'test');
   }, 120_000);
   afterAll(async () => {

@@ -52,8 +52,14 @@ describe('hostile: spec-to-eval budget', () => {
     expect(res.body.complexity.largestTable).toEqual({ line: 8, columns: 100, rows: 402 });
   }, 60_000);
 
+  // The three tests below share one pool (the first test's worker is ended at its budget): a worker's start is
+  // not what they check, and none leaves anything in its worker that another reads.
+  let shared: Offload | undefined;
+  const sharedPool = () => (shared ??= createWorkerPool({ size: 1 }));
+  afterAll(async () => shared?.close());
+
   it('gives the same answers through the pool for ordinary documents and pitfalls', async () => {
-    pool = createWorkerPool({ size: 1 });
+    const pool = sharedPool();
     const pooled = await testApp({ capabilities: { offload: pool } });
     const inline = await testApp();
     for (const markdown of [SMOKE, '**Industry** Retail\n\n- no title\n']) {
@@ -75,8 +81,7 @@ describe('hostile: spec-to-eval budget', () => {
       const content = JSON.stringify({ tasks: [{ title: 'Earn points', input: 'How many points for 20 EUR?', expected: '"20 points"', metrics: ['task_success'] }] });
       return HttpResponse.json({ choices: [{ message: { content } }] });
     }));
-    pool = createWorkerPool({ size: 1 });
-    const t = await testApp({ capabilities: { offload: pool }, env: { AEH_LLM_BASE_URL: 'http://llm.test/v1', AEH_LLM_MODEL: 'prd-model' } });
+    const t = await testApp({ capabilities: { offload: sharedPool() }, env: { AEH_LLM_BASE_URL: 'http://llm.test/v1', AEH_LLM_MODEL: 'prd-model' } });
     const res = await t.json('POST', ROUTE, { body: { markdown: '# PRD: Loyalty\n**Industry:** Retail\n**Use Case:** Loyalty points\n\nMembers earn a point per euro.\n' } });
     expect(res.status).toBe(200);
     expect(res.body.source).toBe('llm');
@@ -90,8 +95,7 @@ describe('hostile: spec-to-eval budget', () => {
       const content = JSON.stringify({ tasks: [{ index: 0, expected: 'The agent declines.', metrics: ['refusal'] }] });
       return HttpResponse.json({ choices: [{ message: { content } }] });
     }));
-    pool = createWorkerPool({ size: 1 });
-    const t = await testApp({ capabilities: { offload: pool }, env: { AEH_LLM_BASE_URL: 'http://llm.test/v1', AEH_LLM_MODEL: 'prd-model' } });
+    const t = await testApp({ capabilities: { offload: sharedPool() }, env: { AEH_LLM_BASE_URL: 'http://llm.test/v1', AEH_LLM_MODEL: 'prd-model' } });
     const res = await t.json('POST', ROUTE, { body: { markdown: '# PRD: Returns\n**Industry:** Retail\n**Use Case:** Returns\n\n## Tasks\n- Return a coat bought 100 days ago\n' } });
     expect(res.status).toBe(200);
     expect(calls).toBe(1);
