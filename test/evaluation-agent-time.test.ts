@@ -1,7 +1,7 @@
 /**
- * An agent's call timeout counts the agent's own time (issue 36): what the harness's world spent on the agent's
- * tool calls (a slow shim, the worker pool, the world's queue) is given back, so a harness slowed by a busy
- * machine never ends a run as `INFRA.AGENT_TIMEOUT`; an agent that is itself slow still times out.
+ * An agent's call timeout and recorded latency count the agent's own time (issue 36): what the harness's world spent
+ * on the agent's tool calls (a slow shim, the worker pool, the world's queue) is taken out, so a harness slowed by a
+ * busy machine never ends a run as `INFRA.AGENT_TIMEOUT`; an agent that is itself slow still times out.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { createWorkerPool } from '../runtime/node/offload.ts';
@@ -33,6 +33,10 @@ describe('evaluation: the agent\'s call timeout counts the agent\'s time, not th
     expect(run.failures.map((failure: { code: string }) => failure.code)).not.toContain('INFRA.AGENT_TIMEOUT');
     expect(task.status).toBe('succeeded');
     expect(run.compliance.status).toBe('pass');
+    // The recorded latency is the agent's too: the call took the tool's 800 ms of CPU and more, the agent almost none.
+    const trace = ((await t.json('GET', `/api/v1/runs/${accepted.body.run_id}/trace`)).body as string).split('\n').filter(Boolean).map((line: string) => JSON.parse(line));
+    const answered = trace.find((event: { type: string }) => event.type === 'agent_output');
+    expect(answered.data.latency_ms).toBeLessThan(800);
 
     const slow = await t.json('POST', '/api/evaluate', { body: { scenario: scenario({ timeout_ms: 200, delay_ms: 5_000 }) } });
     await waitForTask(t, slow.body.task_id, 120_000);

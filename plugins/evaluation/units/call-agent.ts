@@ -3,9 +3,9 @@
  * and by the task's own signal (cancellation, shutdown). Failures become the engine's failure codes
  * (integration.md item 2): `INFRA.AGENT_TIMEOUT`, `INFRA.SSRF_BLOCKED`, `INFRA.AGENT_ERROR`.
  *
- * The timeout counts the agent's own time: what the harness spent on the agent's tool calls meanwhile (`harnessMs`,
- * the task world's busy time: its shims, the worker pool, its queue) is given back, so a slow harness on a busy
- * machine never ends a run as the agent's timeout (issue 36). The latency recorded stays the call's wall time.
+ * The timeout and the recorded latency count the agent's own time: what the harness spent on the agent's tool calls
+ * meanwhile (`harnessMs`, the task world's busy time: its shims, the worker pool, its queue) is taken out, so a
+ * slow harness on a busy machine never ends a run as the agent's timeout nor fails its `latency_budget` (issue 36).
  */
 import type { AgentAdapter, AgentCallContext, AgentReply } from '../../../core/agent-adapter.ts';
 import { isProblem } from '../../../core/problems.ts';
@@ -31,18 +31,23 @@ export interface CallOptions {
   harnessMs?: () => number;
 }
 
-/**
- * Calls `expire` once `timeoutMs` of the agent's own time passed: when the timer fires, the harness's time since
- * the start is given back and the timer set again for what is left. Returns the stop.
- */
-function agentDeadline(timeoutMs: number, harnessMs: (() => number) | undefined, expire: () => void): () => void {
+/** The agent's own time from now on: the wall time less the harness's busy time on its tool calls. */
+function ownClock(harnessMs: (() => number) | undefined): () => number {
   const started = performance.now();
   const harnessAtStart = harnessMs?.() ?? 0;
+  return () => performance.now() - started - ((harnessMs?.() ?? 0) - harnessAtStart);
+}
+
+/**
+ * Calls `expire` once `timeoutMs` of the agent's own time (`own`) passed: when the timer fires, the harness's time
+ * is given back and the timer set again for what is left. Returns the stop.
+ */
+function agentDeadline(timeoutMs: number, own: () => number, expire: () => void): () => void {
   let timer: ReturnType<typeof setTimeout>;
   const check = () => {
-    const own = performance.now() - started - ((harnessMs?.() ?? 0) - harnessAtStart);
-    if (own >= timeoutMs) expire();
-    else timer = setTimeout(check, Math.max(timeoutMs - own, 1));
+    const spent = own();
+    if (spent >= timeoutMs) expire();
+    else timer = setTimeout(check, Math.max(timeoutMs - spent, 1));
   };
   timer = setTimeout(check, timeoutMs);
   return () => clearTimeout(timer);
@@ -81,14 +86,14 @@ export async function callAgent(
   const aborted = new Promise<never>((_, reject) => (rejectOnAbort = reject));
   const onAbort = () => rejectOnAbort(signal.reason);
   signal.addEventListener('abort', onAbort, { once: true });
-  const stopDeadline = agentDeadline(timeoutMs, harnessMs, () => deadline.abort(TIMED_OUT));
-  const started = performance.now();
+  const own = ownClock(harnessMs);
+  const stopDeadline = agentDeadline(timeoutMs, own, () => deadline.abort(TIMED_OUT));
   try {
     // The race stops waiting for an adapter that ignores its signal.
     const reply = await Promise.race([adapter.call(input, { ...context, signal }), aborted]);
-    return replyResult(reply, performance.now() - started);
+    return replyResult(reply, own());
   } catch (error) {
-    const latency = performance.now() - started;
+    const latency = own();
     if (parent.aborted) throw parent.reason;
     // The SSRF guard has its own deadline (the adapter passes the same `timeout_ms`): a TimeoutError either way.
     if (signal.reason === TIMED_OUT || (error as Error)?.name === 'TimeoutError') {
@@ -127,15 +132,15 @@ function replyResult(reply: AgentReply | undefined, latency: number): CallResult
  */
 async function callInProcess(adapter: AgentAdapter, input: string, context: Omit<AgentCallContext, 'signal'>, { timeoutMs, parent, harnessMs }: CallOptions): Promise<CallResult> {
   let stopDeadline: (() => void) | undefined;
-  const started = performance.now();
+  const own = ownClock(harnessMs);
   try {
     const reply = await Promise.race([
       adapter.call(input, { ...context, signal: parent }),
-      new Promise<never>((_, reject) => (stopDeadline = agentDeadline(timeoutMs, harnessMs, () => reject(TIMED_OUT)))),
+      new Promise<never>((_, reject) => (stopDeadline = agentDeadline(timeoutMs, own, () => reject(TIMED_OUT)))),
     ]);
-    return replyResult(reply, performance.now() - started);
+    return replyResult(reply, own());
   } catch (error) {
-    const latency = performance.now() - started;
+    const latency = own();
     if (parent.aborted) throw parent.reason;
     if (error === TIMED_OUT) return { failure: { code: 'agent_timeout', failure_code: 'INFRA.AGENT_TIMEOUT', message: `the agent did not answer within ${timeoutMs} ms` }, latency_ms: latency };
     return { failure: { code: 'agent_error', failure_code: 'INFRA.AGENT_ERROR', message: describe(error) }, latency_ms: latency };
