@@ -14,6 +14,8 @@ import type { VerdictGate, VerdictPolicy } from './verdict-policy.ts';
 import type { PolicyLoosening } from './policy-strength.ts';
 
 export type RunStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+/** The statuses a run or task ends in: nothing changes them after. */
+export const FINAL_STATUSES: ReadonlySet<string> = new Set<RunStatus>(['succeeded', 'failed', 'cancelled']);
 
 /** One failure of a run (`GET /api/v1/runs/:run_id` `failures[]`). */
 export interface RunFailure {
@@ -222,7 +224,7 @@ export function runRecordOf(stored: StoredRunRecord): RunRecord {
 export async function readTask(store: Store, taskId: string): Promise<TaskRecord | null> {
   if (!isValidRunId(taskId)) return null;
   const task = await store.getJson<TaskRecord>(keys.task(taskId));
-  if (!task || (task.status !== 'queued' && task.status !== 'running') || !isValidRunId(task.run_id)) return task;
+  if (!task || FINAL_STATUSES.has(task.status) || !isValidRunId(task.run_id)) return task;
   const run = await store.getJson<StoredRunRecord>(keys.run(task.run_id));
   if (run?.task_id !== taskId || !run.task_end) return task;
   const { handoff: _handoff, error: _error, ...kept } = task;

@@ -9,7 +9,7 @@ import { createMemoryQueue } from './running/memory-queue.ts';
 import { handoffKey, HANDOFF_TTL_SECONDS, type HandoffState } from './running/handoff.ts';
 import type { RunPlan } from './submission/plan.ts';
 import { sha3Factory, type Sha3Factory } from '../../core/domain/hash.ts';
-import { keys, readTask, type TaskRecord } from '../../core/domain/runs.ts';
+import { FINAL_STATUSES, keys, readTask, type TaskRecord } from '../../core/domain/runs.ts';
 import { Problem } from '../../core/problems.ts';
 import { createRunIndexer, type RunIndexer } from './listing/run-index.ts';
 import { sweepOwnerMarkers } from './submission/owners.ts';
@@ -72,7 +72,7 @@ export function engineOf(holder: EngineHolder): Engine {
   return holder.current;
 }
 
-export const FINAL_STATUSES = new Set(['succeeded', 'failed', 'cancelled']);
+export { FINAL_STATUSES };
 
 /**
  * Starts the engine: the queue with `AEH_CONCURRENCY` workers (the first registered queue factory that accepts

@@ -8,7 +8,7 @@
  * the supervisor's certified run. Runs held by a pinned baseline or a suite certificate (core/domain/run-holds.ts)
  * are never counted out; `max_age_days` is the operator's own clock and applies to every run.
  */
-import type { RunRecord } from '../../core/domain/runs.ts';
+import { FINAL_STATUSES, type RunRecord } from '../../core/domain/runs.ts';
 
 /** The retention rules; absent members do not apply. */
 export interface RetentionRules {
@@ -23,7 +23,6 @@ export interface Selected {
   rule: RetentionRules;
 }
 
-const FINAL = new Set(['succeeded', 'failed', 'cancelled']);
 const DAY_MS = 86_400_000;
 
 /** The key `keep_runs` counts over: the registered agent's name, else its adapter and configuration hash. */
@@ -50,7 +49,7 @@ function keepGroupOf(run: RunRecord, facts: RunFacts): string {
 
 /** The runs to delete under `rules` at `now` (ms), oldest rule first: age, then count. */
 export function selectRuns(runs: readonly RunRecord[], rules: RetentionRules, now: number, factsOf: (run: RunRecord) => RunFacts = () => ({})): Selected[] {
-  const finished = runs.filter((run) => FINAL.has(run.status) && !Number.isNaN(finishedMs(run)));
+  const finished = runs.filter((run) => FINAL_STATUSES.has(run.status) && !Number.isNaN(finishedMs(run)));
   const selected = new Map<string, Selected>();
   if (rules.max_age_days !== undefined) {
     const before = now - rules.max_age_days * DAY_MS;

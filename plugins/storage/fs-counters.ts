@@ -2,7 +2,7 @@
  * Counters of the `fs` store (the run counter `stats/runs`, each principal's stored bytes): an increment is one
  * line appended to the counter's journal instead of an atomic rewrite of its file (issue 36: a temp file, an
  * fsync and a rename, 140–420 µs of CPU, two or three a run). The fs store is used by this process alone
- * (principal-lock.ts `storeIsProcessLocal`), so the value kept in memory is the counter's value.
+ * (core/domain/store-locality.ts), so the value kept in memory is the counter's value.
  *
  * Layout: the counter's own file `<key>` holds its base, either a bare number (what every earlier version wrote,
  * and what `setJson` still writes) or `{"counter":<n>,"journal":"<generation>"}`; its journal, `<key>.aeh-deltas`

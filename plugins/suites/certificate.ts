@@ -11,7 +11,7 @@
 import { buildCertificateBody, canonicalJson, certificateBody, certificateDigest, validateCertificate, type Certificate } from '../../core/domain/certificate.ts';
 import { sha3Factory, sha3Hex } from '../../core/domain/hash.ts';
 import { appendProvenance } from '../../core/domain/provenance.ts';
-import { keys, type RunRecord } from '../../core/domain/runs.ts';
+import { FINAL_STATUSES, keys, type RunRecord } from '../../core/domain/runs.ts';
 import { holdRun } from '../../core/domain/run-holds.ts';
 import type { SuiteView } from '../../core/domain/suites.ts';
 import { verifyCertificate, type VerificationResult } from '../../core/domain/verify-certificate.ts';
@@ -20,6 +20,7 @@ import { selectSigner } from '../../core/signer.ts';
 import { HARNESS_VERSION, PRODUCT_NAME } from '../../core/version.ts';
 import { isSuiteId, readSuite, suiteKeys, type SuiteRecord } from './store.ts';
 import { describeErrors } from '../../core/validate.ts';
+import { storeIsProcessLocal } from '../../core/domain/store-locality.ts';
 import { policyLoosenings, weakestPolicy } from '../../core/domain/policy-strength.ts';
 import type { VerdictPolicy } from '../../core/domain/verdict-policy.ts';
 
@@ -27,9 +28,6 @@ export const MANIFEST_FILE = 'manifest.json';
 const RUN_CERTIFICATE = /^([A-Za-z0-9_-]{1,128})\.certificate\.json$/;
 const encoder = new TextEncoder();
 const WORST: Certificate['compliance']['status'][] = ['error', 'fail', 'warning', 'pass'];
-
-/** A run's statuses once it ended: its record is stored so only after its certificate (if it gets one). */
-const ENDED_RUN = new Set<string>(['succeeded', 'failed', 'cancelled']);
 
 /**
  * Why a suite has no certificate yet, or `null` when it can have one now. `runs` (the suite's run records, read
@@ -44,10 +42,10 @@ export function certificateBlocker(record: SuiteRecord, certificates: Map<string
   if (refused.length) return { status: 'unavailable', detail: `${refused.length} run(s) could not be launched, so the suite cannot be certified` };
   // A run certified a moment ago whose final record is not stored yet reads as queued here: a certificate signed
   // now would sign a manifest without its verdict (the `run.finished` hook, which has the record, issues it).
-  const going = record.entries.filter((entry) => { const status = runs?.get(entry.run_id!)?.status; return status !== undefined && !ENDED_RUN.has(status); });
+  const going = record.entries.filter((entry) => { const status = runs?.get(entry.run_id!)?.status; return status !== undefined && !FINAL_STATUSES.has(status); });
   const missing = record.entries.filter((entry) => !certificates.has(entry.run_id!));
   if (!missing.length) return going.length ? { status: 'pending', detail: `${going.length} of ${record.entries.length} run(s) have not ended yet` } : null;
-  const ended = missing.filter((entry) => ENDED_RUN.has(runs?.get(entry.run_id!)?.status ?? ''));
+  const ended = missing.filter((entry) => FINAL_STATUSES.has(runs?.get(entry.run_id!)?.status ?? ''));
   if (ended.length) {
     const cancelled = ended.filter((entry) => runs?.get(entry.run_id!)?.status === 'cancelled').length;
     return { status: 'unavailable', detail: `${ended.length} of ${record.entries.length} run(s) ended without a certificate (${cancelled} cancelled; the others ended before any result or their certificate could not be issued), so the suite cannot be certified` };
@@ -135,8 +133,6 @@ export async function issueSuiteCertificate(services: Services, record: SuiteRec
   }
 }
 
-/** Stores only this process writes (as principal-lock.ts `storeIsProcessLocal`): memory and fs. */
-const PROCESS_LOCAL = new Set(['memory', 'fs']);
 /** The suites whose certificate this process is issuing, per store. */
 const issuing = new WeakMap<Services['store'], Set<string>>();
 const issuingHere = (store: Services['store']) => issuing.get(store) ?? issuing.set(store, new Set()).get(store)!;
@@ -151,7 +147,7 @@ async function claimIssuing(store: Services['store'], suiteId: string): Promise<
   const here = issuingHere(store);
   if (here.has(suiteId)) return false;
   here.add(suiteId);
-  if ((await store.setIfAbsent(suiteKeys.claim(suiteId), 'issuing', 300)) || PROCESS_LOCAL.has(store.driver)) return true;
+  if ((await store.setIfAbsent(suiteKeys.claim(suiteId), 'issuing', 300)) || storeIsProcessLocal(store)) return true;
   here.delete(suiteId);
   return false;
 }

@@ -20,7 +20,7 @@
  */
 import type { Store } from '../../../core/storage.ts';
 import { isValidRunId, keys } from '../../../core/domain/runs.ts';
-import { storeIsProcessLocal } from './principal-lock.ts';
+import { storeIsProcessLocal } from '../../../core/domain/store-locality.ts';
 
 /** The journal of a process-local store. */
 export const ACTIVE_JOURNAL_KEY = 'journals/tasks-active';

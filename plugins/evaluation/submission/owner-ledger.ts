@@ -15,7 +15,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import type { Store } from '../../../core/storage.ts';
 import { readTask } from '../../../core/domain/runs.ts';
-import { storeIsProcessLocal } from './principal-lock.ts';
+import { storeIsProcessLocal } from '../../../core/domain/store-locality.ts';
 import { activeTasks } from './active-tasks.ts';
 
 const encoder = new TextEncoder();

@@ -8,17 +8,12 @@
 import type { Store } from '../../../core/storage.ts';
 import { Problem } from '../../../core/problems.ts';
 import { createKeyedSerialiser, type KeyedSerialiser } from '../../../core/keyed-queue.ts';
+import { storeIsProcessLocal } from '../../../core/domain/store-locality.ts';
 
 /** One slot of the store lock; a reservation takes milliseconds. */
 const LOCK_SLOT_MS = 5_000;
 /** The longest a reservation waits for the lock: past two slots, a dead holder's slots have passed. */
 const LOCK_WAIT_MS = 3 * LOCK_SLOT_MS;
-/** Drivers whose `setIfAbsent` is atomic only within this process, where the queue is the whole lock. */
-const PROCESS_LOCAL = new Set(['memory', 'fs']);
-
-/** Whether `store` is used by this process alone (`memory`, `fs`), so that what this process wrote is all there is. */
-export const storeIsProcessLocal = (store: Store): boolean => PROCESS_LOCAL.has(store.driver);
-
 const queues = new WeakMap<Store, KeyedSerialiser>();
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -135,6 +135,8 @@ async function openWorld(scope: UnitScope): Promise<boolean> {
     return false;
   }
   scope.mcp = scope.world ? await run.engine.mcp.open(run.task.run_id, scope.world, run.signal) : undefined;
+  // The agent's calls count its own time: the world's time on its tool calls is given back (call-agent.ts).
+  if (scope.world) scope.callOptions = { ...scope.callOptions, harnessMs: scope.world.busyMs };
   return true;
 }
 
@@ -154,8 +156,7 @@ function handedOffBy({ run, scenario, events }: UnitScope): (() => boolean) | un
 /** One turn: the agent's call with the conversation so far, its answer, tool calls and handoffs. */
 async function ask(scope: UnitScope, input: string, history: readonly AgentTurn[], marks: Record<string, unknown> = {}): Promise<Asked | null> {
   const { run, record, world, mcp } = scope;
-  const options = world ? { ...scope.callOptions, harnessMs: world.busyMs } : scope.callOptions;
-  const { result: called, cacheKey } = await callThroughCache(run, input, { ...scope.callContext, history, ...(world ? { tools: world } : {}), ...(mcp ? { mcp: mcp.access } : {}) }, options, scope.unit.trial);
+  const { result: called, cacheKey } = await callThroughCache(run, input, { ...scope.callContext, history, ...(world ? { tools: world } : {}), ...(mcp ? { mcp: mcp.access } : {}) }, scope.callOptions, scope.unit.trial);
   const latency = Math.round(called.latency_ms * 1000) / 1000;
   if ('failure' in called) {
     const message = run.engine.services.use('redactor').text(called.failure.message, { scenario: run.plan.scenario });
